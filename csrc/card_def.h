@@ -1,0 +1,102 @@
+/* card_def.h — the static facts of a card set, as the engine reads them.
+ *
+ * A card set is immutable data: card definitions, decklists and (from the
+ * effect VM on) ability bytecode. It is produced by `python -m azuki.convert`
+ * either as C source (generated/cards_autogen.c, the embedded default set) or
+ * at run time from JSON. Games never point into it; they refer to card
+ * definitions by index (uint8_t), so a game struct stays pointer-free and a
+ * clone is a memcpy.
+ *
+ * Invariants (checked by the converter, and by azk_cardset_verify in C):
+ *  - every index stored here is < the matching count;
+ *  - every decklist has exactly AZK_DECK_MAIN main-deck cards, AZK_DECK_IKZ IKZ
+ *    cards and one token, each a definition of the right card type.
+ */
+#ifndef AZK_CARD_DEF_H
+#define AZK_CARD_DEF_H
+
+#include <stdint.h>
+
+/* ---- vocabularies, generated from azk_enums.def -------------------------- */
+#define AZK_CARD_TYPE(name, doc) AZK_CT_##name,
+enum azk_card_type {
+#include "azk_enums.def"
+    AZK_CT_COUNT
+};
+#undef AZK_CARD_TYPE
+
+#define AZK_ELEMENT(name, doc) AZK_EL_##name,
+enum azk_element {
+#include "azk_enums.def"
+    AZK_EL_COUNT
+};
+#undef AZK_ELEMENT
+
+#define AZK_RARITY(name, doc) AZK_RAR_##name,
+enum azk_rarity {
+#include "azk_enums.def"
+    AZK_RAR_COUNT
+};
+#undef AZK_RARITY
+
+#define AZK_KEYWORD(name, doc) AZK_KWI_##name,
+enum azk_keyword_index {
+#include "azk_enums.def"
+    AZK_KWI_COUNT
+};
+#undef AZK_KEYWORD
+#define AZK_KEYWORD(name, doc) AZK_KW_##name = 1u << AZK_KWI_##name,
+enum azk_keyword_bit {
+#include "azk_enums.def"
+    AZK_KW_NONE_ = 0
+};
+#undef AZK_KEYWORD
+
+/* ---- capacities ----------------------------------------------------------- */
+#define AZK_MAX_CARD_DEFS 64     /* distinct definitions in one card set */
+#define AZK_MAX_SUBTYPES 64      /* subtype names per set (bitmask width) */
+#define AZK_MAX_DECKS 8          /* decklists per set */
+#define AZK_DECK_MAIN 50         /* main-deck cards per deck (RULES §1) */
+#define AZK_DECK_IKZ 10          /* IKZ cards per deck (RULES §1) */
+#define AZK_CARD_ID_LEN 12       /* "STT01-001" + NUL, padded */
+#define AZK_CARD_NAME_LEN 32     /* longest starter name is 22 chars */
+#define AZK_SUBTYPE_NAME_LEN 24
+#define AZK_DECK_NAME_LEN 16
+#define AZK_NO_CARD_DEF 0xFF
+
+_Static_assert(AZK_MAX_CARD_DEFS < AZK_NO_CARD_DEF, "def index must fit a byte");
+_Static_assert(AZK_MAX_SUBTYPES <= 64, "subtypes are a uint64_t bitmask");
+_Static_assert(AZK_KWI_COUNT <= 8, "keywords are a uint8_t bitmask");
+
+/* One card definition. Numbers absent on the printed card are 0 (cost of a
+ * leader, attack of a spell); `has_*` style questions are answered by the
+ * card type, never by sentinel values. */
+typedef struct azk_card_def {
+    char id[AZK_CARD_ID_LEN];        /* e.g. "STT01-011" */
+    char name[AZK_CARD_NAME_LEN];    /* e.g. "Raizan" */
+    uint8_t card_type;               /* enum azk_card_type */
+    uint8_t element;                 /* enum azk_element */
+    uint8_t rarity;                  /* enum azk_rarity */
+    uint8_t keywords;                /* enum azk_keyword_bit mask */
+    int8_t cost;                     /* IKZ cost (entity, weapon, spell) */
+    int8_t attack;                   /* base attack; a weapon's bonus */
+    int8_t health;                   /* entity / leader health */
+    int8_t gate_points;              /* GP (entities) */
+    uint8_t carapace;                /* Carapace N, 0 if none */
+    uint8_t ability_count;           /* abilities[ability_first ..] */
+    uint16_t ability_first;          /* index into azk_cardset.abilities */
+    uint64_t subtypes;               /* bit i = azk_cardset.subtype_names[i] */
+} azk_card_def;
+
+/* One decklist: definition indices. Main deck order is the printed list
+ * order (it is shuffled at setup, RULES §3). */
+typedef struct azk_decklist {
+    char name[AZK_DECK_NAME_LEN];    /* e.g. "STT01" */
+    uint8_t leader;
+    uint8_t gate;
+    uint8_t token;
+    uint8_t ikz[AZK_DECK_IKZ];
+    uint8_t main[AZK_DECK_MAIN];
+} azk_decklist;
+
+#endif /* AZK_CARD_DEF_H */
