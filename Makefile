@@ -1,0 +1,62 @@
+# Makefile — task runner and C-only builds.
+#
+#   make run       set up .venv, then simulate games on the default card set (the main job)
+#   make test      set up .venv, then run every test (see tools/test.sh)
+#   make ctest     build and run the C test programs (normal build)
+#   make asan      the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make bench     engine benchmark (C)
+#
+# The core's source list is shared with setup.py through csrc/sources.mk.
+include csrc/sources.mk
+
+CC ?= gcc
+CFLAGS_COMMON = -std=c11 -Wall -Wextra -Werror -Icsrc -Igenerated -Itests/c
+CFLAGS_OPT = $(CFLAGS_COMMON) -O2 -DNDEBUG
+CFLAGS_DBG = $(CFLAGS_COMMON) -O1 -g -DAZK_DEBUG
+CFLAGS_SAN = $(CFLAGS_COMMON) -O1 -g -DAZK_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+PY ?= .venv/bin/python
+
+C_TESTS = $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
+OUT = out
+
+.PHONY: run test ctest asan bench venv clean
+
+venv: .venv/.installed
+.venv/.installed: setup.py pyproject.toml
+	bash tools/setup_venv.sh
+	touch $@
+
+run: venv
+	$(PY) -m azuki simulate --games 2000
+
+test: venv
+	bash tools/test.sh
+
+$(OUT)/opt/libazuki_core.a: $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h)
+	@mkdir -p $(OUT)/opt
+	cd $(OUT)/opt && rm -f *.o && for s in $(AZK_CORE_SOURCES); do $(CC) $(CFLAGS_OPT) -I../../csrc -I../../generated -c ../../$$s || exit 1; done && ar rcs libazuki_core.a *.o
+
+$(OUT)/san/libazuki_core.a: $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h)
+	@mkdir -p $(OUT)/san
+	cd $(OUT)/san && rm -f *.o && for s in $(AZK_CORE_SOURCES); do $(CC) $(CFLAGS_SAN) -I../../csrc -I../../generated -c ../../$$s || exit 1; done && ar rcs libazuki_core.a *.o
+
+$(OUT)/opt/%: tests/c/%.c $(OUT)/opt/libazuki_core.a tests/c/azk_test.h
+	$(CC) $(CFLAGS_OPT) -o $@ $< $(OUT)/opt/libazuki_core.a
+
+$(OUT)/san/%: tests/c/%.c $(OUT)/san/libazuki_core.a tests/c/azk_test.h
+	$(CC) $(CFLAGS_SAN) -o $@ $< $(OUT)/san/libazuki_core.a
+
+ctest: $(addprefix $(OUT)/opt/,$(C_TESTS))
+	@set -e; for t in $(C_TESTS); do echo "== $$t"; ./$(OUT)/opt/$$t; done
+
+asan: $(addprefix $(OUT)/san/,$(C_TESTS))
+	@set -e; for t in $(C_TESTS); do echo "== $$t (asan+ubsan)"; ASAN_OPTIONS=detect_leaks=1 ./$(OUT)/san/$$t; done
+
+$(OUT)/opt/bench_engine: bench/bench_engine.c $(OUT)/opt/libazuki_core.a
+	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG -march=native -o $@ $< $(OUT)/opt/libazuki_core.a
+
+bench: $(OUT)/opt/bench_engine
+	./$(OUT)/opt/bench_engine
+
+clean:
+	rm -rf $(OUT) build *.egg-info azuki/_core.c azuki/*.so

@@ -1,0 +1,260 @@
+/* actions.c — the flat action space and the exact legal-action set (DESIGN §3).
+ *
+ * The flat space is the concatenation, in azk_actions.def order, of one
+ * p0 x p1 block per action type; encode/decode are derived from those sizes
+ * only and are exact inverses. azk_enumerate lists the legal actions in
+ * ascending flat order; it is the single definition of legality: the mask,
+ * the legal list, step validation and the one-answer rule all use it, so they
+ * cannot disagree.
+ */
+#include "game.h"
+
+#define AZK_ACTION(name, n0, n1, doc) (n0),
+static const int P0_SIZE[AZK_ACT_COUNT] = {
+#include "azk_actions.def"
+};
+#undef AZK_ACTION
+#define AZK_ACTION(name, n0, n1, doc) (n1),
+static const int P1_SIZE[AZK_ACT_COUNT] = {
+#include "azk_actions.def"
+};
+#undef AZK_ACTION
+#define AZK_ACTION(name, n0, n1, doc) +(n0) * (n1)
+enum { AZK_NUM_ACTIONS_ = 0
+#include "azk_actions.def"
+};
+#undef AZK_ACTION
+#define AZK_ACTION(name, n0, n1, doc) AZK_BASE_##name, AZK_BASE_END_##name = AZK_BASE_##name + (n0) * (n1) - 1,
+enum azk_action_base {
+#include "azk_actions.def"
+    AZK_BASE_TOTAL_
+};
+#undef AZK_ACTION
+_Static_assert((int)AZK_BASE_TOTAL_ == (int)AZK_NUM_ACTIONS_, "bases tile the flat space");
+
+static const int BASE[AZK_ACT_COUNT] = {
+#define AZK_ACTION(name, n0, n1, doc) AZK_BASE_##name,
+#include "azk_actions.def"
+#undef AZK_ACTION
+};
+
+int azk_num_actions(void) { return AZK_NUM_ACTIONS_; }
+
+int azk_encode(int type, int p0, int p1) {
+    if (type < 0 || type >= AZK_ACT_COUNT) return -1;
+    if (p0 < 0 || p0 >= P0_SIZE[type] || p1 < 0 || p1 >= P1_SIZE[type]) return -1;
+    return BASE[type] + p0 * P1_SIZE[type] + p1;
+}
+
+int azk_decode(int action, int *type, int *p0, int *p1) {
+    if (action < 0 || action >= AZK_NUM_ACTIONS_) return -1;
+    int t = AZK_ACT_COUNT - 1;
+    while (BASE[t] > action) t--;
+    int rel = action - BASE[t];
+    *type = t;
+    *p0 = rel / P1_SIZE[t];
+    *p1 = rel % P1_SIZE[t];
+    return 0;
+}
+
+/* ---- legality helpers ---------------------------------------------------- */
+static int first_of_copies(const azk_game *g, const azk_player *pl, int i) {
+    return i == 0 || g->cards[pl->hand[i - 1]].def != g->cards[pl->hand[i]].def;
+}
+
+static int row_full(const uint8_t *row) {
+    for (int s = 0; s < AZK_ROW; s++)
+        if (row[s] == AZK_NONE) return 0;
+    return 1;
+}
+
+/* Slots an entity may take: the empty ones, or any (replacement) when full (§2.3). */
+static int slot_ok(const uint8_t *row, int full, int s) { return full || row[s] == AZK_NONE; }
+
+static int can_attack(const azk_game *g, const azk_cardset *cs, int c) {
+    const azk_card *k = &g->cards[c];
+    if (k->flags & AZK_CF_TAPPED) return 0;
+    unsigned st = azk_status_of(g, cs, c);
+    if (st & AZK_ST_FROZEN) return 0;
+    if (k->zone == AZK_Z_LEADER) return azk_weapon_count(g, c) > 0;
+    if (k->zone != AZK_Z_GARDEN) return 0;
+    return !(k->flags & AZK_CF_COOLDOWN) || (st & AZK_ST_CHARGE);
+}
+
+static int spell_ability(const azk_cardset *cs, const azk_card_def *d) {
+    for (int i = 0; i < d->ability_count; i++)
+        if (cs->abilities[d->ability_first + i].kind == AZK_AB_SPELL) return d->ability_first + i;
+    return -1;
+}
+
+static int spell_playable(const azk_game *g, const azk_cardset *cs, int c, int response) {
+    const azk_card_def *d = azk_def(cs, g, c);
+    if (d->card_type != AZK_CT_SPELL) return 0;
+    int ab = spell_ability(cs, d);
+    int is_response = ab >= 0 && (cs->abilities[ab].flags & AZK_ABF_RESPONSE);
+    if (is_response != response) return 0;
+    if (ab >= 0 && cs->abilities[ab].requirement != AZK_NO_PC &&
+        !azk_vm_condition(g, cs, cs->abilities[ab].requirement, c, g->cards[c].owner))
+        return 0;
+    return 1;
+}
+
+#define PUSH(t, a, b)                                                    \
+    do {                                                                 \
+        if (out) out[n] = BASE[t] + (a) * P1_SIZE[t] + (b);              \
+        if (++n >= cap) return n;                                        \
+    } while (0)
+
+static int source_card(const azk_player *pl, int code) {
+    if (code == 0) return pl->leader;
+    if (code <= AZK_ROW) return pl->garden[code - 1];
+    return pl->alley[code - 1 - AZK_ROW];
+}
+
+static int push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, int32_t *out, int n,
+                          int cap) {
+    const azk_player *pl = &g->pl[me];
+    for (int code = 0; code <= 2 * AZK_ROW; code++) {
+        int c = source_card(pl, code);
+        if (c == AZK_NONE) continue;
+        const azk_card_def *d = azk_def(cs, g, c);
+        int k = 0;
+        for (int i = 0; i < d->ability_count && k < AZK_MAX_ACTIVATED; i++) {
+            const azk_ability *ab = &cs->abilities[d->ability_first + i];
+            if (ab->kind != AZK_AB_ACTIVATED) continue;
+            int is_response = (ab->flags & AZK_ABF_RESPONSE) != 0;
+            if (is_response == response && azk_ability_usable(g, cs, c, d->ability_first + i))
+                PUSH(AZK_ACT_ACTIVATE_ABILITY, code, k);
+            k++;
+        }
+    }
+    return n;
+}
+
+static int enumerate_main(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+    int n = 0, me = g->active;
+    const azk_player *pl = &g->pl[me];
+    const azk_player *op = &g->pl[1 - me];
+    int ikz = azk_untapped_ikz(g, me);
+    int garden_full = row_full(pl->garden), alley_full = row_full(pl->alley);
+    for (int t = AZK_ACT_PLAY_ENTITY_TO_GARDEN; t <= AZK_ACT_PLAY_ENTITY_TO_ALLEY; t++) {
+        const uint8_t *row = t == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? pl->garden : pl->alley;
+        int full = t == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? garden_full : alley_full;
+        for (int i = 0; i < pl->hand_n; i++) {
+            const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
+            if (d->card_type != AZK_CT_ENTITY || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
+            for (int s = 0; s < AZK_ROW; s++)
+                if (slot_ok(row, full, s)) PUSH(t, i, s);
+        }
+    }
+    for (int i = 0; i < pl->hand_n; i++) {
+        const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
+        if (d->card_type != AZK_CT_WEAPON || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
+        PUSH(AZK_ACT_PLAY_WEAPON, i, 0);
+        for (int s = 0; s < AZK_ROW; s++)
+            if (pl->garden[s] != AZK_NONE) PUSH(AZK_ACT_PLAY_WEAPON, i, s + 1);
+    }
+    for (int i = 0; i < pl->hand_n; i++) {
+        const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
+        if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
+        if (spell_playable(g, cs, pl->hand[i], 0)) PUSH(AZK_ACT_PLAY_SPELL_MAIN, i, 0);
+    }
+    for (int a = 0; a <= AZK_ROW; a++) {
+        int c = a == 0 ? pl->leader : pl->garden[a - 1];
+        if (c == AZK_NONE || !can_attack(g, cs, c)) continue;
+        PUSH(AZK_ACT_ATTACK, a, 0);
+        for (int s = 0; s < AZK_ROW; s++) {
+            int t = op->garden[s];
+            if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) PUSH(AZK_ACT_ATTACK, a, s + 1);
+        }
+    }
+    if (!(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {
+        for (int a = 0; a < AZK_ROW; a++) {
+            int c = pl->alley[a];
+            if (c == AZK_NONE || (g->cards[c].flags & AZK_CF_TAPPED)) continue;
+            for (int s = 0; s < AZK_ROW; s++)
+                if (slot_ok(pl->garden, garden_full, s)) PUSH(AZK_ACT_PORTAL_GATE, a, s);
+        }
+    }
+    n = push_abilities(g, cs, me, 0, out, n, cap);
+    if (n >= cap) return n;
+    PUSH(AZK_ACT_END_TURN, 0, 0);
+    return n;
+}
+
+static int enumerate_response(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+    int n = 0, me = 1 - g->active;
+    const azk_player *pl = &g->pl[me];
+    int ikz = azk_untapped_ikz(g, me);
+    PUSH(AZK_ACT_NO_OP, 0, 0);
+    for (int i = 0; i < pl->hand_n; i++) {
+        const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
+        if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
+        if (spell_playable(g, cs, pl->hand[i], 1)) PUSH(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0);
+    }
+    return push_abilities(g, cs, me, 1, out, n, cap);
+}
+
+static int enumerate_defender(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+    int n = 0, me = 1 - g->active;
+    const azk_player *pl = &g->pl[me];
+    PUSH(AZK_ACT_NO_OP, 0, 0);
+    for (int s = 0; s < AZK_ROW; s++) {
+        int c = pl->garden[s];
+        if (c == AZK_NONE || c == g->target || (g->cards[c].flags & AZK_CF_TAPPED)) continue;
+        unsigned st = azk_status_of(g, cs, c);
+        if ((st & AZK_ST_DEFENDER) && !(st & AZK_ST_FROZEN)) PUSH(AZK_ACT_DECLARE_DEFENDER, s, 0);
+    }
+    return n;
+}
+
+int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+    int n = 0;
+    if (cap <= 0 || g->result != AZK_RES_ONGOING) return 0;
+    switch (g->phase) {
+    case AZK_PHASE_MULLIGAN:
+        PUSH(AZK_ACT_MULLIGAN_KEEP, 0, 0);
+        PUSH(AZK_ACT_MULLIGAN_SHUFFLE, 0, 0);
+        return n;
+    case AZK_PHASE_PROMPT:
+        if (g->prompt.optional) PUSH(AZK_ACT_NO_OP, 0, 0);
+        for (int i = 0; i < g->prompt.n; i++) PUSH(AZK_ACT_CHOOSE, i, 0);
+        return n;
+    case AZK_PHASE_MAIN: return enumerate_main(g, cs, out, cap);
+    case AZK_PHASE_RESPONSE: return enumerate_response(g, cs, out, cap);
+    case AZK_PHASE_DEFENDER: return enumerate_defender(g, cs, out, cap);
+    default: return 0;
+    }
+}
+
+int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+    return azk_enumerate(g, cs, out, cap);
+}
+
+int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask) {
+    int32_t buf[AZK_NUM_ACTIONS_];
+    memset(mask, 0, AZK_NUM_ACTIONS_);
+    int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
+    for (int i = 0; i < n; i++) mask[buf[i]] = 1;
+    return n;
+}
+
+int azk_is_legal(const azk_game *g, const azk_cardset *cs, int action) {
+    if (action < 0 || action >= AZK_NUM_ACTIONS_) return 0;
+    int32_t buf[AZK_NUM_ACTIONS_];
+    int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
+    for (int i = 0; i < n; i++)
+        if (buf[i] == action) return 1;
+    return 0;
+}
+
+azk_status azk_step(azk_game *g, const azk_cardset *cs, int action) {
+    if (g->result != AZK_RES_ONGOING) return AZK_TERMINAL;
+    if (!azk_is_legal(g, cs, action)) return AZK_ILLEGAL;
+    int type = 0, p0 = 0, p1 = 0;
+    azk_decode(action, &type, &p0, &p1);
+    g->error = 0;
+    azk_apply(g, cs, type, p0, p1);
+    azk_advance(g, cs);
+    return g->error ? (azk_status)g->error : AZK_OK;
+}

@@ -1,0 +1,81 @@
+/* azuki.h — the public C API of the azuki core (DESIGN §2).
+ *
+ * A game is one flat struct (azk_game, see game.h) that callers allocate
+ * themselves (sizeof from azk_game_size()); nothing here allocates. The card
+ * set is immutable data passed to every call that needs it; the default set
+ * embedded in the library is azk_default_cardset().
+ *
+ * Contract: every function validates what it is given; illegal actions and
+ * bad bytes return a status and leave the game byte-for-byte unchanged.
+ * Nothing prints, nothing aborts in release builds.
+ */
+#ifndef AZUKI_H
+#define AZUKI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct azk_game azk_game;
+typedef struct azk_cardset azk_cardset;
+
+typedef enum azk_status {
+    AZK_OK = 0,
+    AZK_ILLEGAL = 1,        /* action not legal now; nothing changed */
+    AZK_TERMINAL = 2,       /* the game is over; nothing changed */
+    AZK_ERR_ARG = 3,        /* bad argument (index, deck, size) */
+    AZK_ERR_CORRUPT = 4,    /* state bytes rejected: magic, version, size, checksum or content */
+    AZK_ERR_CARDSET = 5,    /* card set failed verification, or bytes belong to another set */
+    AZK_ERR_LIMIT = 6       /* an effect hit the VM's instruction or trigger bound */
+} azk_status;
+
+/* Library facts. */
+size_t azk_game_size(void);
+int azk_num_actions(void);
+const azk_cardset *azk_default_cardset(void);
+const char *azk_status_name(azk_status s);
+
+/* Card sets: verify (and finish derived tables) a set built at run time. */
+azk_status azk_cardset_finish(azk_cardset *cs);
+int azk_cardset_find_deck(const azk_cardset *cs, const char *name);
+
+/* Lifecycle. decks are deck indices in `cs` for player 0 and player 1. */
+azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int deck0, int deck1);
+void azk_game_clone(azk_game *dst, const azk_game *src);
+void azk_game_set_turn_cap(azk_game *g, int turns);
+
+/* Decisions. */
+azk_status azk_step(azk_game *g, const azk_cardset *cs, int action);
+int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
+int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask);  /* mask[azk_num_actions()] */
+int azk_is_legal(const azk_game *g, const azk_cardset *cs, int action);
+
+/* Flat action encoding. */
+int azk_encode(int type, int p0, int p1);            /* -1 when out of range */
+int azk_decode(int action, int *type, int *p0, int *p1); /* 0 ok, -1 out of range */
+
+/* Queries. */
+int azk_current_player(const azk_game *g);  /* -1 when over */
+int azk_phase(const azk_game *g);           /* enum azk_phase */
+int azk_is_terminal(const azk_game *g);
+int azk_result(const azk_game *g);          /* enum azk_result */
+int azk_winner(const azk_game *g);          /* 0/1, -1 none (draw, truncated, ongoing) */
+int azk_turn(const azk_game *g);
+
+/* Services. */
+uint64_t azk_hash(const azk_game *g);
+uint64_t azk_cardset_hash(const azk_cardset *cs);
+uint64_t azk_hash_bytes(const void *data, size_t len);
+size_t azk_serialized_size(void);
+size_t azk_serialize(const azk_game *g, const azk_cardset *cs, uint8_t *out, size_t cap);  /* bytes written, 0 if cap too small */
+azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in, size_t len);
+int azk_render(const azk_game *g, const azk_cardset *cs, char *out, int cap);  /* chars written (NUL-terminated) */
+int azk_events(azk_game *g, uint32_t *out, int cap);  /* drain packed events (see game.h) */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AZUKI_H */

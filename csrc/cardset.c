@@ -1,0 +1,92 @@
+/* cardset.c — the embedded default card set and card-set verification.
+ *
+ * azk_cardset_finish() is the gate every card set passes before a game may
+ * use it (the default one in tests, run-time sets from azuki.convert on
+ * load): it checks every count, index and enum, and runs the bytecode
+ * verifier over every program, so the engine can trust the set afterwards.
+ */
+#include "cards_autogen.h"
+#include "game.h"
+
+const azk_cardset *azk_default_cardset(void) { return &azk_default_cardset_data; }
+
+int azk_cardset_find_deck(const azk_cardset *cs, const char *name) {
+    if (!cs || !name) return -1;
+    for (int i = 0; i < cs->num_decks && i < AZK_MAX_DECKS; i++)
+        if (strncmp(cs->decks[i].name, name, AZK_DECK_NAME_LEN) == 0) return i;
+    return -1;
+}
+
+static int def_ok(const azk_cardset *cs, int d, int type) {
+    return d < cs->num_defs && cs->defs[d].card_type == type;
+}
+
+static int selector_ok(const azk_cardset *cs, const azk_selector *s) {
+    if (s->side < AZK_SIDE_SELF || s->side > AZK_SIDE_ANY) return 0;
+    if (s->types >= (1u << AZK_CT_COUNT)) return 0;
+    if (s->cost_max_reg != AZK_NONE && s->cost_max_reg >= AZK_REGS) return 0;
+    if (s->element != AZK_NONE && s->element >= AZK_EL_COUNT) return 0;
+    if (s->def != AZK_NONE && s->def >= cs->num_defs) return 0;
+    if (s->exclude_t != AZK_NONE && s->exclude_t >= AZK_TREGS) return 0;
+    if (cs->num_subtypes < 64 && (s->subtypes >> cs->num_subtypes)) return 0;
+    return 1;
+}
+
+static int program_ok(const azk_cardset *cs, uint16_t pc, int pure) {
+    return pc == AZK_NO_PC || azk_verify_program(cs, pc, pure) == 0;
+}
+
+azk_status azk_cardset_finish(azk_cardset *cs) {
+    if (!cs) return AZK_ERR_ARG;
+    if (cs->num_defs == 0 || cs->num_defs > AZK_MAX_CARD_DEFS || cs->num_decks == 0 ||
+        cs->num_decks > AZK_MAX_DECKS || cs->num_subtypes > AZK_MAX_SUBTYPES ||
+        cs->num_abilities > AZK_MAX_ABILITIES || cs->num_selectors > AZK_MAX_SELECTORS ||
+        cs->bytecode_len > AZK_MAX_BYTECODE)
+        return AZK_ERR_CARDSET;
+    for (int i = 0; i < cs->num_selectors; i++)
+        if (!selector_ok(cs, &cs->selectors[i])) return AZK_ERR_CARDSET;
+    for (int i = 0; i < cs->num_abilities; i++) {
+        const azk_ability *ab = &cs->abilities[i];
+        if (ab->kind >= AZK_AB_KIND_COUNT || ab->trigger >= AZK_TRIG_COUNT) return AZK_ERR_CARDSET;
+        if (!program_ok(cs, ab->program, 0) || !program_ok(cs, ab->requirement, 1) ||
+            !program_ok(cs, ab->condition, 1))
+            return AZK_ERR_CARDSET;
+        if (ab->kind == AZK_AB_STATIC && ab->static_target == AZK_STT_SELECTOR && ab->selector >= cs->num_selectors)
+            return AZK_ERR_CARDSET;
+        if (ab->static_target > AZK_STT_SELECTOR) return AZK_ERR_CARDSET;
+        if ((ab->kind == AZK_AB_TRIGGERED || ab->kind == AZK_AB_SPELL) && ab->program == AZK_NO_PC)
+            return AZK_ERR_CARDSET;
+    }
+    for (int d = 0; d < cs->num_defs; d++) {
+        const azk_card_def *def = &cs->defs[d];
+        if (def->card_type >= AZK_CT_COUNT || def->element >= AZK_EL_COUNT || def->rarity >= AZK_RAR_COUNT)
+            return AZK_ERR_CARDSET;
+        if (def->keywords >= (1u << AZK_KWI_COUNT)) return AZK_ERR_CARDSET;
+        if (cs->num_subtypes < 64 && (def->subtypes >> cs->num_subtypes)) return AZK_ERR_CARDSET;
+        if (def->ability_count > 8 || def->ability_first + def->ability_count > cs->num_abilities)
+            return AZK_ERR_CARDSET;
+        int activated = 0, spells = 0;
+        for (int i = 0; i < def->ability_count; i++) {
+            int kind = cs->abilities[def->ability_first + i].kind;
+            activated += kind == AZK_AB_ACTIVATED;
+            spells += kind == AZK_AB_SPELL;
+        }
+        if (activated > AZK_MAX_ACTIVATED || spells > 1) return AZK_ERR_CARDSET;
+        if (spells && def->card_type != AZK_CT_SPELL) return AZK_ERR_CARDSET;
+    }
+    for (int k = 0; k < cs->num_decks; k++) {
+        const azk_decklist *dl = &cs->decks[k];
+        if (!def_ok(cs, dl->leader, AZK_CT_LEADER) || !def_ok(cs, dl->gate, AZK_CT_GATE) ||
+            !def_ok(cs, dl->token, AZK_CT_IKZ))
+            return AZK_ERR_CARDSET;
+        for (int i = 0; i < AZK_DECK_IKZ; i++)
+            if (!def_ok(cs, dl->ikz[i], AZK_CT_IKZ)) return AZK_ERR_CARDSET;
+        for (int i = 0; i < AZK_DECK_MAIN; i++) {
+            int d = dl->main[i];
+            if (d >= cs->num_defs) return AZK_ERR_CARDSET;
+            int t = cs->defs[d].card_type;
+            if (t != AZK_CT_ENTITY && t != AZK_CT_WEAPON && t != AZK_CT_SPELL) return AZK_ERR_CARDSET;
+        }
+    }
+    return AZK_OK;
+}

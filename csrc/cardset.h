@@ -1,0 +1,150 @@
+/* cardset.h — a complete card set: definitions, decklists, abilities,
+ * selectors and bytecode (DESIGN §2, §6).
+ *
+ * The set is plain fixed-size data so it can be built in C (the embedded
+ * default, generated/cards_autogen.c) or filled at run time from the Python
+ * compiler (azuki.convert) and then verified. Games refer to it by pointer at
+ * call time only; a game struct never stores a pointer into it, and records
+ * the set's hash so state bytes cannot be replayed against a different set.
+ *
+ * Invariant after azk_cardset_verify() == AZK_OK: every index is in range,
+ * every program (ability body, condition, requirement) passes the bytecode
+ * verifier, and every decklist is well formed. The engine trusts a verified
+ * set and checks nothing again in the hot path.
+ */
+#ifndef AZK_CARDSET_H
+#define AZK_CARDSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "card_def.h"
+
+#define AZK_MAX_ABILITIES 128      /* abilities in one set */
+#define AZK_MAX_SELECTORS 128      /* selectors in one set */
+#define AZK_MAX_BYTECODE 8192      /* bytes of bytecode in one set */
+#define AZK_MAX_ACTIVATED 2        /* activated abilities per card (action head) */
+#define AZK_NO_PC 0xFFFF           /* "no program" */
+
+#define AZK_TRIGGER(name, doc) AZK_TRIG_##name,
+enum azk_trigger {
+#include "azk_enums.def"
+    AZK_TRIG_COUNT
+};
+#undef AZK_TRIGGER
+_Static_assert(AZK_TRIG_COUNT <= 16, "per-definition trigger mask is 16 bits");
+
+#define AZK_STATUS(name, doc) AZK_STI_##name,
+enum azk_status_index {
+#include "azk_enums.def"
+    AZK_STI_COUNT
+};
+#undef AZK_STATUS
+#define AZK_STATUS(name, doc) AZK_ST_##name = 1u << AZK_STI_##name,
+enum azk_status_bit {
+#include "azk_enums.def"
+    AZK_ST_NONE_ = 0
+};
+#undef AZK_STATUS
+_Static_assert(AZK_STI_COUNT <= 8, "statuses are a uint8_t mask");
+_Static_assert((int)AZK_STI_CHARGE == (int)AZK_KWI_CHARGE && (int)AZK_STI_EFFECT_IMMUNE == (int)AZK_KWI_EFFECT_IMMUNE,
+               "keyword bits are the first status bits");
+
+#define AZK_DURATION(name, doc) AZK_DUR_##name,
+enum azk_duration {
+#include "azk_enums.def"
+    AZK_DUR_COUNT
+};
+#undef AZK_DURATION
+
+/* What an ability is. */
+enum azk_ability_kind {
+    AZK_AB_TRIGGERED = 0,  /* runs `program` when `trigger` happens */
+    AZK_AB_ACTIVATED = 1,  /* ACTIVATE_ABILITY action: pay costs, run `program` */
+    AZK_AB_STATIC = 2,     /* continuous: modifies stats while `condition` holds */
+    AZK_AB_SPELL = 3,      /* the spell's effect: runs `program` when played */
+    AZK_AB_KIND_COUNT
+};
+
+/* Ability flags. */
+enum azk_ability_flag {
+    AZK_ABF_ONCE_PER_TURN = 1u << 0,   /* [Once/Turn], per object (RULES 8) */
+    AZK_ABF_ALLEY_ONLY = 1u << 1,      /* works only while the source is in the alley */
+    AZK_ABF_GARDEN_ONLY = 1u << 2,     /* works only while the source is in the garden */
+    AZK_ABF_RESPONSE = 1u << 3,        /* activated/spell: response step (a) only */
+    AZK_ABF_TAP_COST = 1u << 4,        /* activated: TAP the source (needs no cooldown) */
+    AZK_ABF_SACRIFICE_COST = 1u << 5,  /* activated: the source is sacrificed first */
+    AZK_ABF_IGNORES_COOLDOWN = 1u << 6 /* TAP costs of this ability ignore cooldown */
+};
+
+/* Where a static ability's modification applies. */
+enum azk_static_target {
+    AZK_STT_SELF = 0,        /* the source card itself (for a weapon: its bonus) */
+    AZK_STT_SELECTOR = 1     /* every card matching `selector`, relative to the source */
+};
+
+typedef struct azk_ability {
+    uint8_t kind;            /* enum azk_ability_kind */
+    uint8_t trigger;         /* enum azk_trigger (TRIGGERED only) */
+    uint8_t flags;           /* enum azk_ability_flag */
+    uint8_t ikz_cost;        /* IKZ paid automatically before the program (D4) */
+    uint16_t program;        /* bytecode pc of the body, AZK_NO_PC if none */
+    uint16_t requirement;    /* pure program: may this be activated/played now? */
+    uint16_t condition;      /* pure program: does this static apply now? */
+    uint8_t static_target;   /* enum azk_static_target */
+    uint8_t selector;        /* static target selector */
+    int8_t attack;           /* static: attack (or weapon bonus) change */
+    int8_t health;           /* static: health change */
+    int8_t set_bonus;        /* static: a matching weapon's bonus becomes this (0 = no) */
+    uint8_t pad_;
+} azk_ability;
+
+/* Selector zones (bit per zone kind, relative to the selector's side). */
+enum azk_sel_zone {
+    AZK_SZ_LEADER = 1u << 0,
+    AZK_SZ_GARDEN = 1u << 1,
+    AZK_SZ_ALLEY = 1u << 2,
+    AZK_SZ_HAND = 1u << 3,
+    AZK_SZ_DISCARD = 1u << 4,
+    AZK_SZ_WEAPON = 1u << 5,     /* attached weapons */
+    AZK_SZ_LOOK = 1u << 6,       /* cards being looked at */
+    AZK_SZ_IKZ_AREA = 1u << 7
+};
+enum azk_sel_side { AZK_SIDE_SELF = 1, AZK_SIDE_OPP = 2, AZK_SIDE_ANY = 3 };
+enum azk_sel_flag {
+    AZK_SF_NOT_SELF = 1u << 0,       /* "another": not the source card */
+    AZK_SF_HAS_WEAPON = 1u << 1,     /* at least one weapon attached */
+    AZK_SF_TAPPED = 1u << 2,
+    AZK_SF_UNTAPPED = 1u << 3,
+    AZK_SF_ATTACHED_TO_SELF = 1u << 4, /* weapons whose holder is the source */
+    AZK_SF_IN_RESPONSE_OK = 1u << 5    /* reserved */
+};
+
+typedef struct azk_selector {
+    uint8_t zones;           /* enum azk_sel_zone mask; 0 = any zone (for MATCH) */
+    uint8_t side;            /* enum azk_sel_side */
+    uint8_t types;           /* bit per enum azk_card_type; 0 = any */
+    uint8_t flags;           /* enum azk_sel_flag */
+    int8_t cost_min;         /* inclusive; -128 = no bound */
+    int8_t cost_max;         /* inclusive; 127 = no bound */
+    uint8_t cost_max_reg;    /* 0xFF or a register whose value caps the cost */
+    uint8_t element;         /* 0xFF = any, else enum azk_element */
+    uint8_t def;             /* 0xFF = any, else one definition index */
+    uint8_t exclude_t;       /* 0xFF or a T register whose card is excluded */
+    uint8_t pad_[6];
+    uint64_t subtypes;       /* any-of; 0 = no filter */
+} azk_selector;
+
+typedef struct azk_cardset {
+    uint16_t num_defs, num_decks, num_subtypes, num_abilities, num_selectors;
+    uint16_t bytecode_len;
+    uint16_t pad_[2];                        /* explicit: the struct is hashed bytewise */
+    azk_card_def defs[AZK_MAX_CARD_DEFS];
+    azk_decklist decks[AZK_MAX_DECKS];
+    char subtype_names[AZK_MAX_SUBTYPES][AZK_SUBTYPE_NAME_LEN];
+    azk_ability abilities[AZK_MAX_ABILITIES];
+    azk_selector selectors[AZK_MAX_SELECTORS];
+    uint8_t bytecode[AZK_MAX_BYTECODE];
+} azk_cardset;
+
+#endif /* AZK_CARDSET_H */

@@ -1,0 +1,298 @@
+/* game.h — the game state: one flat struct of plain values (DESIGN §2).
+ *
+ * Invariants (checked by azk_check_invariants, run after every step in debug
+ * builds and by the property tests):
+ *  - each of the AZK_NUM_CARDS physical cards is in exactly one zone, and its
+ *    record's (zone, owner, pos) names the array slot that holds it;
+ *  - zone arrays never exceed their capacities (hand holds the true maximum);
+ *  - an attached weapon's holder is its owner's leader or garden entity;
+ *  - the hand is in canonical order (definition index, then card index);
+ *  - a prompt is pending iff phase == AZK_PHASE_PROMPT, and then the VM is
+ *    suspended on it (vm.waiting).
+ * The struct holds no pointers; clone is memcpy; the hash and serialization
+ * cover every byte up to `events` (the event log is a side channel).
+ */
+#ifndef AZK_GAME_H
+#define AZK_GAME_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "azuki.h"
+#include "cardset.h"
+#include "rng.h"
+
+/* ---- capacities ----------------------------------------------------------- */
+#define AZK_PLAYERS 2
+#define AZK_CARDS_PER_PLAYER (1 + 1 + AZK_DECK_MAIN + AZK_DECK_IKZ + 1) /* 63 */
+#define AZK_NUM_CARDS (AZK_PLAYERS * AZK_CARDS_PER_PLAYER)             /* 126 */
+#define AZK_ROW 5                       /* garden / alley slots (RULES 2) */
+#define AZK_HAND_CAP AZK_DECK_MAIN      /* the hand can hold the whole main deck */
+#define AZK_DECK_CAP AZK_DECK_MAIN
+#define AZK_DISCARD_CAP AZK_DECK_MAIN   /* only main-deck cards are ever discarded */
+#define AZK_WEAPON_CAP AZK_DECK_MAIN    /* any number of weapons per holder (D5) */
+#define AZK_IKZ_AREA_CAP (AZK_DECK_IKZ + 1)
+#define AZK_LOOK_CAP 10                 /* cards looked at by one effect */
+#define AZK_MAX_OPTIONS 64              /* options of one prompt */
+#define AZK_MAX_EFFECTS 48              /* live temporary effects */
+#define AZK_MAX_TRIGGERS 32             /* queued triggers */
+#define AZK_MAX_EACH 16                 /* FOREACH snapshot */
+#define AZK_REGS 8
+#define AZK_TREGS 4
+#define AZK_EVENT_CAP 128
+#define AZK_VM_STEP_LIMIT 4096          /* instructions per program run */
+#define AZK_TRIGGER_LIMIT 256           /* triggers resolved per azk_step */
+#define AZK_DEFAULT_TURN_CAP 200        /* RULES 9 */
+#define AZK_STARTING_HAND 7
+#define AZK_LEADER_HEALTH 20
+#define AZK_NONE 0xFF
+
+_Static_assert(AZK_NUM_CARDS < AZK_NONE, "card indices fit a byte");
+_Static_assert(AZK_MAX_OPTIONS >= 2 * (AZK_ROW + 1), "both leaders and gardens fit one prompt");
+_Static_assert(AZK_LOOK_CAP <= AZK_MAX_OPTIONS, "look zone fits one prompt");
+
+/* ---- vocabularies ---------------------------------------------------------- */
+#define AZK_ZONE(name, doc) AZK_Z_##name,
+enum azk_zone {
+#include "azk_enums.def"
+    AZK_Z_COUNT
+};
+#undef AZK_ZONE
+#define AZK_PHASE(name, doc) AZK_PHASE_##name,
+enum azk_phase {
+#include "azk_enums.def"
+    AZK_PHASE_COUNT
+};
+#undef AZK_PHASE
+#define AZK_PROMPT(name, doc) AZK_PK_##name,
+enum azk_prompt_kind {
+#include "azk_enums.def"
+    AZK_PK_COUNT
+};
+#undef AZK_PROMPT
+#define AZK_RESULT(name, doc) AZK_RES_##name,
+enum azk_result {
+#include "azk_enums.def"
+    AZK_RES_COUNT
+};
+#undef AZK_RESULT
+#define AZK_ACTION(name, n0, n1, doc) AZK_ACT_##name,
+enum azk_action_type {
+#include "azk_actions.def"
+    AZK_ACT_COUNT
+};
+#undef AZK_ACTION
+#define AZK_OP(name, n, pure, doc) AZK_OP_##name,
+enum azk_opcode {
+#include "azk_opcodes.def"
+    AZK_NUM_OPCODES
+};
+#undef AZK_OP
+
+/* Event types (the event log, DESIGN §2). Packed as
+ * type:8 | player:2 (3 = none) | card:8 | value:14 (two's complement). */
+#define AZK_EVENT_LIST(X) \
+    X(TURN_START) X(TURN_END) X(DRAWN) X(MULLIGAN) X(PLAYED) X(PAID) X(DAMAGE) \
+    X(DESTROYED) X(RETURNED) X(DISCARDED) X(MILLED) X(ATTACK_DECLARED) \
+    X(RESPONSE_REQUESTED) X(DEFENDER_DECLARED) X(ATTACK_ENDED) X(PORTALED) \
+    X(ABILITY) X(PROMPT) X(IKZ_GAINED) X(REPLACED) X(GAME_OVER) X(LOOKED) \
+    X(TO_HAND) X(UNTAPPED_IKZ) X(EFFECT) X(OPTIONS_TRUNCATED)
+#define AZK_EV_ENUM_(name) AZK_EV_##name,
+enum azk_event_type { AZK_EVENT_LIST(AZK_EV_ENUM_) AZK_EV_COUNT };
+#undef AZK_EV_ENUM_
+
+/* Card record flags. */
+enum azk_card_flag {
+    AZK_CF_TAPPED = 1u << 0,
+    AZK_CF_COOLDOWN = 1u << 1,   /* entered the garden this turn (RULES 5.5) */
+    AZK_CF_SHOCKED = 1u << 2,    /* skips its controller's next untap (RULES 7) */
+    AZK_CF_REVEALED = 1u << 3    /* revealed while in a hidden zone */
+};
+
+/* One physical card. */
+typedef struct azk_card {
+    uint8_t def;          /* definition index in the card set */
+    uint8_t owner;        /* 0/1; also its controller (no control change exists) */
+    uint8_t zone;         /* enum azk_zone */
+    uint8_t pos;          /* index in its zone array (slot for garden/alley) */
+    uint8_t holder;       /* weapons: the holder's card index, else AZK_NONE */
+    uint8_t flags;        /* enum azk_card_flag */
+    uint8_t once_used;    /* bit i: ability i of the def used this turn */
+    uint8_t pad_;
+    int16_t damage;       /* damage marked on it */
+    uint16_t incarnation; /* new value on every zone change (RULES 2.1) */
+} azk_card;
+
+typedef struct azk_player {
+    uint8_t deck[AZK_DECK_CAP];        /* deck[deck_n-1] is the top */
+    uint8_t hand[AZK_HAND_CAP];        /* canonical order */
+    uint8_t discard[AZK_DISCARD_CAP];  /* discard[discard_n-1] is the top */
+    uint8_t weapons[AZK_WEAPON_CAP];   /* attached weapons in attachment order */
+    uint8_t garden[AZK_ROW];           /* card index or AZK_NONE */
+    uint8_t alley[AZK_ROW];
+    uint8_t ikz_area[AZK_IKZ_AREA_CAP];
+    uint8_t ikz_pile[AZK_DECK_IKZ];    /* ikz_pile[ikz_pile_n-1] is the top */
+    uint8_t look[AZK_LOOK_CAP];        /* cards being looked at, in deck order taken */
+    uint8_t deck_n, hand_n, discard_n, weapons_n, ikz_area_n, ikz_pile_n, look_n;
+    uint8_t leader, gate, token;
+    uint8_t played_entities;           /* entities played this turn (RULES 5.7, Saburo) */
+    uint8_t mulligan_done;
+    uint8_t pad_[2];
+} azk_player;
+
+/* A temporary effect with a duration (RULES 8). It is dead once its card has
+ * a new incarnation. */
+enum azk_effect_kind { AZK_FX_ATTACK = 0, AZK_FX_STATUS = 1 };
+typedef struct azk_effect {
+    uint8_t card;
+    uint8_t kind;         /* enum azk_effect_kind */
+    uint8_t duration;     /* enum azk_duration */
+    uint8_t creator;      /* player whose "next turn" ends START_OF_NEXT_TURN */
+    int8_t amount;        /* AZK_FX_ATTACK */
+    uint8_t status;       /* AZK_FX_STATUS: enum azk_status_bit mask */
+    uint16_t incarnation;
+} azk_effect;
+
+/* A queued trigger (RULES 8, D8). */
+typedef struct azk_trigger_entry {
+    uint8_t source;
+    uint8_t ability;      /* index in the card set's ability table */
+    uint8_t controller;
+    uint8_t ctx_card;     /* the event's subject (returned / portaled card) */
+    uint16_t source_inc;
+    uint16_t ctx_inc;
+    int16_t ctx_value;    /* e.g. portaled GP, entities played before this one */
+} azk_trigger_entry;
+
+/* The effect VM's one frame: lives in the game so clone/hash/serialize work
+ * mid-ability. `waiting` means suspended at `pc` on the pending prompt. */
+typedef struct azk_vm_frame {
+    uint8_t active;
+    uint8_t waiting;
+    uint8_t has_answer;
+    uint8_t controller;
+    uint8_t source;
+    uint8_t ability;
+    uint8_t ctx_card;
+    uint8_t spell_card;   /* spell in RESOLVING to discard when the program ends */
+    uint16_t source_inc;
+    uint16_t ctx_inc;
+    uint16_t pc;
+    int16_t answer;       /* option value chosen; -1 = declined */
+    int16_t ctx_value;
+    int16_t r[AZK_REGS];
+    uint8_t t[AZK_TREGS];
+    uint16_t t_inc[AZK_TREGS];
+    uint8_t each[AZK_MAX_EACH];     /* FOREACH snapshot ... */
+    uint16_t each_inc[AZK_MAX_EACH]; /* ... and the incarnations it saw */
+    uint8_t each_n, each_i;
+    uint16_t steps;
+} azk_vm_frame;
+
+typedef struct azk_prompt {
+    uint8_t kind;         /* enum azk_prompt_kind */
+    uint8_t chooser;
+    uint8_t n;            /* number of options */
+    uint8_t optional;     /* NO_OP declines */
+    uint8_t opt[AZK_MAX_OPTIONS]; /* card index (CARD, BOTTOM_ORDER), slot, holder code or number */
+} azk_prompt;
+
+/* Internal continuation of the turn machine: what happens next once the VM is
+ * idle and no trigger is queued. */
+enum azk_flow {
+    AZK_FLOW_MULLIGAN = 0,
+    AZK_FLOW_START,          /* RULES 4.1 steps 1-2, queue step 3 */
+    AZK_FLOW_START_DRAW,     /* RULES 4.1 steps 4-5 */
+    AZK_FLOW_MAIN,
+    AZK_FLOW_RESPONSE,       /* 6.2 (a) */
+    AZK_FLOW_DEFENDER,       /* 6.2 (b) */
+    AZK_FLOW_WHEN_ATTACKED,  /* 6.2 (c) */
+    AZK_FLOW_DAMAGE,         /* 6.3 */
+    AZK_FLOW_AFTER_ATTACK,   /* back to main once after-attacking resolved */
+    AZK_FLOW_END,            /* RULES 4.3 step 1 */
+    AZK_FLOW_END_CLEANUP,    /* RULES 4.3 steps 2-5 */
+    AZK_FLOW_OVER
+};
+
+struct azk_game {
+    azk_rng rng;
+    azk_card cards[AZK_NUM_CARDS];
+    azk_player pl[AZK_PLAYERS];
+    azk_effect fx[AZK_MAX_EFFECTS];
+    azk_trigger_entry trig[AZK_MAX_TRIGGERS];
+    azk_vm_frame vm;
+    azk_prompt prompt;
+    uint16_t turn;            /* 1 = the first player's first turn */
+    uint16_t turn_cap;
+    uint16_t next_incarnation;
+    uint8_t active;           /* whose turn */
+    uint8_t first_player;
+    uint8_t phase;            /* enum azk_phase: what kind of decision is pending */
+    uint8_t flow;             /* enum azk_flow */
+    uint8_t result;           /* enum azk_result */
+    uint8_t fx_n, trig_n;
+    uint8_t error;            /* last azk_status from the VM bound (AZK_ERR_LIMIT), else 0 */
+    /* combat context (RULES 6) */
+    uint8_t in_attack;
+    uint8_t attacker, target;
+    uint8_t defender_used;
+    uint16_t attacker_inc, target_inc;
+    uint8_t pad_[2];
+    /* ---- not hashed, not serialized: the event side channel ---- */
+    uint16_t events_n, events_dropped;
+    uint32_t events[AZK_EVENT_CAP];
+};
+
+#define AZK_HASHED_BYTES offsetof(azk_game, events_n)
+
+/* ---- internal API shared by engine.c, actions.c, vm.c, state.c -------------- */
+static inline azk_card *azk_c(azk_game *g, int i) { return &g->cards[i]; }
+static inline const azk_card_def *azk_def(const azk_cardset *cs, const azk_game *g, int card) {
+    return &cs->defs[g->cards[card].def];
+}
+static inline int azk_on_field(const azk_game *g, int c) {
+    uint8_t z = g->cards[c].zone;
+    return z == AZK_Z_LEADER || z == AZK_Z_GATE || z == AZK_Z_GARDEN || z == AZK_Z_ALLEY ||
+           z == AZK_Z_WEAPON || z == AZK_Z_IKZ_AREA;
+}
+
+void azk_event(azk_game *g, int type, int player, int card, int value);
+
+/* engine.c */
+int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c);
+int azk_health_of(const azk_game *g, const azk_cardset *cs, int c);
+int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w);
+unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c);
+int azk_untapped_ikz(const azk_game *g, int p);
+int azk_weapon_count(const azk_game *g, int holder);
+void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);
+void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n);
+void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect);
+void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
+void azk_state_check(azk_game *g, const azk_cardset *cs);
+void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status);
+void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot_or_holder, int free);
+void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int ctx_value);
+void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value);
+int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ability_index);
+int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1);
+void azk_advance(azk_game *g, const azk_cardset *cs);
+int azk_holder_code_card(const azk_game *g, int p, int code);
+
+/* vm.c */
+void azk_vm_start(azk_game *g, const azk_cardset *cs, int ability, int source, int controller, int ctx_card,
+                  int ctx_value, int spell_card);
+void azk_vm_run(azk_game *g, const azk_cardset *cs);
+int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller);
+int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                       int source, const int16_t *regs, const uint8_t *tregs, int c);
+int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure);
+int azk_op_operands(int op);
+
+/* actions.c */
+int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
+
+/* state.c */
+int azk_check_invariants(const azk_game *g, const azk_cardset *cs);
+
+#endif /* AZK_GAME_H */

@@ -1,0 +1,10 @@
+# sources.mk — the one list of C sources in the core library.
+# Read by the Makefile (include) and by setup.py (parsed), so the two builds
+# can never compile different files. One path per line, relative to the repo.
+AZK_CORE_SOURCES = \
+	csrc/engine.c \
+	csrc/actions.c \
+	csrc/vm.c \
+	csrc/state.c \
+	csrc/cardset.c \
+	generated/cards_autogen.c

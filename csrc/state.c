@@ -1,0 +1,336 @@
+/* state.c — engine services over the flat game struct: queries, hash, clone,
+ * serialization, the invariant checker, the event log and render().
+ *
+ * Serialized form (little-endian host layout; the version changes whenever
+ * the struct does):
+ *
+ *   offset  size  field
+ *   0       4     magic "AZKS"
+ *   4       2     format version (AZK_STATE_VERSION)
+ *   6       2     reserved, 0
+ *   8       4     payload size = AZK_HASHED_BYTES
+ *   12      4     reserved, 0
+ *   16      8     card-set hash (azk_cardset_hash)
+ *   24      N     payload: the game struct up to the event log
+ *   24+N    8     checksum: azk hash of bytes [0, 24+N)
+ *
+ * Deserialization rejects anything that is not exactly this, then runs the
+ * invariant checker on the decoded state before touching the caller's game,
+ * so corrupt or hostile bytes yield AZK_ERR_CORRUPT and change nothing.
+ */
+#include <stdio.h>
+
+#include "game.h"
+
+#define AZK_STATE_MAGIC 0x534B5A41u /* "AZKS" */
+#define AZK_STATE_VERSION 1
+#define AZK_HEADER_BYTES 24
+
+size_t azk_game_size(void) { return sizeof(azk_game); }
+int azk_phase(const azk_game *g) { return g->phase; }
+int azk_is_terminal(const azk_game *g) { return g->result != AZK_RES_ONGOING; }
+int azk_result(const azk_game *g) { return g->result; }
+int azk_turn(const azk_game *g) { return g->turn; }
+int azk_winner(const azk_game *g) {
+    return g->result == AZK_RES_WIN_P0 ? 0 : g->result == AZK_RES_WIN_P1 ? 1 : -1;
+}
+void azk_game_clone(azk_game *dst, const azk_game *src) { memcpy(dst, src, sizeof *dst); }
+
+const char *azk_status_name(azk_status s) {
+    static const char *names[] = {"OK", "ILLEGAL", "TERMINAL", "ERR_ARG", "ERR_CORRUPT", "ERR_CARDSET", "ERR_LIMIT"};
+    return (unsigned)s < sizeof names / sizeof *names ? names[s] : "UNKNOWN";
+}
+
+/* ---- hashing: 4 independent multiply-xorshift lanes over 8-byte words ------ */
+static inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+uint64_t azk_hash_bytes(const void *data, size_t len) {
+    const uint8_t *p = (const uint8_t *)data;
+    uint64_t lane[4] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL, 0x27D4EB2F165667C5ULL};
+    size_t i = 0;
+    for (; i + 32 <= len; i += 32) {
+        for (int k = 0; k < 4; k++) {
+            uint64_t w;
+            memcpy(&w, p + i + 8 * k, 8);
+            lane[k] = (lane[k] ^ w) * 0x9E3779B97F4A7C15ULL;
+            lane[k] ^= lane[k] >> 29;
+        }
+    }
+    uint64_t tail = 0x84222325CBF29CE4ULL;
+    for (; i < len; i += 8) {
+        uint64_t w = 0;
+        memcpy(&w, p + i, len - i < 8 ? len - i : 8);
+        tail = mix64(tail ^ w);
+    }
+    uint64_t h = (uint64_t)len;
+    for (int k = 0; k < 4; k++) h = mix64(h ^ lane[k]) + (uint64_t)k;
+    return mix64(h ^ tail);
+}
+
+uint64_t azk_hash(const azk_game *g) { return azk_hash_bytes(g, AZK_HASHED_BYTES); }
+
+uint64_t azk_cardset_hash(const azk_cardset *cs) { return azk_hash_bytes(cs, sizeof *cs); }
+
+/* ---- invariants ------------------------------------------------------------ */
+#define INV(cond, code)            \
+    do {                           \
+        if (!(cond)) return (code); \
+    } while (0)
+
+static int check_list(const azk_game *g, const uint8_t *arr, int n, int cap, int p, int zone, int *seen) {
+    if (n > cap) return -1;
+    for (int i = 0; i < n; i++) {
+        int c = arr[i];
+        if (c >= AZK_NUM_CARDS) return -2;
+        const azk_card *k = &g->cards[c];
+        if (k->owner != p || k->zone != zone || k->pos != i || seen[c]) return -3;
+        seen[c] = 1;
+    }
+    return 0;
+}
+
+/* 0 when every invariant of game.h holds, else a negative code naming the
+ * first violated one. Also bounds-checks every index, so a state that passes
+ * can be played without any out-of-range access. */
+int azk_check_invariants(const azk_game *g, const azk_cardset *cs) {
+    int seen[AZK_NUM_CARDS] = {0};
+    INV(g->result < AZK_RES_COUNT && g->phase < AZK_PHASE_COUNT && g->flow <= AZK_FLOW_OVER, -10);
+    INV(g->active < 2 && g->first_player < 2, -11);
+    INV((g->result == AZK_RES_ONGOING) == (g->phase != AZK_PHASE_GAME_OVER), -12);
+    for (int c = 0; c < AZK_NUM_CARDS; c++) {
+        const azk_card *k = &g->cards[c];
+        INV(k->def < cs->num_defs && k->owner == c / AZK_CARDS_PER_PLAYER && k->zone < AZK_Z_COUNT, -20);
+        INV(k->zone == AZK_Z_WEAPON ? k->holder < AZK_NUM_CARDS : k->holder == AZK_NONE, -21);
+    }
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        const azk_player *pl = &g->pl[p];
+        int base = p * AZK_CARDS_PER_PLAYER;
+        INV(pl->leader == base && pl->gate == base + 1 && pl->token == base + AZK_CARDS_PER_PLAYER - 1, -30);
+        INV(g->cards[pl->leader].zone == AZK_Z_LEADER && g->cards[pl->gate].zone == AZK_Z_GATE, -31);
+        seen[pl->leader] = seen[pl->gate] = 1;
+        INV(check_list(g, pl->deck, pl->deck_n, AZK_DECK_CAP, p, AZK_Z_DECK, seen) == 0, -32);
+        INV(check_list(g, pl->hand, pl->hand_n, AZK_HAND_CAP, p, AZK_Z_HAND, seen) == 0, -33);
+        INV(check_list(g, pl->discard, pl->discard_n, AZK_DISCARD_CAP, p, AZK_Z_DISCARD, seen) == 0, -34);
+        INV(check_list(g, pl->weapons, pl->weapons_n, AZK_WEAPON_CAP, p, AZK_Z_WEAPON, seen) == 0, -35);
+        INV(check_list(g, pl->ikz_area, pl->ikz_area_n, AZK_IKZ_AREA_CAP, p, AZK_Z_IKZ_AREA, seen) == 0, -36);
+        INV(check_list(g, pl->ikz_pile, pl->ikz_pile_n, AZK_DECK_IKZ, p, AZK_Z_IKZ_PILE, seen) == 0, -37);
+        INV(check_list(g, pl->look, pl->look_n, AZK_LOOK_CAP, p, AZK_Z_LOOK, seen) == 0, -38);
+        for (int s = 0; s < AZK_ROW; s++) {
+            for (int r = 0; r < 2; r++) {
+                int c = r == 0 ? pl->garden[s] : pl->alley[s];
+                if (c == AZK_NONE) continue;
+                INV(c < AZK_NUM_CARDS && !seen[c], -40);
+                const azk_card *k = &g->cards[c];
+                INV(k->owner == p && k->zone == (r == 0 ? AZK_Z_GARDEN : AZK_Z_ALLEY) && k->pos == s, -41);
+                INV(cs->defs[k->def].card_type == AZK_CT_ENTITY, -42);
+                seen[c] = 1;
+            }
+        }
+        for (int i = 1; i < pl->hand_n; i++) { /* canonical hand order */
+            const azk_card *a = &g->cards[pl->hand[i - 1]], *b = &g->cards[pl->hand[i]];
+            INV(a->def < b->def || (a->def == b->def && pl->hand[i - 1] < pl->hand[i]), -43);
+        }
+        for (int i = 0; i < pl->weapons_n; i++) { /* holders: own leader or own garden entity */
+            int h = g->cards[pl->weapons[i]].holder;
+            INV(h == pl->leader || (g->cards[h].owner == p && g->cards[h].zone == AZK_Z_GARDEN), -44);
+            INV(cs->defs[g->cards[pl->weapons[i]].def].card_type == AZK_CT_WEAPON, -45);
+        }
+        for (int i = 0; i < pl->ikz_area_n; i++)
+            INV(cs->defs[g->cards[pl->ikz_area[i]].def].card_type == AZK_CT_IKZ, -46);
+        INV(pl->ikz_area_n + pl->ikz_pile_n + (g->cards[pl->token].zone == AZK_Z_ASIDE) +
+                (g->cards[pl->token].zone == AZK_Z_OUT) == AZK_DECK_IKZ + 1, -47);
+    }
+    for (int c = 0; c < AZK_NUM_CARDS; c++) { /* conservation: each card in exactly one zone */
+        uint8_t z = g->cards[c].zone;
+        if (z == AZK_Z_OUT || z == AZK_Z_ASIDE || z == AZK_Z_RESOLVING) {
+            INV(!seen[c], -50);
+            seen[c] = 1;
+        }
+        INV(seen[c], -51);
+    }
+    /* effects, triggers, VM, prompt: every index in range */
+    INV(g->fx_n <= AZK_MAX_EFFECTS && g->trig_n <= AZK_MAX_TRIGGERS, -60);
+    for (int i = 0; i < g->fx_n; i++)
+        INV(g->fx[i].card < AZK_NUM_CARDS && g->fx[i].kind <= AZK_FX_STATUS && g->fx[i].duration < AZK_DUR_COUNT &&
+                g->fx[i].creator < 2, -61);
+    for (int i = 0; i < g->trig_n; i++) {
+        const azk_trigger_entry *t = &g->trig[i];
+        INV(t->source < AZK_NUM_CARDS && t->ability < cs->num_abilities && t->controller < 2, -62);
+        INV(t->ctx_card == AZK_NONE || t->ctx_card < AZK_NUM_CARDS, -63);
+        INV(cs->abilities[t->ability].program != AZK_NO_PC, -64);
+    }
+    const azk_vm_frame *f = &g->vm;
+    if (f->active) {
+        INV(f->ability < cs->num_abilities && f->source < AZK_NUM_CARDS && f->controller < 2, -70);
+        INV(f->pc < cs->bytecode_len && f->each_n <= AZK_MAX_EACH && f->each_i <= f->each_n, -71);
+        INV(f->ctx_card == AZK_NONE || f->ctx_card < AZK_NUM_CARDS, -72);
+        INV(f->spell_card == AZK_NONE || f->spell_card < AZK_NUM_CARDS, -73);
+        for (int i = 0; i < AZK_TREGS; i++) INV(f->t[i] == AZK_NONE || f->t[i] < AZK_NUM_CARDS, -74);
+        for (int i = 0; i < f->each_n; i++) INV(f->each[i] < AZK_NUM_CARDS, -75);
+        /* the pc must be an instruction of the running ability's program */
+        uint16_t pc = cs->abilities[f->ability].program;
+        INV(pc != AZK_NO_PC, -76);
+        int ok = 0;
+        while (pc < cs->bytecode_len && cs->bytecode[pc] < AZK_NUM_OPCODES) {
+            if (pc == f->pc) { ok = 1; break; }
+            if (pc > f->pc) break;
+            pc = (uint16_t)(pc + 1 + azk_op_operands(cs->bytecode[pc]));
+        }
+        INV(ok, -77);
+    }
+    INV((g->phase == AZK_PHASE_PROMPT) == (f->active && f->waiting), -80);
+    if (g->phase == AZK_PHASE_PROMPT) {
+        INV(g->prompt.kind < AZK_PK_COUNT && g->prompt.chooser < 2 && g->prompt.n <= AZK_MAX_OPTIONS, -81);
+        INV(g->prompt.n + g->prompt.optional >= 2, -82);
+    }
+    if (g->in_attack) INV(g->attacker < AZK_NUM_CARDS && g->target < AZK_NUM_CARDS, -90);
+    return 0;
+}
+
+/* ---- serialization --------------------------------------------------------- */
+size_t azk_serialized_size(void) { return AZK_HEADER_BYTES + AZK_HASHED_BYTES + 8; }
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+
+size_t azk_serialize(const azk_game *g, const azk_cardset *cs, uint8_t *out, size_t cap) {
+    size_t n = azk_serialized_size();
+    if (!out || cap < n) return 0;
+    memset(out, 0, AZK_HEADER_BYTES);
+    put32(out, AZK_STATE_MAGIC);
+    uint16_t ver = AZK_STATE_VERSION;
+    memcpy(out + 4, &ver, 2);
+    put32(out + 8, (uint32_t)AZK_HASHED_BYTES);
+    put64(out + 16, azk_cardset_hash(cs));
+    memcpy(out + AZK_HEADER_BYTES, g, AZK_HASHED_BYTES);
+    put64(out + AZK_HEADER_BYTES + AZK_HASHED_BYTES, azk_hash_bytes(out, AZK_HEADER_BYTES + AZK_HASHED_BYTES));
+    return n;
+}
+
+azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in, size_t len) {
+    if (!g || !cs || !in) return AZK_ERR_ARG;
+    if (len != azk_serialized_size()) return AZK_ERR_CORRUPT;
+    uint32_t magic, size, r2;
+    uint16_t ver, r1;
+    uint64_t set_hash, sum;
+    memcpy(&magic, in, 4);
+    memcpy(&ver, in + 4, 2);
+    memcpy(&r1, in + 6, 2);
+    memcpy(&size, in + 8, 4);
+    memcpy(&r2, in + 12, 4);
+    memcpy(&set_hash, in + 16, 8);
+    memcpy(&sum, in + AZK_HEADER_BYTES + AZK_HASHED_BYTES, 8);
+    if (magic != AZK_STATE_MAGIC || ver != AZK_STATE_VERSION || r1 || r2 || size != AZK_HASHED_BYTES)
+        return AZK_ERR_CORRUPT;
+    if (sum != azk_hash_bytes(in, AZK_HEADER_BYTES + AZK_HASHED_BYTES)) return AZK_ERR_CORRUPT;
+    if (set_hash != azk_cardset_hash(cs)) return AZK_ERR_CARDSET;
+    azk_game tmp;
+    memset(&tmp, 0, sizeof tmp);
+    memcpy(&tmp, in + AZK_HEADER_BYTES, AZK_HASHED_BYTES);
+    if (azk_check_invariants(&tmp, cs) != 0) return AZK_ERR_CORRUPT;
+    memcpy(g, &tmp, sizeof tmp);
+    return AZK_OK;
+}
+
+/* ---- events ---------------------------------------------------------------- */
+int azk_events(azk_game *g, uint32_t *out, int cap) {
+    int n = g->events_n < cap ? g->events_n : cap;
+    if (out && n > 0) memcpy(out, g->events, sizeof(uint32_t) * (size_t)n);
+    memmove(g->events, g->events + n, sizeof(uint32_t) * (size_t)(g->events_n - n));
+    g->events_n = (uint16_t)(g->events_n - n);
+    if (g->events_n == 0) g->events_dropped = 0;
+    return n;
+}
+
+/* ---- render ---------------------------------------------------------------- */
+typedef struct sbuf { char *p; int n, cap; } sbuf;
+static void sb(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void sb(sbuf *b, const char *fmt, ...) {
+    if (b->n >= b->cap - 1) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b->p + b->n, (size_t)(b->cap - b->n), fmt, ap);
+    va_end(ap);
+    if (w > 0) b->n = b->n + w < b->cap - 1 ? b->n + w : b->cap - 1;
+}
+
+static void card_str(sbuf *b, const azk_game *g, const azk_cardset *cs, int c) {
+    const azk_card_def *d = azk_def(cs, g, c);
+    const azk_card *k = &g->cards[c];
+    sb(b, "%s %s", d->id, d->name);
+    if (d->card_type == AZK_CT_ENTITY || d->card_type == AZK_CT_LEADER)
+        sb(b, " [%d/%d", azk_attack_of(g, cs, c), azk_health_of(g, cs, c) - k->damage);
+    else if (d->card_type == AZK_CT_WEAPON)
+        sb(b, " [+%d", azk_weapon_bonus(g, cs, c));
+    else
+        sb(b, " [");
+    if (k->flags & AZK_CF_TAPPED) sb(b, " tapped");
+    if (k->flags & AZK_CF_COOLDOWN) sb(b, " cooldown");
+    unsigned st = azk_status_of(g, cs, c);
+    static const char *names[] = {"charge", "defender", "infiltrate", "godmode", "immune", "frozen", "shocked"};
+    for (int i = 0; i < AZK_STI_COUNT; i++)
+        if (st & (1u << i)) sb(b, " %s", names[i]);
+    sb(b, "]");
+}
+
+int azk_render(const azk_game *g, const azk_cardset *cs, char *out, int cap) {
+    if (!out || cap <= 0) return 0;
+    sbuf b = {out, 0, cap};
+    out[0] = 0;
+    static const char *phases[] = {"MULLIGAN", "MAIN", "RESPONSE", "DEFENDER", "PROMPT", "GAME_OVER"};
+    sb(&b, "turn %d  active P%d  phase %s  to act P%d\n", g->turn, g->active, phases[g->phase % AZK_PHASE_COUNT],
+       azk_current_player(g));
+    for (int k = 0; k < AZK_PLAYERS; k++) {
+        int p = k == 0 ? 1 - g->active : g->active;
+        const azk_player *pl = &g->pl[p];
+        sb(&b, "P%d leader ", p);
+        card_str(&b, g, cs, pl->leader);
+        sb(&b, "  gate %s%s\n", azk_def(cs, g, pl->gate)->name,
+           (g->cards[pl->gate].flags & AZK_CF_TAPPED) ? " (tapped)" : "");
+        sb(&b, "   IKZ %d/%d untapped, pile %d  deck %d  hand %d  discard %d\n", azk_untapped_ikz(g, p),
+           pl->ikz_area_n, pl->ikz_pile_n, pl->deck_n, pl->hand_n, pl->discard_n);
+        for (int r = 0; r < 2; r++) {
+            sb(&b, "   %s:", r == 0 ? "garden" : "alley ");
+            for (int s = 0; s < AZK_ROW; s++) {
+                int c = r == 0 ? pl->garden[s] : pl->alley[s];
+                sb(&b, "\n     %d: ", s + 1);
+                if (c == AZK_NONE) { sb(&b, "-"); continue; }
+                card_str(&b, g, cs, c);
+                for (int i = 0; i < pl->weapons_n; i++)
+                    if (g->cards[pl->weapons[i]].holder == c) {
+                        sb(&b, " + ");
+                        card_str(&b, g, cs, pl->weapons[i]);
+                    }
+            }
+            sb(&b, "\n");
+        }
+        for (int i = 0; i < pl->weapons_n; i++)
+            if (g->cards[pl->weapons[i]].holder == pl->leader) {
+                sb(&b, "   leader weapon: ");
+                card_str(&b, g, cs, pl->weapons[i]);
+                sb(&b, "\n");
+            }
+        sb(&b, "   hand:");
+        for (int i = 0; i < pl->hand_n; i++) sb(&b, " %s", azk_def(cs, g, pl->hand[i])->id);
+        sb(&b, "\n");
+    }
+    if (g->in_attack) {
+        sb(&b, "attack: ");
+        card_str(&b, g, cs, g->attacker);
+        sb(&b, " -> ");
+        card_str(&b, g, cs, g->target);
+        sb(&b, "\n");
+    }
+    if (g->phase == AZK_PHASE_PROMPT) sb(&b, "prompt kind %d for P%d, %d options%s\n", g->prompt.kind,
+                                        g->prompt.chooser, g->prompt.n, g->prompt.optional ? " (optional)" : "");
+    if (g->result != AZK_RES_ONGOING) sb(&b, "result %d\n", g->result);
+    return b.n;
+}

@@ -1,0 +1,594 @@
+/* vm.c — the effect VM: runs card abilities compiled from JSON (DESIGN §2).
+ *
+ * Instruction encoding (one program = a contiguous run of instructions):
+ *
+ *     +--------+---------+---------+-----+
+ *     | opcode | operand | operand | ... |    operand count fixed per opcode
+ *     +--------+---------+---------+-----+    (azk_opcodes.def, column 2)
+ *       u8       u8        u8
+ *
+ *   Registers: R[0..7] int16 values, T[0..3] card references (card index +
+ *   incarnation, so a reference to a card that changed zone is dead, RULES
+ *   §2.1). Jump targets are absolute u16 pcs, little endian (lo, hi).
+ *
+ * The single frame lives in the game struct (g->vm), so clone / hash /
+ * serialize work while an ability waits for a player. A choice suspends the
+ * VM at the choosing instruction (vm.waiting, a prompt is posted); the answer
+ * arrives through CHOOSE/NO_OP and the same instruction re-executes with
+ * vm.has_answer set. A choice with no legal answer gives "nothing", one with
+ * exactly one mandatory answer is taken without asking (RULES §12).
+ *
+ * Bounds: AZK_VM_STEP_LIMIT instructions per program (then the program is
+ * abandoned and the step reports AZK_ERR_LIMIT); FOREACH loops do not nest.
+ * The verifier rejects anything the interpreter would need to check.
+ */
+#include "game.h"
+
+#define AZK_OP(name, n, pure, doc) n,
+static const uint8_t OPERANDS[AZK_NUM_OPCODES] = {
+#include "azk_opcodes.def"
+};
+#undef AZK_OP
+#define AZK_OP(name, n, pure, doc) pure,
+static const uint8_t PURE[AZK_NUM_OPCODES] = {
+#include "azk_opcodes.def"
+};
+#undef AZK_OP
+
+#define AZK_REF(name, doc) AZK_REF_##name,
+enum azk_ref {
+#include "azk_enums.def"
+    AZK_REF_COUNT
+};
+#undef AZK_REF
+#define AZK_CTX(name, doc) AZK_CTXV_##name,
+enum azk_ctx_value {
+#include "azk_enums.def"
+    AZK_CTXV_COUNT
+};
+#undef AZK_CTX
+
+int azk_op_operands(int op) { return op >= 0 && op < AZK_NUM_OPCODES ? OPERANDS[op] : 0; }
+
+#define U16(lo, hi) ((uint16_t)((lo) | ((hi) << 8)))
+
+/* ---------------------------------------------------------------------------
+ * Selectors
+ * ------------------------------------------------------------------------- */
+static unsigned zone_bit(uint8_t zone) {
+    switch (zone) {
+    case AZK_Z_LEADER: return AZK_SZ_LEADER;
+    case AZK_Z_GARDEN: return AZK_SZ_GARDEN;
+    case AZK_Z_ALLEY: return AZK_SZ_ALLEY;
+    case AZK_Z_HAND: return AZK_SZ_HAND;
+    case AZK_Z_DISCARD: return AZK_SZ_DISCARD;
+    case AZK_Z_WEAPON: return AZK_SZ_WEAPON;
+    case AZK_Z_LOOK: return AZK_SZ_LOOK;
+    case AZK_Z_IKZ_AREA: return AZK_SZ_IKZ_AREA;
+    default: return 0;
+    }
+}
+
+int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                       int source, const int16_t *regs, const uint8_t *tregs, int c) {
+    const azk_card *k = &g->cards[c];
+    const azk_card_def *d = &cs->defs[k->def];
+    if (s->zones && !(s->zones & zone_bit(k->zone))) return 0;
+    if (!(s->side & (k->owner == controller ? AZK_SIDE_SELF : AZK_SIDE_OPP))) return 0;
+    if (s->types && !(s->types & (1u << d->card_type))) return 0;
+    int cost_max = s->cost_max;
+    if (s->cost_max_reg != AZK_NONE && regs && regs[s->cost_max_reg] < cost_max) cost_max = regs[s->cost_max_reg];
+    if (d->cost < s->cost_min || d->cost > cost_max) return 0;
+    if (s->element != AZK_NONE && d->element != s->element) return 0;
+    if (s->def != AZK_NONE && k->def != s->def) return 0;
+    if (s->subtypes && !(s->subtypes & d->subtypes)) return 0;
+    if ((s->flags & AZK_SF_NOT_SELF) && c == source) return 0;
+    if ((s->flags & AZK_SF_HAS_WEAPON) && azk_weapon_count(g, c) == 0) return 0;
+    if ((s->flags & AZK_SF_TAPPED) && !(k->flags & AZK_CF_TAPPED)) return 0;
+    if ((s->flags & AZK_SF_UNTAPPED) && (k->flags & AZK_CF_TAPPED)) return 0;
+    if ((s->flags & AZK_SF_ATTACHED_TO_SELF) && k->holder != source) return 0;
+    if (s->exclude_t != AZK_NONE && tregs && tregs[s->exclude_t] == c) return 0;
+    return 1;
+}
+
+/* Matching cards in a fixed order: controller first, then opponent; per
+ * player leader, garden, alley, weapons, hand, discard, looked-at, IKZ area.
+ * `collapse`: identical copies in hand / discard / look count once (only the
+ * first is offered, RULES §12). Returns the total count; writes up to cap. */
+static int collect(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller, int source,
+                   const int16_t *regs, const uint8_t *tregs, uint8_t *out, int cap, int collapse) {
+    int n = 0;
+    for (int k = 0; k < AZK_PLAYERS; k++) {
+        int p = k == 0 ? controller : 1 - controller;
+        if (!(s->side & (k == 0 ? AZK_SIDE_SELF : AZK_SIDE_OPP))) continue;
+        const azk_player *pl = &g->pl[p];
+        uint8_t buf[AZK_NUM_CARDS];
+        int m = 0;
+        unsigned z = s->zones ? s->zones : 0xFFu;
+        if (z & AZK_SZ_LEADER) buf[m++] = pl->leader;
+        if (z & AZK_SZ_GARDEN)
+            for (int i = 0; i < AZK_ROW; i++)
+                if (pl->garden[i] != AZK_NONE) buf[m++] = pl->garden[i];
+        if (z & AZK_SZ_ALLEY)
+            for (int i = 0; i < AZK_ROW; i++)
+                if (pl->alley[i] != AZK_NONE) buf[m++] = pl->alley[i];
+        if (z & AZK_SZ_WEAPON)
+            for (int i = 0; i < pl->weapons_n; i++) buf[m++] = pl->weapons[i];
+        int piles_from = m;
+        if (z & AZK_SZ_HAND)
+            for (int i = 0; i < pl->hand_n; i++) buf[m++] = pl->hand[i];
+        if (z & AZK_SZ_DISCARD)
+            for (int i = 0; i < pl->discard_n; i++) buf[m++] = pl->discard[i];
+        if (z & AZK_SZ_LOOK)
+            for (int i = 0; i < pl->look_n; i++) buf[m++] = pl->look[i];
+        if (z & AZK_SZ_IKZ_AREA)
+            for (int i = 0; i < pl->ikz_area_n; i++) buf[m++] = pl->ikz_area[i];
+        uint64_t seen[4] = {0, 0, 0, 0}; /* per zone kind: definitions already offered */
+        for (int i = 0; i < m; i++) {
+            int c = buf[i];
+            if (!azk_selector_match(g, cs, s, controller, source, regs, tregs, c)) continue;
+            if (collapse && i >= piles_from) {
+                int zk = g->cards[c].zone == AZK_Z_HAND ? 0 : g->cards[c].zone == AZK_Z_DISCARD ? 1
+                         : g->cards[c].zone == AZK_Z_LOOK ? 2 : 3;
+                uint64_t bit = 1ull << (g->cards[c].def & 63);
+                if (seen[zk] & bit) continue;
+                seen[zk] |= bit;
+            }
+            if (out && n < cap) out[n] = (uint8_t)c;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------------------
+ * Pure instructions, shared by the VM and condition programs
+ * ------------------------------------------------------------------------- */
+typedef struct pure_ctx {
+    int16_t *r;
+    uint8_t *t;
+    uint16_t *t_inc;
+    int source, controller, ctx_card;
+    int ctx_value;
+} pure_ctx;
+
+static int t_valid(const azk_game *g, const pure_ctx *x, int i) {
+    return x->t[i] != AZK_NONE && g->cards[x->t[i]].incarnation == x->t_inc[i];
+}
+
+static void set_t(const azk_game *g, pure_ctx *x, int i, int c) {
+    x->t[i] = (uint8_t)(c < 0 ? AZK_NONE : c);
+    x->t_inc[i] = c < 0 || c == AZK_NONE ? 0 : g->cards[c].incarnation;
+}
+
+static int load_ref(const azk_game *g, const pure_ctx *x, int ref) {
+    switch (ref) {
+    case AZK_REF_SELF: return x->source;
+    case AZK_REF_HOLDER: return x->source == AZK_NONE ? AZK_NONE : g->cards[x->source].holder;
+    case AZK_REF_SUBJECT: return x->ctx_card;
+    case AZK_REF_OWN_LEADER: return g->pl[x->controller].leader;
+    case AZK_REF_OPP_LEADER: return g->pl[1 - x->controller].leader;
+    case AZK_REF_ATTACKER: return g->in_attack ? g->attacker : AZK_NONE;
+    case AZK_REF_TARGET: return g->in_attack ? g->target : AZK_NONE;
+    default: return AZK_NONE;
+    }
+}
+
+static int ctx_value(const azk_game *g, const pure_ctx *x, int which) {
+    const azk_player *pl = &g->pl[x->controller];
+    switch (which) {
+    case AZK_CTXV_TRIGGER_VALUE: return x->ctx_value;
+    case AZK_CTXV_HAND_SIZE: return pl->hand_n;
+    case AZK_CTXV_DECK_SIZE: return pl->deck_n;
+    case AZK_CTXV_DISCARD_SIZE: return pl->discard_n;
+    case AZK_CTXV_UNTAPPED_IKZ: return azk_untapped_ikz(g, x->controller);
+    case AZK_CTXV_TAPPED_IKZ: return pl->ikz_area_n - azk_untapped_ikz(g, x->controller);
+    default: return 0;
+    }
+}
+
+static int16_t sat16(int v) { return (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v); }
+
+/* Execute pure op at pc; returns the next pc. */
+static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x, uint16_t pc) {
+    const uint8_t *a = &cs->bytecode[pc + 1];
+    uint8_t op = cs->bytecode[pc];
+    uint16_t next = (uint16_t)(pc + 1 + OPERANDS[op]);
+    int16_t *r = x->r;
+    switch (op) {
+    case AZK_OP_JMP: return U16(a[0], a[1]);
+    case AZK_OP_JZ: return r[a[0]] == 0 ? U16(a[1], a[2]) : next;
+    case AZK_OP_SETI: r[a[0]] = (int8_t)a[1]; break;
+    case AZK_OP_ADDI: r[a[0]] = sat16(r[a[0]] + (int8_t)a[1]); break;
+    case AZK_OP_ADD: r[a[0]] = sat16(r[a[0]] + r[a[1]]); break;
+    case AZK_OP_SUB: r[a[0]] = sat16(r[a[0]] - r[a[1]]); break;
+    case AZK_OP_MIN: if (r[a[1]] < r[a[0]]) r[a[0]] = r[a[1]]; break;
+    case AZK_OP_GE: r[a[0]] = r[a[0]] >= r[a[1]]; break;
+    case AZK_OP_GEI: r[a[0]] = r[a[0]] >= (int8_t)a[1]; break;
+    case AZK_OP_LEI: r[a[0]] = r[a[0]] <= (int8_t)a[1]; break;
+    case AZK_OP_NOT: r[a[0]] = !r[a[0]]; break;
+    case AZK_OP_COUNT:
+        r[a[0]] = sat16(collect(g, cs, &cs->selectors[a[1]], x->controller, x->source, r, x->t, NULL, 0, 0));
+        break;
+    case AZK_OP_CTX: r[a[0]] = sat16(ctx_value(g, x, a[1])); break;
+    case AZK_OP_VALID: r[a[0]] = t_valid(g, x, a[1]); break;
+    case AZK_OP_MATCH:
+        r[a[0]] = t_valid(g, x, a[1]) &&
+                  azk_selector_match(g, cs, &cs->selectors[a[2]], x->controller, x->source, r, x->t, x->t[a[1]]);
+        break;
+    case AZK_OP_LOAD: set_t(g, x, a[0], load_ref(g, x, a[1])); break;
+    default: break;
+    }
+    return next;
+}
+
+int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller) {
+    int16_t r[AZK_REGS] = {0};
+    uint8_t t[AZK_TREGS];
+    uint16_t t_inc[AZK_TREGS] = {0};
+    memset(t, AZK_NONE, sizeof t);
+    pure_ctx x = {r, t, t_inc, source, controller, AZK_NONE, 0};
+    for (int steps = 0; steps < AZK_VM_STEP_LIMIT; steps++) {
+        if (cs->bytecode[pc] == AZK_OP_END) return r[0] != 0;
+        pc = exec_pure(g, cs, &x, pc);
+    }
+    return 0; /* unreachable for verified programs: conditions have no loops back */
+}
+
+/* ---------------------------------------------------------------------------
+ * The interpreter
+ * ------------------------------------------------------------------------- */
+static void clear_frame(azk_vm_frame *f) {
+    memset(f, 0, sizeof *f);
+    f->source = f->ctx_card = f->spell_card = AZK_NONE;
+    memset(f->t, AZK_NONE, sizeof f->t);
+}
+
+void azk_vm_start(azk_game *g, const azk_cardset *cs, int ability, int source, int controller, int ctx_card,
+                  int ctx_value, int spell_card) {
+    azk_vm_frame *f = &g->vm;
+    clear_frame(f);
+    f->active = 1;
+    f->ability = (uint8_t)ability;
+    f->source = (uint8_t)source;
+    f->source_inc = g->cards[source].incarnation;
+    f->controller = (uint8_t)controller;
+    f->ctx_card = (uint8_t)(ctx_card < 0 ? AZK_NONE : ctx_card);
+    f->ctx_inc = ctx_card < 0 ? 0 : g->cards[ctx_card].incarnation;
+    f->ctx_value = (int16_t)ctx_value;
+    f->spell_card = (uint8_t)(spell_card < 0 ? AZK_NONE : spell_card);
+    f->pc = cs->abilities[ability].program;
+    azk_event(g, AZK_EV_ABILITY, controller, source, ability);
+}
+
+static void finish(azk_game *g, const azk_cardset *cs) {
+    azk_vm_frame *f = &g->vm;
+    azk_player *pl = &g->pl[f->controller];
+    while (pl->look_n > 0) azk_move(g, cs, pl->look[0], AZK_Z_DECK, 0); /* never strand looked-at cards */
+    if (f->spell_card != AZK_NONE && g->cards[f->spell_card].zone == AZK_Z_RESOLVING)
+        azk_move(g, cs, f->spell_card, AZK_Z_DISCARD, 0);
+    clear_frame(f);
+    memset(&g->prompt, 0, sizeof g->prompt);
+    azk_state_check(g, cs);
+}
+
+static void ask(azk_game *g, int kind, int optional, const uint8_t *opts, int n) {
+    azk_prompt *p = &g->prompt;
+    if (n > AZK_MAX_OPTIONS) {
+        azk_event(g, AZK_EV_OPTIONS_TRUNCATED, g->vm.controller, -1, n);
+        n = AZK_MAX_OPTIONS;
+    }
+    memset(p, 0, sizeof *p);
+    p->kind = (uint8_t)kind;
+    p->chooser = g->vm.controller;
+    p->optional = (uint8_t)optional;
+    p->n = (uint8_t)n;
+    memcpy(p->opt, opts, (size_t)n);
+    g->vm.waiting = 1;
+    azk_event(g, AZK_EV_PROMPT, g->vm.controller, -1, kind);
+}
+
+/* Take the pending answer, if any: 1 and *v set when answered. */
+static int take_answer(azk_vm_frame *f, int *v) {
+    if (!f->has_answer) return 0;
+    f->has_answer = 0;
+    *v = f->answer;
+    f->answer = 0;
+    return 1;
+}
+
+static int valid_on_field(const azk_game *g, const pure_ctx *x, int i) {
+    return t_valid(g, x, i) && azk_on_field(g, x->t[i]);
+}
+
+/* Options for placing card c by PLAY_FREE: entity slot codes (garden s, alley
+ * 8+s) or weapon holder codes (0 leader, 1..5 garden). */
+static int placement_options(const azk_game *g, const azk_cardset *cs, int c, int where, uint8_t *opts, int *kind) {
+    const azk_player *pl = &g->pl[g->cards[c].owner];
+    const azk_card_def *d = azk_def(cs, g, c);
+    int n = 0;
+    if (d->card_type == AZK_CT_WEAPON) {
+        *kind = AZK_PK_HOLDER;
+        opts[n++] = 0;
+        for (int s = 0; s < AZK_ROW; s++)
+            if (pl->garden[s] != AZK_NONE) opts[n++] = (uint8_t)(s + 1);
+        return n;
+    }
+    if (d->card_type != AZK_CT_ENTITY) return 0;
+    *kind = AZK_PK_SLOT;
+    for (int z = 0; z < 2; z++) {
+        if (!(where & (1 << z))) continue;
+        const uint8_t *row = z == 0 ? pl->garden : pl->alley;
+        int full = 1;
+        for (int s = 0; s < AZK_ROW; s++) full &= row[s] != AZK_NONE;
+        for (int s = 0; s < AZK_ROW; s++)
+            if (full || row[s] == AZK_NONE) opts[n++] = (uint8_t)(z * 8 + s);
+    }
+    return n;
+}
+
+void azk_vm_run(azk_game *g, const azk_cardset *cs) {
+    azk_vm_frame *f = &g->vm;
+    const uint8_t *bc = cs->bytecode;
+    pure_ctx x = {f->r, f->t, f->t_inc, f->source, f->controller, f->ctx_card, f->ctx_value};
+    if (f->ctx_card != AZK_NONE && g->cards[f->ctx_card].incarnation != f->ctx_inc) x.ctx_card = AZK_NONE;
+    uint8_t opts[AZK_NUM_CARDS];
+    while (f->active && !f->waiting) {
+        if (g->result != AZK_RES_ONGOING) return;
+        if (++f->steps > AZK_VM_STEP_LIMIT) {
+            g->error = AZK_ERR_LIMIT;
+            finish(g, cs);
+            return;
+        }
+        uint16_t pc = f->pc;
+        uint8_t op = bc[pc];
+        const uint8_t *a = &bc[pc + 1];
+        uint16_t next = (uint16_t)(pc + 1 + OPERANDS[op]);
+        azk_player *pl = &g->pl[f->controller];
+        int v;
+        if (op == AZK_OP_END) {
+            finish(g, cs);
+            return;
+        }
+        if (PURE[op]) {
+            f->pc = exec_pure(g, cs, &x, pc);
+            continue;
+        }
+        switch (op) {
+        case AZK_OP_CHOOSE: {
+            if (take_answer(f, &v)) {
+                set_t(g, &x, a[0], v < 0 ? -1 : v);
+                break;
+            }
+            const azk_selector *s = &cs->selectors[a[1]];
+            int n = collect(g, cs, s, f->controller, f->source, f->r, f->t, opts, AZK_NUM_CARDS, 1);
+            if (n > AZK_NUM_CARDS) n = AZK_NUM_CARDS;
+            if (n == 0) { set_t(g, &x, a[0], -1); break; }
+            if (n == 1 && !a[2]) { set_t(g, &x, a[0], opts[0]); break; }
+            ask(g, AZK_PK_CARD, a[2], opts, n);
+            return;
+        }
+        case AZK_OP_MAY:
+            if (take_answer(f, &v)) { f->r[a[0]] = (int16_t)(v > 0); break; }
+            opts[0] = 0;
+            opts[1] = 1;
+            ask(g, AZK_PK_YES_NO, 0, opts, 2);
+            return;
+        case AZK_OP_CHOOSE_NUM: {
+            if (take_answer(f, &v)) { f->r[a[0]] = (int16_t)(v < 0 ? 0 : v); break; }
+            int max = f->r[a[1]];
+            if (max > AZK_MAX_OPTIONS - 1) max = AZK_MAX_OPTIONS - 1;
+            if (max <= 0) { f->r[a[0]] = 0; break; }
+            for (int i = 0; i <= max; i++) opts[i] = (uint8_t)i;
+            ask(g, AZK_PK_NUMBER, 0, opts, max + 1);
+            return;
+        }
+        case AZK_OP_DAMAGE:
+            if (valid_on_field(g, &x, a[0])) azk_deal_damage(g, cs, f->t[a[0]], f->r[a[1]], 1);
+            break;
+        case AZK_OP_MOD_ATTACK:
+            if (valid_on_field(g, &x, a[0]))
+                azk_add_effect(g, f->t[a[0]], AZK_FX_ATTACK, a[2], f->controller, (int8_t)a[1], 0);
+            break;
+        case AZK_OP_GRANT:
+            if (valid_on_field(g, &x, a[0])) azk_add_effect(g, f->t[a[0]], AZK_FX_STATUS, a[2], f->controller, 0, a[1]);
+            break;
+        case AZK_OP_DRAW: azk_draw(g, cs, f->controller, f->r[a[0]]); break;
+        case AZK_OP_MILL:
+            for (int i = 0; i < f->r[a[0]] && pl->deck_n > 0; i++) {
+                int c = pl->deck[pl->deck_n - 1];
+                azk_move(g, cs, c, AZK_Z_DISCARD, 0);
+                azk_event(g, AZK_EV_MILLED, f->controller, c, 0);
+            }
+            break;
+        case AZK_OP_DISCARD:
+        case AZK_OP_SACRIFICE:
+            if (t_valid(g, &x, a[0])) {
+                int c = f->t[a[0]];
+                azk_move(g, cs, c, AZK_Z_DISCARD, 0);
+                azk_event(g, AZK_EV_DISCARDED, g->cards[c].owner, c, op == AZK_OP_SACRIFICE);
+            }
+            break;
+        case AZK_OP_RETURN:
+            if (t_valid(g, &x, a[0])) {
+                int c = f->t[a[0]];
+                uint8_t z = g->cards[c].zone;
+                if ((z == AZK_Z_GARDEN || z == AZK_Z_ALLEY) && !(azk_status_of(g, cs, c) & AZK_ST_GODMODE))
+                    azk_return_to_hand(g, cs, c);
+            }
+            break;
+        case AZK_OP_LOOK:
+            for (int i = 0; i < f->r[a[0]] && pl->deck_n > 0 && pl->look_n < AZK_LOOK_CAP; i++) {
+                int c = pl->deck[pl->deck_n - 1];
+                azk_move(g, cs, c, AZK_Z_LOOK, 0);
+                azk_event(g, AZK_EV_LOOKED, f->controller, c, 0);
+            }
+            break;
+        case AZK_OP_TO_HAND:
+            if (t_valid(g, &x, a[0])) {
+                int c = f->t[a[0]];
+                azk_move(g, cs, c, AZK_Z_HAND, 0);
+                set_t(g, &x, a[0], c); /* keep naming the card in hand (Mizuki plays it next) */
+                azk_event(g, AZK_EV_TO_HAND, g->cards[c].owner, c, 0);
+            }
+            break;
+        case AZK_OP_BOTTOM_LOOKED: {
+            if (take_answer(f, &v) && v >= 0 && v < AZK_NUM_CARDS && g->cards[v].zone == AZK_Z_LOOK)
+                azk_move(g, cs, v, AZK_Z_DECK, 0);
+            int asked = 0;
+            while (pl->look_n > 0) {
+                int n = 0;
+                uint64_t seen = 0;
+                for (int i = 0; i < pl->look_n; i++) {
+                    uint64_t bit = 1ull << (g->cards[pl->look[i]].def & 63);
+                    if (!(seen & bit)) opts[n++] = pl->look[i];
+                    seen |= bit;
+                }
+                if (n == 1) { azk_move(g, cs, pl->look[0], AZK_Z_DECK, 0); continue; }
+                ask(g, AZK_PK_BOTTOM_ORDER, 0, opts, n);
+                asked = 1;
+                break;
+            }
+            if (asked) return;
+            break;
+        }
+        case AZK_OP_PLAY_FREE: {
+            if (!t_valid(g, &x, a[0])) break;
+            int c = f->t[a[0]], kind = 0;
+            if (take_answer(f, &v)) {
+                const azk_card_def *d = azk_def(cs, g, c);
+                if (d->card_type == AZK_CT_WEAPON) azk_play_card(g, cs, c, 0, v, 1);
+                else azk_play_card(g, cs, c, v >= 8 ? AZK_Z_ALLEY : AZK_Z_GARDEN, v & 7, 1);
+                break;
+            }
+            int n = placement_options(g, cs, c, a[1], opts, &kind);
+            if (n == 0) break;
+            if (n == 1) {
+                f->has_answer = 1;
+                f->answer = opts[0];
+                continue; /* re-run this instruction with the only answer */
+            }
+            ask(g, kind, 0, opts, n);
+            return;
+        }
+        case AZK_OP_UNTAP_IKZ: {
+            int left = f->r[a[0]];
+            for (int i = 0; i < pl->ikz_area_n && left > 0; i++) {
+                azk_card *k = &g->cards[pl->ikz_area[i]];
+                if (k->flags & AZK_CF_TAPPED) {
+                    k->flags &= (uint8_t)~AZK_CF_TAPPED;
+                    left--;
+                    azk_event(g, AZK_EV_UNTAPPED_IKZ, f->controller, pl->ikz_area[i], 0);
+                }
+            }
+            break;
+        }
+        case AZK_OP_TAP:
+            if (valid_on_field(g, &x, a[0])) g->cards[f->t[a[0]]].flags |= AZK_CF_TAPPED;
+            break;
+        case AZK_OP_FOREACH: {
+            int n = collect(g, cs, &cs->selectors[a[1]], f->controller, f->source, f->r, f->t, f->each,
+                            AZK_MAX_EACH, 0);
+            f->each_n = (uint8_t)(n > AZK_MAX_EACH ? AZK_MAX_EACH : n);
+            f->each_i = 0;
+            for (int i = 0; i < f->each_n; i++) f->each_inc[i] = g->cards[f->each[i]].incarnation;
+            if (f->each_n == 0) { f->pc = U16(a[2], a[3]); continue; }
+            set_t(g, &x, a[0], f->each[0]);
+            break;
+        }
+        case AZK_OP_NEXT: {
+            int found = -1; /* skip snapshot cards that changed zone meanwhile (RULES 2.1) */
+            while (++f->each_i < f->each_n) {
+                int c = f->each[f->each_i];
+                if (g->cards[c].incarnation == f->each_inc[f->each_i]) {
+                    found = c;
+                    break;
+                }
+            }
+            if (found >= 0) {
+                set_t(g, &x, a[0], found);
+                f->pc = U16(a[1], a[2]);
+                continue;
+            }
+            memset(f->each, 0, sizeof f->each);
+            memset(f->each_inc, 0, sizeof f->each_inc);
+            f->each_n = f->each_i = 0;
+            break;
+        }
+        default: break;
+        }
+        f->pc = next;
+        azk_state_check(g, cs);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Verifier: every check the interpreter relies on (DESIGN §2).
+ * ------------------------------------------------------------------------- */
+static int operand_ok(const azk_cardset *cs, uint8_t op, const uint8_t *a) {
+    switch (op) {
+    case AZK_OP_JZ: case AZK_OP_SETI: case AZK_OP_ADDI: case AZK_OP_GEI: case AZK_OP_LEI: case AZK_OP_NOT:
+    case AZK_OP_MAY: case AZK_OP_DRAW: case AZK_OP_MILL: case AZK_OP_LOOK: case AZK_OP_UNTAP_IKZ:
+        return a[0] < AZK_REGS;
+    case AZK_OP_ADD: case AZK_OP_SUB: case AZK_OP_MIN: case AZK_OP_GE: case AZK_OP_CHOOSE_NUM:
+        return a[0] < AZK_REGS && a[1] < AZK_REGS;
+    case AZK_OP_COUNT: return a[0] < AZK_REGS && a[1] < cs->num_selectors;
+    case AZK_OP_CTX: return a[0] < AZK_REGS && a[1] < AZK_CTXV_COUNT;
+    case AZK_OP_VALID: return a[0] < AZK_REGS && a[1] < AZK_TREGS;
+    case AZK_OP_MATCH: return a[0] < AZK_REGS && a[1] < AZK_TREGS && a[2] < cs->num_selectors;
+    case AZK_OP_LOAD: return a[0] < AZK_TREGS && a[1] < AZK_REF_COUNT;
+    case AZK_OP_CHOOSE: return a[0] < AZK_TREGS && a[1] < cs->num_selectors && a[2] <= 1;
+    case AZK_OP_DAMAGE: return a[0] < AZK_TREGS && a[1] < AZK_REGS;
+    case AZK_OP_MOD_ATTACK: return a[0] < AZK_TREGS && a[2] < AZK_DUR_COUNT;
+    case AZK_OP_GRANT: return a[0] < AZK_TREGS && a[1] != 0 && a[1] < (1u << AZK_STI_COUNT) && a[2] < AZK_DUR_COUNT;
+    case AZK_OP_DISCARD: case AZK_OP_RETURN: case AZK_OP_TO_HAND: case AZK_OP_TAP: case AZK_OP_SACRIFICE:
+        return a[0] < AZK_TREGS;
+    case AZK_OP_PLAY_FREE: return a[0] < AZK_TREGS && a[1] >= 1 && a[1] <= 3;
+    case AZK_OP_FOREACH: return a[0] < AZK_TREGS && a[1] < cs->num_selectors;
+    case AZK_OP_NEXT: return a[0] < AZK_TREGS;
+    default: return 1;
+    }
+}
+
+/* Verify the program at `pc`: known opcodes, operands in range, jumps onto
+ * instruction boundaries inside the program, FOREACH/NEXT properly paired and
+ * not nested, terminated by END, and (if `pure`) only pure opcodes with
+ * forward jumps (so conditions always terminate). Returns 0 when valid. */
+int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure) {
+    static const int MAXLEN = AZK_MAX_BYTECODE;
+    uint8_t boundary[AZK_MAX_BYTECODE / 8 + 1];
+    uint16_t jumps[256];
+    int njumps = 0, depth = 0, max_target = pc;
+    memset(boundary, 0, sizeof boundary);
+    if (pc >= cs->bytecode_len || cs->bytecode_len > MAXLEN) return -1;
+    int start = pc;
+    for (;;) {
+        if (pc >= cs->bytecode_len) return -2; /* unterminated */
+        uint8_t op = cs->bytecode[pc];
+        if (op >= AZK_NUM_OPCODES) return -3;
+        if (pure && !PURE[op]) return -4;
+        if (pc + 1 + OPERANDS[op] > cs->bytecode_len) return -2;
+        const uint8_t *a = &cs->bytecode[pc + 1];
+        if (!operand_ok(cs, op, a)) return -5;
+        boundary[pc >> 3] |= (uint8_t)(1u << (pc & 7));
+        int target = -1;
+        if (op == AZK_OP_JMP) target = U16(a[0], a[1]);
+        else if (op == AZK_OP_JZ) target = U16(a[1], a[2]);
+        else if (op == AZK_OP_FOREACH) { target = U16(a[2], a[3]); if (++depth > 1) return -6; }
+        else if (op == AZK_OP_NEXT) { target = U16(a[1], a[2]); if (--depth < 0) return -6; }
+        if (target >= 0) {
+            if (target < start || target >= cs->bytecode_len) return -7;
+            if (pure && target <= pc) return -8;
+            if (njumps >= 256) return -9;
+            jumps[njumps++] = (uint16_t)target;
+            if (target > max_target) max_target = target;
+        }
+        int npc = pc + 1 + OPERANDS[op];
+        if (op == AZK_OP_END && npc > max_target) break;
+        pc = npc;
+    }
+    if (depth != 0) return -6;
+    for (int i = 0; i < njumps; i++)
+        if (!(boundary[jumps[i] >> 3] & (1u << (jumps[i] & 7)))) return -7;
+    return 0;
+}

@@ -1,0 +1,52 @@
+"""Build: the C11 core as a static library (libazuki_core.a), then the Cython
+extension azuki._core linked against it.
+
+The list of core sources lives in csrc/sources.mk (shared with the Makefile).
+The engine's vocabulary files (csrc/*.def) are copied into the package so an
+installed azuki.convert can read them without a source checkout.
+"""
+import os
+import re
+import shutil
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-DNDEBUG", "-fPIC"]
+INCLUDE = ["csrc", "generated"]
+
+
+def core_sources():
+    text = open(os.path.join(HERE, "csrc", "sources.mk")).read()
+    body = text.split("AZK_CORE_SOURCES =", 1)[1]
+    return re.findall(r"(\S+\.c)", body)
+
+
+class BuildPyWithDefs(build_py):
+    """Ship csrc/*.def as package data (azuki/data/) for the transpiler."""
+
+    def run(self):
+        data = os.path.join(HERE, "azuki", "data")
+        for name in sorted(os.listdir(os.path.join(HERE, "csrc"))):
+            if name.endswith(".def"):
+                shutil.copyfile(os.path.join(HERE, "csrc", name), os.path.join(data, name))
+        super().run()
+
+
+ext = Extension(
+    "azuki._core",
+    sources=["azuki/_core.pyx"],
+    include_dirs=INCLUDE + [numpy.get_include()],
+    libraries=["azuki_core"],
+    extra_compile_args=["-O2", "-Wno-unused-function"],
+    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+)
+
+setup(
+    libraries=[("azuki_core", {"sources": core_sources(), "include_dirs": INCLUDE, "cflags": CFLAGS})],
+    ext_modules=cythonize([ext], language_level=3, compiler_directives={"boundscheck": False, "wraparound": False}),
+    cmdclass={"build_py": BuildPyWithDefs},
+)
