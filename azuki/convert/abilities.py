@@ -1,0 +1,637 @@
+"""Compiler for the card ability language (JSON) to effect-VM bytecode.
+
+The language is documented in docs/abilities.md. In short, a card's
+``abilities`` list holds objects of four kinds:
+
+* ``triggered``: ``trigger`` (on_play, when_attacking, ...) and an ``effect``
+  (a list of statements);
+* ``activated``: automatic ``cost`` (ikz, tap, sacrifice), ``timing`` (main or
+  response), optional ``requires`` (a condition), and an ``effect``;
+* ``spell``: the effect of a spell card, with ``timing`` and ``requires``;
+* ``static``: ``attack`` / ``health`` changes, or ``weapon_bonus_becomes``,
+  applying to ``self`` or to the cards of an ``applies_to`` selector, while an
+  optional ``condition`` holds.
+
+Statements, values, conditions and selectors are plain JSON objects; authors
+name chosen cards and numbers with strings (``"as": "target"``) and never see
+registers or jump offsets. Errors raise :class:`AbilityError` carrying the JSON
+path of the offending node.
+
+The opcode table, enums and operand counts are read from the C declarations
+(csrc/azk_opcodes.def, csrc/azk_enums.def), so the compiler and the VM cannot
+drift apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .defs import DEF_FAMILIES
+
+NO_PC = 0xFFFF
+NONE = 0xFF
+NUM_REGS = 8
+NUM_TREGS = 4
+MAX_BYTECODE = 8192
+MAX_SELECTORS = 128
+MAX_ABILITIES = 128
+
+
+def _family(name):
+    return {entry.name: i for i, entry in enumerate(DEF_FAMILIES[name])}
+
+
+OPS = {e.name: (i, int(e.args[0]), e.args[1].strip() == "1") for i, e in enumerate(DEF_FAMILIES["AZK_OP"])}
+TRIGGERS = _family("AZK_TRIGGER")
+STATUSES = _family("AZK_STATUS")
+DURATIONS = _family("AZK_DURATION")
+REFS = _family("AZK_REF")
+CTX = _family("AZK_CTX")
+CARD_TYPES = _family("AZK_CARD_TYPE")
+ELEMENTS = _family("AZK_ELEMENT")
+
+ABILITY_KINDS = {"triggered": 0, "activated": 1, "static": 2, "spell": 3}
+FLAG_ONCE, FLAG_ALLEY, FLAG_GARDEN, FLAG_RESPONSE, FLAG_TAP, FLAG_SACRIFICE, FLAG_NO_COOLDOWN = (1 << i for i in range(7))
+ZONE_BITS = {"leader": 1, "garden": 2, "alley": 4, "hand": 8, "discard": 16, "weapon": 32, "looked": 64, "ikz_area": 128}
+SIDES = {"self": 1, "opponent": 2, "any": 3}
+SEL_FLAGS = {"another": 1, "has_weapon": 2, "tapped": 4, "untapped": 8, "attached_to_self": 16}
+PLACES = {"garden": 1, "alley": 2, "either": 3}
+REF_NAMES = {
+    "self": "SELF", "holder": "HOLDER", "subject": "SUBJECT", "own_leader": "OWN_LEADER",
+    "opponent_leader": "OPP_LEADER", "attacker": "ATTACKER", "target_of_attack": "TARGET",
+}
+
+
+class AbilityError(Exception):
+    """A bad ability program: `path` is the JSON path of the offending node."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+@dataclass
+class Selector:
+    """Numeric fields of azk_selector (csrc/cardset.h), in order."""
+    zones: int = 0
+    side: int = 3
+    types: int = 0
+    flags: int = 0
+    cost_min: int = -128
+    cost_max: int = 127
+    cost_max_reg: int = NONE
+    element: int = NONE
+    def_index: int = NONE
+    exclude_t: int = NONE
+    subtypes: int = 0
+
+    def key(self):
+        return tuple(self.__dict__.values())
+
+
+@dataclass
+class Ability:
+    """Numeric fields of azk_ability (csrc/cardset.h)."""
+    kind: int
+    trigger: int = 0
+    flags: int = 0
+    ikz_cost: int = 0
+    program: int = NO_PC
+    requirement: int = NO_PC
+    condition: int = NO_PC
+    static_target: int = 0
+    selector: int = 0
+    attack: int = 0
+    health: int = 0
+    set_bonus: int = 0
+
+
+@dataclass
+class CompiledAbilities:
+    """Everything the engine's card set needs beyond card facts."""
+    abilities: list = field(default_factory=list)      # [Ability]
+    selectors: list = field(default_factory=list)      # [Selector]
+    bytecode: bytearray = field(default_factory=bytearray)
+    ranges: list = field(default_factory=list)         # per card: (ability_first, ability_count)
+
+
+class _Scope:
+    """Names -> registers for one program. R0 is the condition result; named
+    numbers take R1..R3 and temporaries R4..R7; T registers hold named cards."""
+
+    def __init__(self, path):
+        self.path = path
+        self.cards = {}
+        self.nums = {}
+        self.temps_in_use = 0
+
+    def card(self, name, path, create=False):
+        if name in self.cards:
+            return self.cards[name]
+        if not create:
+            raise AbilityError(path, f"unknown card variable {name!r} (choose it first with \"as\")")
+        if len(self.cards) >= NUM_TREGS:
+            raise AbilityError(path, f"too many card variables (at most {NUM_TREGS})")
+        self.cards[name] = len(self.cards)
+        return self.cards[name]
+
+    def num(self, name, path, create=False):
+        if name in self.nums:
+            return self.nums[name]
+        if not create:
+            raise AbilityError(path, f"unknown number variable {name!r}")
+        if len(self.nums) >= 3:
+            raise AbilityError(path, "too many number variables (at most 3)")
+        self.nums[name] = 1 + len(self.nums)
+        return self.nums[name]
+
+    def temp(self, path):
+        if self.temps_in_use >= 4:
+            raise AbilityError(path, "expression too deep")
+        self.temps_in_use += 1
+        return 3 + self.temps_in_use
+
+    def release(self):
+        self.temps_in_use -= 1
+
+
+class Compiler:
+    """Compiles the abilities of a whole card set into one table."""
+
+    def __init__(self, card_index: dict, subtype_bits: dict):
+        self.card_index = card_index          # card id -> definition index
+        self.subtype_bits = subtype_bits      # subtype name -> bit index
+        self.out = CompiledAbilities()
+        self._sel_index = {}
+
+    # ---- emission --------------------------------------------------------
+    def _emit(self, path, op, *operands):
+        code, n, _pure = OPS[op]
+        if len(operands) != n:
+            raise AssertionError(f"{op} takes {n} operands")
+        for v in operands:
+            if not 0 <= v <= 255:
+                raise AbilityError(path, f"value {v} does not fit an operand byte")
+        self.out.bytecode += bytes([code, *operands])
+        if len(self.out.bytecode) > MAX_BYTECODE:
+            raise AbilityError(path, f"card set bytecode exceeds {MAX_BYTECODE} bytes")
+
+    def _pc(self):
+        return len(self.out.bytecode)
+
+    def _emit_jump(self, path, op, *pre):
+        """Emit a jump with a placeholder target; returns the patch position."""
+        self._emit(path, op, *pre, 0, 0)
+        return self._pc() - 2
+
+    def _patch(self, pos, target=None):
+        target = self._pc() if target is None else target
+        self.out.bytecode[pos] = target & 0xFF
+        self.out.bytecode[pos + 1] = target >> 8
+
+    @staticmethod
+    def _i8(path, v):
+        if not isinstance(v, int) or isinstance(v, bool) or not -128 <= v <= 127:
+            raise AbilityError(path, f"expected an integer in [-128, 127], got {v!r}")
+        return v & 0xFF
+
+    # ---- selectors -------------------------------------------------------
+    def selector(self, spec, path, scope=None):
+        if not isinstance(spec, dict):
+            raise AbilityError(path, "a selector must be an object")
+        s = Selector()
+        known = {"zone", "side", "type", "cost_min", "cost_max", "cost_max_var", "element", "subtype", "card",
+                 "another", "has_weapon", "tapped", "untapped", "attached_to_self", "exclude"}
+        for k in spec:
+            if k not in known:
+                raise AbilityError(f"{path}.{k}", f"unknown selector field (known: {', '.join(sorted(known))})")
+        zones = spec.get("zone", [])
+        zones = [zones] if isinstance(zones, str) else zones
+        for i, z in enumerate(zones):
+            if z not in ZONE_BITS:
+                raise AbilityError(f"{path}.zone[{i}]", f"unknown zone {z!r} (known: {', '.join(ZONE_BITS)})")
+            s.zones |= ZONE_BITS[z]
+        side = spec.get("side", "any")
+        if side not in SIDES:
+            raise AbilityError(f"{path}.side", f"unknown side {side!r} (self, opponent, any)")
+        s.side = SIDES[side]
+        types = spec.get("type", [])
+        types = [types] if isinstance(types, str) else types
+        for i, t in enumerate(types):
+            if t.upper() not in CARD_TYPES:
+                raise AbilityError(f"{path}.type[{i}]", f"unknown card type {t!r}")
+            s.types |= 1 << CARD_TYPES[t.upper()]
+        if "cost_min" in spec:
+            s.cost_min = self._i8(f"{path}.cost_min", spec["cost_min"]) - (256 if spec["cost_min"] < 0 else 0)
+        if "cost_max" in spec:
+            s.cost_max = spec["cost_max"]
+            self._i8(f"{path}.cost_max", s.cost_max)
+        if "cost_max_var" in spec:
+            if scope is None:
+                raise AbilityError(f"{path}.cost_max_var", "not available here")
+            s.cost_max_reg = scope.num(spec["cost_max_var"], f"{path}.cost_max_var")
+        if "element" in spec:
+            e = str(spec["element"]).upper()
+            if e not in ELEMENTS:
+                raise AbilityError(f"{path}.element", f"unknown element {spec['element']!r}")
+            s.element = ELEMENTS[e]
+        subs = spec.get("subtype", [])
+        subs = [subs] if isinstance(subs, str) else subs
+        for i, name in enumerate(subs):
+            if name not in self.subtype_bits:
+                raise AbilityError(f"{path}.subtype[{i}]", f"no card in this set has subtype {name!r}")
+            s.subtypes |= 1 << self.subtype_bits[name]
+        if "card" in spec:
+            if spec["card"] not in self.card_index:
+                raise AbilityError(f"{path}.card", f"unknown card id {spec['card']!r}")
+            s.def_index = self.card_index[spec["card"]]
+        for flag, bit in SEL_FLAGS.items():
+            if spec.get(flag) is True:
+                s.flags |= bit
+            elif flag in spec and spec[flag] is not False:
+                raise AbilityError(f"{path}.{flag}", "expected true or false")
+        if "exclude" in spec:
+            if scope is None:
+                raise AbilityError(f"{path}.exclude", "not available here")
+            s.exclude_t = scope.card(spec["exclude"], f"{path}.exclude")
+        key = s.key()
+        if key not in self._sel_index:
+            if len(self.out.selectors) >= MAX_SELECTORS:
+                raise AbilityError(path, f"more than {MAX_SELECTORS} distinct selectors in the set")
+            self._sel_index[key] = len(self.out.selectors)
+            self.out.selectors.append(s)
+        return self._sel_index[key]
+
+    # ---- values and conditions -------------------------------------------
+    def value(self, v, path, scope, reg):
+        """Compile value expression `v` into register `reg`."""
+        if isinstance(v, bool):
+            raise AbilityError(path, "expected a number, got a boolean")
+        if isinstance(v, int):
+            self._emit(path, "SETI", reg, self._i8(path, v))
+            return
+        if not isinstance(v, dict) or len(v) != 1:
+            raise AbilityError(path, "a value is an integer or an object with exactly one key "
+                                     "(count, context, var, min, add, sub)")
+        (k, arg), = v.items()
+        p = f"{path}.{k}"
+        if k == "count":
+            self._emit(p, "COUNT", reg, self.selector(arg, p, scope))
+        elif k == "context":
+            if str(arg).upper() not in CTX:
+                raise AbilityError(p, f"unknown context value {arg!r} (known: {', '.join(n.lower() for n in CTX)})")
+            self._emit(p, "CTX", reg, CTX[str(arg).upper()])
+        elif k == "var":
+            src = scope.num(arg, p)
+            self._emit(p, "SETI", reg, 0)
+            self._emit(p, "ADD", reg, src)
+        elif k in ("min", "add", "sub"):
+            if not isinstance(arg, list) or len(arg) != 2:
+                raise AbilityError(p, f"{k} takes a list of two values")
+            self.value(arg[0], f"{p}[0]", scope, reg)
+            t = scope.temp(p)
+            self.value(arg[1], f"{p}[1]", scope, t)
+            self._emit(p, {"min": "MIN", "add": "ADD", "sub": "SUB"}[k], reg, t)
+            scope.release()
+        else:
+            raise AbilityError(p, f"unknown value kind {k!r}")
+
+    def card_ref(self, ref, path, scope, treg_hint=None):
+        """A card operand: a variable name or a reference (self, holder, ...)."""
+        if not isinstance(ref, str):
+            raise AbilityError(path, "expected a card variable or reference name")
+        if ref in scope.cards:
+            return scope.cards[ref]
+        if ref in REF_NAMES:
+            t = scope.card(f"<{ref}>", path, create=True)
+            self._emit(path, "LOAD", t, REFS[REF_NAMES[ref]])
+            return t
+        raise AbilityError(path, f"unknown card {ref!r} (a chosen variable or one of {', '.join(REF_NAMES)})")
+
+    def condition(self, c, path, scope, reg):
+        """Compile boolean condition `c` into register `reg` (1 true, 0 false)."""
+        if c is True or c is False:
+            self._emit(path, "SETI", reg, int(c))
+            return
+        if not isinstance(c, dict) or len(c) != 1:
+            raise AbilityError(path, "a condition is an object with exactly one key "
+                                     "(ge, le, eq, not, and, or, chosen, matches)")
+        (k, arg), = c.items()
+        p = f"{path}.{k}"
+        if k in ("ge", "le", "eq", "gt", "lt"):
+            if not isinstance(arg, list) or len(arg) != 2:
+                raise AbilityError(p, f"{k} takes a list of two values")
+            a, b = arg
+            if k in ("le", "lt"):
+                a, b = b, a          # a <= b  <=>  b >= a
+            self.value(a, f"{p}[0]", scope, reg)
+            t = scope.temp(p)
+            self.value(b, f"{p}[1]", scope, t)
+            if k in ("gt", "lt"):
+                self._emit(p, "ADDI", t, 1)
+            if k == "eq":            # a == b  <=>  a >= b and b >= a
+                t2 = scope.temp(p)
+                self._emit(p, "SETI", t2, 0)
+                self._emit(p, "ADD", t2, t)
+                self._emit(p, "SUB", t2, reg)      # t2 = b - a
+                self._emit(p, "SUB", reg, t)       # reg = a - b
+                self._emit(p, "SETI", t, 0)
+                self._emit(p, "GE", reg, t)        # a - b >= 0
+                self._emit(p, "GE", t2, t)         # b - a >= 0
+                self._emit(p, "ADD", reg, t2)
+                self._emit(p, "GEI", reg, 2)
+                scope.release()
+            else:
+                self._emit(p, "GE", reg, t)
+            scope.release()
+        elif k == "not":
+            self.condition(arg, p, scope, reg)
+            self._emit(p, "NOT", reg)
+        elif k in ("and", "or"):
+            if not isinstance(arg, list) or not arg:
+                raise AbilityError(p, f"{k} takes a non-empty list of conditions")
+            exits = []
+            for i, sub in enumerate(arg):
+                self.condition(sub, f"{p}[{i}]", scope, reg)
+                if i + 1 < len(arg):
+                    if k == "or":
+                        self._emit(p, "NOT", reg)
+                    exits.append(self._emit_jump(p, "JZ", reg))
+                    if k == "or":
+                        self._emit(p, "NOT", reg)
+            end = self._pc()
+            if k == "or":            # a short-circuit exit means "true": fix up the flag
+                skip = self._emit_jump(p, "JMP")
+                fix = self._pc()
+                self._emit(p, "SETI", reg, 1)
+                self._patch(skip)
+                for e in exits:
+                    self._patch(e, fix)
+            else:
+                for e in exits:
+                    self._patch(e, end)
+        elif k == "chosen":
+            self._emit(p, "VALID", reg, scope.card(arg, p))
+        elif k == "matches":
+            if not isinstance(arg, dict) or set(arg) != {"card", "selector"}:
+                raise AbilityError(p, "matches takes {\"card\": ..., \"selector\": {...}}")
+            t = self.card_ref(arg["card"], f"{p}.card", scope)
+            self._emit(p, "MATCH", reg, t, self.selector(arg["selector"], f"{p}.selector", scope))
+        else:
+            raise AbilityError(p, f"unknown condition kind {k!r}")
+
+    # ---- statements --------------------------------------------------------
+    def block(self, stmts, path, scope, pure=False):
+        if not isinstance(stmts, list):
+            raise AbilityError(path, "expected a list of statements")
+        for i, s in enumerate(stmts):
+            self.statement(s, f"{path}[{i}]", scope)
+
+    def _duration(self, d, path):
+        d = d or "end_of_turn"
+        if str(d).upper() not in DURATIONS:
+            raise AbilityError(path, f"unknown duration {d!r} (known: {', '.join(n.lower() for n in DURATIONS)})")
+        return DURATIONS[str(d).upper()]
+
+    def _fields(self, arg, path, required, optional=()):
+        if not isinstance(arg, dict):
+            raise AbilityError(path, "expected an object")
+        for k in arg:
+            if k not in required and k not in optional:
+                raise AbilityError(f"{path}.{k}", f"unknown field (expected {', '.join(list(required) + list(optional))})")
+        for k in required:
+            if k not in arg:
+                raise AbilityError(path, f"missing field {k!r}")
+        return arg
+
+    def statement(self, s, path, scope):
+        if not isinstance(s, dict) or len(s) != 1:
+            raise AbilityError(path, "a statement is an object with exactly one key")
+        (k, arg), = s.items()
+        p = f"{path}.{k}"
+        if k == "choose":
+            a = self._fields(arg, p, ("as", "from"), ("optional",))
+            sel = self.selector(a["from"], f"{p}.from", scope)
+            t = scope.card(a["as"], f"{p}.as", create=True)
+            self._emit(p, "CHOOSE", t, sel, 1 if a.get("optional") else 0)
+        elif k == "may":
+            r = scope.temp(p)
+            self._emit(p, "MAY", r)
+            j = self._emit_jump(p, "JZ", r)
+            scope.release()
+            self.block(arg, p, scope)
+            self._patch(j)
+        elif k == "if":
+            a = self._fields(arg, p, ("condition", "then"), ("else",))
+            r = scope.temp(p)
+            self.condition(a["condition"], f"{p}.condition", scope, r)
+            j = self._emit_jump(p, "JZ", r)
+            scope.release()
+            self.block(a["then"], f"{p}.then", scope)
+            if "else" in a:
+                j2 = self._emit_jump(p, "JMP")
+                self._patch(j)
+                self.block(a["else"], f"{p}.else", scope)
+                self._patch(j2)
+            else:
+                self._patch(j)
+        elif k == "deal_damage":
+            a = self._fields(arg, p, ("to", "amount"))
+            t = self.card_ref(a["to"], f"{p}.to", scope)
+            r = scope.temp(p)
+            self.value(a["amount"], f"{p}.amount", scope, r)
+            self._emit(p, "DAMAGE", t, r)
+            scope.release()
+        elif k == "modify_attack":
+            a = self._fields(arg, p, ("target", "amount"), ("duration",))
+            t = self.card_ref(a["target"], f"{p}.target", scope)
+            self._emit(p, "MOD_ATTACK", t, self._i8(f"{p}.amount", a["amount"]),
+                       self._duration(a.get("duration"), f"{p}.duration"))
+        elif k == "grant":
+            a = self._fields(arg, p, ("target", "status"), ("duration",))
+            t = self.card_ref(a["target"], f"{p}.target", scope)
+            names = a["status"] if isinstance(a["status"], list) else [a["status"]]
+            bits = 0
+            for i, n in enumerate(names):
+                if str(n).upper() not in STATUSES:
+                    raise AbilityError(f"{p}.status[{i}]", f"unknown status {n!r} (known: {', '.join(x.lower() for x in STATUSES)})")
+                bits |= 1 << STATUSES[str(n).upper()]
+            if not bits:
+                raise AbilityError(f"{p}.status", "grant needs at least one status")
+            self._emit(p, "GRANT", t, bits, self._duration(a.get("duration"), f"{p}.duration"))
+        elif k in ("draw", "mill", "look", "untap_ikz"):
+            r = scope.temp(p)
+            self.value(arg, p, scope, r)
+            self._emit(p, {"draw": "DRAW", "mill": "MILL", "look": "LOOK", "untap_ikz": "UNTAP_IKZ"}[k], r)
+            scope.release()
+        elif k in ("discard", "return_to_hand", "to_hand", "tap", "sacrifice"):
+            t = self.card_ref(arg, p, scope)
+            op = {"discard": "DISCARD", "return_to_hand": "RETURN", "to_hand": "TO_HAND", "tap": "TAP",
+                  "sacrifice": "SACRIFICE"}[k]
+            self._emit(p, op, t)
+        elif k == "bottom_looked":
+            if arg is not True:
+                raise AbilityError(p, "write \"bottom_looked\": true")
+            self._emit(p, "BOTTOM_LOOKED")
+        elif k == "play_free":
+            a = self._fields(arg, p, ("card",), ("to",))
+            t = self.card_ref(a["card"], f"{p}.card", scope)
+            to = a.get("to", "either")
+            if to not in PLACES:
+                raise AbilityError(f"{p}.to", f"unknown place {to!r} (garden, alley, either)")
+            self._emit(p, "PLAY_FREE", t, PLACES[to])
+        elif k == "choose_number":
+            a = self._fields(arg, p, ("as", "max"))
+            r = scope.num(a["as"], f"{p}.as", create=True)
+            m = scope.temp(p)
+            self.value(a["max"], f"{p}.max", scope, m)
+            self._emit(p, "CHOOSE_NUM", r, m)
+            scope.release()
+        elif k == "set":
+            a = self._fields(arg, p, ("var", "value"))
+            r = scope.num(a["var"], f"{p}.var", create=True)
+            self.value(a["value"], f"{p}.value", scope, r)
+        elif k == "for_each":
+            a = self._fields(arg, p, ("as", "in", "do"))
+            sel = self.selector(a["in"], f"{p}.in", scope)
+            t = scope.card(a["as"], f"{p}.as", create=True)
+            j = self._emit_jump(p, "FOREACH", t, sel)
+            body = self._pc()
+            self.block(a["do"], f"{p}.do", scope)
+            self._emit(p, "NEXT", t, body & 0xFF, body >> 8)
+            self._patch(j)
+        elif k == "repeat":
+            a = self._fields(arg, p, ("times", "do"))
+            r = scope.temp(p)
+            self.value(a["times"], f"{p}.times", scope, r)
+            top = self._pc()
+            j = self._emit_jump(p, "JZ", r)
+            self.block(a["do"], f"{p}.do", scope)
+            self._emit(p, "ADDI", r, 0xFF)      # -1
+            self._emit(p, "JMP", top & 0xFF, top >> 8)
+            self._patch(j)
+            scope.release()
+        else:
+            raise AbilityError(p, f"unknown statement {k!r}")
+
+    # ---- programs and abilities ---------------------------------------------
+    def program(self, stmts, path):
+        start = self._pc()
+        self.block(stmts, path, _Scope(path))
+        self._emit(path, "END")
+        return start
+
+    def condition_program(self, cond, path):
+        start = self._pc()
+        scope = _Scope(path)
+        self.condition(cond, path, scope, 0)
+        self._emit(path, "END")
+        for pos in range(start, self._pc()):
+            pass
+        return start
+
+    def ability(self, a, path):
+        if not isinstance(a, dict):
+            raise AbilityError(path, "an ability must be an object")
+        kind = a.get("kind")
+        if kind not in ABILITY_KINDS:
+            raise AbilityError(f"{path}.kind", f"unknown ability kind {kind!r} (known: {', '.join(ABILITY_KINDS)})")
+        common = ("kind", "text", "once_per_turn", "zone")
+        allowed = {
+            "triggered": common + ("trigger", "effect"),
+            "activated": common + ("cost", "timing", "requires", "effect"),
+            "spell": ("kind", "text", "timing", "requires", "effect"),
+            "static": common + ("condition", "attack", "health", "applies_to", "weapon_bonus_becomes"),
+        }[kind]
+        for k in a:
+            if k not in allowed:
+                raise AbilityError(f"{path}.{k}", f"not a field of a {kind} ability (allowed: {', '.join(allowed)})")
+        ab = Ability(kind=ABILITY_KINDS[kind])
+        if a.get("once_per_turn"):
+            ab.flags |= FLAG_ONCE
+        zone = a.get("zone")
+        if zone is not None:
+            if zone not in ("garden", "alley"):
+                raise AbilityError(f"{path}.zone", "zone restriction must be \"garden\" or \"alley\"")
+            ab.flags |= FLAG_GARDEN if zone == "garden" else FLAG_ALLEY
+        if kind == "triggered":
+            trig = str(a.get("trigger", "")).upper()
+            if trig not in TRIGGERS:
+                raise AbilityError(f"{path}.trigger", f"unknown trigger {a.get('trigger')!r} "
+                                                      f"(known: {', '.join(t.lower() for t in TRIGGERS)})")
+            ab.trigger = TRIGGERS[trig]
+        if kind in ("activated", "spell"):
+            timing = a.get("timing", "main")
+            if timing not in ("main", "response"):
+                raise AbilityError(f"{path}.timing", "timing must be \"main\" or \"response\"")
+            if timing == "response":
+                ab.flags |= FLAG_RESPONSE
+            if "requires" in a:
+                ab.requirement = self.condition_program(a["requires"], f"{path}.requires")
+        if kind == "activated":
+            cost = a.get("cost", {})
+            if not isinstance(cost, dict):
+                raise AbilityError(f"{path}.cost", "cost must be an object")
+            for k in cost:
+                if k not in ("ikz", "tap", "sacrifice", "ignores_cooldown"):
+                    raise AbilityError(f"{path}.cost.{k}", "unknown cost (ikz, tap, sacrifice, ignores_cooldown)")
+            ikz = cost.get("ikz", 0)
+            if not isinstance(ikz, int) or isinstance(ikz, bool) or not 0 <= ikz <= 20:
+                raise AbilityError(f"{path}.cost.ikz", "IKZ cost must be an integer in [0, 20]")
+            ab.ikz_cost = ikz
+            if cost.get("tap"):
+                ab.flags |= FLAG_TAP
+            if cost.get("sacrifice"):
+                ab.flags |= FLAG_SACRIFICE
+            if cost.get("ignores_cooldown"):
+                ab.flags |= FLAG_NO_COOLDOWN
+        if kind in ("triggered", "activated", "spell"):
+            if "effect" not in a:
+                raise AbilityError(path, "missing field 'effect'")
+            ab.program = self.program(a["effect"], f"{path}.effect")
+        if kind == "static":
+            if "condition" in a:
+                ab.condition = self.condition_program(a["condition"], f"{path}.condition")
+            for k in ("attack", "health", "weapon_bonus_becomes"):
+                if k in a:
+                    self._i8(f"{path}.{k}", a[k])
+            ab.attack = a.get("attack", 0)
+            ab.health = a.get("health", 0)
+            ab.set_bonus = a.get("weapon_bonus_becomes", 0)
+            if "applies_to" in a:
+                ab.static_target = 1
+                ab.selector = self.selector(a["applies_to"], f"{path}.applies_to")
+            if ab.set_bonus and not ab.static_target:
+                raise AbilityError(path, "weapon_bonus_becomes needs applies_to (the weapons it changes)")
+            if not (ab.attack or ab.health or ab.set_bonus):
+                raise AbilityError(path, "a static ability must change attack, health or a weapon bonus")
+        return ab
+
+    def card(self, abilities, path):
+        first = len(self.out.abilities)
+        if not isinstance(abilities, list):
+            raise AbilityError(path, "abilities must be a list")
+        activated = 0
+        for i, a in enumerate(abilities):
+            ab = self.ability(a, f"{path}[{i}]")
+            activated += ab.kind == ABILITY_KINDS["activated"]
+            self.out.abilities.append(ab)
+        if len(abilities) > 8:
+            raise AbilityError(path, "at most 8 abilities per card")
+        if activated > 2:
+            raise AbilityError(path, "at most 2 activated abilities per card")
+        if len(self.out.abilities) > MAX_ABILITIES:
+            raise AbilityError(path, f"more than {MAX_ABILITIES} abilities in the set")
+        self.out.ranges.append((first, len(abilities)))
+
+
+def compile_abilities(cards, subtype_bits, path_prefix="cards"):
+    """Compile the `abilities` of every card (a list of dicts with "id" and
+    "abilities") into one CompiledAbilities. Raises AbilityError."""
+    index = {c["id"]: i for i, c in enumerate(cards)}
+    comp = Compiler(index, subtype_bits)
+    for i, c in enumerate(cards):
+        comp.card(c.get("abilities", []), f"{path_prefix}[{i}].abilities")
+    if not comp.out.bytecode:
+        comp.out.bytecode = bytearray([OPS["END"][0]])
+    return comp.out

@@ -1,0 +1,171 @@
+/* test_engine.c — property tests of the C core over random legal play.
+ *
+ * For many seeds and every deck pairing: play uniform-random legal games to
+ * the end and after every step check the invariants (card conservation, zone
+ * capacities, canonical hand, ...), that the legal list and the mask agree,
+ * that a sample of masked-out actions is rejected with the hash unchanged,
+ * and that clone and serialize round-trips preserve the hash and the future.
+ * Also: the default card set passes verification; encode/decode are inverse.
+ */
+#include <stdlib.h>
+
+#include "azk_test.h"
+#include "game.h"
+
+static const azk_cardset *CS;
+static int NA;
+
+static void test_cardset_verifies(void) {
+    static azk_cardset copy;
+    memcpy(&copy, CS, sizeof copy);
+    AZK_CHECK(azk_cardset_finish(&copy) == AZK_OK);
+    AZK_CHECK(azk_cardset_find_deck(CS, "STT01") >= 0);
+    AZK_CHECK(azk_cardset_find_deck(CS, "STT02") >= 0);
+    AZK_CHECK(azk_cardset_find_deck(CS, "NOPE") == -1);
+}
+
+static void test_encode_decode(void) {
+    for (int a = 0; a < NA; a++) {
+        int t, p0, p1;
+        AZK_CHECK(azk_decode(a, &t, &p0, &p1) == 0);
+        AZK_CHECK(azk_encode(t, p0, p1) == a);
+    }
+    int t, p0, p1;
+    AZK_CHECK(azk_decode(-1, &t, &p0, &p1) == -1);
+    AZK_CHECK(azk_decode(NA, &t, &p0, &p1) == -1);
+    AZK_CHECK(azk_encode(AZK_ACT_COUNT, 0, 0) == -1);
+    AZK_CHECK(azk_encode(AZK_ACT_ATTACK, 6, 0) == -1);
+}
+
+static uint32_t xs(uint64_t *s) { /* test-local RNG, independent of the engine's */
+    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
+    return (uint32_t)(*s >> 32);
+}
+
+static long play_random(uint64_t seed, int d0, int d1, int check_every, long *decisions) {
+    static azk_game g, c1, c2;
+    static uint8_t mask[4096], bytes[8192];
+    int32_t legal[4096];
+    uint64_t rs = seed * 2654435761u + 1;
+    AZK_CHECK(azk_game_init(&g, CS, seed, d0, d1) == AZK_OK);
+    AZK_CHECK(azk_check_invariants(&g, CS) == 0);
+    long steps = 0;
+    while (!azk_is_terminal(&g)) {
+        int n = azk_legal_actions(&g, CS, legal, NA);
+        AZK_CHECK(n >= 2); /* one answer is no question (RULES 12) */
+        if (n < 1) return -1;
+        int a = legal[xs(&rs) % (uint32_t)n];
+        if (steps % check_every == 0) {
+            int m = azk_legal_mask(&g, CS, mask), cnt = 0;
+            AZK_CHECK(m == n);
+            for (int i = 0; i < NA; i++) cnt += mask[i];
+            AZK_CHECK(cnt == n);
+            for (int i = 0; i < n; i++) AZK_CHECK(mask[legal[i]]);
+            for (int i = 1; i < n; i++) AZK_CHECK(legal[i - 1] < legal[i]);
+            uint64_t h = azk_hash(&g);
+            for (int k = 0; k < 8; k++) { /* masked-out actions are rejected, nothing changes */
+                int b = (int)(xs(&rs) % (uint32_t)NA);
+                if (mask[b]) continue;
+                AZK_CHECK(azk_step(&g, CS, b) == AZK_ILLEGAL);
+                AZK_CHECK(azk_hash(&g) == h);
+            }
+            /* every legal action applies on a clone */
+            for (int i = 0; i < n; i++) {
+                azk_game_clone(&c1, &g);
+                azk_status s = azk_step(&c1, CS, legal[i]);
+                AZK_CHECK(s == AZK_OK);
+                AZK_CHECK(azk_check_invariants(&c1, CS) == 0);
+            }
+            /* clone and serialize round trips preserve hash and future */
+            azk_game_clone(&c1, &g);
+            size_t len = azk_serialize(&g, CS, bytes, sizeof bytes);
+            AZK_CHECK(len == azk_serialized_size());
+            AZK_CHECK(azk_deserialize(&c2, CS, bytes, len) == AZK_OK);
+            AZK_CHECK(azk_hash(&c2) == h && azk_hash(&c1) == h);
+            AZK_CHECK(azk_step(&c1, CS, a) == AZK_OK && azk_step(&c2, CS, a) == AZK_OK);
+            AZK_CHECK(azk_step(&g, CS, a) == AZK_OK);
+            AZK_CHECK(azk_hash(&c1) == azk_hash(&g) && azk_hash(&c2) == azk_hash(&g));
+        } else {
+            AZK_CHECK(azk_step(&g, CS, a) == AZK_OK);
+        }
+        int inv = azk_check_invariants(&g, CS);
+        if (inv != 0) {
+            fprintf(stderr, "invariant %d broken, seed %llu step %ld\n", inv, (unsigned long long)seed, steps);
+            AZK_CHECK(inv == 0);
+            return -1;
+        }
+        uint32_t ev[AZK_EVENT_CAP];
+        azk_events(&g, ev, AZK_EVENT_CAP);
+        steps++;
+        if (steps > 100000) { AZK_CHECK(!"game did not terminate"); return -1; }
+    }
+    AZK_CHECK(azk_step(&g, CS, 0) == AZK_TERMINAL);
+    *decisions += steps;
+    return azk_result(&g);
+}
+
+static int GAMES = 2000;
+
+static void test_random_play(void) {
+    int results[AZK_RES_COUNT] = {0};
+    long decisions = 0;
+    for (int i = 0; i < GAMES; i++) {
+        int d0 = i % 2, d1 = (i / 2) % 2; /* both decks and both mirrors */
+        long r = play_random((uint64_t)i + 1, d0, d1, i < 200 ? 1 : 16, &decisions);
+        if (r < 0) return;
+        results[r]++;
+    }
+    printf("random play: %d games, %ld decisions, p0 %d p1 %d draw %d truncated %d\n", GAMES, decisions,
+           results[AZK_RES_WIN_P0], results[AZK_RES_WIN_P1], results[AZK_RES_DRAW], results[AZK_RES_TRUNCATED]);
+    AZK_CHECK(results[AZK_RES_WIN_P0] > 0 && results[AZK_RES_WIN_P1] > 0);
+}
+
+static void test_determinism(void) {
+    static azk_game a, b;
+    int32_t legal[4096];
+    azk_game_init(&a, CS, 99, 0, 1);
+    azk_game_init(&b, CS, 99, 0, 1);
+    uint64_t rs = 5;
+    while (!azk_is_terminal(&a)) {
+        AZK_CHECK(azk_hash(&a) == azk_hash(&b));
+        int n = azk_legal_actions(&a, CS, legal, NA);
+        int act = legal[xs(&rs) % (uint32_t)n];
+        azk_step(&a, CS, act);
+        azk_step(&b, CS, act);
+    }
+    AZK_CHECK(azk_hash(&a) == azk_hash(&b));
+    azk_game_init(&b, CS, 100, 0, 1);
+    azk_game_init(&a, CS, 99, 0, 1);
+    AZK_CHECK(azk_hash(&a) != azk_hash(&b));
+}
+
+static void test_bad_bytes(void) {
+    static azk_game g, h;
+    static uint8_t bytes[8192];
+    azk_game_init(&g, CS, 7, 0, 1);
+    size_t len = azk_serialize(&g, CS, bytes, sizeof bytes);
+    AZK_CHECK(azk_serialize(&g, CS, bytes, 10) == 0);
+    azk_game_init(&h, CS, 8, 1, 0);
+    uint64_t before = azk_hash(&h);
+    AZK_CHECK(azk_deserialize(&h, CS, bytes, len - 1) == AZK_ERR_CORRUPT);
+    for (size_t i = 0; i < len; i += 37) {
+        bytes[i] ^= 0x40;
+        AZK_CHECK(azk_deserialize(&h, CS, bytes, len) != AZK_OK);
+        bytes[i] ^= 0x40;
+    }
+    AZK_CHECK(azk_hash(&h) == before);
+    AZK_CHECK(azk_deserialize(&h, CS, bytes, len) == AZK_OK);
+    AZK_CHECK(azk_hash(&h) == azk_hash(&g));
+}
+
+int main(int argc, char **argv) {
+    CS = azk_default_cardset();
+    NA = azk_num_actions();
+    if (argc > 1) GAMES = atoi(argv[1]);
+    AZK_RUN(test_cardset_verifies);
+    AZK_RUN(test_encode_decode);
+    AZK_RUN(test_determinism);
+    AZK_RUN(test_bad_bytes);
+    AZK_RUN(test_random_play);
+    return azk_test_summary();
+}
