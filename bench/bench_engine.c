@@ -6,6 +6,7 @@
  * plus clone and hash cost, as the median of RUNS runs, side by side in one
  * process. Usage: bench_engine [games_per_run] [runs]
  */
+#define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -55,7 +56,7 @@ int main(int argc, char **argv) {
         double dt = now() - t0;
         dps[r] = decisions / dt;
         gps[r] = games / dt;
-        int reps = 200000;
+        int reps = getenv("AZK_BENCH_REPS") ? atoi(getenv("AZK_BENCH_REPS")) : 200000;
         t0 = now();
         for (int i = 0; i < reps; i++) { azk_game_clone(&c, &g); sink += c.turn; }
         clone_ns[r] = (now() - t0) / reps * 1e9;

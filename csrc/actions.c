@@ -99,6 +99,10 @@ static int spell_playable(const azk_game *g, const azk_cardset *cs, int c, int r
     return 1;
 }
 
+/* Enumeration writes ascending flat ids into out[0..cap) and stops at cap.
+ * `want` is a bit mask of action types to list (step validation lists only
+ * the type of the action it checks); blocks of unwanted types are skipped. */
+#define WANT(t) (want & (1u << (t)))
 #define PUSH(t, a, b)                                                    \
     do {                                                                 \
         if (out) out[n] = BASE[t] + (a) * P1_SIZE[t] + (b);              \
@@ -112,7 +116,8 @@ static int source_card(const azk_player *pl, int code) {
 }
 
 static int push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, int32_t *out, int n,
-                          int cap) {
+                          int cap, unsigned want) {
+    if (!WANT(AZK_ACT_ACTIVATE_ABILITY)) return n;
     const azk_player *pl = &g->pl[me];
     for (int code = 0; code <= 2 * AZK_ROW; code++) {
         int c = source_card(pl, code);
@@ -131,13 +136,14 @@ static int push_abilities(const azk_game *g, const azk_cardset *cs, int me, int 
     return n;
 }
 
-static int enumerate_main(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+static int enumerate_main(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap, unsigned want) {
     int n = 0, me = g->active;
     const azk_player *pl = &g->pl[me];
     const azk_player *op = &g->pl[1 - me];
     int ikz = azk_untapped_ikz(g, me);
     int garden_full = row_full(pl->garden), alley_full = row_full(pl->alley);
     for (int t = AZK_ACT_PLAY_ENTITY_TO_GARDEN; t <= AZK_ACT_PLAY_ENTITY_TO_ALLEY; t++) {
+        if (!WANT(t)) continue;
         const uint8_t *row = t == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? pl->garden : pl->alley;
         int full = t == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? garden_full : alley_full;
         for (int i = 0; i < pl->hand_n; i++) {
@@ -147,19 +153,19 @@ static int enumerate_main(const azk_game *g, const azk_cardset *cs, int32_t *out
                 if (slot_ok(row, full, s)) PUSH(t, i, s);
         }
     }
-    for (int i = 0; i < pl->hand_n; i++) {
+    for (int i = 0; i < pl->hand_n && WANT(AZK_ACT_PLAY_WEAPON); i++) {
         const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
         if (d->card_type != AZK_CT_WEAPON || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
         PUSH(AZK_ACT_PLAY_WEAPON, i, 0);
         for (int s = 0; s < AZK_ROW; s++)
             if (pl->garden[s] != AZK_NONE) PUSH(AZK_ACT_PLAY_WEAPON, i, s + 1);
     }
-    for (int i = 0; i < pl->hand_n; i++) {
+    for (int i = 0; i < pl->hand_n && WANT(AZK_ACT_PLAY_SPELL_MAIN); i++) {
         const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
         if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
         if (spell_playable(g, cs, pl->hand[i], 0)) PUSH(AZK_ACT_PLAY_SPELL_MAIN, i, 0);
     }
-    for (int a = 0; a <= AZK_ROW; a++) {
+    for (int a = 0; a <= AZK_ROW && WANT(AZK_ACT_ATTACK); a++) {
         int c = a == 0 ? pl->leader : pl->garden[a - 1];
         if (c == AZK_NONE || !can_attack(g, cs, c)) continue;
         PUSH(AZK_ACT_ATTACK, a, 0);
@@ -168,7 +174,7 @@ static int enumerate_main(const azk_game *g, const azk_cardset *cs, int32_t *out
             if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) PUSH(AZK_ACT_ATTACK, a, s + 1);
         }
     }
-    if (!(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {
+    if (WANT(AZK_ACT_PORTAL_GATE) && !(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {
         for (int a = 0; a < AZK_ROW; a++) {
             int c = pl->alley[a];
             if (c == AZK_NONE || (g->cards[c].flags & AZK_CF_TAPPED)) continue;
@@ -176,23 +182,23 @@ static int enumerate_main(const azk_game *g, const azk_cardset *cs, int32_t *out
                 if (slot_ok(pl->garden, garden_full, s)) PUSH(AZK_ACT_PORTAL_GATE, a, s);
         }
     }
-    n = push_abilities(g, cs, me, 0, out, n, cap);
+    n = push_abilities(g, cs, me, 0, out, n, cap, want);
     if (n >= cap) return n;
-    PUSH(AZK_ACT_END_TURN, 0, 0);
+    if (WANT(AZK_ACT_END_TURN)) PUSH(AZK_ACT_END_TURN, 0, 0);
     return n;
 }
 
-static int enumerate_response(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+static int enumerate_response(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap, unsigned want) {
     int n = 0, me = 1 - g->active;
     const azk_player *pl = &g->pl[me];
     int ikz = azk_untapped_ikz(g, me);
-    PUSH(AZK_ACT_NO_OP, 0, 0);
-    for (int i = 0; i < pl->hand_n; i++) {
+    if (WANT(AZK_ACT_NO_OP)) PUSH(AZK_ACT_NO_OP, 0, 0);
+    for (int i = 0; i < pl->hand_n && WANT(AZK_ACT_PLAY_SPELL_RESPONSE); i++) {
         const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
         if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
         if (spell_playable(g, cs, pl->hand[i], 1)) PUSH(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0);
     }
-    return push_abilities(g, cs, me, 1, out, n, cap);
+    return push_abilities(g, cs, me, 1, out, n, cap, want);
 }
 
 static int enumerate_defender(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
@@ -208,7 +214,7 @@ static int enumerate_defender(const azk_game *g, const azk_cardset *cs, int32_t 
     return n;
 }
 
-int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+static int enumerate_types(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap, unsigned want) {
     int n = 0;
     if (cap <= 0 || g->result != AZK_RES_ONGOING) return 0;
     switch (g->phase) {
@@ -220,11 +226,15 @@ int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int ca
         if (g->prompt.optional) PUSH(AZK_ACT_NO_OP, 0, 0);
         for (int i = 0; i < g->prompt.n; i++) PUSH(AZK_ACT_CHOOSE, i, 0);
         return n;
-    case AZK_PHASE_MAIN: return enumerate_main(g, cs, out, cap);
-    case AZK_PHASE_RESPONSE: return enumerate_response(g, cs, out, cap);
+    case AZK_PHASE_MAIN: return enumerate_main(g, cs, out, cap, want);
+    case AZK_PHASE_RESPONSE: return enumerate_response(g, cs, out, cap, want);
     case AZK_PHASE_DEFENDER: return enumerate_defender(g, cs, out, cap);
     default: return 0;
     }
+}
+
+int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+    return enumerate_types(g, cs, out, cap, ~0u);
 }
 
 int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
@@ -240,9 +250,10 @@ int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask) {
 }
 
 int azk_is_legal(const azk_game *g, const azk_cardset *cs, int action) {
-    if (action < 0 || action >= AZK_NUM_ACTIONS_) return 0;
+    int type = 0, p0 = 0, p1 = 0;
+    if (azk_decode(action, &type, &p0, &p1) != 0) return 0;
     int32_t buf[AZK_NUM_ACTIONS_];
-    int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
+    int n = enumerate_types(g, cs, buf, AZK_NUM_ACTIONS_, 1u << type);
     for (int i = 0; i < n; i++)
         if (buf[i] == action) return 1;
     return 0;

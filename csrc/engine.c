@@ -77,7 +77,7 @@ static void self_statics(const azk_game *g, const azk_cardset *cs, int c, int *a
     for (int i = 0; i < d->ability_count; i++) {
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
         if (ab->kind != AZK_AB_STATIC || ab->static_target != AZK_STT_SELF) continue;
-        if (!ab->attack && !ab->health) continue;
+        if (!((attack && ab->attack) || (health && ab->health))) continue; /* skip unneeded conditions */
         if (!static_active(g, cs, ab, c)) continue;
         if (attack) *attack += ab->attack;
         if (health) *health += ab->health;
@@ -340,6 +340,18 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
     azk_event(g, AZK_EV_DAMAGE, g->cards[c].owner, c, amount);
 }
 
+/* The lowest health a card of this definition can have: printed health plus
+ * every negative static health change. Statics are conditional, so this is a
+ * bound that lets state checks skip evaluating conditions. */
+static int min_health(const azk_cardset *cs, const azk_card_def *d) {
+    int h = d->health;
+    for (int i = 0; i < d->ability_count; i++) {
+        const azk_ability *ab = &cs->abilities[d->ability_first + i];
+        if (ab->kind == AZK_AB_STATIC && ab->health < 0) h += ab->health;
+    }
+    return h;
+}
+
 void azk_state_check(azk_game *g, const azk_cardset *cs) {
     if (g->result != AZK_RES_ONGOING) return;
     for (int changed = 1; changed;) { /* a death can shrink another's static health */
@@ -347,7 +359,10 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
         for (int p = 0; p < AZK_PLAYERS; p++) {
             for (int k = 0; k < 2 * AZK_ROW; k++) {
                 int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
-                if (c == AZK_NONE || g->cards[c].damage < azk_health_of(g, cs, c)) continue;
+                if (c == AZK_NONE) continue;
+                /* fast path: damage below the lowest health its statics could give */
+                if (g->cards[c].damage < min_health(cs, azk_def(cs, g, c))) continue;
+                if (g->cards[c].damage < azk_health_of(g, cs, c)) continue;
                 if (azk_status_of(g, cs, c) & AZK_ST_GODMODE) continue;
                 azk_move(g, cs, c, AZK_Z_DISCARD, 0);
                 azk_event(g, AZK_EV_DESTROYED, p, c, 0);

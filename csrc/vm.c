@@ -95,6 +95,30 @@ int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selec
  * player leader, garden, alley, weapons, hand, discard, looked-at, IKZ area.
  * `collapse`: identical copies in hand / discard / look count once (only the
  * first is offered, RULES §12). Returns the total count; writes up to cap. */
+/* Count matching cards without building a list (COUNT in conditions is the
+ * hottest selector use: statics are read on every stat query). */
+static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                          int source, const int16_t *regs, const uint8_t *tregs) {
+    unsigned z = s->zones ? s->zones : 0xFFu;
+    if (z & ~(unsigned)(AZK_SZ_LEADER | AZK_SZ_GARDEN | AZK_SZ_ALLEY | AZK_SZ_DISCARD)) return -1;
+    int n = 0;
+    for (int k = 0; k < AZK_PLAYERS; k++) {
+        if (!(s->side & (k == 0 ? AZK_SIDE_SELF : AZK_SIDE_OPP))) continue;
+        const azk_player *pl = &g->pl[k == 0 ? controller : 1 - controller];
+        if (z & AZK_SZ_LEADER) n += azk_selector_match(g, cs, s, controller, source, regs, tregs, pl->leader);
+        for (int i = 0; i < AZK_ROW; i++) {
+            if ((z & AZK_SZ_GARDEN) && pl->garden[i] != AZK_NONE)
+                n += azk_selector_match(g, cs, s, controller, source, regs, tregs, pl->garden[i]);
+            if ((z & AZK_SZ_ALLEY) && pl->alley[i] != AZK_NONE)
+                n += azk_selector_match(g, cs, s, controller, source, regs, tregs, pl->alley[i]);
+        }
+        if (z & AZK_SZ_DISCARD)
+            for (int i = 0; i < pl->discard_n; i++)
+                n += azk_selector_match(g, cs, s, controller, source, regs, tregs, pl->discard[i]);
+    }
+    return n;
+}
+
 static int collect(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller, int source,
                    const int16_t *regs, const uint8_t *tregs, uint8_t *out, int cap, int collapse) {
     int n = 0;
@@ -207,9 +231,13 @@ static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x,
     case AZK_OP_GEI: r[a[0]] = r[a[0]] >= (int8_t)a[1]; break;
     case AZK_OP_LEI: r[a[0]] = r[a[0]] <= (int8_t)a[1]; break;
     case AZK_OP_NOT: r[a[0]] = !r[a[0]]; break;
-    case AZK_OP_COUNT:
-        r[a[0]] = sat16(collect(g, cs, &cs->selectors[a[1]], x->controller, x->source, r, x->t, NULL, 0, 0));
+    case AZK_OP_COUNT: {
+        const azk_selector *s = &cs->selectors[a[1]];
+        int n = count_matching(g, cs, s, x->controller, x->source, r, x->t);
+        if (n < 0) n = collect(g, cs, s, x->controller, x->source, r, x->t, NULL, 0, 0);
+        r[a[0]] = sat16(n);
         break;
+    }
     case AZK_OP_CTX: r[a[0]] = sat16(ctx_value(g, x, a[1])); break;
     case AZK_OP_VALID: r[a[0]] = t_valid(g, x, a[1]); break;
     case AZK_OP_MATCH:
