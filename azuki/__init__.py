@@ -1,0 +1,20 @@
+"""azuki — a fast, faithful simulator of the Azuki trading card game.
+
+The engine is a C11 core (csrc/) reached through the Cython extension
+``azuki._core``. This package imports it lazily so that ``azuki.convert`` (the
+card transpiler, pure Python) runs before the extension is built.
+"""
+__version__ = "0.1.0"
+
+_CORE_NAMES = ("Game", "IllegalActionError", "StateError", "CardSetError", "AzukiError",
+               "NUM_ACTIONS", "rng_outputs", "rng_bounded", "rng_shuffle")
+
+
+def __getattr__(name):
+    if name in _CORE_NAMES:
+        from . import _core
+        return getattr(_core, name)
+    raise AttributeError(f"module 'azuki' has no attribute {name!r}")
+
+
+__all__ = list(_CORE_NAMES)

@@ -1,0 +1,369 @@
+"""azuki.convert — the card-set transpiler.
+
+Loads a JSON card set (azuki/data/cards.json by default), validates it with
+the JSON Schema shipped in the package (azuki/data/cardset.schema.json) plus
+semantic checks, compiles every ability to effect-VM bytecode, and produces:
+
+* ``generated/cards_autogen.c/.h`` — the embedded default card set as a
+  ``const azk_cardset`` initializer (compiled into the core);
+* ``azuki/spec_autogen.py`` — the engine's vocabularies (enums, action types,
+  opcodes) as Python constants, read from the same csrc/*.def files the C
+  core includes.
+
+The same :func:`load_cardset` result feeds runtime card sets
+(``azuki.Game(cards="file.json")``): the binding copies its numbers into an
+``azk_cardset`` and the C side verifies the bytecode before any game uses it.
+
+Every problem is reported as ``file: json.path: message`` through
+:class:`ConvertError`; nothing is written unless everything is valid.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .abilities import AbilityError, CompiledAbilities, compile_abilities
+from .defs import DEF_FAMILIES
+
+PKG_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = PKG_DIR / "data"
+DEFAULT_CARDS = DATA_DIR / "cards.json"
+SCHEMA_FILE = DATA_DIR / "cardset.schema.json"
+REPO_DIR = PKG_DIR.parent
+
+DECK_MAIN = 50
+DECK_IKZ = 10
+MAX_COPIES = 4
+MAX_JSON_BYTES = 4 << 20
+MAX_JSON_DEPTH = 64
+
+# Which printed numbers each card type carries (RULES §1). "required" must be
+# present; anything not listed must be absent.
+STATS = {
+    "entity": {"required": ("cost", "attack", "health", "gate_points"), "allowed": ("carapace",)},
+    "weapon": {"required": ("cost", "attack"), "allowed": ()},
+    "spell": {"required": ("cost",), "allowed": ()},
+    "leader": {"required": ("health",), "allowed": ("attack",)},
+    "gate": {"required": (), "allowed": ()},
+    "ikz": {"required": (), "allowed": ("token",)},
+}
+ALL_STATS = ("cost", "attack", "health", "gate_points", "carapace", "token")
+
+
+@dataclass
+class Problem:
+    file: str
+    path: str
+    message: str
+
+    def __str__(self):
+        return f"{self.file}: {self.path}: {self.message}" if self.path else f"{self.file}: {self.message}"
+
+
+class ConvertError(Exception):
+    """One or more problems with a card set; str() lists them one per line."""
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class CardSet:
+    """A validated, compiled card set: plain numbers ready for C."""
+    source: str
+    name: str
+    doc: dict
+    defs: list = field(default_factory=list)          # dicts, see cstruct.emit_cardset_c
+    decks: list = field(default_factory=list)
+    subtypes: list = field(default_factory=list)
+    compiled: CompiledAbilities = None
+    digest: str = ""                                  # sha256 of the canonical JSON
+
+    @property
+    def card_ids(self):
+        return [d["id"] for d in self.defs]
+
+
+def family_index(name):
+    return {e.name.lower(): i for i, e in enumerate(DEF_FAMILIES[name])}
+
+
+def json_path(parts) -> str:
+    out = ""
+    for p in parts:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += ("." if out else "") + str(p)
+    return out
+
+
+def load_schema():
+    """The shipped schema with x-enum-from placeholders filled from the .def files."""
+    schema = json.loads(SCHEMA_FILE.read_text())
+    for d in schema["$defs"].values():
+        fam = d.pop("x-enum-from", None)
+        if fam:
+            names = [e.name for e in DEF_FAMILIES[fam]]
+            d["enum"] = names if d.pop("x-case", "lower") == "upper" else [n.lower() for n in names]
+    return schema
+
+
+def _depth(x, limit):
+    stack = [(x, 1)]
+    while stack:
+        v, d = stack.pop()
+        if d > limit:
+            return False
+        if isinstance(v, dict):
+            stack.extend((w, d + 1) for w in v.values())
+        elif isinstance(v, list):
+            stack.extend((w, d + 1) for w in v)
+    return True
+
+
+def _parse(text, fname):
+    if len(text) > MAX_JSON_BYTES:
+        raise ConvertError([Problem(fname, "", f"file larger than {MAX_JSON_BYTES} bytes")])
+    try:
+        doc = json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(f"{c} is not valid JSON")))
+    except RecursionError:
+        raise ConvertError([Problem(fname, "", "malformed JSON: nested too deeply")]) from None
+    except json.JSONDecodeError as e:
+        raise ConvertError([Problem(fname, "", f"malformed JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
+    except ValueError as e:
+        raise ConvertError([Problem(fname, "", f"malformed JSON: {e}")]) from None
+    if not _depth(doc, MAX_JSON_DEPTH):
+        raise ConvertError([Problem(fname, "", f"JSON nested deeper than {MAX_JSON_DEPTH} levels")])
+    return doc
+
+
+def _schema_problems(doc, fname):
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(load_schema())
+    errs = sorted(validator.iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    return [Problem(fname, json_path(e.absolute_path) or "(root)", e.message) for e in errs]
+
+
+def _semantic_problems(doc, fname):
+    probs = []
+
+    def bad(path, msg):
+        probs.append(Problem(fname, path, msg))
+
+    cards = doc["cards"]
+    by_id = {}
+    for i, c in enumerate(cards):
+        if c["id"] in by_id:
+            bad(f"cards[{i}].id", f"duplicate card id {c['id']!r} (first at cards[{by_id[c['id']]}])")
+        else:
+            by_id[c["id"]] = i
+        rule = STATS[c["card_type"]]
+        for s in rule["required"]:
+            if s not in c:
+                bad(f"cards[{i}]", f"a {c['card_type']} needs {s!r}")
+        for s in ALL_STATS:
+            if s in c and s not in rule["required"] and s not in rule["allowed"]:
+                bad(f"cards[{i}].{s}", f"a {c['card_type']} card has no {s}")
+        if c.get("keywords") and c["card_type"] not in ("entity", "leader"):
+            bad(f"cards[{i}].keywords", f"a {c['card_type']} card cannot have keywords")
+        kinds = [a.get("kind") for a in c.get("abilities", [])]
+        if c["card_type"] == "spell" and kinds.count("spell") != 1:
+            bad(f"cards[{i}].abilities", "a spell needs exactly one ability of kind \"spell\"")
+        if c["card_type"] != "spell" and "spell" in kinds:
+            bad(f"cards[{i}].abilities[{kinds.index('spell')}].kind", "only spell cards have a spell ability")
+        if c["card_type"] in ("ikz",) and kinds:
+            bad(f"cards[{i}].abilities", "IKZ cards have no abilities")
+    subtypes = {s for c in cards for s in c.get("subtypes", [])}
+    if len(subtypes) > 64:
+        bad("cards", f"{len(subtypes)} distinct subtypes (at most 64)")
+
+    def ref(path, cid, want):
+        if cid not in by_id:
+            bad(path, f"unknown card id {cid!r}")
+            return False
+        t = cards[by_id[cid]]["card_type"]
+        if t not in want:
+            bad(path, f"{cid} is a {t}, expected {' or '.join(want)}")
+            return False
+        return True
+
+    names = set()
+    for k, d in enumerate(doc["decks"]):
+        p = f"decks[{k}]"
+        if d["name"] in names:
+            bad(f"{p}.name", f"duplicate deck name {d['name']!r}")
+        names.add(d["name"])
+        ref(f"{p}.leader", d["leader"], ("leader",))
+        ref(f"{p}.gate", d["gate"], ("gate",))
+        if ref(f"{p}.token", d["token"], ("ikz",)) and not cards[by_id[d["token"]]].get("token"):
+            bad(f"{p}.token", f"{d['token']} is not marked \"token\": true")
+        for cid, n in d["ikz"].items():
+            if ref(f"{p}.ikz.{cid}", cid, ("ikz",)) and cards[by_id[cid]].get("token"):
+                bad(f"{p}.ikz.{cid}", "the token cannot be an IKZ pile card")
+        total = sum(d["ikz"].values())
+        if total != DECK_IKZ:
+            bad(f"{p}.ikz", f"an IKZ pile has exactly {DECK_IKZ} cards, this one has {total}")
+        for cid, n in d["main"].items():
+            ref(f"{p}.main.{cid}", cid, ("entity", "weapon", "spell"))
+            if n > MAX_COPIES:
+                bad(f"{p}.main.{cid}", f"{n} copies (at most {MAX_COPIES} of a card)")
+        total = sum(d["main"].values())
+        if total != DECK_MAIN:
+            bad(f"{p}.main", f"a main deck has exactly {DECK_MAIN} cards, this one has {total}")
+    return probs
+
+
+def canonical_digest(doc) -> str:
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def load_cardset(path=None, text=None) -> CardSet:
+    """Validate and compile a card set from a file (or its text). Raises ConvertError."""
+    path = str(path or DEFAULT_CARDS)
+    fname = os.path.basename(path) if text is None and Path(path).resolve() == DEFAULT_CARDS else path
+    if text is None:
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(MAX_JSON_BYTES + 1)
+            text = raw.decode("utf-8")
+        except OSError as e:
+            raise ConvertError([Problem(path, "", f"cannot read: {e.strerror or e}")]) from None
+        except UnicodeDecodeError as e:
+            raise ConvertError([Problem(path, "", f"not UTF-8 text: {e.reason} at byte {e.start}")]) from None
+    doc = _parse(text, fname)
+    probs = _schema_problems(doc, fname)
+    if probs:
+        raise ConvertError(probs)
+    probs = _semantic_problems(doc, fname)
+    if probs:
+        raise ConvertError(probs)
+    return _build(doc, fname)
+
+
+def _build(doc, fname) -> CardSet:
+    CT, EL, KW = family_index("AZK_CARD_TYPE"), family_index("AZK_ELEMENT"), family_index("AZK_KEYWORD")
+    RA = {e.name: i for i, e in enumerate(DEF_FAMILIES["AZK_RARITY"])}
+    cards = doc["cards"]
+    subtypes = []
+    for c in cards:
+        for s in c.get("subtypes", []):
+            if s not in subtypes:
+                subtypes.append(s)
+    bits = {s: i for i, s in enumerate(subtypes)}
+    try:
+        compiled = compile_abilities(cards, bits)
+    except AbilityError as e:
+        raise ConvertError([Problem(fname, e.path, e.message)]) from None
+    defs = []
+    for c in cards:
+        kw = 0
+        for k in c.get("keywords", []):
+            kw |= 1 << KW[k]
+        sb = 0
+        for s in c.get("subtypes", []):
+            sb |= 1 << bits[s]
+        defs.append(dict(id=c["id"], name=c["name"], card_type=CT[c["card_type"]], element=EL[c["element"]],
+                         rarity=RA[c["rarity"]], keywords=kw, cost=c.get("cost", 0), attack=c.get("attack", 0),
+                         health=c.get("health", 0), gate_points=c.get("gate_points", 0),
+                         carapace=c.get("carapace", 0), subtypes=sb))
+    index = {c["id"]: i for i, c in enumerate(cards)}
+    decks = []
+    for d in doc["decks"]:
+        main = [index[cid] for cid, n in d["main"].items() for _ in range(n)]
+        ikz = [index[cid] for cid, n in d["ikz"].items() for _ in range(n)]
+        decks.append(dict(name=d["name"], leader=index[d["leader"]], gate=index[d["gate"]],
+                          token=index[d["token"]], ikz=ikz, main=main))
+    return CardSet(source=fname, name=doc["name"], doc=doc, defs=defs, decks=decks, subtypes=subtypes,
+                   compiled=compiled, digest=canonical_digest(doc))
+
+
+# ---- outputs ------------------------------------------------------------------
+
+def _stamp(cs: CardSet):
+    return (f"generated from {cs.source} (sha256 {cs.digest[:16]}) by azuki.convert — do not edit; "
+            f"regenerate with `python -m azuki.convert`")
+
+
+def cardset_sources(cs: CardSet) -> dict:
+    """{relative path: text} of generated/cards_autogen.c/.h."""
+    from .cstruct import emit_cardset_c
+
+    stamp = _stamp(cs)
+    h = "\n".join([
+        f"/* {stamp} */",
+        "#ifndef AZK_CARDS_AUTOGEN_H",
+        "#define AZK_CARDS_AUTOGEN_H",
+        '#include "cardset.h"',
+        "",
+        f"/* The embedded default card set: {len(cs.defs)} definitions, {len(cs.decks)} decks, "
+        f"{len(cs.compiled.abilities)} abilities, {len(cs.compiled.bytecode)} bytes of bytecode. */",
+        "extern const azk_cardset azk_default_cardset_data;",
+        f'#define AZK_DEFAULT_CARDSET_DIGEST "{cs.digest}"',
+        "",
+        "#endif",
+        "",
+    ])
+    c = emit_cardset_c("azk_default_cardset_data", cs.defs, cs.decks, cs.subtypes, cs.compiled,
+                       "cards_autogen.h", stamp)
+    return {"generated/cards_autogen.h": h, "generated/cards_autogen.c": c}
+
+
+def spec_source() -> str:
+    """azuki/spec_autogen.py: every .def family as Python constants."""
+    from .defs import def_files
+
+    L = ['"""generated from csrc/*.def by azuki.convert — do not edit; regenerate with `python -m azuki.convert`.',
+         "",
+         "The engine's vocabularies as Python constants. Each family is a tuple of",
+         "names (index = the C enum value) plus NAME = value constants.",
+         '"""', ""]
+    srcs = ", ".join(f.name for f in def_files())
+    L.append(f"SOURCES = {srcs!r}")
+    L.append("")
+    for fam, entries in sorted(DEF_FAMILIES.items()):
+        short = fam[len("AZK_"):]
+        L.append(f"{short} = {tuple(e.name for e in entries)!r}")
+        L.append(f"{short}_DOC = {tuple(e.doc for e in entries)!r}")
+        if entries and entries[0].args:
+            L.append(f"{short}_ARGS = {tuple(tuple(int(a, 0) if a.lstrip('-').isdigit() else a for a in e.args) for e in entries)!r}")
+        for i, e in enumerate(entries):
+            L.append(f"{short}_{e.name} = {i}")
+        L.append("")
+    return "\n".join(L)
+
+
+def all_outputs(cs: CardSet) -> dict:
+    out = cardset_sources(cs)
+    out["azuki/spec_autogen.py"] = spec_source()
+    return out
+
+
+def write_atomic(files: dict, root: Path):
+    """Write every file or none: stage all to temporaries first, then rename."""
+    staged = []
+    try:
+        for rel, text in files.items():
+            dst = root / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            tmp = dst.with_name(f".{dst.name}.tmp{os.getpid()}")
+            with open(tmp, "w", newline="\n") as f:
+                f.write(text)
+            staged.append((tmp, dst))
+    except OSError as e:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        raise ConvertError([Problem(str(getattr(e, "filename", None) or root), "", f"cannot write: {e.strerror or e}")]) from None
+    for tmp, dst in staged:
+        os.replace(tmp, dst)
+
+
+def stale_outputs(files: dict, root: Path):
+    return [rel for rel, text in files.items()
+            if not (root / rel).exists() or (root / rel).read_text() != text]

@@ -1,0 +1,195 @@
+"""generated from csrc/*.def by azuki.convert — do not edit; regenerate with `python -m azuki.convert`.
+
+The engine's vocabularies as Python constants. Each family is a tuple of
+names (index = the C enum value) plus NAME = value constants.
+"""
+
+SOURCES = 'azk_actions.def, azk_enums.def, azk_opcodes.def'
+
+ACTION = ('NO_OP', 'PLAY_ENTITY_TO_GARDEN', 'PLAY_ENTITY_TO_ALLEY', 'PLAY_WEAPON', 'PLAY_SPELL_MAIN', 'PLAY_SPELL_RESPONSE', 'ATTACK', 'DECLARE_DEFENDER', 'PORTAL_GATE', 'ACTIVATE_ABILITY', 'END_TURN', 'MULLIGAN_KEEP', 'MULLIGAN_SHUFFLE', 'CHOOSE')
+ACTION_DOC = ('decline / pass / done (response window, optional prompts)', 'p0 hand index, p1 garden slot (slot to replace when full)', 'p0 hand index, p1 alley slot (slot to replace when full)', 'p0 hand index, p1 holder: 0 leader, 1..5 garden slot+1', 'p0 hand index; targets come as prompts', 'p0 hand index; targets come as prompts', 'p0 attacker: 0 leader, 1..5 garden slot+1; p1 target: 0 enemy leader, 1..5 enemy garden slot+1', 'p0 garden slot of the new defender', 'p0 alley slot, p1 garden slot (slot to replace when full)', 'p0 source: 0 leader, 1..5 garden, 6..10 alley; p1 activated-ability index', 'end the main phase', 'keep the opening hand', 'hand to the bottom, draw 7, shuffle', 'p0 option index of the pending prompt')
+ACTION_ARGS = ((1, 1), ('AZK_HAND_CAP', 'AZK_ROW'), ('AZK_HAND_CAP', 'AZK_ROW'), ('AZK_HAND_CAP', '1 + AZK_ROW'), ('AZK_HAND_CAP', 1), ('AZK_HAND_CAP', 1), ('1 + AZK_ROW', '1 + AZK_ROW'), ('AZK_ROW', 1), ('AZK_ROW', 'AZK_ROW'), ('1 + 2 * AZK_ROW', 'AZK_MAX_ACTIVATED'), (1, 1), (1, 1), (1, 1), ('AZK_MAX_OPTIONS', 1))
+ACTION_NO_OP = 0
+ACTION_PLAY_ENTITY_TO_GARDEN = 1
+ACTION_PLAY_ENTITY_TO_ALLEY = 2
+ACTION_PLAY_WEAPON = 3
+ACTION_PLAY_SPELL_MAIN = 4
+ACTION_PLAY_SPELL_RESPONSE = 5
+ACTION_ATTACK = 6
+ACTION_DECLARE_DEFENDER = 7
+ACTION_PORTAL_GATE = 8
+ACTION_ACTIVATE_ABILITY = 9
+ACTION_END_TURN = 10
+ACTION_MULLIGAN_KEEP = 11
+ACTION_MULLIGAN_SHUFFLE = 12
+ACTION_CHOOSE = 13
+
+CARD_TYPE = ('LEADER', 'GATE', 'ENTITY', 'WEAPON', 'SPELL', 'IKZ')
+CARD_TYPE_DOC = ('Leader: 20 health, always on the field', 'Gate: portals an alley entity into the garden', 'Entity: played to garden or alley', 'Weapon: equipped to own leader or garden entity', 'Spell: resolves, then goes to the discard pile', 'IKZ: the resource')
+CARD_TYPE_LEADER = 0
+CARD_TYPE_GATE = 1
+CARD_TYPE_ENTITY = 2
+CARD_TYPE_WEAPON = 3
+CARD_TYPE_SPELL = 4
+CARD_TYPE_IKZ = 5
+
+CTX = ('TRIGGER_VALUE', 'HAND_SIZE', 'DECK_SIZE', 'DISCARD_SIZE', 'UNTAPPED_IKZ', 'TAPPED_IKZ')
+CTX_DOC = ("the trigger's value: portaled entity's GP (PORTAL), entities played earlier this turn (ON_PLAY)", "cards in the controller's hand", "cards in the controller's deck", "cards in the controller's discard pile", 'untapped IKZ cards of the controller', 'tapped IKZ cards of the controller')
+CTX_TRIGGER_VALUE = 0
+CTX_HAND_SIZE = 1
+CTX_DECK_SIZE = 2
+CTX_DISCARD_SIZE = 3
+CTX_UNTAPPED_IKZ = 4
+CTX_TAPPED_IKZ = 5
+
+DURATION = ('END_OF_TURN', 'START_OF_NEXT_TURN', 'WHILE_ON_FIELD')
+DURATION_DOC = ('until the end of the turn (RULES 4.3 step 3)', "until the start of its creator's next turn (RULES 4.1 step 1, D2)", 'as long as the object stays where it is (RULES 2.1)')
+DURATION_END_OF_TURN = 0
+DURATION_START_OF_NEXT_TURN = 1
+DURATION_WHILE_ON_FIELD = 2
+
+ELEMENT = ('NEUTRAL', 'LIGHTNING', 'WATER', 'FIRE', 'EARTH', 'WIND', 'LIGHT', 'DARK')
+ELEMENT_DOC = ('Neutral', 'Lightning', 'Water', 'Fire', 'Earth', 'Wind', 'Light', 'Dark')
+ELEMENT_NEUTRAL = 0
+ELEMENT_LIGHTNING = 1
+ELEMENT_WATER = 2
+ELEMENT_FIRE = 3
+ELEMENT_EARTH = 4
+ELEMENT_WIND = 5
+ELEMENT_LIGHT = 6
+ELEMENT_DARK = 7
+
+KEYWORD = ('CHARGE', 'DEFENDER', 'INFILTRATE', 'GODMODE', 'EFFECT_IMMUNE')
+KEYWORD_DOC = ('may attack during the turn it entered the garden', 'may be tapped in response step (b) to become the target', 'when it attacks, response step (b) is skipped', 'does not leave the field because of damage or card effects', 'cannot take damage from card effects')
+KEYWORD_CHARGE = 0
+KEYWORD_DEFENDER = 1
+KEYWORD_INFILTRATE = 2
+KEYWORD_GODMODE = 3
+KEYWORD_EFFECT_IMMUNE = 4
+
+OP = ('END', 'JMP', 'JZ', 'SETI', 'ADDI', 'ADD', 'SUB', 'MIN', 'GE', 'GEI', 'LEI', 'NOT', 'COUNT', 'CTX', 'VALID', 'MATCH', 'LOAD', 'CHOOSE', 'MAY', 'CHOOSE_NUM', 'DAMAGE', 'MOD_ATTACK', 'GRANT', 'DRAW', 'MILL', 'DISCARD', 'RETURN', 'LOOK', 'TO_HAND', 'BOTTOM_LOOKED', 'PLAY_FREE', 'UNTAP_IKZ', 'TAP', 'SACRIFICE', 'FOREACH', 'NEXT')
+OP_DOC = ('finish the program (condition programs return R[0] != 0)', 'pc = off', 'if R[a] == 0: pc = off(b,c)', 'R[a] = (int8)b', 'R[a] += (int8)b', 'R[a] += R[b]', 'R[a] -= R[b]', 'R[a] = min(R[a], R[b])', 'R[a] = R[a] >= R[b]', 'R[a] = R[a] >= (int8)b', 'R[a] = R[a] <= (int8)b', 'R[a] = !R[a]', 'R[a] = number of cards matching selector b', 'R[a] = context value b (enum azk_ctx_value)', 'R[a] = T[b] still names the same object (RULES 2.1)', 'R[a] = T[b] is valid and matches selector c', 'T[a] = the card named by reference b (enum azk_ref)', 'T[a] = a card matching selector b, chosen by the controller; c: 1 = may decline; no candidate -> T[a] empty', 'R[a] = 1 if the controller says yes, else 0', 'R[a] = a number in [0, max(R[b],0)] chosen by the controller', 'deal R[b] effect damage to T[a] (RULES 7)', 'T[a] gets (int8)b attack for duration c', 'T[a] gets status bits b for duration c', 'the controller draws R[a] cards (RULES 9: empty deck loses)', "the top R[a] cards of the controller's deck go to the discard pile", "T[a] goes from its zone to its owner's discard pile", "T[a] returns to its owner's hand (godmode: nothing)", "the top R[a] cards of the controller's deck are looked at", "T[a] (looked at or in a pile) goes to its owner's hand, revealed", "the looked-at cards go to the bottom, one at a time in the controller's chosen order", 'the controller plays T[a] without paying IKZ (RULES 5.7); b: 1 garden, 2 alley, 3 either', 'untap R[a] tapped IKZ cards of the controller', 'tap T[a]', "T[a] goes to its owner's discard pile (a cost: godmode does not stop it)", 'snapshot the cards matching selector b; T[a] = first; none: pc = off(c,d)', 'T[a] = next snapshot card still matching; pc = off(b,c) while one remains')
+OP_ARGS = ((0, 1), (2, 1), (3, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (1, 1), (2, 1), (2, 1), (2, 1), (3, 1), (2, 1), (3, 0), (1, 0), (2, 0), (2, 0), (3, 0), (3, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (0, 0), (2, 0), (1, 0), (1, 0), (1, 0), (4, 0), (3, 0))
+OP_END = 0
+OP_JMP = 1
+OP_JZ = 2
+OP_SETI = 3
+OP_ADDI = 4
+OP_ADD = 5
+OP_SUB = 6
+OP_MIN = 7
+OP_GE = 8
+OP_GEI = 9
+OP_LEI = 10
+OP_NOT = 11
+OP_COUNT = 12
+OP_CTX = 13
+OP_VALID = 14
+OP_MATCH = 15
+OP_LOAD = 16
+OP_CHOOSE = 17
+OP_MAY = 18
+OP_CHOOSE_NUM = 19
+OP_DAMAGE = 20
+OP_MOD_ATTACK = 21
+OP_GRANT = 22
+OP_DRAW = 23
+OP_MILL = 24
+OP_DISCARD = 25
+OP_RETURN = 26
+OP_LOOK = 27
+OP_TO_HAND = 28
+OP_BOTTOM_LOOKED = 29
+OP_PLAY_FREE = 30
+OP_UNTAP_IKZ = 31
+OP_TAP = 32
+OP_SACRIFICE = 33
+OP_FOREACH = 34
+OP_NEXT = 35
+
+PHASE = ('MULLIGAN', 'MAIN', 'RESPONSE', 'DEFENDER', 'PROMPT', 'GAME_OVER')
+PHASE_DOC = ('a player chooses keep or mulligan', "the active player's main phase", 'response window step (a): the defender may respond', 'response window step (b): the defender may redirect', 'a player answers a pending prompt', 'the game has ended')
+PHASE_MULLIGAN = 0
+PHASE_MAIN = 1
+PHASE_RESPONSE = 2
+PHASE_DEFENDER = 3
+PHASE_PROMPT = 4
+PHASE_GAME_OVER = 5
+
+PROMPT = ('CARD', 'YES_NO', 'NUMBER', 'BOTTOM_ORDER', 'SLOT', 'HOLDER')
+PROMPT_DOC = ('choose a card (target, card to discard, card to pick)', 'option 0 = no, option 1 = yes', 'choose a number: option i means i', 'choose the next looked-at card to put on the bottom', 'choose a slot for a card played by an effect', 'choose a holder for a weapon played by an effect')
+PROMPT_CARD = 0
+PROMPT_YES_NO = 1
+PROMPT_NUMBER = 2
+PROMPT_BOTTOM_ORDER = 3
+PROMPT_SLOT = 4
+PROMPT_HOLDER = 5
+
+RARITY = ('C', 'UC', 'R', 'SR', 'L', 'G', 'IKZ')
+RARITY_DOC = ('Common', 'Uncommon', 'Rare', 'Super rare', 'Leader', 'Gate', 'IKZ')
+RARITY_C = 0
+RARITY_UC = 1
+RARITY_R = 2
+RARITY_SR = 3
+RARITY_L = 4
+RARITY_G = 5
+RARITY_IKZ = 6
+
+REF = ('SELF', 'HOLDER', 'SUBJECT', 'OWN_LEADER', 'OPP_LEADER', 'ATTACKER', 'TARGET')
+REF_DOC = ("the ability's source card", 'the holder of the source weapon', "the trigger's subject (returned, portaled or equipped-to card; attacker when attacked)", "the controller's leader", "the opponent's leader", 'the attacking card of the current attack', 'the target of the current attack')
+REF_SELF = 0
+REF_HOLDER = 1
+REF_SUBJECT = 2
+REF_OWN_LEADER = 3
+REF_OPP_LEADER = 4
+REF_ATTACKER = 5
+REF_TARGET = 6
+
+RESULT = ('ONGOING', 'WIN_P0', 'WIN_P1', 'DRAW', 'TRUNCATED')
+RESULT_DOC = ('the game is not over', 'player 0 won', 'player 1 won', 'both leaders fell to one event (D10)', 'the turn cap was reached (RULES 9)')
+RESULT_ONGOING = 0
+RESULT_WIN_P0 = 1
+RESULT_WIN_P1 = 2
+RESULT_DRAW = 3
+RESULT_TRUNCATED = 4
+
+STATUS = ('CHARGE', 'DEFENDER', 'INFILTRATE', 'GODMODE', 'EFFECT_IMMUNE', 'FROZEN', 'SHOCKED')
+STATUS_DOC = ('keyword charge', 'keyword defender', 'keyword infiltrate', 'keyword godmode', 'cannot take damage from card effects', 'abilities disabled, cannot attack, cannot be damaged', "does not untap in its controller's next untap step")
+STATUS_CHARGE = 0
+STATUS_DEFENDER = 1
+STATUS_INFILTRATE = 2
+STATUS_GODMODE = 3
+STATUS_EFFECT_IMMUNE = 4
+STATUS_FROZEN = 5
+STATUS_SHOCKED = 6
+
+TRIGGER = ('ON_PLAY', 'ON_PLAY_GARDEN', 'ON_PLAY_ALLEY', 'WHEN_EQUIPPING', 'WHEN_ATTACKING', 'WHEN_ATTACKED', 'AFTER_ATTACKING', 'START_OF_TURN', 'END_OF_TURN', 'ENTITY_RETURNED', 'PORTAL')
+TRIGGER_DOC = ('this card was played (from hand or by an effect)', 'this entity was played into the garden', 'this entity was played into the alley', 'this weapon was played and attached', "this card, or this weapon's holder, attacks", 'this card is the target in response step (c)', "this card, or this weapon's holder, finished an attack", 'start of your turn (RULES 4.1 step 3)', 'end of your turn (RULES 4.3 step 1)', "any entity was returned to its owner's hand", 'this gate portaled an entity (RULES 5.6)')
+TRIGGER_ON_PLAY = 0
+TRIGGER_ON_PLAY_GARDEN = 1
+TRIGGER_ON_PLAY_ALLEY = 2
+TRIGGER_WHEN_EQUIPPING = 3
+TRIGGER_WHEN_ATTACKING = 4
+TRIGGER_WHEN_ATTACKED = 5
+TRIGGER_AFTER_ATTACKING = 6
+TRIGGER_START_OF_TURN = 7
+TRIGGER_END_OF_TURN = 8
+TRIGGER_ENTITY_RETURNED = 9
+TRIGGER_PORTAL = 10
+
+ZONE = ('DECK', 'HAND', 'LEADER', 'GATE', 'GARDEN', 'ALLEY', 'WEAPON', 'IKZ_PILE', 'IKZ_AREA', 'DISCARD', 'OUT', 'ASIDE', 'LOOK', 'RESOLVING')
+ZONE_DOC = ('deck (ordered, hidden)', 'hand (hidden from the opponent)', 'leader zone', 'gate zone', 'garden (5 slots)', 'alley (5 slots)', 'attached to a holder', 'IKZ pile (face down)', 'IKZ area (face up)', 'discard pile (public, ordered)', 'out of game (used token)', 'kept aside (unused token)', 'being looked at by its owner during an effect', 'a spell while it resolves')
+ZONE_DECK = 0
+ZONE_HAND = 1
+ZONE_LEADER = 2
+ZONE_GATE = 3
+ZONE_GARDEN = 4
+ZONE_ALLEY = 5
+ZONE_WEAPON = 6
+ZONE_IKZ_PILE = 7
+ZONE_IKZ_AREA = 8
+ZONE_DISCARD = 9
+ZONE_OUT = 10
+ZONE_ASIDE = 11
+ZONE_LOOK = 12
+ZONE_RESOLVING = 13
