@@ -58,5 +58,8 @@ $(OUT)/opt/bench_engine: bench/bench_engine.c $(OUT)/opt/libazuki_core.a
 bench: $(OUT)/opt/bench_engine
 	./$(OUT)/opt/bench_engine
 
+# Fuzzers, sanitizer soak and the no-allocation test (issue 6) live in their own file.
+-include tests/fuzz/fuzz.mk
+
 clean:
 	rm -rf $(OUT) build *.egg-info azuki/_core.c azuki/*.so
