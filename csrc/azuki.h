@@ -74,6 +74,8 @@ size_t azk_serialize(const azk_game *g, const azk_cardset *cs, uint8_t *out, siz
 azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in, size_t len);
 int azk_render(const azk_game *g, const azk_cardset *cs, char *out, int cap);  /* chars written (NUL-terminated) */
 int azk_events(azk_game *g, uint32_t *out, int cap);  /* drain packed events (see game.h) */
+const char *azk_event_name(int type);                 /* "DRAWN", ...; NULL if out of range */
+int azk_num_event_types(void);
 
 #ifdef __cplusplus
 }

@@ -240,6 +240,12 @@ azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in
 }
 
 /* ---- events ---------------------------------------------------------------- */
+#define AZK_EV_NAME_(name) #name,
+static const char *const event_names[AZK_EV_COUNT] = {AZK_EVENT_LIST(AZK_EV_NAME_)};
+#undef AZK_EV_NAME_
+const char *azk_event_name(int type) { return type >= 0 && type < AZK_EV_COUNT ? event_names[type] : NULL; }
+int azk_num_event_types(void) { return AZK_EV_COUNT; }
+
 int azk_events(azk_game *g, uint32_t *out, int cap) {
     int n = g->events_n < cap ? g->events_n : cap;
     if (out && n > 0) memcpy(out, g->events, sizeof(uint32_t) * (size_t)n);

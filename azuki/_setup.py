@@ -1,0 +1,323 @@
+"""Validation and planning for Game.from_setup (format: docs/state_format.md).
+
+Turns a dict in state_dict() form into a plan of physical card indices that
+the binding writes into the game struct; every problem is a ValueError naming
+the offending key (e.g. ``players[0].garden[2]: ...``). The engine's invariant
+checker runs on the result as a second line of defence.
+
+Physical cards: player p owns indices p*63 .. p*63+62: leader, gate, 50 main
+deck cards, 10 IKZ cards, the IKZ token (csrc/game.h). Placed cards take main
+indices in order; main cards not placed anywhere fill the deck (shuffled with
+the engine's pcg32 from the setup seed) unless the deck is given in full, in
+which case the rest are out of the game.
+"""
+from __future__ import annotations
+
+from . import spec_autogen as S
+
+CARDS_PER_PLAYER = 63
+ROW = 5
+DECK_MAIN = 50
+DECK_IKZ = 10
+
+ZONE = {n.lower(): i for i, n in enumerate(S.ZONE)}
+STATUS = {n.lower(): i for i, n in enumerate(S.STATUS)}
+DURATION = {n.lower(): i for i, n in enumerate(S.DURATION)}
+CF_TAPPED, CF_COOLDOWN, CF_SHOCKED = 1, 2, 4
+
+TOP_KEYS = {"players", "turn", "active", "first_player", "turn_cap", "decks", "seed", "effects", "cards",
+            # derived keys that state_dict() emits; accepted and checked or ignored
+            "format", "cardset", "phase", "result", "current_player", "rng", "combat", "prompt",
+            "pending_triggers", "hash"}
+PLAYER_KEYS = {"leader", "gate", "hand", "deck", "deck_top", "discard", "garden", "alley", "ikz_area",
+               "ikz_pile", "token", "played_entities", "look", "out", "mulligan_done"}
+FIELD_KEYS = {"card", "tapped", "damage", "cooldown", "shocked", "once_used", "weapons",
+              "index", "attack", "health", "statuses"}   # the last four are derived, ignored
+
+
+def _int(v, path, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ValueError(f"{path}: expected an integer in [{lo}, {hi}], got {v!r}")
+    return v
+
+
+def _bool(v, path):
+    if not isinstance(v, bool):
+        raise ValueError(f"{path}: expected true or false, got {v!r}")
+    return v
+
+
+def _list(v, path, cap=None):
+    if not isinstance(v, (list, tuple)):
+        raise ValueError(f"{path}: expected a list, got {type(v).__name__}")
+    if cap is not None and len(v) > cap:
+        raise ValueError(f"{path}: at most {cap} entries, got {len(v)}")
+    return list(v)
+
+
+class _Player:
+    def __init__(self, p, cs, deck_index):
+        self.p = p
+        self.cs = cs
+        self.base = p * CARDS_PER_PLAYER
+        self.deck = cs.deck_list(deck_index)
+        self.cards = {}
+        self.next_main = self.base + 2
+        self.placed_defs = []
+        self.out = {"cards": self.cards, "deck": [], "hand": [], "discard": [], "garden": {}, "alley": {},
+                    "weapons": [], "ikz_area": [], "ikz_pile": [], "played_entities": 0}
+
+    def def_of(self, cid, path, types):
+        if not isinstance(cid, str):
+            raise ValueError(f"{path}: expected a card id, got {cid!r}")
+        try:
+            k = self.cs.ids.index(cid)
+        except ValueError:
+            raise ValueError(f"{path}: unknown card id {cid!r}") from None
+        t = self.cs.card_types[k]
+        if t not in types:
+            raise ValueError(f"{path}: {cid} is a {t}; expected {' or '.join(types)}")
+        return k
+
+    def main_card(self, cid, path, types, zone):
+        k = self.def_of(cid, path, types)
+        if self.next_main >= self.base + 2 + DECK_MAIN:
+            raise ValueError(f"{path}: player {self.p} has more than {DECK_MAIN} main-deck cards in this setup")
+        c = self.next_main
+        self.next_main += 1
+        self.cards[c] = {"def": k, "zone": ZONE[zone]}
+        self.placed_defs.append(k)
+        return c
+
+    def fields(self, c, e, path, on_field=True):
+        if isinstance(e, str):
+            return
+        flags = 0
+        if e.get("tapped") and _bool(e["tapped"], f"{path}.tapped"):
+            flags |= CF_TAPPED
+        if e.get("cooldown") and _bool(e["cooldown"], f"{path}.cooldown"):
+            flags |= CF_COOLDOWN
+        if e.get("shocked") and _bool(e["shocked"], f"{path}.shocked"):
+            flags |= CF_SHOCKED
+        self.cards[c]["flags"] = flags
+        self.cards[c]["damage"] = _int(e.get("damage", 0), f"{path}.damage", 0, 99)
+        used = 0
+        for i, a in enumerate(_list(e.get("once_used", []), f"{path}.once_used", 8)):
+            used |= 1 << _int(a, f"{path}.once_used[{i}]", 0, 7)
+        self.cards[c]["once_used"] = used
+
+    @staticmethod
+    def entry(e, path):
+        if isinstance(e, str):
+            return e
+        if not isinstance(e, dict) or "card" not in e:
+            raise ValueError(f"{path}: expected a card id or an object with \"card\"")
+        bad = set(e) - FIELD_KEYS
+        if bad:
+            raise ValueError(f"{path}: unknown keys {sorted(bad)}")
+        return e["card"]
+
+    def weapons(self, holder, ws, path):
+        for j, w in enumerate(_list(ws, path, DECK_MAIN)):
+            wp = f"{path}[{j}]"
+            c = self.main_card(self.entry(w, wp), wp, ("weapon",), "weapon")
+            self.out["weapons"].append((c, holder))
+
+
+def build_setup(d, cs):
+    from ._core import rng_shuffle
+
+    bad = set(d) - TOP_KEYS
+    if bad:
+        raise ValueError(f"setup: unknown keys {sorted(bad)} (known: {', '.join(sorted(TOP_KEYS))})")
+    if d.get("phase", "MAIN") != "MAIN":
+        raise ValueError("phase: from_setup builds main-phase positions only (use step() to reach others)")
+    if d.get("result", "ONGOING") != "ONGOING":
+        raise ValueError("result: a setup must be an ongoing game")
+    if d.get("prompt") is not None or d.get("combat") is not None or d.get("pending_triggers", 0):
+        raise ValueError("setup: pending prompts, combats and triggers cannot be set up")
+    decks = _list(d.get("decks", ["STT01", "STT02"]), "decks")
+    if len(decks) != 2:
+        raise ValueError("decks: expected two deck names")
+    deck_index = [cs.deck_index(x) for x in decks]
+    seed = d.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed: expected an integer in [0, 2**64), got {seed!r}")
+    turn = _int(d.get("turn", 3), "turn", 1, 60000)
+    active = _int(d.get("active", 0), "active", 0, 1)
+    first = _int(d.get("first_player", active if turn % 2 == 1 else 1 - active), "first_player", 0, 1)
+    turn_cap = _int(d.get("turn_cap", 200), "turn_cap", 1, 60000)
+    players_in = _list(d.get("players", [{}, {}]), "players")
+    if len(players_in) != 2:
+        raise ValueError("players: expected two player objects")
+    plan = {"decks": [cs.decks[i] for i in deck_index], "deck_index": deck_index, "seed": seed, "turn": turn,
+            "active": active, "first_player": first, "turn_cap": turn_cap, "players": [], "effects": []}
+    players = []
+    for p in range(2):
+        pd = players_in[p]
+        path = f"players[{p}]"
+        if not isinstance(pd, dict):
+            raise ValueError(f"{path}: expected an object")
+        bad = set(pd) - PLAYER_KEYS
+        if bad:
+            raise ValueError(f"{path}: unknown keys {sorted(bad)} (known: {', '.join(sorted(PLAYER_KEYS))})")
+        if pd.get("look"):
+            raise ValueError(f"{path}.look: looked-at cards cannot be set up")
+        pl = _Player(p, cs, deck_index[p])
+        players.append(pl)
+        o = pl.out
+        # leader and gate
+        lead = pd.get("leader", {})
+        lead = {"card": lead} if isinstance(lead, str) else lead
+        if not isinstance(lead, dict):
+            raise ValueError(f"{path}.leader: expected an object")
+        if set(lead) - FIELD_KEYS:
+            raise ValueError(f"{path}.leader: unknown keys {sorted(set(lead) - FIELD_KEYS)}")
+        lk = pl.def_of(lead["card"], f"{path}.leader.card", ("leader",)) if "card" in lead else pl.deck["leader"]
+        pl.cards[pl.base] = {"def": lk, "zone": ZONE["leader"]}
+        pl.fields(pl.base, lead, f"{path}.leader")
+        gate = pd.get("gate", {})
+        gate = {"card": gate} if isinstance(gate, str) else gate
+        if not isinstance(gate, dict) or set(gate) - {"card", "tapped"}:
+            raise ValueError(f"{path}.gate: expected {{\"card\": id, \"tapped\": bool}}")
+        gk = pl.def_of(gate["card"], f"{path}.gate.card", ("gate",)) if "card" in gate else pl.deck["gate"]
+        pl.cards[pl.base + 1] = {"def": gk, "zone": ZONE["gate"],
+                                 "flags": CF_TAPPED if _bool(gate.get("tapped", False), f"{path}.gate.tapped") else 0}
+        # rows
+        for row in ("garden", "alley"):
+            entries = _list(pd.get(row, []), f"{path}.{row}", ROW)
+            for i, e in enumerate(entries):
+                if e is None:
+                    continue
+                ep = f"{path}.{row}[{i}]"
+                c = pl.main_card(pl.entry(e, ep), ep, ("entity",), row)
+                pl.fields(c, e, ep)
+                o[row][i] = c
+                if isinstance(e, dict) and e.get("weapons"):
+                    if row == "alley":
+                        raise ValueError(f"{ep}.weapons: only the leader and garden entities hold weapons")
+                    pl.weapons(c, e["weapons"], f"{ep}.weapons")
+        if lead.get("weapons"):
+            pl.weapons(pl.base, lead["weapons"], f"{path}.leader.weapons")
+        for zone in ("hand", "discard"):
+            for i, e in enumerate(_list(pd.get(zone, []), f"{path}.{zone}", DECK_MAIN)):
+                o[zone].append(pl.main_card(e, f"{path}.{zone}[{i}]", ("entity", "weapon", "spell"), zone))
+        o["played_entities"] = _int(pd.get("played_entities", 0), f"{path}.played_entities", 0, 255)
+        # deck: explicit (top first), or deck_top + filler
+        main_left = pl.base + 2 + DECK_MAIN - pl.next_main
+        if "deck" in pd and "deck_top" in pd:
+            raise ValueError(f"{path}: give either deck or deck_top, not both")
+        explicit = "deck" in pd
+        top = _list(pd.get("deck", pd.get("deck_top", [])), f"{path}.deck", DECK_MAIN)
+        if len(top) > main_left:
+            raise ValueError(f"{path}: more than {DECK_MAIN} main-deck cards in this setup")
+        top_cards = [pl.main_card(e, f"{path}.deck[{i}]", ("entity", "weapon", "spell"), "deck")
+                     for i, e in enumerate(top)]
+        pool = list(pl.deck["main"])
+        for k in pl.placed_defs:
+            if k in pool:
+                pool.remove(k)
+        need = pl.base + 2 + DECK_MAIN - pl.next_main
+        perm, _ = rng_shuffle(seed, 0x5e7u + p, len(pool))
+        pool = [pool[i] for i in perm][:need]
+        filler = []
+        for k in pool:
+            c = pl.next_main
+            pl.next_main += 1
+            pl.cards[c] = {"def": k, "zone": ZONE["out" if explicit else "deck"]}
+            if not explicit:
+                filler.append(c)
+        o["deck"] = filler + list(reversed(top_cards))   # bottom first
+        # IKZ
+        ikz_base = pl.base + 2 + DECK_MAIN
+        token = pl.base + CARDS_PER_PLAYER - 1
+        area = pd.get("ikz_area", [])
+        if isinstance(area, int) and not isinstance(area, bool):
+            area = ["IKZ"] * _int(area, f"{path}.ikz_area", 0, DECK_IKZ)
+        area = _list(area, f"{path}.ikz_area", DECK_IKZ + 1)
+        regular = 0
+        token_zone = pd.get("token", "aside")
+        if token_zone not in ("aside", "out", "ikz_area"):
+            raise ValueError(f"{path}.token: expected \"aside\", \"out\" or \"ikz_area\"")
+        token_in_area = False
+        for i, e in enumerate(area):
+            ep = f"{path}.ikz_area[{i}]"
+            if isinstance(e, str):
+                e = {"card": e}
+            if not isinstance(e, dict) or set(e) - {"card", "tapped", "token"}:
+                raise ValueError(f"{ep}: expected {{\"tapped\": bool, \"token\": bool}}")
+            is_token = _bool(e.get("token", False), f"{ep}.token")
+            if is_token:
+                if token_in_area:
+                    raise ValueError(f"{ep}: only one IKZ token")
+                token_in_area = True
+                c = token
+                k = pl.deck["token"]
+            else:
+                if regular >= DECK_IKZ:
+                    raise ValueError(f"{ep}: more than {DECK_IKZ} IKZ cards")
+                c = ikz_base + regular
+                k = pl.deck["ikz"][regular]
+                regular += 1
+            pl.cards[c] = {"def": k, "zone": ZONE["ikz_area"],
+                           "flags": CF_TAPPED if _bool(e.get("tapped", False), f"{ep}.tapped") else 0}
+            o["ikz_area"].append(c)
+        if token_in_area and token_zone not in ("ikz_area", "aside") and "token" in pd:
+            raise ValueError(f"{path}.token: the token is listed in ikz_area")
+        if not token_in_area:
+            if token_zone == "ikz_area":
+                raise ValueError(f"{path}.token: \"ikz_area\" needs an ikz_area entry with \"token\": true")
+            pl.cards[token] = {"def": pl.deck["token"], "zone": ZONE[token_zone]}
+        pile = pd.get("ikz_pile", DECK_IKZ - regular)
+        if _int(pile, f"{path}.ikz_pile", 0, DECK_IKZ) != DECK_IKZ - regular:
+            raise ValueError(f"{path}.ikz_pile: {pile} + {regular} IKZ in the area must be {DECK_IKZ}")
+        for j in range(regular, DECK_IKZ):
+            c = ikz_base + j
+            pl.cards[c] = {"def": pl.deck["ikz"][j], "zone": ZONE["ikz_pile"]}
+            o["ikz_pile"].append(c)
+        plan["players"].append(o)
+    # temporary effects
+    for i, fx in enumerate(_list(d.get("effects", []), "effects", 48)):
+        ep = f"effects[{i}]"
+        if not isinstance(fx, dict) or set(fx) - {"where", "card", "attack", "statuses", "duration", "creator"}:
+            raise ValueError(f"{ep}: expected {{where, attack | statuses, duration, creator}}")
+        c = _locate_planned(plan, fx.get("where"), ep)
+        dur = fx.get("duration", "end_of_turn")
+        if dur not in DURATION:
+            raise ValueError(f"{ep}.duration: unknown duration {dur!r} (known: {', '.join(DURATION)})")
+        e = {"card": c, "duration": DURATION[dur], "creator": _int(fx.get("creator", active), f"{ep}.creator", 0, 1),
+             "amount": 0, "status": 0}
+        if "attack" in fx:
+            e["kind"] = 0
+            e["amount"] = _int(fx["attack"], f"{ep}.attack", -99, 99)
+        else:
+            e["kind"] = 1
+            for j, s in enumerate(_list(fx.get("statuses", []), f"{ep}.statuses", 8)):
+                if s not in STATUS:
+                    raise ValueError(f"{ep}.statuses[{j}]: unknown status {s!r} (known: {', '.join(STATUS)})")
+                e["status"] |= 1 << STATUS[s]
+            if not e["status"]:
+                raise ValueError(f"{ep}: needs \"attack\" or \"statuses\"")
+        plan["effects"].append(e)
+    return plan
+
+
+def _locate_planned(plan, where, path):
+    if not isinstance(where, str) or len(where) < 4 or where[:1] != "p" or where[1:2] not in ("0", "1") \
+            or where[2:3] != ".":
+        raise ValueError(f"{path}.where: expected a location like \"p0.garden[1]\" or \"p1.leader\", got {where!r}")
+    p = int(where[1])
+    rest = where[3:]
+    if rest == "leader":
+        return p * CARDS_PER_PLAYER
+    for row in ("garden", "alley"):
+        if rest.startswith(row + "[") and rest.endswith("]"):
+            try:
+                i = int(rest[len(row) + 1:-1])
+            except ValueError:
+                break
+            c = plan["players"][p][row].get(i)
+            if c is None:
+                raise ValueError(f"{path}.where: no card at {where}")
+            return c
+    raise ValueError(f"{path}.where: effects apply to the leader or a garden/alley card, got {where!r}")
