@@ -485,12 +485,21 @@ cdef class Game:
     # ---- card naming ---------------------------------------------------------
     cdef str _where(self, int c):
         cdef azk_card *k = &self.g.cards[c]
+        cdef azk_player *pl
+        cdef int j, n
         p = f"p{k.owner}"
         z = _ZONE_NAMES[k.zone]
         if z in ("leader", "gate"):
             return f"{p}.{z}"
-        if z == "weapon":
-            return f"{p}.weapon({self._where(k.holder)})"
+        if z == "weapon":   # k-th weapon of its holder, in attachment order
+            pl = &self.g.pl[k.owner]
+            n = 0
+            for j in range(pl.weapons_n):
+                if pl.weapons[j] == c:
+                    break
+                if self.g.cards[pl.weapons[j]].holder == k.holder:
+                    n += 1
+            return f"{self._where(k.holder)}.weapons[{n}]"
         if z in ("aside", "out", "resolving"):
             return f"{p}.{z}"
         return f"{p}.{z}[{k.pos}]"

@@ -218,7 +218,7 @@ def build_setup(d, cs):
             if k in pool:
                 pool.remove(k)
         need = pl.base + 2 + DECK_MAIN - pl.next_main
-        perm, _ = rng_shuffle(seed, 0x5e7u + p, len(pool))
+        perm, _ = rng_shuffle(seed, 0x5E7 + p, len(pool))
         pool = [pool[i] for i in perm][:need]
         filler = []
         for k in pool:
@@ -308,6 +308,14 @@ def _locate_planned(plan, where, path):
         raise ValueError(f"{path}.where: expected a location like \"p0.garden[1]\" or \"p1.leader\", got {where!r}")
     p = int(where[1])
     rest = where[3:]
+    if rest.endswith("]") and ".weapons[" in rest:   # k-th weapon of a holder
+        head, k = rest[:-1].rsplit(".weapons[", 1)
+        holder = _locate_planned(plan, f"p{p}.{head}", path)
+        ws = [c for c, h in plan["players"][p]["weapons"] if h == holder]
+        try:
+            return ws[int(k)]
+        except (ValueError, IndexError):
+            raise ValueError(f"{path}.where: no weapon at {where}") from None
     if rest == "leader":
         return p * CARDS_PER_PLAYER
     for row in ("garden", "alley"):
@@ -320,4 +328,5 @@ def _locate_planned(plan, where, path):
             if c is None:
                 raise ValueError(f"{path}.where: no card at {where}")
             return c
-    raise ValueError(f"{path}.where: effects apply to the leader or a garden/alley card, got {where!r}")
+    raise ValueError(f"{path}.where: effects apply to the leader, a garden/alley card or a weapon "
+                     f"(e.g. p0.garden[1].weapons[0]), got {where!r}")
