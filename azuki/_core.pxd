@@ -241,3 +241,4 @@ cdef extern from "game.h" nogil:
     void azk_advance(azk_game *g, const azk_cardset *cs)
     void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot)
     int azk_check_invariants(const azk_game *g, const azk_cardset *cs)
+    int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache)

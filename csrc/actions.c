@@ -19,11 +19,6 @@ static const int P1_SIZE[AZK_ACT_COUNT] = {
 #include "azk_actions.def"
 };
 #undef AZK_ACTION
-#define AZK_ACTION(name, n0, n1, doc) +(n0) * (n1)
-enum { AZK_NUM_ACTIONS_ = 0
-#include "azk_actions.def"
-};
-#undef AZK_ACTION
 #define AZK_ACTION(name, n0, n1, doc) AZK_BASE_##name, AZK_BASE_END_##name = AZK_BASE_##name + (n0) * (n1) - 1,
 enum azk_action_base {
 #include "azk_actions.def"
@@ -237,26 +232,45 @@ int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int ca
     return enumerate_types(g, cs, out, cap, ~0u);
 }
 
-int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
-    return azk_enumerate(g, cs, out, cap);
+void azk_store_legal(azk_game *g, const int32_t *actions, int n) {
+    memset(g->legal, 0, sizeof g->legal);
+    for (int i = 0; i < n; i++) g->legal[actions[i] >> 6] |= 1ull << (actions[i] & 63);
+    g->legal_n = (uint16_t)n;
 }
 
-int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask) {
+void azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
     int32_t buf[AZK_NUM_ACTIONS_];
-    memset(mask, 0, AZK_NUM_ACTIONS_);
-    int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
-    for (int i = 0; i < n; i++) mask[buf[i]] = 1;
+    azk_store_legal(g, buf, azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_));
+}
+
+/* The three readers below use the cache (see game.h); they are exact because
+ * every path that changes the hashed state ends in azk_advance or deserialize,
+ * both of which refresh it. */
+int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+    (void)cs;
+    int n = 0;
+    for (int w = 0; w < AZK_LEGAL_WORDS && n < cap; w++) {
+        uint64_t b = g->legal[w];
+        while (b && n < cap) {
+            out[n++] = w * 64 + __builtin_ctzll(b);
+            b &= b - 1;
+        }
+    }
     return n;
 }
 
+int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask) {
+    (void)cs;
+    memset(mask, 0, AZK_NUM_ACTIONS_);
+    for (int w = 0; w < AZK_LEGAL_WORDS; w++)
+        for (uint64_t b = g->legal[w]; b; b &= b - 1) mask[w * 64 + __builtin_ctzll(b)] = 1;
+    return g->legal_n;
+}
+
 int azk_is_legal(const azk_game *g, const azk_cardset *cs, int action) {
-    int type = 0, p0 = 0, p1 = 0;
-    if (azk_decode(action, &type, &p0, &p1) != 0) return 0;
-    int32_t buf[AZK_NUM_ACTIONS_];
-    int n = enumerate_types(g, cs, buf, AZK_NUM_ACTIONS_, 1u << type);
-    for (int i = 0; i < n; i++)
-        if (buf[i] == action) return 1;
-    return 0;
+    (void)cs;
+    if (action < 0 || action >= AZK_NUM_ACTIONS_) return 0;
+    return (int)((g->legal[action >> 6] >> (action & 63)) & 1u);
 }
 
 azk_status azk_step(azk_game *g, const azk_cardset *cs, int action) {

@@ -370,8 +370,13 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
             }
         }
     }
-    int dead0 = azk_health_of(g, cs, g->pl[0].leader) - g->cards[g->pl[0].leader].damage <= 0;
-    int dead1 = azk_health_of(g, cs, g->pl[1].leader) - g->cards[g->pl[1].leader].damage <= 0;
+    int dead[AZK_PLAYERS];
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        int c = g->pl[p].leader;
+        dead[p] = g->cards[c].damage >= min_health(cs, azk_def(cs, g, c)) && /* same fast path */
+                  azk_health_of(g, cs, c) - g->cards[c].damage <= 0;
+    }
+    int dead0 = dead[0], dead1 = dead[1];
     if (dead0 && dead1) game_over(g, AZK_RES_DRAW); /* D10 */
     else if (dead0) game_over(g, AZK_RES_WIN_P1);
     else if (dead1) game_over(g, AZK_RES_WIN_P0);
@@ -763,11 +768,13 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
     for (;;) {
         if (g->result != AZK_RES_ONGOING) {
             g->phase = AZK_PHASE_GAME_OVER;
+            azk_store_legal(g, NULL, 0);
             return;
         }
         if (g->vm.active) {
             if (g->vm.waiting) {
                 g->phase = AZK_PHASE_PROMPT;
+                azk_refresh_legal(g, cs);
                 return;
             }
             azk_vm_run(g, cs);
@@ -799,10 +806,11 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             azk_vm_start(g, cs, t.ability, t.source, t.controller, ctx == AZK_NONE ? -1 : ctx, t.ctx_value, -1);
             continue;
         }
-        int32_t buf[2];
+        int32_t buf[AZK_NUM_ACTIONS_];
         switch (g->flow) {
         case AZK_FLOW_MULLIGAN:
             g->phase = AZK_PHASE_MULLIGAN;
+            azk_refresh_legal(g, cs);
             return;
         case AZK_FLOW_START:
             start_phase(g, cs);
@@ -848,10 +856,13 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             continue;
         default:
             g->phase = AZK_PHASE_GAME_OVER;
+            azk_store_legal(g, NULL, 0);
             return;
         }
-        /* A decision point: one legal answer is no question (RULES §12). */
-        if (azk_enumerate(g, cs, buf, 2) == 1) {
+        /* A decision point: one legal answer is no question (RULES §12).
+         * The full list is kept as the legal-action cache (game.h). */
+        int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
+        if (n == 1) {
             int type = 0, p0 = 0, p1 = 0;
             azk_decode(buf[0], &type, &p0, &p1);
             if (g->phase == AZK_PHASE_RESPONSE && type == AZK_ACT_NO_OP) {
@@ -861,6 +872,7 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             }
             continue;
         }
+        azk_store_legal(g, buf, n);
         return;
     }
 }

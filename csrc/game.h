@@ -48,6 +48,14 @@
 #define AZK_NONE 0xFF
 
 _Static_assert(AZK_NUM_CARDS < AZK_NONE, "card indices fit a byte");
+
+/* Size of the flat action space, from the one declaration in azk_actions.def. */
+#define AZK_ACTION(name, n0, n1, doc) +(n0) * (n1)
+enum { AZK_NUM_ACTIONS_ = 0
+#include "azk_actions.def"
+};
+#undef AZK_ACTION
+#define AZK_LEGAL_WORDS ((AZK_NUM_ACTIONS_ + 63) / 64)
 _Static_assert(AZK_MAX_OPTIONS >= 2 * (AZK_ROW + 1), "both leaders and gardens fit one prompt");
 _Static_assert(AZK_LOOK_CAP <= AZK_MAX_OPTIONS, "look zone fits one prompt");
 
@@ -241,6 +249,14 @@ struct azk_game {
     /* ---- not hashed, not serialized: the event side channel ---- */
     uint16_t events_n, events_dropped;
     uint32_t events[AZK_EVENT_CAP];
+    /* ---- not hashed, not serialized: the legal-action cache ----
+     * The set of legal flat actions at the current decision point, as a bit
+     * set, computed once by azk_advance (which must enumerate anyway for the
+     * one-answer rule, RULES §12) and by deserialize. legal_actions, the mask,
+     * is_legal and step read it instead of enumerating again. It is a pure
+     * function of the hashed state; azk_check_invariants verifies that. */
+    uint16_t legal_n;
+    uint64_t legal[AZK_LEGAL_WORDS];
 };
 
 #define AZK_HASHED_BYTES offsetof(azk_game, events_n)
@@ -291,8 +307,11 @@ int azk_op_operands(int op);
 
 /* actions.c */
 int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
+void azk_store_legal(azk_game *g, const int32_t *actions, int n);
+void azk_refresh_legal(azk_game *g, const azk_cardset *cs);
 
 /* state.c */
-int azk_check_invariants(const azk_game *g, const azk_cardset *cs);
+int azk_check_invariants(const azk_game *g, const azk_cardset *cs);  /* 0 ok; includes the legal cache */
+int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache);
 
 #endif /* AZK_GAME_H */

@@ -99,7 +99,9 @@ static int check_list(const azk_game *g, const uint8_t *arr, int n, int cap, int
 /* 0 when every invariant of game.h holds, else a negative code naming the
  * first violated one. Also bounds-checks every index, so a state that passes
  * can be played without any out-of-range access. */
-int azk_check_invariants(const azk_game *g, const azk_cardset *cs) {
+int azk_check_invariants(const azk_game *g, const azk_cardset *cs) { return azk_check_state(g, cs, 1); }
+
+int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache) {
     int seen[AZK_NUM_CARDS] = {0};
     INV(g->result < AZK_RES_COUNT && g->phase < AZK_PHASE_COUNT && g->flow <= AZK_FLOW_OVER, -10);
     INV(g->active < 2 && g->first_player < 2, -11);
@@ -191,6 +193,14 @@ int azk_check_invariants(const azk_game *g, const azk_cardset *cs) {
         INV(g->prompt.n + g->prompt.optional >= 2, -82);
     }
     if (g->in_attack) INV(g->attacker < AZK_NUM_CARDS && g->target < AZK_NUM_CARDS, -90);
+    if (check_legal_cache) { /* the cache is exactly a fresh enumeration */
+        int32_t buf[AZK_NUM_ACTIONS_];
+        int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
+        INV(n == g->legal_n, -95);
+        uint64_t fresh[AZK_LEGAL_WORDS] = {0};
+        for (int i = 0; i < n; i++) fresh[buf[i] >> 6] |= 1ull << (buf[i] & 63);
+        INV(memcmp(fresh, g->legal, sizeof fresh) == 0, -96);
+    }
     return 0;
 }
 
@@ -234,7 +244,8 @@ azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in
     azk_game tmp;
     memset(&tmp, 0, sizeof tmp);
     memcpy(&tmp, in + AZK_HEADER_BYTES, AZK_HASHED_BYTES);
-    if (azk_check_invariants(&tmp, cs) != 0) return AZK_ERR_CORRUPT;
+    if (azk_check_state(&tmp, cs, 0) != 0) return AZK_ERR_CORRUPT;
+    azk_refresh_legal(&tmp, cs);
     memcpy(g, &tmp, sizeof tmp);
     return AZK_OK;
 }
