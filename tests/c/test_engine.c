@@ -162,6 +162,7 @@ int main(int argc, char **argv) {
     CS = azk_default_cardset();
     NA = azk_num_actions();
     if (argc > 1) GAMES = atoi(argv[1]);
+    else if (getenv("AZK_TEST_GAMES")) GAMES = atoi(getenv("AZK_TEST_GAMES")); /* make ctest: 10,000 */
     AZK_RUN(test_cardset_verifies);
     AZK_RUN(test_encode_decode);
     AZK_RUN(test_determinism);
