@@ -357,8 +357,11 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
     for (int changed = 1; changed;) { /* a death can shrink another's static health */
         changed = 0;
         for (int p = 0; p < AZK_PLAYERS; p++) {
+            /* garden[] and alley[] are adjacent rows of AZK_ROW slots each */
+            const uint8_t *slots = g->pl[p].garden;
+            _Static_assert(offsetof(azk_player, alley) == offsetof(azk_player, garden) + AZK_ROW, "rows adjacent");
             for (int k = 0; k < 2 * AZK_ROW; k++) {
-                int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+                int c = slots[k];
                 if (c == AZK_NONE) continue;
                 /* fast path: damage below the lowest health its statics could give */
                 if (g->cards[c].damage < min_health(cs, azk_def(cs, g, c))) continue;

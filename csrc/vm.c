@@ -546,7 +546,12 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
         default: break;
         }
         f->pc = next;
-        azk_state_check(g, cs);
+        /* State checks (RULES §9) after every instruction that can change
+         * damage, health or the field; choices, attack changes and loop
+         * bookkeeping cannot, so they skip the scan. */
+        if (op != AZK_OP_CHOOSE && op != AZK_OP_MAY && op != AZK_OP_CHOOSE_NUM && op != AZK_OP_MOD_ATTACK &&
+            op != AZK_OP_FOREACH && op != AZK_OP_NEXT)
+            azk_state_check(g, cs);
     }
 }
 
