@@ -233,8 +233,13 @@ int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int ca
 }
 
 void azk_store_legal(azk_game *g, const int32_t *actions, int n) {
-    memset(g->legal, 0, sizeof g->legal);
-    for (int i = 0; i < n; i++) g->legal[actions[i] >> 6] |= 1ull << (actions[i] & 63);
+    /* clear only the words that were in use */
+    for (uint32_t w = g->legal_words; w; w &= w - 1) g->legal[__builtin_ctz(w)] = 0;
+    g->legal_words = 0;
+    for (int i = 0; i < n; i++) {
+        g->legal[actions[i] >> 6] |= 1ull << (actions[i] & 63);
+        g->legal_words |= 1u << (actions[i] >> 6);
+    }
     g->legal_n = (uint16_t)n;
 }
 
@@ -249,12 +254,9 @@ void azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
 int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
     (void)cs;
     int n = 0;
-    for (int w = 0; w < AZK_LEGAL_WORDS && n < cap; w++) {
-        uint64_t b = g->legal[w];
-        while (b && n < cap) {
-            out[n++] = w * 64 + __builtin_ctzll(b);
-            b &= b - 1;
-        }
+    for (uint32_t ws = g->legal_words; ws && n < cap; ws &= ws - 1) {
+        int w = __builtin_ctz(ws);
+        for (uint64_t b = g->legal[w]; b && n < cap; b &= b - 1) out[n++] = w * 64 + __builtin_ctzll(b);
     }
     return n;
 }
@@ -262,8 +264,10 @@ int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, in
 int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask) {
     (void)cs;
     memset(mask, 0, AZK_NUM_ACTIONS_);
-    for (int w = 0; w < AZK_LEGAL_WORDS; w++)
+    for (uint32_t ws = g->legal_words; ws; ws &= ws - 1) {
+        int w = __builtin_ctz(ws);
         for (uint64_t b = g->legal[w]; b; b &= b - 1) mask[w * 64 + __builtin_ctzll(b)] = 1;
+    }
     return g->legal_n;
 }
 

@@ -56,6 +56,7 @@ enum { AZK_NUM_ACTIONS_ = 0
 };
 #undef AZK_ACTION
 #define AZK_LEGAL_WORDS ((AZK_NUM_ACTIONS_ + 63) / 64)
+_Static_assert(AZK_LEGAL_WORDS <= 32, "legal_words is a 32-bit summary");
 _Static_assert(AZK_MAX_OPTIONS >= 2 * (AZK_ROW + 1), "both leaders and gardens fit one prompt");
 _Static_assert(AZK_LOOK_CAP <= AZK_MAX_OPTIONS, "look zone fits one prompt");
 
@@ -256,6 +257,7 @@ struct azk_game {
      * is_legal and step read it instead of enumerating again. It is a pure
      * function of the hashed state; azk_check_invariants verifies that. */
     uint16_t legal_n;
+    uint32_t legal_words;               /* bit w: legal[w] != 0 */
     uint64_t legal[AZK_LEGAL_WORDS];
 };
 

@@ -200,6 +200,9 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
         uint64_t fresh[AZK_LEGAL_WORDS] = {0};
         for (int i = 0; i < n; i++) fresh[buf[i] >> 6] |= 1ull << (buf[i] & 63);
         INV(memcmp(fresh, g->legal, sizeof fresh) == 0, -96);
+        uint32_t words = 0;
+        for (int w = 0; w < AZK_LEGAL_WORDS; w++) words |= (uint32_t)(fresh[w] != 0) << w;
+        INV(words == g->legal_words, -97);
     }
     return 0;
 }
