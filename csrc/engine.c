@@ -889,6 +889,7 @@ azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int 
     azk_rng_seed(&g->rng, seed, 0xa2b1c0d5ULL);
     g->turn_cap = AZK_DEFAULT_TURN_CAP;
     g->vm.source = g->vm.ctx_card = g->vm.spell_card = AZK_NONE;
+    memset(g->vm.t, AZK_NONE, sizeof g->vm.t); /* as after any ability: one position, one hash */
     for (int p = 0; p < AZK_PLAYERS; p++) {
         const azk_decklist *dl = &cs->decks[p == 0 ? deck0 : deck1];
         azk_player *pl = &g->pl[p];

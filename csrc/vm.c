@@ -266,6 +266,16 @@ int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int 
 /* ---------------------------------------------------------------------------
  * The interpreter
  * ------------------------------------------------------------------------- */
+/* Cards an effect may move between zones: main-deck cards (entities,
+ * weapons, spells) that are not resolving. Leaders, gates and IKZ cards never
+ * change zone through effects, whatever a card program asks (the verifier
+ * cannot know what a selector or reference will name at run time). */
+static int movable(const azk_game *g, const azk_cardset *cs, int c) {
+    uint8_t t = azk_def(cs, g, c)->card_type, z = g->cards[c].zone;
+    return (t == AZK_CT_ENTITY || t == AZK_CT_WEAPON || t == AZK_CT_SPELL) &&
+           z != AZK_Z_RESOLVING && z != AZK_Z_OUT && z != AZK_Z_ASIDE;
+}
+
 static void clear_frame(azk_vm_frame *f) {
     memset(f, 0, sizeof *f);
     f->source = f->ctx_card = f->spell_card = AZK_NONE;
@@ -431,17 +441,22 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             break;
         case AZK_OP_DISCARD:
         case AZK_OP_SACRIFICE:
-            if (t_valid(g, &x, a[0])) {
+            if (t_valid(g, &x, a[0]) && movable(g, cs, f->t[a[0]])) {
                 int c = f->t[a[0]];
+                /* godmode: effects that would move it off the field do
+                 * nothing; a sacrifice is a cost and still moves it (RULES §7) */
+                if (op == AZK_OP_DISCARD && azk_on_field(g, c) && (azk_status_of(g, cs, c) & AZK_ST_GODMODE)) break;
                 azk_move(g, cs, c, AZK_Z_DISCARD, 0);
                 azk_event(g, AZK_EV_DISCARDED, g->cards[c].owner, c, op == AZK_OP_SACRIFICE);
             }
             break;
         case AZK_OP_RETURN:
+        case AZK_OP_RETURN_COST:
             if (t_valid(g, &x, a[0])) {
                 int c = f->t[a[0]];
                 uint8_t z = g->cards[c].zone;
-                if ((z == AZK_Z_GARDEN || z == AZK_Z_ALLEY) && !(azk_status_of(g, cs, c) & AZK_ST_GODMODE))
+                if ((z == AZK_Z_GARDEN || z == AZK_Z_ALLEY) &&
+                    (op == AZK_OP_RETURN_COST || !(azk_status_of(g, cs, c) & AZK_ST_GODMODE)))
                     azk_return_to_hand(g, cs, c);
             }
             break;
@@ -453,7 +468,7 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             }
             break;
         case AZK_OP_TO_HAND:
-            if (t_valid(g, &x, a[0])) {
+            if (t_valid(g, &x, a[0]) && movable(g, cs, f->t[a[0]]) && !azk_on_field(g, f->t[a[0]])) {
                 int c = f->t[a[0]];
                 azk_move(g, cs, c, AZK_Z_HAND, 0);
                 set_t(g, &x, a[0], c); /* keep naming the card in hand (Mizuki plays it next) */
@@ -481,7 +496,7 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             break;
         }
         case AZK_OP_PLAY_FREE: {
-            if (!t_valid(g, &x, a[0])) break;
+            if (!t_valid(g, &x, a[0]) || !movable(g, cs, f->t[a[0]]) || azk_on_field(g, f->t[a[0]])) break;
             int c = f->t[a[0]], kind = 0;
             if (take_answer(f, &v)) {
                 const azk_card_def *d = azk_def(cs, g, c);
@@ -575,6 +590,7 @@ static int operand_ok(const azk_cardset *cs, uint8_t op, const uint8_t *a) {
     case AZK_OP_MOD_ATTACK: return a[0] < AZK_TREGS && a[2] < AZK_DUR_COUNT;
     case AZK_OP_GRANT: return a[0] < AZK_TREGS && a[1] != 0 && a[1] < (1u << AZK_STI_COUNT) && a[2] < AZK_DUR_COUNT;
     case AZK_OP_DISCARD: case AZK_OP_RETURN: case AZK_OP_TO_HAND: case AZK_OP_TAP: case AZK_OP_SACRIFICE:
+    case AZK_OP_RETURN_COST:
         return a[0] < AZK_TREGS;
     case AZK_OP_PLAY_FREE: return a[0] < AZK_TREGS && a[1] >= 1 && a[1] <= 3;
     case AZK_OP_FOREACH: return a[0] < AZK_TREGS && a[1] < cs->num_selectors;

@@ -20,6 +20,7 @@ Every problem is reported as ``file: json.path: message`` through
 from __future__ import annotations
 
 import copy
+import errno
 import hashlib
 import json
 import os
@@ -348,22 +349,53 @@ def all_outputs(cs: CardSet) -> dict:
 def write_atomic(files: dict, root: Path):
     """Write every file or none: stage all to temporaries first, then rename."""
     staged = []
+    made = []          # directories this call created, removed again on failure
+
+    def mkdirs(d: Path):
+        missing = []
+        while not d.exists():
+            missing.append(d)
+            d = d.parent
+        if not d.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(d))
+        for m in reversed(missing):
+            m.mkdir()
+            made.append(m)
+
+    def undo():
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        for m in reversed(made):
+            try:
+                m.rmdir()
+            except OSError:
+                pass
+
     try:
         for rel, text in files.items():
             dst = root / rel
-            dst.parent.mkdir(parents=True, exist_ok=True)
+            if dst.is_dir():
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(dst))
+            mkdirs(dst.parent)
             tmp = dst.with_name(f".{dst.name}.tmp{os.getpid()}")
             with open(tmp, "w", newline="\n") as f:
                 f.write(text)
             staged.append((tmp, dst))
     except OSError as e:
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
+        undo()
         raise ConvertError([Problem(str(getattr(e, "filename", None) or root), "", f"cannot write: {e.strerror or e}")]) from None
-    for tmp, dst in staged:
-        os.replace(tmp, dst)
+    try:
+        for tmp, dst in staged:
+            os.replace(tmp, dst)
+    except OSError as e:
+        undo()
+        raise ConvertError([Problem(str(getattr(e, "filename", None) or root), "", f"cannot write: {e.strerror or e}")]) from None
 
 
 def stale_outputs(files: dict, root: Path):
-    return [rel for rel, text in files.items()
-            if not (root / rel).exists() or (root / rel).read_text() != text]
+    def fresh(p: Path, text):
+        try:
+            return p.is_file() and p.read_text() == text
+        except (OSError, UnicodeDecodeError):
+            return False
+    return [rel for rel, text in files.items() if not fresh(root / rel, text)]

@@ -61,6 +61,26 @@ REF_NAMES = {
 }
 
 
+def _names(v, path, what):
+    """A name or a list of names (strings), each with its JSON path."""
+    if isinstance(v, str):
+        return [(path, v)]
+    if not isinstance(v, list):
+        raise AbilityError(path, f"expected a {what} name or a list of them, got {v!r}")
+    out = []
+    for i, x in enumerate(v):
+        if not isinstance(x, str):
+            raise AbilityError(f"{path}[{i}]", f"expected a {what} name (a string), got {x!r}")
+        out.append((f"{path}[{i}]", x))
+    return out
+
+
+def _name(v, path, what):
+    if not isinstance(v, str):
+        raise AbilityError(path, f"expected a {what} name (a string), got {v!r}")
+    return v
+
+
 class AbilityError(Exception):
     """A bad ability program: `path` is the JSON path of the offending node."""
 
@@ -126,6 +146,7 @@ class _Scope:
         self.temps_in_use = 0
 
     def card(self, name, path, create=False):
+        _name(name, path, "card variable")
         if name in self.cards:
             return self.cards[name]
         if not create:
@@ -136,6 +157,7 @@ class _Scope:
         return self.cards[name]
 
     def num(self, name, path, create=False):
+        _name(name, path, "number variable")
         if name in self.nums:
             return self.nums[name]
         if not create:
@@ -205,21 +227,17 @@ class Compiler:
         for k in spec:
             if k not in known:
                 raise AbilityError(f"{path}.{k}", f"unknown selector field (known: {', '.join(sorted(known))})")
-        zones = spec.get("zone", [])
-        zones = [zones] if isinstance(zones, str) else zones
-        for i, z in enumerate(zones):
+        for zp, z in _names(spec.get("zone", []), f"{path}.zone", "zone"):
             if z not in ZONE_BITS:
-                raise AbilityError(f"{path}.zone[{i}]", f"unknown zone {z!r} (known: {', '.join(ZONE_BITS)})")
+                raise AbilityError(zp, f"unknown zone {z!r} (known: {', '.join(ZONE_BITS)})")
             s.zones |= ZONE_BITS[z]
-        side = spec.get("side", "any")
+        side = _name(spec.get("side", "any"), f"{path}.side", "side")
         if side not in SIDES:
             raise AbilityError(f"{path}.side", f"unknown side {side!r} (self, opponent, any)")
         s.side = SIDES[side]
-        types = spec.get("type", [])
-        types = [types] if isinstance(types, str) else types
-        for i, t in enumerate(types):
+        for tp, t in _names(spec.get("type", []), f"{path}.type", "card type"):
             if t.upper() not in CARD_TYPES:
-                raise AbilityError(f"{path}.type[{i}]", f"unknown card type {t!r}")
+                raise AbilityError(tp, f"unknown card type {t!r}")
             s.types |= 1 << CARD_TYPES[t.upper()]
         if "cost_min" in spec:
             s.cost_min = self._i8(f"{path}.cost_min", spec["cost_min"]) - (256 if spec["cost_min"] < 0 else 0)
@@ -231,18 +249,16 @@ class Compiler:
                 raise AbilityError(f"{path}.cost_max_var", "not available here")
             s.cost_max_reg = scope.num(spec["cost_max_var"], f"{path}.cost_max_var")
         if "element" in spec:
-            e = str(spec["element"]).upper()
+            e = _name(spec["element"], f"{path}.element", "element").upper()
             if e not in ELEMENTS:
                 raise AbilityError(f"{path}.element", f"unknown element {spec['element']!r}")
             s.element = ELEMENTS[e]
-        subs = spec.get("subtype", [])
-        subs = [subs] if isinstance(subs, str) else subs
-        for i, name in enumerate(subs):
+        for sp, name in _names(spec.get("subtype", []), f"{path}.subtype", "subtype"):
             if name not in self.subtype_bits:
-                raise AbilityError(f"{path}.subtype[{i}]", f"no card in this set has subtype {name!r}")
+                raise AbilityError(sp, f"no card in this set has subtype {name!r}")
             s.subtypes |= 1 << self.subtype_bits[name]
         if "card" in spec:
-            if spec["card"] not in self.card_index:
+            if _name(spec["card"], f"{path}.card", "card id") not in self.card_index:
                 raise AbilityError(f"{path}.card", f"unknown card id {spec['card']!r}")
             s.def_index = self.card_index[spec["card"]]
         for flag, bit in SEL_FLAGS.items():
@@ -278,9 +294,9 @@ class Compiler:
         if k == "count":
             self._emit(p, "COUNT", reg, self.selector(arg, p, scope))
         elif k == "context":
-            if str(arg).upper() not in CTX:
+            if not isinstance(arg, str) or arg.upper() not in CTX:
                 raise AbilityError(p, f"unknown context value {arg!r} (known: {', '.join(n.lower() for n in CTX)})")
-            self._emit(p, "CTX", reg, CTX[str(arg).upper()])
+            self._emit(p, "CTX", reg, CTX[arg.upper()])
         elif k == "var":
             src = scope.num(arg, p)
             self._emit(p, "SETI", reg, 0)
@@ -388,10 +404,11 @@ class Compiler:
             self.statement(s, f"{path}[{i}]", scope)
 
     def _duration(self, d, path):
-        d = d or "end_of_turn"
-        if str(d).upper() not in DURATIONS:
+        if d is None:
+            d = "end_of_turn"
+        if not isinstance(d, str) or d.upper() not in DURATIONS:
             raise AbilityError(path, f"unknown duration {d!r} (known: {', '.join(n.lower() for n in DURATIONS)})")
-        return DURATIONS[str(d).upper()]
+        return DURATIONS[d.upper()]
 
     def _fields(self, arg, path, required, optional=()):
         if not isinstance(arg, dict):
@@ -464,10 +481,10 @@ class Compiler:
             self.value(arg, p, scope, r)
             self._emit(p, {"draw": "DRAW", "mill": "MILL", "look": "LOOK", "untap_ikz": "UNTAP_IKZ"}[k], r)
             scope.release()
-        elif k in ("discard", "return_to_hand", "to_hand", "tap", "sacrifice"):
+        elif k in ("discard", "return_to_hand", "return_as_cost", "to_hand", "tap", "sacrifice"):
             t = self.card_ref(arg, p, scope)
-            op = {"discard": "DISCARD", "return_to_hand": "RETURN", "to_hand": "TO_HAND", "tap": "TAP",
-                  "sacrifice": "SACRIFICE"}[k]
+            op = {"discard": "DISCARD", "return_to_hand": "RETURN", "return_as_cost": "RETURN_COST",
+                  "to_hand": "TO_HAND", "tap": "TAP", "sacrifice": "SACRIFICE"}[k]
             self._emit(p, op, t)
         elif k == "bottom_looked":
             if arg is not True:
@@ -476,7 +493,7 @@ class Compiler:
         elif k == "play_free":
             a = self._fields(arg, p, ("card",), ("to",))
             t = self.card_ref(a["card"], f"{p}.card", scope)
-            to = a.get("to", "either")
+            to = _name(a.get("to", "either"), f"{p}.to", "place")
             if to not in PLACES:
                 raise AbilityError(f"{p}.to", f"unknown place {to!r} (garden, alley, either)")
             self._emit(p, "PLAY_FREE", t, PLACES[to])
@@ -613,7 +630,12 @@ class Compiler:
             raise AbilityError(path, "abilities must be a list")
         activated = 0
         for i, a in enumerate(abilities):
-            ab = self.ability(a, f"{path}[{i}]")
+            try:
+                ab = self.ability(a, f"{path}[{i}]")
+            except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:
+                # A shape the precise checks above did not foresee: still a
+                # clean error with the ability's path, never a traceback.
+                raise AbilityError(f"{path}[{i}]", f"malformed ability ({type(e).__name__}: {e})") from None
             activated += ab.kind == ABILITY_KINDS["activated"]
             self.out.abilities.append(ab)
         if len(abilities) > 8:

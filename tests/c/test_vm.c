@@ -1,0 +1,1657 @@
+/* test_vm.c — unit tests of the effect VM and its bytecode verifier (vm.c).
+ *
+ * Verifier: hand-written malformed programs appended to a copy of the default
+ * card set must make azk_cardset_finish() fail (unknown opcode, operands out
+ * of range, bad jumps, unterminated or truncated code, FOREACH/NEXT pairing,
+ * impure or looping condition programs, ability fields out of range), and a
+ * minimally corrected twin of each must pass.
+ * VM: one or more small programs per opcode of azk_opcodes.def, run as a new
+ * ability through azk_vm_start + azk_advance on a fresh game (mulligan
+ * phase), with the effect asserted on the state and azk_check_invariants()
+ * after every run. Also the execution bound (AZK_VM_STEP_LIMIT).
+ */
+#include "azk_test.h"
+#include "game.h"
+
+/* The VM-private vocabularies (vm.c defines them from the same X-macros). */
+#define AZK_REF(name, doc) REF_##name,
+enum {
+#include "azk_enums.def"
+    REF_COUNT_ };
+#undef AZK_REF
+#define AZK_CTX(name, doc) CTXV_##name,
+enum {
+#include "azk_enums.def"
+    CTXV_COUNT_ };
+#undef AZK_CTX
+
+#define J(x) (uint8_t)((x) & 0xFF), (uint8_t)(((x) >> 8) & 0xFF) /* u16 jump operand */
+#define OP(x) AZK_OP_##x
+
+static azk_cardset CS; /* working copy of the default set */
+static azk_game G;
+
+/* ---------------------------------------------------------------------------
+ * Building card sets
+ * ------------------------------------------------------------------------- */
+static void base(void) { memcpy(&CS, azk_default_cardset(), sizeof CS); }
+
+static int add_sel(uint8_t zones, uint8_t side, uint8_t types, uint8_t flags) {
+    azk_selector *s = &CS.selectors[CS.num_selectors];
+    memset(s, 0, sizeof *s);
+    s->zones = zones;
+    s->side = side;
+    s->types = types;
+    s->flags = flags;
+    s->cost_min = -128;
+    s->cost_max = 127;
+    s->cost_max_reg = s->element = s->def = s->exclude_t = AZK_NONE;
+    return CS.num_selectors++;
+}
+
+/* Selectors every VM test can use (appended by vm_base). */
+static int S_HAND, S_OPP_HAND, S_LEADERS, S_LEAD_SELF, S_LEAD_OPP, S_DISC, S_GARDEN_ENT, S_GARDEN, S_OPP_GARDEN,
+    S_ANY, S_LOOK, S_HAND_ENT, S_FIELD_ENT_SELF;
+static void vm_base(void) {
+    base();
+    S_HAND = add_sel(AZK_SZ_HAND, AZK_SIDE_SELF, 0, 0);
+    S_OPP_HAND = add_sel(AZK_SZ_HAND, AZK_SIDE_OPP, 0, 0);
+    S_LEADERS = add_sel(AZK_SZ_LEADER, AZK_SIDE_ANY, 0, 0);
+    S_LEAD_SELF = add_sel(AZK_SZ_LEADER, AZK_SIDE_SELF, 0, 0);
+    S_LEAD_OPP = add_sel(AZK_SZ_LEADER, AZK_SIDE_OPP, 0, 0);
+    S_DISC = add_sel(AZK_SZ_DISCARD, AZK_SIDE_SELF, 0, 0);
+    S_GARDEN_ENT = add_sel(AZK_SZ_GARDEN, AZK_SIDE_ANY, 1u << AZK_CT_ENTITY, 0);
+    S_GARDEN = add_sel(AZK_SZ_GARDEN, AZK_SIDE_SELF, 0, 0);
+    S_OPP_GARDEN = add_sel(AZK_SZ_GARDEN, AZK_SIDE_OPP, 0, 0);
+    S_ANY = add_sel(0, AZK_SIDE_ANY, 0, 0);
+    S_LOOK = add_sel(AZK_SZ_LOOK, AZK_SIDE_SELF, 0, 0);
+    S_HAND_ENT = add_sel(AZK_SZ_HAND, AZK_SIDE_SELF, 1u << AZK_CT_ENTITY, 0);
+    S_FIELD_ENT_SELF = add_sel(AZK_SZ_GARDEN | AZK_SZ_ALLEY, AZK_SIDE_SELF, 1u << AZK_CT_ENTITY, 0);
+}
+
+static int jump_operand_at(uint8_t op) { /* offset of the u16 target within the instruction, or -1 */
+    switch (op) {
+    case AZK_OP_JMP: return 1;
+    case AZK_OP_JZ: return 2;
+    case AZK_OP_FOREACH: return 3;
+    case AZK_OP_NEXT: return 2;
+    default: return -1;
+    }
+}
+
+/* Append code at bytecode_len. With `reloc`, jump targets in `p` are relative
+ * to the program start and are rebased (walks well-formed prefixes only). */
+static uint16_t add_code(const uint8_t *p, int n, int reloc) {
+    uint16_t pc = CS.bytecode_len;
+    memcpy(&CS.bytecode[pc], p, (size_t)n);
+    CS.bytecode_len = (uint16_t)(CS.bytecode_len + n);
+    for (int i = 0; reloc && i < n;) {
+        uint8_t op = p[i];
+        if (op >= AZK_NUM_OPCODES) break;
+        int k = azk_op_operands(op);
+        if (i + 1 + k > n) break;
+        int at = jump_operand_at(op);
+        if (at >= 0) {
+            int t = (p[i + at] | (p[i + at + 1] << 8)) + pc;
+            CS.bytecode[pc + i + at] = (uint8_t)(t & 0xFF);
+            CS.bytecode[pc + i + at + 1] = (uint8_t)(t >> 8);
+        }
+        i += 1 + k;
+    }
+    return pc;
+}
+
+static int add_ability(int kind, uint16_t program, uint16_t requirement, uint16_t condition) {
+    azk_ability *ab = &CS.abilities[CS.num_abilities];
+    memset(ab, 0, sizeof *ab);
+    ab->kind = (uint8_t)kind;
+    ab->program = program;
+    ab->requirement = requirement;
+    ab->condition = condition;
+    return CS.num_abilities++;
+}
+
+/* Verify `p` (relocated) as an effect program (pure = 0) or as an activation
+ * requirement (pure = 1) on a fresh copy; returns azk_cardset_finish(). */
+static azk_status verify_as(const uint8_t *p, int n, int pure, int reloc) {
+    base();
+    uint16_t pc = add_code(p, n, reloc);
+    if (pure) add_ability(AZK_AB_ACTIVATED, AZK_NO_PC, pc, AZK_NO_PC);
+    else add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    azk_status s = azk_cardset_finish(&CS);
+    /* the program verifier agrees with the set-level gate */
+    AZK_CHECK((azk_verify_program(&CS, pc, pure) == 0) == (s == AZK_OK));
+    return s;
+}
+#define ACCEPT(...)                                                            \
+    do {                                                                       \
+        static const uint8_t p_[] = {__VA_ARGS__};                             \
+        AZK_CHECK(verify_as(p_, (int)sizeof p_, 0, 1) == AZK_OK);              \
+    } while (0)
+#define REJECT(...)                                                            \
+    do {                                                                       \
+        static const uint8_t p_[] = {__VA_ARGS__};                             \
+        AZK_CHECK(verify_as(p_, (int)sizeof p_, 0, 1) != AZK_OK);              \
+    } while (0)
+#define ACCEPT_PURE(...)                                                       \
+    do {                                                                       \
+        static const uint8_t p_[] = {__VA_ARGS__};                             \
+        AZK_CHECK(verify_as(p_, (int)sizeof p_, 1, 1) == AZK_OK);              \
+    } while (0)
+#define REJECT_PURE(...)                                                       \
+    do {                                                                       \
+        static const uint8_t p_[] = {__VA_ARGS__};                             \
+        AZK_CHECK(verify_as(p_, (int)sizeof p_, 1, 1) != AZK_OK);              \
+    } while (0)
+
+/* ---------------------------------------------------------------------------
+ * Running programs
+ * ------------------------------------------------------------------------- */
+#define INV()                                                                  \
+    do {                                                                       \
+        int inv_ = azk_check_invariants(&G, &CS);                              \
+        if (inv_ != 0) fprintf(stderr, "%s:%d: invariant code %d\n", __FILE__, __LINE__, inv_); \
+        AZK_CHECK(inv_ == 0);                                                  \
+    } while (0)
+
+/* Finish the set (CS already holds any extra selectors), append `p` as a new
+ * triggered ability and start a fresh game on it. Returns the ability index. */
+static int load_prog(const uint8_t *p, int n) {
+    uint16_t pc = add_code(p, n, 1);
+    int ab = add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    AZK_CHECK(azk_game_init(&G, &CS, 12345, 0, 1) == AZK_OK);
+    AZK_CHECK(G.phase == AZK_PHASE_MULLIGAN);
+    INV();
+    return ab;
+}
+#define LOAD_PROG(ab, ...)                                                     \
+    do {                                                                       \
+        const uint8_t p_[] = {__VA_ARGS__};                             \
+        (ab) = load_prog(p_, (int)sizeof p_);                                  \
+    } while (0)
+
+static void run_ctx(int ab, int controller, int ctx_card, int ctx_value) {
+    azk_vm_start(&G, &CS, ab, G.pl[controller].leader, controller, ctx_card, ctx_value, -1);
+    azk_advance(&G, &CS);
+    INV();
+}
+static void run(int ab) { run_ctx(ab, 0, -1, 0); }
+
+static int answer(int option) { /* CHOOSE option index of the pending prompt */
+    azk_status s = azk_step(&G, &CS, azk_encode(AZK_ACT_CHOOSE, option, 0));
+    INV();
+    return s;
+}
+static int decline(void) {
+    azk_status s = azk_step(&G, &CS, azk_encode(AZK_ACT_NO_OP, 0, 0));
+    INV();
+    return s;
+}
+
+static int idle(void) { /* the program finished and the game is back at the mulligan */
+    return !G.vm.active && G.phase == AZK_PHASE_MULLIGAN;
+}
+
+/* ---------------------------------------------------------------------------
+ * Verifier
+ * ------------------------------------------------------------------------- */
+static void test_verify_default_and_minimal(void) {
+    base();
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    ACCEPT(OP(END));
+    ACCEPT_PURE(OP(END));
+    ACCEPT(OP(SETI), 0, 1, OP(DRAW), 0, OP(END));
+    /* code after END is fine when nothing jumps there, and reachable by a jump */
+    ACCEPT(OP(JMP), J(4), OP(END), OP(SETI), 0, 1, OP(END));
+}
+
+static void test_verify_unknown_opcode(void) {
+    REJECT(AZK_NUM_OPCODES);
+    REJECT(OP(SETI), 0, 1, AZK_NUM_OPCODES, OP(END));
+    REJECT(0xFF, OP(END));
+    /* the highest opcode (RETURN_COST) is known */
+    _Static_assert(AZK_OP_RETURN_COST == AZK_NUM_OPCODES - 1, "RETURN_COST is the last opcode");
+    ACCEPT(OP(RETURN_COST), 0, OP(END));
+    ACCEPT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(5), OP(END));
+}
+
+static void test_verify_registers(void) {
+    /* R registers: 8 */
+    ACCEPT(OP(SETI), 7, 1, OP(END));
+    REJECT(OP(SETI), 8, 1, OP(END));
+    REJECT(OP(ADDI), 8, 1, OP(END));
+    REJECT(OP(GEI), 200, 1, OP(END));
+    REJECT(OP(LEI), 8, 1, OP(END));
+    REJECT(OP(NOT), 8, OP(END));
+    REJECT(OP(JZ), 8, J(4), OP(END));
+    ACCEPT(OP(JZ), 7, J(4), OP(END));
+    ACCEPT(OP(ADD), 7, 7, OP(SUB), 0, 1, OP(MIN), 2, 3, OP(GE), 4, 5, OP(END));
+    REJECT(OP(ADD), 0, 8, OP(END));
+    REJECT(OP(ADD), 8, 0, OP(END));
+    REJECT(OP(SUB), 0, 8, OP(END));
+    REJECT(OP(MIN), 8, 0, OP(END));
+    REJECT(OP(GE), 0, 8, OP(END));
+    REJECT(OP(COUNT), 8, 0, OP(END));
+    REJECT(OP(CTX), 8, 0, OP(END));
+    REJECT(OP(VALID), 8, 0, OP(END));
+    REJECT(OP(MATCH), 8, 0, 0, OP(END));
+    REJECT(OP(MAY), 8, OP(END));
+    ACCEPT(OP(CHOOSE_NUM), 7, 7, OP(END));
+    REJECT(OP(CHOOSE_NUM), 8, 0, OP(END));
+    REJECT(OP(CHOOSE_NUM), 0, 8, OP(END));
+    ACCEPT(OP(DAMAGE), 3, 7, OP(END));
+    REJECT(OP(DAMAGE), 0, 8, OP(END));
+    REJECT(OP(DRAW), 8, OP(END));
+    REJECT(OP(MILL), 8, OP(END));
+    REJECT(OP(LOOK), 8, OP(END));
+    REJECT(OP(UNTAP_IKZ), 8, OP(END));
+    ACCEPT(OP(DRAW), 7, OP(MILL), 7, OP(LOOK), 7, OP(UNTAP_IKZ), 7, OP(END));
+}
+
+static void test_verify_t_registers(void) {
+    /* T registers: 4 */
+    ACCEPT(OP(LOAD), 3, 0, OP(END));
+    REJECT(OP(LOAD), 4, 0, OP(END));
+    ACCEPT(OP(VALID), 0, 3, OP(MATCH), 0, 3, 0, OP(END));
+    REJECT(OP(VALID), 0, 4, OP(END));
+    REJECT(OP(MATCH), 0, 4, 0, OP(END));
+    REJECT(OP(CHOOSE), 4, 0, 0, OP(END));
+    REJECT(OP(DAMAGE), 4, 0, OP(END));
+    REJECT(OP(MOD_ATTACK), 4, 1, 0, OP(END));
+    REJECT(OP(GRANT), 4, 1, 0, OP(END));
+    REJECT(OP(DISCARD), 4, OP(END));
+    REJECT(OP(RETURN), 4, OP(END));
+    REJECT(OP(TO_HAND), 4, OP(END));
+    REJECT(OP(TAP), 4, OP(END));
+    REJECT(OP(SACRIFICE), 4, OP(END));
+    REJECT(OP(PLAY_FREE), 4, 1, OP(END));
+    ACCEPT(OP(DISCARD), 3, OP(RETURN), 3, OP(TO_HAND), 3, OP(TAP), 3, OP(SACRIFICE), 3, OP(PLAY_FREE), 3, 3,
+           OP(END));
+    REJECT(OP(FOREACH), 4, 0, J(9), OP(NEXT), 0, J(5), OP(END));
+    REJECT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 4, J(5), OP(END));
+    ACCEPT(OP(FOREACH), 3, 0, J(9), OP(NEXT), 3, J(5), OP(END));
+}
+
+static void test_verify_selectors(void) {
+    int ns = azk_default_cardset()->num_selectors;
+    uint8_t last = (uint8_t)(ns - 1), bad = (uint8_t)ns;
+    uint8_t p[16];
+    /* COUNT */
+    uint8_t c1[] = {OP(COUNT), 0, last, OP(END)};
+    AZK_CHECK(verify_as(c1, 4, 0, 1) == AZK_OK);
+    AZK_CHECK(verify_as(c1, 4, 1, 1) == AZK_OK);
+    c1[2] = bad;
+    AZK_CHECK(verify_as(c1, 4, 0, 1) != AZK_OK);
+    AZK_CHECK(verify_as(c1, 4, 1, 1) != AZK_OK);
+    c1[2] = 0xFF;
+    AZK_CHECK(verify_as(c1, 4, 0, 1) != AZK_OK);
+    /* MATCH */
+    uint8_t m[] = {OP(MATCH), 0, 0, last, OP(END)};
+    AZK_CHECK(verify_as(m, 5, 0, 1) == AZK_OK);
+    m[3] = bad;
+    AZK_CHECK(verify_as(m, 5, 0, 1) != AZK_OK);
+    /* CHOOSE */
+    uint8_t ch[] = {OP(CHOOSE), 0, last, 1, OP(END)};
+    AZK_CHECK(verify_as(ch, 5, 0, 1) == AZK_OK);
+    ch[2] = bad;
+    AZK_CHECK(verify_as(ch, 5, 0, 1) != AZK_OK);
+    /* FOREACH */
+    uint8_t fe[] = {OP(FOREACH), 0, last, J(9), OP(NEXT), 0, J(5), OP(END)};
+    AZK_CHECK(verify_as(fe, 10, 0, 1) == AZK_OK);
+    fe[2] = bad;
+    AZK_CHECK(verify_as(fe, 10, 0, 1) != AZK_OK);
+    /* a selector appended to the table becomes valid */
+    memcpy(p, fe, sizeof fe);
+    base();
+    int s = add_sel(AZK_SZ_HAND, AZK_SIDE_SELF, 0, 0);
+    AZK_CHECK(s == ns);
+    uint16_t pc = add_code(p, 10, 1);
+    add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+}
+
+static void test_verify_enums(void) {
+    /* CTX value */
+    ACCEPT(OP(CTX), 0, CTXV_COUNT_ - 1, OP(END));
+    REJECT(OP(CTX), 0, CTXV_COUNT_, OP(END));
+    REJECT_PURE(OP(CTX), 0, CTXV_COUNT_, OP(END));
+    /* LOAD reference */
+    ACCEPT(OP(LOAD), 0, REF_COUNT_ - 1, OP(END));
+    REJECT(OP(LOAD), 0, REF_COUNT_, OP(END));
+    REJECT_PURE(OP(LOAD), 0, 0xFF, OP(END));
+    /* durations */
+    ACCEPT(OP(MOD_ATTACK), 0, 0xFF, AZK_DUR_COUNT - 1, OP(END));
+    REJECT(OP(MOD_ATTACK), 0, 1, AZK_DUR_COUNT, OP(END));
+    ACCEPT(OP(GRANT), 0, AZK_ST_FROZEN, AZK_DUR_COUNT - 1, OP(END));
+    REJECT(OP(GRANT), 0, AZK_ST_FROZEN, AZK_DUR_COUNT, OP(END));
+    /* GRANT status bits: non-empty, only known statuses */
+    ACCEPT(OP(GRANT), 0, (1u << AZK_STI_COUNT) - 1, 0, OP(END));
+    REJECT(OP(GRANT), 0, 0, 0, OP(END));
+    REJECT(OP(GRANT), 0, 1u << AZK_STI_COUNT, 0, OP(END));
+    /* CHOOSE: optional flag is 0 or 1 */
+    ACCEPT(OP(CHOOSE), 0, 0, 0, OP(CHOOSE), 0, 0, 1, OP(END));
+    REJECT(OP(CHOOSE), 0, 0, 2, OP(END));
+    /* PLAY_FREE: where is 1, 2 or 3 */
+    ACCEPT(OP(PLAY_FREE), 0, 1, OP(PLAY_FREE), 0, 2, OP(PLAY_FREE), 0, 3, OP(END));
+    REJECT(OP(PLAY_FREE), 0, 0, OP(END));
+    REJECT(OP(PLAY_FREE), 0, 4, OP(END));
+}
+
+static void test_verify_jumps(void) {
+    /* in bounds, onto boundaries: fine (forward and, in effect programs, backward) */
+    ACCEPT(OP(JMP), J(3), OP(END));
+    ACCEPT(OP(SETI), 0, 1, OP(JZ), 0, J(0), OP(END));
+    ACCEPT(OP(JMP), J(0), OP(END)); /* a jump to itself: a loop, bounded at run time */
+    REJECT(OP(JMP), J(0));          /* ...but the program must still end in END */
+    /* out of bounds: past the end of the bytecode */
+    REJECT(OP(JMP), J(4), OP(END));               /* == bytecode_len */
+    REJECT(OP(JMP), J(0x7FFF), OP(END));
+    REJECT(OP(JZ), 0, J(5), OP(END));
+    REJECT(OP(FOREACH), 0, 0, J(10), OP(NEXT), 0, J(5), OP(END));
+    REJECT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(10), OP(END));
+    /* into the middle of an instruction */
+    ACCEPT(OP(JMP), J(3), OP(SETI), 0, 1, OP(END));
+    REJECT(OP(JMP), J(4), OP(SETI), 0, 1, OP(END));
+    REJECT(OP(JMP), J(5), OP(SETI), 0, 1, OP(END));
+    REJECT(OP(JMP), J(1), OP(END));              /* its own operand */
+    REJECT(OP(JZ), 0, J(5), OP(SETI), 0, 1, OP(END));
+    REJECT(OP(SETI), 0, 1, OP(JZ), 0, J(1), OP(END)); /* backward, mid-instruction */
+    ACCEPT(OP(FOREACH), 0, 0, J(10), OP(NEXT), 0, J(5), OP(END), OP(END));
+    REJECT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(6), OP(END));
+    /* before the program's start: into another program (absolute targets) */
+    uint16_t L = azk_default_cardset()->bytecode_len;
+    uint8_t back[] = {OP(JMP), J(L - 1), OP(END)};
+    AZK_CHECK(verify_as(back, 4, 0, 0) != AZK_OK);
+    uint8_t zero[] = {OP(JMP), J(0), OP(END)};
+    AZK_CHECK(verify_as(zero, 4, 0, 0) != AZK_OK); /* pc 0 is an instruction, but of another program */
+    uint8_t self[] = {OP(JMP), J(L), OP(END)};
+    AZK_CHECK(verify_as(self, 4, 0, 0) == AZK_OK);
+}
+
+static void test_verify_termination(void) {
+    /* unterminated: runs into bytecode_len without END */
+    REJECT(OP(SETI), 0, 1);
+    REJECT(OP(SETI), 0, 1, OP(DRAW), 0);
+    /* a jump past the only END leads into unterminated code */
+    REJECT(OP(JMP), J(4), OP(END), OP(SETI), 0, 1);
+    ACCEPT(OP(JMP), J(4), OP(END), OP(SETI), 0, 1, OP(END));
+    /* truncated operands at the very end */
+    REJECT(OP(SETI), 0);
+    REJECT(OP(JMP), 3);
+    REJECT(OP(JMP));
+    REJECT(OP(SETI), 0, 1, OP(FOREACH), 0, 0, 0);
+    REJECT(OP(SETI), 0, 1, OP(MATCH), 0, 0);
+    /* a program that starts at or beyond bytecode_len */
+    base();
+    add_code((const uint8_t[]){OP(END)}, 1, 0);
+    add_ability(AZK_AB_TRIGGERED, CS.bytecode_len, AZK_NO_PC, AZK_NO_PC);
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    CS.abilities[CS.num_abilities - 1].program = (uint16_t)(CS.bytecode_len - 1);
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    CS.abilities[CS.num_abilities - 1].program = AZK_MAX_BYTECODE + 5;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    CS.abilities[CS.num_abilities - 1].program = 0xFFFE;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    /* bytecode_len beyond the array */
+    base();
+    CS.bytecode_len = AZK_MAX_BYTECODE + 1;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    /* a program ending exactly at the end of the array is fine; one byte short is not */
+    base();
+    memset(&CS.bytecode[CS.bytecode_len], OP(END), AZK_MAX_BYTECODE - CS.bytecode_len);
+    CS.bytecode[AZK_MAX_BYTECODE - 3] = OP(SETI);
+    CS.bytecode_len = AZK_MAX_BYTECODE;
+    add_ability(AZK_AB_TRIGGERED, AZK_MAX_BYTECODE - 3, AZK_NO_PC, AZK_NO_PC);
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK); /* SETI's operands run to the end: no END */
+    CS.bytecode[AZK_MAX_BYTECODE - 3] = OP(NOT);
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK); /* NOT 0, END */
+    CS.bytecode[AZK_MAX_BYTECODE - 1] = OP(JMP);
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK); /* NOT 0, JMP <truncated> */
+}
+
+static void test_verify_foreach(void) {
+    /* FOREACH t sel off(4 bytes) = 5 bytes; NEXT t off = 4 bytes */
+    ACCEPT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(5), OP(END));
+    /* FOREACH without NEXT */
+    REJECT(OP(FOREACH), 0, 0, J(5), OP(END));
+    REJECT(OP(FOREACH), 0, 0, J(5), OP(END), OP(END));
+    /* NEXT without FOREACH, or before it */
+    REJECT(OP(NEXT), 0, J(0), OP(END));
+    REJECT(OP(NEXT), 0, J(0), OP(FOREACH), 0, 0, J(9), OP(END));
+    /* nested */
+    REJECT(OP(FOREACH), 0, 0, J(18), OP(FOREACH), 1, 0, J(14), OP(NEXT), 1, J(10), OP(NEXT), 0, J(5), OP(END));
+    /* two loops in sequence are fine */
+    ACCEPT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(5), OP(FOREACH), 1, 0, J(18), OP(NEXT), 1, J(14), OP(END));
+    /* NEXT may not hide after END either */
+    REJECT(OP(FOREACH), 0, 0, J(6), OP(END), OP(END), OP(NEXT), 0, J(5));
+}
+
+static void test_verify_pure(void) {
+    /* every pure op is fine in a condition */
+    ACCEPT_PURE(OP(SETI), 0, 1, OP(ADDI), 0, 2, OP(ADD), 0, 1, OP(SUB), 0, 1, OP(MIN), 0, 1, OP(GE), 0, 1,
+                OP(GEI), 0, 1, OP(LEI), 0, 1, OP(NOT), 0, OP(COUNT), 1, 0, OP(CTX), 1, 0, OP(VALID), 1, 0,
+                OP(MATCH), 1, 0, 0, OP(LOAD), 0, 0, OP(JZ), 0, J(49), OP(JMP), J(49), OP(END));
+    /* non-pure ops are not, though the same program is a fine effect */
+    static const uint8_t impure[][6] = {
+        {OP(CHOOSE), 0, 0, 0, OP(END)}, {OP(MAY), 0, OP(END)}, {OP(CHOOSE_NUM), 0, 1, OP(END)},
+        {OP(DAMAGE), 0, 0, OP(END)}, {OP(MOD_ATTACK), 0, 1, 0, OP(END)}, {OP(GRANT), 0, 1, 0, OP(END)},
+        {OP(DRAW), 0, OP(END)}, {OP(MILL), 0, OP(END)}, {OP(DISCARD), 0, OP(END)}, {OP(RETURN), 0, OP(END)},
+        {OP(LOOK), 0, OP(END)}, {OP(TO_HAND), 0, OP(END)}, {OP(BOTTOM_LOOKED), OP(END)},
+        {OP(PLAY_FREE), 0, 1, OP(END)}, {OP(UNTAP_IKZ), 0, OP(END)}, {OP(TAP), 0, OP(END)},
+        {OP(SACRIFICE), 0, OP(END)},
+    };
+    for (size_t i = 0; i < sizeof impure / sizeof *impure; i++) {
+        int n = 1 + azk_op_operands(impure[i][0]) + 1;
+        AZK_CHECK(verify_as(impure[i], n, 0, 1) == AZK_OK);
+        AZK_CHECK(verify_as(impure[i], n, 1, 1) != AZK_OK);
+    }
+    REJECT_PURE(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(5), OP(END));
+    /* impure op behind a forward jump, i.e. in "dead" code, is still rejected */
+    REJECT_PURE(OP(JMP), J(5), OP(DRAW), 0, OP(END), OP(END));
+    /* backward jumps (loops) are not allowed in pure programs */
+    REJECT_PURE(OP(JMP), J(0), OP(END));
+    REJECT_PURE(OP(SETI), 0, 1, OP(JZ), 0, J(0), OP(END));
+    REJECT_PURE(OP(SETI), 0, 1, OP(JZ), 0, J(3), OP(END)); /* to itself */
+    ACCEPT(OP(SETI), 0, 1, OP(JZ), 0, J(3), OP(END));
+    ACCEPT_PURE(OP(SETI), 0, 1, OP(JZ), 0, J(7), OP(END), OP(END));
+    /* the condition field of a static is checked as pure as well */
+    static const uint8_t draw[] = {OP(DRAW), 0, OP(END)};
+    base();
+    uint16_t pc = add_code(draw, 3, 0);
+    int ab = add_ability(AZK_AB_STATIC, AZK_NO_PC, AZK_NO_PC, pc);
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    CS.abilities[ab].condition = AZK_NO_PC;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    CS.abilities[ab].requirement = pc;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+}
+
+static void test_verify_ability_fields(void) {
+    static const uint8_t end[] = {OP(END)};
+    base();
+    uint16_t pc = add_code(end, 1, 0);
+    int ab = add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    azk_ability ok = CS.abilities[ab];
+#define FIELD_REJECT(stmt)                                                     \
+    do {                                                                       \
+        CS.abilities[ab] = ok;                                                 \
+        stmt;                                                                  \
+        AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);                          \
+        CS.abilities[ab] = ok;                                                 \
+    } while (0)
+    FIELD_REJECT(CS.abilities[ab].program = CS.bytecode_len);
+    FIELD_REJECT(CS.abilities[ab].program = 9000);
+    FIELD_REJECT(CS.abilities[ab].program = AZK_NO_PC);            /* triggered needs a body */
+    FIELD_REJECT(CS.abilities[ab].requirement = CS.bytecode_len);
+    FIELD_REJECT(CS.abilities[ab].condition = (uint16_t)(CS.bytecode_len + 100));
+    FIELD_REJECT(CS.abilities[ab].kind = AZK_AB_KIND_COUNT);
+    FIELD_REJECT(CS.abilities[ab].trigger = AZK_TRIG_COUNT);
+    FIELD_REJECT(CS.abilities[ab].static_target = AZK_STT_SELECTOR + 1);
+    FIELD_REJECT((CS.abilities[ab].kind = AZK_AB_SPELL, CS.abilities[ab].program = AZK_NO_PC));
+    FIELD_REJECT((CS.abilities[ab].kind = AZK_AB_STATIC, CS.abilities[ab].static_target = AZK_STT_SELECTOR,
+                  CS.abilities[ab].selector = (uint8_t)CS.num_selectors));
+    FIELD_REJECT((CS.abilities[ab].kind = AZK_AB_STATIC, CS.abilities[ab].static_target = AZK_STT_SELECTOR,
+                  CS.abilities[ab].selector = 0xFF));
+    /* the in-range twins pass */
+    CS.abilities[ab].kind = AZK_AB_STATIC;
+    CS.abilities[ab].static_target = AZK_STT_SELECTOR;
+    CS.abilities[ab].selector = (uint8_t)(CS.num_selectors - 1);
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    CS.abilities[ab] = ok;
+    CS.abilities[ab].trigger = AZK_TRIG_COUNT - 1;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    CS.abilities[ab] = ok;
+    /* abilities beyond the count are not part of the set */
+    CS.num_abilities = AZK_MAX_ABILITIES + 1;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    /* a selector out of range inside a selector (exclude_t) is the set gate's job too */
+    base();
+    int s = add_sel(AZK_SZ_HAND, AZK_SIDE_SELF, 0, 0);
+    CS.selectors[s].exclude_t = AZK_TREGS;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    CS.selectors[s].exclude_t = AZK_TREGS - 1;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    CS.selectors[s].cost_max_reg = AZK_REGS;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+#undef FIELD_REJECT
+}
+
+/* ---------------------------------------------------------------------------
+ * VM: pure ops, observed through DRAW (hand grows by the register's value)
+ * ------------------------------------------------------------------------- */
+/* Run `p` and return how many cards player 0 drew (hand growth). */
+static int drawn_by(const uint8_t *p, int n, int ctx_value) {
+    vm_base();
+    int ab = load_prog(p, n);
+    int h = G.pl[0].hand_n, d = G.pl[0].deck_n;
+    run_ctx(ab, 0, -1, ctx_value);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.result == AZK_RES_ONGOING);
+    AZK_CHECK(G.pl[0].hand_n - h <= d - G.pl[0].deck_n); /* drawn cards came from the deck */
+    return G.pl[0].hand_n - h;
+}
+#define DRAWS(k, ...)                                                          \
+    do {                                                                       \
+        static const uint8_t p_[] = {__VA_ARGS__};                             \
+        AZK_CHECK_EQ_U64(drawn_by(p_, (int)sizeof p_, 0), (k));                \
+    } while (0)
+#define DRAWS_CTX(k, ctx, ...)                                                 \
+    do {                                                                       \
+        static const uint8_t p_[] = {__VA_ARGS__};                             \
+        AZK_CHECK_EQ_U64(drawn_by(p_, (int)sizeof p_, (ctx)), (k));            \
+    } while (0)
+
+static void test_op_end(void) {
+    vm_base();
+    int ab;
+    LOAD_PROG(ab, OP(END), OP(SETI), 0, 1, OP(DRAW), 0, OP(END));
+    static azk_game before;
+    azk_game_clone(&before, &G);
+    azk_vm_start(&G, &CS, ab, G.pl[0].leader, 0, -1, 0, -1);
+    AZK_CHECK(G.vm.active);
+    azk_advance(&G, &CS);
+    INV();
+    AZK_CHECK(idle());
+    AZK_CHECK(G.error == 0);
+    /* END is all that ran: no card moved, nothing queued, the frame is clear */
+    AZK_CHECK(memcmp(G.cards, before.cards, sizeof G.cards) == 0);
+    AZK_CHECK(memcmp(G.pl, before.pl, sizeof G.pl) == 0);
+    AZK_CHECK(G.fx_n == 0 && G.trig_n == 0 && G.vm.steps == 0 && G.vm.pc == 0);
+    DRAWS(0, OP(END), OP(SETI), 0, 1, OP(DRAW), 0, OP(END));
+}
+
+static void test_op_seti_draw(void) {
+    DRAWS(0, OP(DRAW), 0, OP(END)); /* registers start at 0 */
+    DRAWS(1, OP(SETI), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(3, OP(SETI), 5, 3, OP(DRAW), 5, OP(END));
+    DRAWS(0, OP(SETI), 0, 0xFE, OP(DRAW), 0, OP(END)); /* (int8)-2: draws nothing */
+    DRAWS(4, OP(SETI), 0, 2, OP(DRAW), 0, OP(DRAW), 0, OP(END));
+}
+
+static void test_op_addi(void) {
+    DRAWS(3, OP(SETI), 0, 1, OP(ADDI), 0, 2, OP(DRAW), 0, OP(END));
+    DRAWS(2, OP(SETI), 0, 5, OP(ADDI), 0, 0xFD, OP(DRAW), 0, OP(END)); /* += (int8)-3 */
+    /* ADD / ADDI saturate at the int16 bounds rather than wrapping: 127 * 2^9 = 65024 */
+    DRAWS(1, OP(SETI), 0, 127, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0,
+          OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADDI), 0, 127, OP(GEI), 0, 127, OP(DRAW), 0,
+          OP(END));
+    DRAWS(1, OP(SETI), 0, 0x80, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0,
+          OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADD), 0, 0, OP(ADDI), 0, 0x80, OP(LEI), 0, 0x80, OP(DRAW),
+          0, OP(END));
+}
+
+static void test_op_add_sub(void) {
+    DRAWS(5, OP(SETI), 0, 2, OP(SETI), 1, 3, OP(ADD), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(3, OP(SETI), 0, 2, OP(SETI), 1, 3, OP(ADD), 1, 1, OP(SUB), 1, 1, OP(SETI), 2, 3, OP(ADD), 1, 2, OP(DRAW),
+          1, OP(END)); /* R1 = 6 - 6 + 3 */
+    DRAWS(2, OP(SETI), 0, 5, OP(SETI), 1, 3, OP(SUB), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(SETI), 0, 3, OP(SETI), 1, 5, OP(SUB), 0, 1, OP(DRAW), 0, OP(END)); /* -2 */
+    DRAWS(2, OP(SETI), 0, 3, OP(SETI), 1, 5, OP(SUB), 1, 0, OP(DRAW), 1, OP(END));
+}
+
+static void test_op_min(void) {
+    DRAWS(2, OP(SETI), 0, 5, OP(SETI), 1, 2, OP(MIN), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(2, OP(SETI), 0, 2, OP(SETI), 1, 5, OP(MIN), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(5, OP(SETI), 0, 2, OP(SETI), 1, 5, OP(MIN), 0, 1, OP(DRAW), 1, OP(END)); /* R[b] unchanged */
+    DRAWS(0, OP(SETI), 0, 2, OP(SETI), 1, 0xFF, OP(MIN), 0, 1, OP(DRAW), 0, OP(END)); /* -1 */
+}
+
+static void test_op_compare(void) {
+    /* GE */
+    DRAWS(1, OP(SETI), 0, 3, OP(SETI), 1, 3, OP(GE), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(1, OP(SETI), 0, 4, OP(SETI), 1, 3, OP(GE), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(SETI), 0, 2, OP(SETI), 1, 3, OP(GE), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(1, OP(SETI), 0, 0, OP(SETI), 1, 0xFF, OP(GE), 0, 1, OP(DRAW), 0, OP(END)); /* 0 >= -1 */
+    /* GEI */
+    DRAWS(1, OP(SETI), 0, 3, OP(GEI), 0, 3, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(SETI), 0, 3, OP(GEI), 0, 4, OP(DRAW), 0, OP(END));
+    DRAWS(1, OP(GEI), 0, 0xFF, OP(DRAW), 0, OP(END)); /* 0 >= (int8)-1 */
+    /* LEI */
+    DRAWS(1, OP(SETI), 0, 3, OP(LEI), 0, 3, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(SETI), 0, 3, OP(LEI), 0, 2, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(LEI), 0, 0xFF, OP(DRAW), 0, OP(END)); /* 0 <= (int8)-1 */
+    /* NOT */
+    DRAWS(1, OP(NOT), 0, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(SETI), 0, 5, OP(NOT), 0, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(SETI), 0, 0xFF, OP(NOT), 0, OP(DRAW), 0, OP(END));
+    DRAWS(1, OP(SETI), 0, 5, OP(NOT), 0, OP(NOT), 0, OP(DRAW), 0, OP(END));
+}
+
+static void test_op_jz_jmp(void) {
+    /* 0 SETI r1 1 | 3 JZ r0 ->10 | 7 SETI r1 4 | 10 DRAW r1 | 12 END */
+    DRAWS(1, OP(SETI), 1, 1, OP(JZ), 0, J(10), OP(SETI), 1, 4, OP(DRAW), 1, OP(END));
+    /* same with R0 = 1 first: falls through */
+    DRAWS(4, OP(SETI), 0, 1, OP(SETI), 1, 1, OP(JZ), 0, J(13), OP(SETI), 1, 4, OP(DRAW), 1, OP(END));
+    DRAWS(4, OP(SETI), 0, 0xFF, OP(SETI), 1, 1, OP(JZ), 0, J(13), OP(SETI), 1, 4, OP(DRAW), 1, OP(END));
+    /* JMP: 0 SETI r1 1 | 3 JMP ->9 | 6 SETI r1 4 | 9 DRAW r1 | 11 END */
+    DRAWS(1, OP(SETI), 1, 1, OP(JMP), J(9), OP(SETI), 1, 4, OP(DRAW), 1, OP(END));
+    /* a counted backward loop: R0 = 3; do { DRAW 1 } while (--R0) -> 3 draws
+     * 0 SETI r0 3 | 3 SETI r1 1 | 6 DRAW r1 | 8 ADDI r0 -1 | 11 JZ r0 ->18 | 15 JMP ->6 | 18 END */
+    DRAWS(3, OP(SETI), 0, 3, OP(SETI), 1, 1, OP(DRAW), 1, OP(ADDI), 0, 0xFF, OP(JZ), 0, J(18), OP(JMP), J(6),
+          OP(END));
+}
+
+static int distinct_defs(const uint8_t *cards, int n) {
+    uint64_t seen = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t bit = 1ull << (G.cards[cards[i]].def & 63);
+        k += !(seen & bit);
+        seen |= bit;
+    }
+    return k;
+}
+
+static void test_op_ctx(void) {
+    DRAWS_CTX(2, 2, OP(CTX), 0, CTXV_TRIGGER_VALUE, OP(DRAW), 0, OP(END));
+    DRAWS_CTX(0, 0xFFF, OP(CTX), 0, CTXV_TRIGGER_VALUE, OP(GEI), 0, 127, OP(NOT), 0, OP(DRAW), 0, OP(END));
+    DRAWS(AZK_STARTING_HAND, OP(CTX), 0, CTXV_HAND_SIZE, OP(DRAW), 0, OP(END));
+    /* deck: 50 - 7 = 43; draw 43 - 40 */
+    DRAWS(3, OP(CTX), 0, CTXV_DECK_SIZE, OP(SETI), 1, 40, OP(SUB), 0, 1, OP(DRAW), 0, OP(END));
+    /* discard: mill 2, then draw the discard size */
+    DRAWS(2, OP(CTX), 1, CTXV_DISCARD_SIZE, OP(DRAW), 1, OP(SETI), 0, 2, OP(MILL), 0, OP(CTX), 1,
+          CTXV_DISCARD_SIZE, OP(DRAW), 1, OP(END));
+    /* no IKZ yet in the mulligan */
+    DRAWS(1, OP(CTX), 0, CTXV_UNTAPPED_IKZ, OP(CTX), 1, CTXV_TAPPED_IKZ, OP(ADD), 0, 1, OP(NOT), 0, OP(DRAW), 0,
+          OP(END));
+}
+
+static void put_ikz(int p, int total, int tapped) { /* move IKZ from the pile to the area */
+    for (int i = 0; i < total; i++) {
+        int c = G.pl[p].ikz_pile[G.pl[p].ikz_pile_n - 1];
+        azk_move(&G, &CS, c, AZK_Z_IKZ_AREA, 0);
+        if (i < tapped) G.cards[c].flags |= AZK_CF_TAPPED;
+    }
+}
+
+static void test_op_ctx_ikz_and_untap(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(CTX), 0, CTXV_UNTAPPED_IKZ, OP(DRAW), 0, OP(CTX), 1, CTXV_TAPPED_IKZ, OP(DRAW), 1, OP(END));
+    put_ikz(0, 5, 3);
+    INV();
+    int h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, 2 + 3);
+    /* UNTAP_IKZ R[a]: untaps that many tapped IKZ of the controller, no more */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 2, OP(UNTAP_IKZ), 0, OP(END));
+    put_ikz(0, 5, 3);
+    put_ikz(1, 2, 2);
+    AZK_CHECK_EQ_U64(azk_untapped_ikz(&G, 0), 2);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(azk_untapped_ikz(&G, 0), 4);
+    AZK_CHECK_EQ_U64(azk_untapped_ikz(&G, 1), 0); /* the opponent's stay tapped */
+    run(ab);
+    AZK_CHECK_EQ_U64(azk_untapped_ikz(&G, 0), 5);
+    AZK_CHECK_EQ_U64(G.pl[0].ikz_area_n, 5);
+    /* zero or negative: nothing */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 0xFF, OP(UNTAP_IKZ), 0, OP(UNTAP_IKZ), 1, OP(END));
+    put_ikz(0, 3, 3);
+    run(ab);
+    AZK_CHECK_EQ_U64(azk_untapped_ikz(&G, 0), 0);
+    /* controller 1 untaps its own */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 9, OP(UNTAP_IKZ), 0, OP(END));
+    put_ikz(0, 3, 3);
+    put_ikz(1, 4, 4);
+    run_ctx(ab, 1, -1, 0);
+    AZK_CHECK_EQ_U64(azk_untapped_ikz(&G, 0), 0);
+    AZK_CHECK_EQ_U64(azk_untapped_ikz(&G, 1), 4);
+}
+
+static void test_op_count(void) {
+    int ab;
+    vm_base();
+    /* hand: every card, duplicates included (COUNT does not collapse) */
+    uint8_t p1[] = {OP(COUNT), 0, (uint8_t)S_HAND, OP(DRAW), 0, OP(END)};
+    ab = load_prog(p1, sizeof p1);
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, 2 * AZK_STARTING_HAND);
+    /* opponent's hand, seen by controller 0; leaders of both sides */
+    vm_base();
+    uint8_t p2[] = {OP(COUNT), 0, (uint8_t)S_OPP_HAND, OP(COUNT), 1, (uint8_t)S_LEADERS, OP(ADD), 0, 1,
+                    OP(DRAW), 0, OP(END)};
+    ab = load_prog(p2, sizeof p2);
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, 2 * AZK_STARTING_HAND + 2);
+    /* discard pile after milling 3; garden entities placed by hand */
+    vm_base();
+    uint8_t p3[] = {OP(SETI), 0, 3, OP(MILL), 0, OP(COUNT), 1, (uint8_t)S_DISC, OP(COUNT), 2, (uint8_t)S_GARDEN_ENT,
+                    OP(ADD), 1, 2, OP(DRAW), 1, OP(END)};
+    ab = load_prog(p3, sizeof p3);
+    int placed = 0;
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < G.pl[p].deck_n && placed < 2 + p; i++) {
+            int c = G.pl[p].deck[i];
+            if (CS.defs[G.cards[c].def].card_type != AZK_CT_ENTITY) continue;
+            azk_move(&G, &CS, c, AZK_Z_GARDEN, placed);
+            placed++;
+            i--;
+        }
+    AZK_CHECK_EQ_U64(placed, 3); /* 2 of player 0, 1 of player 1 */
+    INV();
+    int h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, 3 + 3);
+    /* zones = 0: any zone, both sides: all cards in leader/garden/alley/weapon/hand/discard/look/IKZ areas */
+    vm_base();
+    uint8_t p4[] = {OP(COUNT), 0, (uint8_t)S_ANY, OP(SETI), 1, 16, OP(SUB), 0, 1, OP(DRAW), 0, OP(END)};
+    ab = load_prog(p4, sizeof p4);
+    run(ab); /* 2 leaders + 14 hand cards = 16 -> draws 0 */
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND);
+}
+
+static void test_op_valid_load(void) {
+    /* LOAD SELF: the source (the leader) is valid */
+    DRAWS(1, OP(LOAD), 0, REF_SELF, OP(VALID), 0, 0, OP(DRAW), 0, OP(END));
+    DRAWS(1, OP(LOAD), 3, REF_OWN_LEADER, OP(VALID), 0, 3, OP(DRAW), 0, OP(END));
+    DRAWS(1, OP(LOAD), 2, REF_OPP_LEADER, OP(VALID), 0, 2, OP(DRAW), 0, OP(END));
+    /* an unset T register, and references that name nothing */
+    DRAWS(0, OP(VALID), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(LOAD), 0, REF_HOLDER, OP(VALID), 0, 0, OP(DRAW), 0, OP(END));   /* a leader holds nothing */
+    DRAWS(0, OP(LOAD), 0, REF_ATTACKER, OP(VALID), 0, 0, OP(DRAW), 0, OP(END)); /* no attack */
+    DRAWS(0, OP(LOAD), 0, REF_TARGET, OP(VALID), 0, 0, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(LOAD), 0, REF_SUBJECT, OP(VALID), 0, 0, OP(DRAW), 0, OP(END)); /* no ctx card */
+    /* LOAD overwrites: a valid register becomes empty */
+    DRAWS(0, OP(LOAD), 0, REF_SELF, OP(LOAD), 0, REF_ATTACKER, OP(VALID), 0, 0, OP(DRAW), 0, OP(END));
+    /* SUBJECT = the context card; stale once it changed zone (RULES 2.1) */
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_SUBJECT, OP(VALID), 1, 0, OP(DRAW), 1, OP(DISCARD), 0, OP(VALID), 2, 0,
+              OP(NOT), 2, OP(DRAW), 2, OP(END));
+    int subj = G.pl[0].hand[0];
+    int h = G.pl[0].hand_n;
+    run_ctx(ab, 0, subj, 0);
+    AZK_CHECK(G.cards[subj].zone == AZK_Z_DISCARD);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h - 1 + 1 + 1); /* discarded 1, drew 1 + 1 */
+    /* a ctx card that changed zone before the program starts is no subject */
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_SUBJECT, OP(VALID), 1, 0, OP(NOT), 1, OP(SETI), 2, 2, OP(ADD), 1, 2, OP(DRAW),
+              1, OP(END));
+    subj = G.pl[0].hand[0];
+    h = G.pl[0].hand_n;
+    azk_vm_start(&G, &CS, ab, G.pl[0].leader, 0, subj, 0, -1);
+    azk_move(&G, &CS, subj, AZK_Z_DISCARD, 0);
+    azk_advance(&G, &CS);
+    INV();
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h - 1 + 3);
+}
+
+static void test_op_match(void) {
+    int ab;
+    vm_base();
+    int any_leader_type = add_sel(0, AZK_SIDE_ANY, 1u << AZK_CT_LEADER, 0);
+    int entity = add_sel(0, AZK_SIDE_ANY, 1u << AZK_CT_ENTITY, 0);
+    /* R1 = match(own leader, self leaders) * 1 + match(own leader, opp) * 2 + ... observed as draws */
+    uint8_t p[] = {OP(LOAD), 0, REF_OWN_LEADER,
+                   OP(MATCH), 1, 0, (uint8_t)S_LEAD_SELF,       /* 1 */
+                   OP(MATCH), 2, 0, (uint8_t)S_LEAD_OPP,        /* 0 */
+                   OP(ADD), 1, 2,
+                   OP(MATCH), 2, 0, (uint8_t)any_leader_type, /* 1 */
+                   OP(ADD), 1, 2,
+                   OP(MATCH), 2, 0, (uint8_t)entity,          /* 0 */
+                   OP(ADD), 1, 2,
+                   OP(MATCH), 2, 1, (uint8_t)any_leader_type, /* T1 empty: 0 */
+                   OP(ADD), 1, 2,
+                   OP(LOAD), 3, REF_OPP_LEADER,
+                   OP(MATCH), 2, 3, (uint8_t)S_LEAD_OPP,        /* 1 */
+                   OP(ADD), 1, 2,
+                   OP(DRAW), 1, OP(END)};
+    ab = load_prog(p, sizeof p);
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 3);
+    /* seen from controller 1 the sides swap */
+    int h = G.pl[1].hand_n;
+    run_ctx(ab, 1, -1, 0);
+    AZK_CHECK_EQ_U64(G.pl[1].hand_n, h + 3);
+}
+
+/* ---------------------------------------------------------------------------
+ * VM: choices
+ * ------------------------------------------------------------------------- */
+static void test_op_choose(void) {
+    int ab;
+    vm_base();
+    /* mandatory choice among the hand: a CARD prompt with one option per definition */
+    uint8_t p[] = {OP(CHOOSE), 1, (uint8_t)S_HAND, 0, OP(DISCARD), 1, OP(END)};
+    ab = load_prog(p, sizeof p);
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT);
+    AZK_CHECK(G.prompt.kind == AZK_PK_CARD);
+    AZK_CHECK(G.prompt.chooser == 0);
+    AZK_CHECK(!G.prompt.optional);
+    AZK_CHECK_EQ_U64(G.prompt.n, distinct_defs(G.pl[0].hand, G.pl[0].hand_n));
+    AZK_CHECK(G.prompt.n >= 2);
+    AZK_CHECK(azk_current_player(&G) == 0);
+    for (int i = 0; i < G.prompt.n; i++) AZK_CHECK(G.cards[G.prompt.opt[i]].zone == AZK_Z_HAND);
+    AZK_CHECK(azk_step(&G, &CS, azk_encode(AZK_ACT_NO_OP, 0, 0)) == AZK_ILLEGAL); /* not optional */
+    AZK_CHECK(azk_step(&G, &CS, azk_encode(AZK_ACT_CHOOSE, G.prompt.n, 0)) == AZK_ILLEGAL);
+    int last = G.prompt.n - 1, pick = G.prompt.opt[last];
+    AZK_CHECK(answer(last) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND - 1);
+    AZK_CHECK_EQ_U64(G.pl[0].discard_n, 1);
+    AZK_CHECK_EQ_U64(G.pl[0].discard[0], pick);
+    /* optional: declining leaves T empty */
+    vm_base();
+    uint8_t q[] = {OP(CHOOSE), 1, (uint8_t)S_HAND, 1, OP(DISCARD), 1, OP(VALID), 0, 1, OP(NOT), 0, OP(DRAW), 0,
+                   OP(END)};
+    ab = load_prog(q, sizeof q);
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.optional);
+    int32_t legal[128];
+    AZK_CHECK_EQ_U64(azk_legal_actions(&G, &CS, legal, 128), G.prompt.n + 1);
+    AZK_CHECK(decline() == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].discard_n, 0);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 1); /* T1 empty -> drew 1 */
+    /* optional, accepted */
+    run(ab);
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].discard_n, 1);
+    /* 8 - 1 discarded + 1 drawn: the discarded card is a new object, T1 no longer valid (RULES 2.1) */
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 1);
+    /* no candidate: no prompt, T empty (both mandatory and optional) */
+    vm_base();
+    uint8_t e[] = {OP(LOAD), 2, REF_SELF, OP(CHOOSE), 2, (uint8_t)S_GARDEN_ENT, 0, OP(VALID), 0, 2, OP(NOT), 0,
+                   OP(CHOOSE), 3, (uint8_t)S_GARDEN_ENT, 1, OP(VALID), 1, 3, OP(NOT), 1, OP(ADD), 0, 1, OP(DRAW), 0,
+                   OP(END)};
+    ab = load_prog(e, sizeof e);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 2);
+    /* exactly one mandatory candidate: taken without asking (RULES 12) */
+    vm_base();
+    uint8_t one[] = {OP(CHOOSE), 0, (uint8_t)S_LEAD_OPP, 0, OP(SETI), 1, 2, OP(DAMAGE), 0, 1, OP(END)};
+    ab = load_prog(one, sizeof one);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.cards[G.pl[1].leader].damage, 2);
+    /* exactly one optional candidate: still asked (yes or no) */
+    vm_base();
+    uint8_t one_opt[] = {OP(CHOOSE), 0, (uint8_t)S_LEAD_OPP, 1, OP(SETI), 1, 2, OP(DAMAGE), 0, 1, OP(END)};
+    ab = load_prog(one_opt, sizeof one_opt);
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.n == 1 && G.prompt.optional);
+    AZK_CHECK_EQ_U64(G.prompt.opt[0], G.pl[1].leader);
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK_EQ_U64(G.cards[G.pl[1].leader].damage, 2);
+    run(ab);
+    AZK_CHECK(decline() == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.cards[G.pl[1].leader].damage, 2);
+}
+
+static void test_op_may(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 7, OP(MAY), 0, OP(DRAW), 0, OP(END));
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_YES_NO);
+    AZK_CHECK(G.prompt.n == 2 && !G.prompt.optional && G.prompt.chooser == 0);
+    AZK_CHECK(G.prompt.opt[0] == 0 && G.prompt.opt[1] == 1);
+    AZK_CHECK(azk_step(&G, &CS, azk_encode(AZK_ACT_NO_OP, 0, 0)) == AZK_ILLEGAL);
+    AZK_CHECK(answer(1) == AZK_OK); /* yes: R0 = 1 */
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 1);
+    run(ab);
+    AZK_CHECK(answer(0) == AZK_OK); /* no: R0 = 0 */
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 1);
+    /* the chooser is the controller */
+    run_ctx(ab, 1, -1, 0);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.chooser == 1 && azk_current_player(&G) == 1);
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK_EQ_U64(G.pl[1].hand_n, AZK_STARTING_HAND + 1);
+}
+
+static void test_op_choose_num(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 1, 3, OP(CHOOSE_NUM), 0, 1, OP(DRAW), 0, OP(END));
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_NUMBER);
+    AZK_CHECK_EQ_U64(G.prompt.n, 4);
+    for (int i = 0; i < 4; i++) AZK_CHECK_EQ_U64(G.prompt.opt[i], i);
+    AZK_CHECK(answer(2) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 2);
+    run(ab);
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 2);
+    run(ab);
+    AZK_CHECK(answer(3) == AZK_OK);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 5);
+    /* max 0 or negative: R[a] = 0 without asking */
+    DRAWS(0, OP(SETI), 0, 5, OP(CHOOSE_NUM), 0, 1, OP(DRAW), 0, OP(END));
+    DRAWS(0, OP(SETI), 0, 5, OP(SETI), 1, 0xFE, OP(CHOOSE_NUM), 0, 1, OP(DRAW), 0, OP(END));
+    /* max 1: two options */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 1, 1, OP(CHOOSE_NUM), 1, 1, OP(DRAW), 1, OP(END));
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.n == 2);
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 1);
+    /* a huge max is capped to one prompt's options */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 1, 100, OP(CHOOSE_NUM), 0, 1, OP(DRAW), 0, OP(END));
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT);
+    AZK_CHECK_EQ_U64(G.prompt.n, AZK_MAX_OPTIONS);
+    AZK_CHECK(answer(5) == AZK_OK);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 5);
+}
+
+/* ---------------------------------------------------------------------------
+ * VM: effects
+ * ------------------------------------------------------------------------- */
+/* A card of player p with definition def, taken from the deck (else hand), or -1. */
+static int card_of_def(int p, int def) {
+    for (int i = G.pl[p].deck_n - 1; i >= 0; i--)
+        if (G.cards[G.pl[p].deck[i]].def == def) return G.pl[p].deck[i];
+    for (int i = 0; i < G.pl[p].hand_n; i++)
+        if (G.cards[G.pl[p].hand[i]].def == def) return G.pl[p].hand[i];
+    return -1;
+}
+/* Put a card of definition `def` of player p into a garden/alley slot (no triggers). */
+static int place(int p, int def, int zone, int slot) {
+    int c = card_of_def(p, def);
+    AZK_CHECK(c >= 0);
+    if (c < 0) return 0;
+    azk_move(&G, &CS, c, zone, slot);
+    return c;
+}
+static int sel_def(uint8_t zones, uint8_t side, int def) {
+    int s = add_sel(zones, side, 0, 0);
+    CS.selectors[s].def = (uint8_t)def;
+    return s;
+}
+/* Definitions used below (default set): entities without abilities. */
+enum { DEF_INDRA = 9, DEF_REI = 22, DEF_MISAKI = 26, DEF_SHURIKEN = 11, DEF_ORB = 16 };
+
+static void test_defs_assumed(void) {
+    const azk_cardset *d = azk_default_cardset();
+    AZK_CHECK(d->defs[DEF_INDRA].card_type == AZK_CT_ENTITY && d->defs[DEF_INDRA].ability_count == 0);
+    AZK_CHECK(d->defs[DEF_REI].card_type == AZK_CT_ENTITY && d->defs[DEF_REI].ability_count == 0);
+    AZK_CHECK(d->defs[DEF_REI].health == 2 && d->defs[DEF_REI].carapace == 0);
+    AZK_CHECK(d->defs[DEF_MISAKI].card_type == AZK_CT_ENTITY && (d->defs[DEF_MISAKI].keywords & AZK_KW_EFFECT_IMMUNE));
+    AZK_CHECK(d->defs[DEF_SHURIKEN].card_type == AZK_CT_WEAPON);
+    AZK_CHECK(d->defs[DEF_ORB].card_type == AZK_CT_SPELL);
+    AZK_CHECK(d->decks[0].leader == 0 && d->decks[1].leader == 19);
+}
+
+static void test_op_damage(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_OPP_LEADER, OP(SETI), 1, 3, OP(DAMAGE), 0, 1, OP(SETI), 1, 0, OP(DAMAGE), 0, 1,
+              OP(SETI), 1, 0xFB, OP(DAMAGE), 0, 1, OP(DAMAGE), 1, 1, OP(END));
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.cards[G.pl[1].leader].damage, 3); /* 0 and -5 deal nothing; T1 empty */
+    AZK_CHECK_EQ_U64(G.cards[G.pl[0].leader].damage, 0);
+    run(ab);
+    AZK_CHECK_EQ_U64(G.cards[G.pl[1].leader].damage, 6);
+    /* entity: damage marks, then destroys at health (state check, RULES 9) */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(SETI), 1, 1, OP(DAMAGE), 0, 1, OP(END));
+    int rei = place(1, DEF_REI, AZK_Z_GARDEN, 2);
+    run(ab);
+    AZK_CHECK(G.cards[rei].zone == AZK_Z_GARDEN && G.cards[rei].damage == 1);
+    run(ab);
+    AZK_CHECK(G.cards[rei].zone == AZK_Z_DISCARD && G.pl[1].garden[2] == AZK_NONE);
+    AZK_CHECK_EQ_U64(G.cards[rei].damage, 0);
+    AZK_CHECK_EQ_U64(G.pl[1].discard_n, 1);
+    /* printed "cannot take damage from card effects" */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(SETI), 1, 5, OP(DAMAGE), 0, 1, OP(END));
+    int mis = place(1, DEF_MISAKI, AZK_Z_GARDEN, 0);
+    run(ab);
+    AZK_CHECK(G.cards[mis].zone == AZK_Z_GARDEN && G.cards[mis].damage == 0);
+    /* granted effect immunity and frozen both prevent effect damage */
+    for (int k = 0; k < 2; k++) {
+        vm_base();
+        uint8_t st = k == 0 ? AZK_ST_EFFECT_IMMUNE : AZK_ST_FROZEN;
+        uint8_t pr[] = {OP(LOAD), 0, REF_OPP_LEADER, OP(GRANT), 0, st, AZK_DUR_END_OF_TURN, OP(SETI), 1, 4,
+                        OP(DAMAGE), 0, 1, OP(LOAD), 2, REF_OWN_LEADER, OP(DAMAGE), 2, 1, OP(END)};
+        ab = load_prog(pr, sizeof pr);
+        run(ab);
+        AZK_CHECK_EQ_U64(G.cards[G.pl[1].leader].damage, 0);
+        AZK_CHECK_EQ_U64(G.cards[G.pl[0].leader].damage, 4); /* the unprotected one is hit */
+    }
+    /* a card that is not on the field takes no damage */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_HAND, 0, OP(SETI), 1, 3, OP(DAMAGE), 0, 1, OP(END));
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT);
+    int c = G.prompt.opt[0];
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK(G.cards[c].zone == AZK_Z_HAND && G.cards[c].damage == 0);
+    /* lethal damage to a leader ends the game at once; the rest of the program does not run */
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(SETI), 1, 20, OP(DAMAGE), 0, 1, OP(DRAW), 1, OP(END));
+    int h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(G.result == AZK_RES_WIN_P1 && G.phase == AZK_PHASE_GAME_OVER && !G.vm.active);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h);
+    AZK_CHECK(azk_step(&G, &CS, azk_encode(AZK_ACT_MULLIGAN_KEEP, 0, 0)) == AZK_TERMINAL);
+}
+
+static void test_op_mod_attack(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(MOD_ATTACK), 0, 3, AZK_DUR_END_OF_TURN, OP(LOAD), 1,
+              REF_OPP_LEADER, OP(MOD_ATTACK), 1, 0xFE, AZK_DUR_WHILE_ON_FIELD, OP(MOD_ATTACK), 2, 9,
+              AZK_DUR_END_OF_TURN, OP(END));
+    int l0 = G.pl[0].leader, l1 = G.pl[1].leader;
+    int a0 = azk_attack_of(&G, &CS, l0), a1 = azk_attack_of(&G, &CS, l1);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(azk_attack_of(&G, &CS, l0), a0 + 3);
+    AZK_CHECK_EQ_U64(azk_attack_of(&G, &CS, l1), a1 - 2);
+    AZK_CHECK_EQ_U64(G.fx_n, 2); /* T2 empty: nothing */
+    run(ab); /* effects stack */
+    AZK_CHECK_EQ_U64(azk_attack_of(&G, &CS, l0), a0 + 6);
+    /* entity: the modification dies with the object (RULES 2.1); not on field: nothing */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(MOD_ATTACK), 0, 2, AZK_DUR_END_OF_TURN, OP(CHOOSE), 1,
+              (uint8_t)S_HAND, 0, OP(MOD_ATTACK), 1, 2, AZK_DUR_END_OF_TURN, OP(END));
+    int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    int base_att = CS.defs[DEF_INDRA].attack;
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_CARD);
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(azk_attack_of(&G, &CS, e), base_att + 2);
+    AZK_CHECK_EQ_U64(G.fx_n, 1);
+    azk_move(&G, &CS, e, AZK_Z_ALLEY, 1);
+    AZK_CHECK_EQ_U64(azk_attack_of(&G, &CS, e), base_att);
+}
+
+static void test_op_grant(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(GRANT), 0, AZK_ST_CHARGE | AZK_ST_DEFENDER, AZK_DUR_END_OF_TURN,
+              OP(LOAD), 1, REF_OPP_LEADER, OP(GRANT), 1, AZK_ST_SHOCKED, AZK_DUR_START_OF_NEXT_TURN, OP(GRANT), 3,
+              AZK_ST_GODMODE, AZK_DUR_END_OF_TURN, OP(END));
+    int l0 = G.pl[0].leader, l1 = G.pl[1].leader;
+    AZK_CHECK((azk_status_of(&G, &CS, l0) & (AZK_ST_CHARGE | AZK_ST_DEFENDER)) == 0);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK((azk_status_of(&G, &CS, l0) & (AZK_ST_CHARGE | AZK_ST_DEFENDER)) == (AZK_ST_CHARGE | AZK_ST_DEFENDER));
+    AZK_CHECK(azk_status_of(&G, &CS, l1) & AZK_ST_SHOCKED);
+    AZK_CHECK(!(azk_status_of(&G, &CS, l1) & AZK_ST_CHARGE));
+    AZK_CHECK_EQ_U64(G.fx_n, 2);
+    /* frozen hides printed keywords (RULES 7) */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(GRANT), 0, AZK_ST_FROZEN, AZK_DUR_END_OF_TURN, OP(END));
+    int mis = place(1, DEF_MISAKI, AZK_Z_GARDEN, 4);
+    AZK_CHECK(azk_status_of(&G, &CS, mis) & AZK_ST_EFFECT_IMMUNE);
+    run(ab);
+    AZK_CHECK(azk_status_of(&G, &CS, mis) & AZK_ST_FROZEN);
+    AZK_CHECK(!(azk_status_of(&G, &CS, mis) & AZK_ST_EFFECT_IMMUNE));
+    /* a granted status ends with the object */
+    azk_move(&G, &CS, mis, AZK_Z_ALLEY, 4);
+    AZK_CHECK(!(azk_status_of(&G, &CS, mis) & AZK_ST_FROZEN));
+    /* not on the field: nothing */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_HAND, 0, OP(GRANT), 0, AZK_ST_CHARGE, AZK_DUR_WHILE_ON_FIELD, OP(END));
+    run(ab);
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK_EQ_U64(G.fx_n, 0);
+}
+
+static void test_op_draw(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 2, OP(DRAW), 0, OP(END));
+    int top = G.pl[0].deck[G.pl[0].deck_n - 1], next = G.pl[0].deck[G.pl[0].deck_n - 2];
+    int opp_hand = G.pl[1].hand_n, opp_deck = G.pl[1].deck_n;
+    run(ab);
+    AZK_CHECK(G.cards[top].zone == AZK_Z_HAND && G.cards[next].zone == AZK_Z_HAND); /* from the top */
+    AZK_CHECK_EQ_U64(G.pl[0].deck_n, AZK_DECK_MAIN - AZK_STARTING_HAND - 2);
+    AZK_CHECK(G.pl[1].hand_n == opp_hand && G.pl[1].deck_n == opp_deck);
+    run_ctx(ab, 1, -1, 0); /* the controller draws */
+    AZK_CHECK_EQ_U64(G.pl[1].hand_n, opp_hand + 2);
+    /* the whole deck: fine; one more: the drawing player loses (RULES 9) */
+    vm_base();
+    LOAD_PROG(ab, OP(CTX), 0, CTXV_DECK_SIZE, OP(DRAW), 0, OP(DRAW), 1, OP(SETI), 1, 1, OP(DRAW), 1, OP(SETI), 2, 5,
+              OP(MILL), 2, OP(END));
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].deck_n, 0);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_DECK_MAIN);
+    AZK_CHECK(G.result == AZK_RES_WIN_P1);
+    AZK_CHECK(G.phase == AZK_PHASE_GAME_OVER && !G.vm.active && azk_is_terminal(&G) && azk_winner(&G) == 1);
+    AZK_CHECK_EQ_U64(G.pl[1].discard_n, 0);
+    /* player 1 drawing from an empty deck: player 0 wins */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 100, OP(MILL), 0, OP(DRAW), 1, OP(SETI), 1, 1, OP(DRAW), 1, OP(END));
+    run_ctx(ab, 1, -1, 0);
+    AZK_CHECK_EQ_U64(G.pl[1].deck_n, 0);
+    AZK_CHECK(G.result == AZK_RES_WIN_P0 && azk_winner(&G) == 0); /* DRAW 0 from the empty deck did not lose */
+}
+
+static void test_op_mill(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 3, OP(MILL), 0, OP(END));
+    azk_player *pl = &G.pl[0];
+    int t[3] = {pl->deck[pl->deck_n - 1], pl->deck[pl->deck_n - 2], pl->deck[pl->deck_n - 3]};
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(pl->deck_n, AZK_DECK_MAIN - AZK_STARTING_HAND - 3);
+    AZK_CHECK_EQ_U64(pl->discard_n, 3);
+    AZK_CHECK_EQ_U64(pl->hand_n, AZK_STARTING_HAND);
+    for (int i = 0; i < 3; i++) AZK_CHECK_EQ_U64(pl->discard[i], t[i]); /* the top card went first */
+    AZK_CHECK_EQ_U64(G.pl[1].discard_n, 0);
+    /* more than the deck: mills what is there, no loss (RULES 9) */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 100, OP(MILL), 0, OP(SETI), 1, 0xFF, OP(MILL), 1, OP(END));
+    run_ctx(ab, 1, -1, 0);
+    AZK_CHECK(idle() && G.result == AZK_RES_ONGOING);
+    AZK_CHECK_EQ_U64(G.pl[1].deck_n, 0);
+    AZK_CHECK_EQ_U64(G.pl[1].discard_n, AZK_DECK_MAIN - AZK_STARTING_HAND);
+    AZK_CHECK_EQ_U64(G.pl[0].discard_n, 0);
+}
+
+static void test_op_discard(void) {
+    int ab;
+    /* a field entity goes to its owner's discard pile with its weapons */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(DISCARD), 0, OP(DISCARD), 1, OP(END));
+    int rei = place(1, DEF_REI, AZK_Z_GARDEN, 1);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[rei].zone == AZK_Z_DISCARD && G.pl[1].discard_n == 1 && G.pl[0].discard_n == 0);
+    AZK_CHECK(G.pl[1].garden[1] == AZK_NONE);
+    /* the opponent's hand card: to its owner's pile */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 2, (uint8_t)S_OPP_HAND, 0, OP(DISCARD), 2, OP(DISCARD), 2, OP(END));
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.chooser == 0);
+    int c = G.prompt.opt[0];
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK(G.cards[c].zone == AZK_Z_DISCARD && G.cards[c].owner == 1);
+    AZK_CHECK_EQ_U64(G.pl[1].discard_n, 1); /* the second DISCARD names a dead object: nothing */
+    AZK_CHECK_EQ_U64(G.pl[1].hand_n, AZK_STARTING_HAND - 1);
+}
+
+static void test_op_return(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN_ENT, 0, OP(RETURN), 0, OP(END));
+    int rei = place(1, DEF_REI, AZK_Z_GARDEN, 3);
+    int h0 = G.pl[0].hand_n, h1 = G.pl[1].hand_n;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[rei].zone == AZK_Z_HAND && G.pl[1].garden[3] == AZK_NONE);
+    AZK_CHECK_EQ_U64(G.pl[1].hand_n, h1 + 1); /* its owner's hand */
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h0);
+    /* alley too; godmode: nothing */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_FIELD_ENT_SELF, 0, OP(GRANT), 0, AZK_ST_GODMODE, AZK_DUR_END_OF_TURN,
+              OP(RETURN), 0, OP(END));
+    int e = place(0, DEF_INDRA, AZK_Z_ALLEY, 0);
+    run(ab);
+    AZK_CHECK(G.cards[e].zone == AZK_Z_ALLEY);
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_FIELD_ENT_SELF, 0, OP(RETURN), 0, OP(END));
+    e = place(0, DEF_INDRA, AZK_Z_ALLEY, 0);
+    run(ab);
+    AZK_CHECK(G.cards[e].zone == AZK_Z_HAND);
+    /* not from the leader zone, not from the hand */
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(RETURN), 0, OP(CHOOSE), 1, (uint8_t)S_HAND, 0, OP(RETURN), 1,
+              OP(END));
+    run(ab);
+    int c = G.prompt.opt[0];
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK(G.cards[G.pl[0].leader].zone == AZK_Z_LEADER);
+    AZK_CHECK(G.cards[c].zone == AZK_Z_HAND);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND);
+}
+
+static void test_op_play_free(void) {
+    int ab;
+    /* entity, garden: one SLOT prompt per empty slot; no IKZ paid */
+    vm_base();
+    int s_indra = sel_def(AZK_SZ_HAND, AZK_SIDE_SELF, DEF_INDRA);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_indra, 0, OP(PLAY_FREE), 0, 1, OP(END));
+    int e = card_of_def(0, DEF_INDRA);
+    azk_move(&G, &CS, e, AZK_Z_HAND, 0);
+    put_ikz(0, 5, 0);
+    int h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_SLOT);
+    AZK_CHECK_EQ_U64(G.prompt.n, AZK_ROW);
+    for (int i = 0; i < AZK_ROW; i++) AZK_CHECK_EQ_U64(G.prompt.opt[i], i);
+    AZK_CHECK(answer(2) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.pl[0].garden[2] == e && G.cards[e].zone == AZK_Z_GARDEN);
+    AZK_CHECK(G.cards[e].flags & AZK_CF_COOLDOWN);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h - 1);
+    AZK_CHECK_EQ_U64(azk_untapped_ikz(&G, 0), 5);
+    AZK_CHECK_EQ_U64(G.pl[0].played_entities, 1);
+    /* alley: options 8 + slot */
+    vm_base();
+    s_indra = sel_def(AZK_SZ_HAND, AZK_SIDE_SELF, DEF_INDRA);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_indra, 0, OP(PLAY_FREE), 0, 2, OP(END));
+    e = card_of_def(0, DEF_INDRA);
+    azk_move(&G, &CS, e, AZK_Z_HAND, 0);
+    place(0, 2, AZK_Z_ALLEY, 0); /* slot 0 taken by a Crate Rat (def 2) */
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_SLOT);
+    AZK_CHECK_EQ_U64(G.prompt.n, AZK_ROW - 1);
+    AZK_CHECK_EQ_U64(G.prompt.opt[0], 8 + 1);
+    AZK_CHECK(answer(G.prompt.n - 1) == AZK_OK);
+    AZK_CHECK(G.pl[0].alley[4] == e && !(G.cards[e].flags & AZK_CF_COOLDOWN));
+    /* either: garden and alley slots */
+    vm_base();
+    s_indra = sel_def(AZK_SZ_HAND, AZK_SIDE_SELF, DEF_INDRA);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_indra, 0, OP(PLAY_FREE), 0, 3, OP(END));
+    e = card_of_def(0, DEF_INDRA);
+    azk_move(&G, &CS, e, AZK_Z_HAND, 0);
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.n == 2 * AZK_ROW);
+    AZK_CHECK(answer(AZK_ROW) == AZK_OK); /* option 8: alley slot 0 */
+    AZK_CHECK(G.pl[0].alley[0] == e);
+    /* full garden: every slot is a replacement (RULES 2.3); exactly one empty slot: no prompt */
+    vm_base();
+    s_indra = sel_def(AZK_SZ_HAND, AZK_SIDE_SELF, DEF_INDRA);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_indra, 0, OP(PLAY_FREE), 0, 1, OP(END));
+    e = card_of_def(0, DEF_INDRA);
+    azk_move(&G, &CS, e, AZK_Z_HAND, 0);
+    int filler[AZK_ROW];
+    for (int i = 0; i < AZK_ROW - 1; i++) filler[i] = place(0, 2 + (i & 1), AZK_Z_GARDEN, i);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.pl[0].garden[AZK_ROW - 1] == e);
+    vm_base();
+    s_indra = sel_def(AZK_SZ_HAND, AZK_SIDE_SELF, DEF_INDRA);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_indra, 0, OP(PLAY_FREE), 0, 1, OP(END));
+    e = card_of_def(0, DEF_INDRA);
+    azk_move(&G, &CS, e, AZK_Z_HAND, 0);
+    for (int i = 0; i < AZK_ROW; i++) filler[i] = place(0, 2 + (i & 1), AZK_Z_GARDEN, i);
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.n == AZK_ROW);
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK(G.pl[0].garden[1] == e && G.cards[filler[1]].zone == AZK_Z_DISCARD);
+    /* weapon: the leader is the only holder -> attached without asking; with a garden entity: HOLDER prompt */
+    vm_base();
+    int s_shur = sel_def(AZK_SZ_HAND, AZK_SIDE_SELF, DEF_SHURIKEN);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_shur, 0, OP(PLAY_FREE), 0, 3, OP(END));
+    int w = card_of_def(0, DEF_SHURIKEN);
+    azk_move(&G, &CS, w, AZK_Z_HAND, 0);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].weapons_n, 1);
+    w = G.pl[0].weapons[0]; /* a copy of the chosen definition (copies in hand are one option) */
+    AZK_CHECK(G.cards[w].def == DEF_SHURIKEN && G.cards[w].holder == G.pl[0].leader);
+    w = card_of_def(0, DEF_SHURIKEN);
+    azk_move(&G, &CS, w, AZK_Z_HAND, 0);
+    e = place(0, DEF_INDRA, AZK_Z_GARDEN, 3);
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_HOLDER && G.prompt.n == 2);
+    AZK_CHECK(G.prompt.opt[0] == 0 && G.prompt.opt[1] == 4);
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK_EQ_U64(G.pl[0].weapons_n, 2);
+    w = G.pl[0].weapons[1];
+    AZK_CHECK(G.cards[w].def == DEF_SHURIKEN && G.cards[w].holder == e);
+    AZK_CHECK_EQ_U64(azk_attack_of(&G, &CS, e), CS.defs[DEF_INDRA].attack + CS.defs[DEF_SHURIKEN].attack);
+    /* a spell, or an empty T register: nothing */
+    vm_base();
+    int s_orb = sel_def(AZK_SZ_HAND, AZK_SIDE_SELF, DEF_ORB);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_orb, 0, OP(PLAY_FREE), 0, 3, OP(PLAY_FREE), 1, 3, OP(END));
+    int orb = card_of_def(0, DEF_ORB);
+    azk_move(&G, &CS, orb, AZK_Z_HAND, 0);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[orb].zone == AZK_Z_HAND);
+}
+
+static void test_op_tap(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(TAP), 0, OP(CHOOSE), 1, (uint8_t)S_HAND, 0, OP(TAP), 1, OP(TAP), 2,
+              OP(END));
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT);
+    int c = G.prompt.opt[0];
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[G.pl[0].leader].flags & AZK_CF_TAPPED);
+    AZK_CHECK(!(G.cards[G.pl[1].leader].flags & AZK_CF_TAPPED));
+    AZK_CHECK(!(G.cards[c].flags & AZK_CF_TAPPED)); /* not on the field */
+    /* an entity; tapping twice is harmless */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(TAP), 0, OP(TAP), 0, OP(END));
+    int rei = place(1, DEF_REI, AZK_Z_GARDEN, 0);
+    run(ab);
+    AZK_CHECK(G.cards[rei].flags & AZK_CF_TAPPED);
+    AZK_CHECK(G.cards[rei].zone == AZK_Z_GARDEN);
+}
+
+static void test_op_sacrifice(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, AZK_DUR_END_OF_TURN,
+              OP(SACRIFICE), 0, OP(SACRIFICE), 0, OP(END));
+    int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    int w = card_of_def(0, DEF_SHURIKEN);
+    azk_move(&G, &CS, w, AZK_Z_WEAPON, 0);
+    G.cards[w].holder = (uint8_t)e;
+    INV();
+    run(ab);
+    AZK_CHECK(idle());
+    /* a cost: godmode does not stop it (RULES 7); the weapon follows (RULES 5.3) */
+    AZK_CHECK(G.cards[e].zone == AZK_Z_DISCARD && G.pl[0].garden[0] == AZK_NONE);
+    AZK_CHECK(G.cards[w].zone == AZK_Z_DISCARD);
+    AZK_CHECK_EQ_U64(G.pl[0].discard_n, 2);
+}
+
+static void test_op_look_to_hand_bottom(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 3, OP(LOOK), 0, OP(CHOOSE), 1, (uint8_t)S_LOOK, 0, OP(TO_HAND), 1, OP(VALID), 2, 1,
+              OP(DRAW), 2, OP(BOTTOM_LOOKED), OP(END));
+    /* stack three different definitions on top: 2 (bottom of the three), 3, 4 (top) */
+    int stack[3];
+    for (int i = 0; i < 3; i++) {
+        stack[i] = card_of_def(0, 2 + i);
+        azk_move(&G, &CS, stack[i], AZK_Z_DECK, 1);
+    }
+    INV();
+    azk_player *pl = &G.pl[0];
+    int deck0 = pl->deck_n, h = pl->hand_n;
+    run(ab);
+    /* looked at, top first; a CARD prompt over them */
+    AZK_CHECK_EQ_U64(pl->look_n, 3);
+    AZK_CHECK_EQ_U64(pl->deck_n, deck0 - 3);
+    AZK_CHECK(pl->look[0] == stack[2] && pl->look[1] == stack[1] && pl->look[2] == stack[0]);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_CARD && G.prompt.n == 3);
+    AZK_CHECK(answer(1) == AZK_OK); /* take stack[1] */
+    /* TO_HAND keeps T naming the card (VALID -> drew 1); then the bottom order prompt */
+    AZK_CHECK(G.cards[stack[1]].zone == AZK_Z_HAND);
+    AZK_CHECK_EQ_U64(pl->hand_n, h + 2);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_BOTTOM_ORDER && G.prompt.n == 2);
+    AZK_CHECK_EQ_U64(pl->look_n, 2);
+    int first = G.prompt.opt[1], second = G.prompt.opt[0];
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(pl->look_n, 0);
+    AZK_CHECK_EQ_U64(pl->deck_n, deck0 - 3 + 2 - 1); /* -3 looked, +2 bottomed, -1 drawn */
+    /* each goes beneath the previous one: the last picked is the very bottom (rulings 2) */
+    AZK_CHECK(pl->deck[0] == second && pl->deck[1] == first);
+    AZK_CHECK(G.cards[first].zone == AZK_Z_DECK && G.cards[second].zone == AZK_Z_DECK);
+    /* LOOK is capped and leaves nothing stranded: unbottomed looked-at cards return at END */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 100, OP(LOOK), 0, OP(COUNT), 1, (uint8_t)S_LOOK, OP(SETI), 2, AZK_LOOK_CAP,
+              OP(SUB), 1, 2, OP(NOT), 1, OP(DRAW), 1, OP(END));
+    deck0 = G.pl[0].deck_n;
+    h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].look_n, 0);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h + 1); /* COUNT saw exactly AZK_LOOK_CAP cards */
+    AZK_CHECK_EQ_U64(G.pl[0].deck_n, deck0 - 1);
+    /* identical copies are one option: three copies of one definition need no prompt */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 3, OP(LOOK), 0, OP(BOTTOM_LOOKED), OP(END));
+    for (int k = 0; k < 3; k++) /* from the bottom up, so no copy is moved twice */
+        for (int i = 0; i < G.pl[0].deck_n - k; i++)
+            if (G.cards[G.pl[0].deck[i]].def == 2) {
+                azk_move(&G, &CS, G.pl[0].deck[i], AZK_Z_DECK, 1);
+                break;
+            }
+    for (int i = 0; i < 3; i++) AZK_CHECK_EQ_U64(G.cards[G.pl[0].deck[G.pl[0].deck_n - 1 - i]].def, 2);
+    run(ab);
+    AZK_CHECK(idle());
+    for (int i = 0; i < 3; i++) AZK_CHECK_EQ_U64(G.cards[G.pl[0].deck[i]].def, 2);
+    /* TO_HAND from the discard pile ("in a pile") */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 1, OP(MILL), 0, OP(CHOOSE), 0, (uint8_t)S_DISC, 0, OP(TO_HAND), 0, OP(END));
+    int top = G.pl[0].deck[G.pl[0].deck_n - 1];
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[top].zone == AZK_Z_HAND && G.pl[0].discard_n == 0);
+}
+
+static void test_op_foreach_next(void) {
+    int ab;
+    /* counting loop over the hand: every card, copies included
+     * 0 FOREACH t0 hand ->12 | 5 ADDI r1 1 | 8 NEXT t0 ->5 | 12 DRAW r1 | 14 END */
+    vm_base();
+    LOAD_PROG(ab, OP(FOREACH), 0, (uint8_t)S_HAND, J(12), OP(ADDI), 1, 1, OP(NEXT), 0, J(5), OP(DRAW), 1, OP(END));
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, 2 * AZK_STARTING_HAND);
+    AZK_CHECK(G.vm.each_n == 0 && G.vm.each_i == 0);
+    /* no match: straight to the skip target
+     * 0 SETI r1 1 | 3 FOREACH t0 opp garden ->15 | 8 ADDI r1 4 | 11 NEXT t0 ->8 | 15 DRAW r1 | 17 END */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 1, 1, OP(FOREACH), 0, (uint8_t)S_OPP_GARDEN, J(15), OP(ADDI), 1, 4, OP(NEXT), 0, J(8),
+              OP(DRAW), 1, OP(END));
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 1);
+    /* T names each card in turn: discard the whole hand
+     * 0 FOREACH t0 hand ->11 | 5 DISCARD t0 | 7 NEXT t0 ->5 | 11 END */
+    vm_base();
+    LOAD_PROG(ab, OP(FOREACH), 0, (uint8_t)S_HAND, J(11), OP(DISCARD), 0, OP(NEXT), 0, J(5), OP(END));
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, 0);
+    AZK_CHECK_EQ_U64(G.pl[0].discard_n, AZK_STARTING_HAND);
+    /* damage each opposing garden entity once
+     * 0 SETI r1 1 | 3 FOREACH t0 ->15 | 8 DAMAGE t0 r1 | 11 NEXT t0 ->8 | 15 END */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 1, 1, OP(FOREACH), 0, (uint8_t)S_OPP_GARDEN, J(15), OP(DAMAGE), 0, 1, OP(NEXT), 0, J(8),
+              OP(END));
+    int r[3];
+    for (int k = 0; k < 3; k++) r[k] = place(1, DEF_REI, AZK_Z_GARDEN, 2 * k);
+    int own = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    run(ab);
+    for (int k = 0; k < 3; k++) AZK_CHECK(G.cards[r[k]].zone == AZK_Z_GARDEN && G.cards[r[k]].damage == 1);
+    AZK_CHECK_EQ_U64(G.cards[own].damage, 0);
+    run(ab); /* second pass destroys all three (health 2) */
+    for (int k = 0; k < 3; k++) AZK_CHECK(G.cards[r[k]].zone == AZK_Z_DISCARD);
+    /* snapshot cards that changed zone meanwhile are skipped (RULES 2.1)
+     * 0 FOREACH t0 opp garden ->18 | 5 ADDI r1 1 | 8 CHOOSE t1 <opp garden but T0> | 12 DISCARD t1
+     * | 14 NEXT t0 ->5 | 18 DRAW r1 | 20 END */
+    vm_base();
+    int excl = add_sel(AZK_SZ_GARDEN, AZK_SIDE_OPP, 0, 0);
+    CS.selectors[excl].exclude_t = 0;
+    LOAD_PROG(ab, OP(FOREACH), 0, (uint8_t)S_OPP_GARDEN, J(18), OP(ADDI), 1, 1, OP(CHOOSE), 1, (uint8_t)excl, 0,
+              OP(DISCARD), 1, OP(NEXT), 0, J(5), OP(DRAW), 1, OP(END));
+    for (int k = 0; k < 3; k++) r[k] = place(1, DEF_REI, AZK_Z_GARDEN, k);
+    int h = G.pl[0].hand_n;
+    run(ab);
+    /* first pass (r0): choose between r1 and r2 */
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.n == 2);
+    AZK_CHECK(G.prompt.opt[0] == r[1] && G.prompt.opt[1] == r[2]);
+    AZK_CHECK(answer(0) == AZK_OK); /* discard r1 */
+    /* r1 is skipped; second pass (r2): r0 is the only other one, taken without asking */
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[r[0]].zone == AZK_Z_DISCARD && G.cards[r[1]].zone == AZK_Z_DISCARD);
+    AZK_CHECK(G.cards[r[2]].zone == AZK_Z_GARDEN);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h + 2); /* two passes */
+    /* two loops in a row reuse the frame */
+    vm_base();
+    LOAD_PROG(ab, OP(FOREACH), 0, (uint8_t)S_HAND, J(12), OP(ADDI), 1, 1, OP(NEXT), 0, J(5), OP(FOREACH), 2,
+              (uint8_t)S_LEADERS, J(24), OP(ADDI), 1, 1, OP(NEXT), 2, J(17), OP(DRAW), 1, OP(END));
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, 2 * AZK_STARTING_HAND + 2);
+}
+
+/* Pure programs run as conditions: R[0] != 0 at END is the answer. */
+static void test_condition_programs(void) {
+    vm_base();
+    static const uint8_t yes[] = {OP(SETI), 0, 1, OP(END)};
+    static const uint8_t no[] = {OP(SETI), 0, 1, OP(SETI), 1, 1, OP(JZ), 1, J(13), OP(SETI), 0, 0, OP(END)};
+    uint16_t py = add_code(yes, sizeof yes, 1), pn = add_code(no, sizeof no, 1);
+    uint8_t cnt[] = {OP(COUNT), 0, (uint8_t)S_LEADERS, OP(GEI), 0, 2, OP(END)};
+    uint8_t hand[] = {OP(CTX), 0, CTXV_HAND_SIZE, OP(GEI), 0, 8, OP(END)};
+    uint16_t pc = add_code(cnt, sizeof cnt, 1), ph = add_code(hand, sizeof hand, 1);
+    add_ability(AZK_AB_ACTIVATED, AZK_NO_PC, py, pn);
+    add_ability(AZK_AB_ACTIVATED, AZK_NO_PC, pc, ph);
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    AZK_CHECK(azk_game_init(&G, &CS, 12345, 0, 1) == AZK_OK);
+    int src = G.pl[0].leader;
+    AZK_CHECK(azk_vm_condition(&G, &CS, py, src, 0) == 1);
+    AZK_CHECK(azk_vm_condition(&G, &CS, pn, src, 0) == 0);
+    AZK_CHECK(azk_vm_condition(&G, &CS, pc, src, 0) == 1);
+    AZK_CHECK(azk_vm_condition(&G, &CS, ph, src, 0) == 0); /* 7 cards */
+    INV();
+}
+
+/* ---------------------------------------------------------------------------
+ * Execution bound
+ * ------------------------------------------------------------------------- */
+static void test_step_limit(void) {
+    int ab;
+    /* a jump to itself is a legal effect program; it is stopped, not hung */
+    vm_base();
+    LOAD_PROG(ab, OP(JMP), J(0), OP(END));
+    run(ab);
+    AZK_CHECK(G.error == AZK_ERR_LIMIT);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.result == AZK_RES_ONGOING);
+    /* the game goes on afterwards */
+    AZK_CHECK(azk_step(&G, &CS, azk_encode(AZK_ACT_MULLIGAN_KEEP, 0, 0)) == AZK_OK);
+    INV();
+    /* reported by azk_step when the loop starts after an answer; looked-at cards are not stranded */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 2, OP(LOOK), 0, OP(MAY), 1, OP(JZ), 2, J(7), OP(END));
+    int deck = G.pl[0].deck_n;
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.error == 0);
+    AZK_CHECK(answer(1) == AZK_ERR_LIMIT);
+    AZK_CHECK(G.error == AZK_ERR_LIMIT);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].look_n, 0);
+    AZK_CHECK_EQ_U64(G.pl[0].deck_n, deck);
+    /* a long but finite loop (~3 * 1016 instructions) completes, twice that does not
+     * 0 SETI r0 127 | 3 ADD r0 r0 (x3 = 1016, x4 = 2032) | L: ADDI r0 -1 | JZ r0 ->done | JMP L | done: DRAW r2 */
+    for (int k = 0; k < 2; k++) {
+        vm_base();
+        uint8_t p[64];
+        int n = 0;
+        p[n++] = OP(SETI), p[n++] = 0, p[n++] = 127;
+        p[n++] = OP(SETI), p[n++] = 2, p[n++] = 1;
+        for (int d = 0; d < 3 + k; d++) p[n++] = OP(ADD), p[n++] = 0, p[n++] = 0;
+        int loop = n;
+        p[n++] = OP(ADDI), p[n++] = 0, p[n++] = 0xFF;
+        int done = n + 4 + 3;
+        p[n++] = OP(JZ), p[n++] = 0, p[n++] = (uint8_t)done, p[n++] = 0;
+        p[n++] = OP(JMP), p[n++] = (uint8_t)loop, p[n++] = 0;
+        p[n++] = OP(DRAW), p[n++] = 2;
+        p[n++] = OP(END);
+        ab = load_prog(p, n);
+        run(ab);
+        AZK_CHECK(idle());
+        AZK_CHECK_EQ_U64(G.error, k == 0 ? 0 : AZK_ERR_LIMIT);
+        AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + (k == 0));
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Verified programs and the rules: godmode, and cards that never leave play
+ * ------------------------------------------------------------------------- */
+/* RULES 7: a godmode card "does not leave the field because of ... card
+ * effects (effects that would move it do nothing to it)"; only costs
+ * (SACRIFICE) still move it. RETURN honours this; DISCARD must as well. */
+static void test_discard_respects_godmode(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, AZK_DUR_END_OF_TURN,
+              OP(DISCARD), 0, OP(END));
+    int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[e].zone == AZK_Z_GARDEN);
+}
+
+/* RETURN_COST is a cost its controller pays: godmode does not stop it,
+ * while a plain RETURN does nothing to a godmode card (RULES §7, Aya D13). */
+static void test_return_cost_moves_godmode(void) {
+    static const uint8_t ops[2] = {AZK_OP_RETURN, AZK_OP_RETURN_COST};
+    for (int k = 0; k < 2; k++) {
+        int ab;
+        vm_base();
+        LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, AZK_DUR_END_OF_TURN,
+                  ops[k], 0, OP(END));
+        int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+        run(ab);
+        AZK_CHECK(idle());
+        AZK_CHECK(G.cards[e].zone == (k == 0 ? AZK_Z_GARDEN : AZK_Z_HAND));
+        AZK_CHECK(azk_check_invariants(&G, &CS) == 0);
+    }
+}
+
+/* A verified card set must not be able to break the game.h invariants: a
+ * leader (or gate, or IKZ card) named by a T register and moved by DISCARD /
+ * SACRIFICE / TO_HAND / RETURN must stay where it is. */
+static void test_leader_cannot_be_moved(void) {
+    static const uint8_t movers[] = {AZK_OP_DISCARD, AZK_OP_SACRIFICE, AZK_OP_TO_HAND, AZK_OP_RETURN,
+                                     AZK_OP_RETURN_COST};
+    for (size_t k = 0; k < sizeof movers; k++) {
+        int ab;
+        vm_base();
+        LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, movers[k], 0, OP(LOAD), 1, REF_OPP_LEADER, movers[k], 1, OP(END));
+        run(ab);
+        if (azk_check_invariants(&G, &CS) != 0) fprintf(stderr, "  (opcode %d moved a leader)\n", movers[k]);
+        AZK_CHECK(G.cards[G.pl[0].leader].zone == AZK_Z_LEADER);
+        AZK_CHECK(G.cards[G.pl[1].leader].zone == AZK_Z_LEADER);
+    }
+}
+
+int main(void) {
+    AZK_RUN(test_verify_default_and_minimal);
+    AZK_RUN(test_verify_unknown_opcode);
+    AZK_RUN(test_verify_registers);
+    AZK_RUN(test_verify_t_registers);
+    AZK_RUN(test_verify_selectors);
+    AZK_RUN(test_verify_enums);
+    AZK_RUN(test_verify_jumps);
+    AZK_RUN(test_verify_termination);
+    AZK_RUN(test_verify_foreach);
+    AZK_RUN(test_verify_pure);
+    AZK_RUN(test_verify_ability_fields);
+    AZK_RUN(test_op_end);
+    AZK_RUN(test_op_seti_draw);
+    AZK_RUN(test_op_addi);
+    AZK_RUN(test_op_add_sub);
+    AZK_RUN(test_op_min);
+    AZK_RUN(test_op_compare);
+    AZK_RUN(test_op_jz_jmp);
+    AZK_RUN(test_op_ctx);
+    AZK_RUN(test_op_ctx_ikz_and_untap);
+    AZK_RUN(test_op_count);
+    AZK_RUN(test_op_valid_load);
+    AZK_RUN(test_op_match);
+    AZK_RUN(test_op_choose);
+    AZK_RUN(test_op_may);
+    AZK_RUN(test_op_choose_num);
+    AZK_RUN(test_defs_assumed);
+    AZK_RUN(test_op_damage);
+    AZK_RUN(test_op_mod_attack);
+    AZK_RUN(test_op_grant);
+    AZK_RUN(test_op_draw);
+    AZK_RUN(test_op_mill);
+    AZK_RUN(test_op_discard);
+    AZK_RUN(test_op_return);
+    AZK_RUN(test_op_play_free);
+    AZK_RUN(test_op_tap);
+    AZK_RUN(test_op_sacrifice);
+    AZK_RUN(test_op_look_to_hand_bottom);
+    AZK_RUN(test_op_foreach_next);
+    AZK_RUN(test_condition_programs);
+    AZK_RUN(test_step_limit);
+    AZK_RUN(test_discard_respects_godmode);
+    AZK_RUN(test_return_cost_moves_godmode);
+    AZK_RUN(test_leader_cannot_be_moved);
+    return azk_test_summary();
+}
