@@ -471,6 +471,7 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             if (t_valid(g, &x, a[0]) && movable(g, cs, f->t[a[0]]) && !azk_on_field(g, f->t[a[0]])) {
                 int c = f->t[a[0]];
                 azk_move(g, cs, c, AZK_Z_HAND, 0);
+                g->cards[c].flags |= AZK_CF_REVEALED; /* "reveal ... and add it to your hand" */
                 set_t(g, &x, a[0], c); /* keep naming the card in hand (Mizuki plays it next) */
                 azk_event(g, AZK_EV_TO_HAND, g->cards[c].owner, c, 0);
             }
