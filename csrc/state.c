@@ -110,6 +110,17 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
         const azk_card *k = &g->cards[c];
         INV(k->def < cs->num_defs && k->owner == c / AZK_CARDS_PER_PLAYER && k->zone < AZK_Z_COUNT, -20);
         INV(k->zone == AZK_Z_WEAPON ? k->holder < AZK_NUM_CARDS : k->holder == AZK_NONE, -21);
+        /* every zone holds only the card types that can ever be there */
+        int t = cs->defs[k->def].card_type;
+        int main_card = t == AZK_CT_ENTITY || t == AZK_CT_WEAPON || t == AZK_CT_SPELL;
+        switch (k->zone) {
+        case AZK_Z_LEADER: INV(t == AZK_CT_LEADER, -22); break;
+        case AZK_Z_GATE: INV(t == AZK_CT_GATE, -22); break;
+        case AZK_Z_IKZ_PILE: case AZK_Z_IKZ_AREA: case AZK_Z_ASIDE: INV(t == AZK_CT_IKZ, -23); break;
+        case AZK_Z_RESOLVING: INV(t == AZK_CT_SPELL, -24); break;
+        case AZK_Z_OUT: INV(t == AZK_CT_IKZ || main_card, -24); break;
+        default: INV(main_card, -25); break; /* deck, hand, discard, rows, weapons, look */
+        }
     }
     for (int p = 0; p < AZK_PLAYERS; p++) {
         const azk_player *pl = &g->pl[p];
