@@ -9,6 +9,7 @@ import pytest
 
 import azuki
 from azuki._core import encode
+from scenario import *  # noqa: F401,F403 (shared scenario helpers)
 
 
 # ---------------------------------------------------------------- helpers
@@ -23,124 +24,10 @@ ITTO, REI, CRAB, BENZAI, MISAKI = "STT02-003", "STT02-004", "STT02-006", "STT02-
 WEAPONS = {SHURIKEN, DAGGER, TENSHIN, TENRAKU, ZANBATO}
 
 RAIZAN_LEADER = encode("ACTIVATE_ABILITY", 0, 0)
-NO_OP = encode("NO_OP", 0, 0)
-END_TURN = encode("END_TURN", 0, 0)
 
 
 def game(p0=None, p1=None, active=0, **kw):
-    d = {"decks": ["STT01", "STT02"], "active": active,
-         "players": [p0 or {}, p1 or {}]}
-    d.update(kw)
-    return azuki.Game.from_setup(d)
-
-
-def strs(g):
-    return [g.action_str(a) for a in g.legal_actions()]
-
-
-def find(g, *parts):
-    return [int(a) for a in g.legal_actions()
-            if all(p in g.action_str(a) for p in parts)]
-
-
-def has(g, *parts):
-    return bool(find(g, *parts))
-
-
-def do(g, *parts):
-    m = find(g, *parts)
-    assert m, f"no legal action matching {parts}: {strs(g)}"
-    g.step(m[0])
-
-
-def legal(g, a):
-    return a in [int(x) for x in g.legal_actions()]
-
-
-def P(g, p):
-    return g.state_dict()["players"][p]
-
-
-def hand(g, p):
-    return P(g, p)["hand"]
-
-
-def row(g, p, zone="garden"):
-    return [None if e is None else e["card"] for e in P(g, p)[zone]]
-
-
-def discard(g, p):
-    return P(g, p)["discard"]
-
-
-def deck(g, p):
-    return P(g, p)["deck"]
-
-
-def leader_damage(g, p):
-    return P(g, p)["leader"]["damage"]
-
-
-def untapped_ikz(g, p):
-    return sum(not e["tapped"] for e in P(g, p)["ikz_area"])
-
-
-def ikz(untapped=0, tapped=0):
-    return [{"tapped": False, "token": False}] * untapped + \
-           [{"tapped": True, "token": False}] * tapped
-
-
-def options(g):
-    pr = g.prompt()
-    assert pr is not None, f"no prompt; phase {g.phase}, actions {strs(g)}"
-    return pr["options"]
-
-
-def option_cards(g):
-    return sorted(o.get("card") for o in options(g))
-
-
-def option_wheres(g):
-    return sorted(o.get("where") for o in options(g))
-
-
-def choose(g, card=None, where=None, value=None, holder=None):
-    for o in options(g):
-        if card is not None and o.get("card") != card:
-            continue
-        if where is not None and o.get("where") != where:
-            continue
-        if value is not None and o.get("value") != value:
-            continue
-        if holder is not None and o.get("holder") != holder:
-            continue
-        g.step(o["action"])
-        return o
-    raise AssertionError(f"no option card={card} where={where} value={value} "
-                         f"holder={holder}: {options(g)}")
-
-
-def yes(g):
-    pr = g.prompt()
-    assert pr is not None and pr["kind"] == "YES_NO", pr
-    choose(g, value=1)
-
-
-def no(g):
-    pr = g.prompt()
-    assert pr is not None and pr["kind"] == "YES_NO", pr
-    choose(g, value=0)
-
-
-def decline(g):
-    pr = g.prompt()
-    assert pr is not None and pr["optional"], pr
-    g.step(pr["decline_action"])
-
-
-def attack(g, attacker=1, target=0):
-    """attacker: 0 leader, 1..5 garden slot+1; target: 0 enemy leader, 1..5 enemy slot+1."""
-    g.step(encode("ATTACK", attacker, target))
+    return make_game(("STT01", "STT02"), p0, p1, active, **kw)
 
 
 def play_garden(g, card_name, slot=0):
