@@ -813,37 +813,20 @@ cdef class Game:
                 k.flags = spec.get("flags", 0)
                 k.damage = spec.get("damage", 0)
                 k.once_used = spec.get("once_used", 0)
-            for c in pp["deck"]:        # bottom first
-                g.cards[c].pos = pl.deck_n
-                pl.deck[pl.deck_n] = c
-                pl.deck_n += 1
-            for c in sorted(pp["hand"], key=lambda x: (pp["cards"][x]["def"], x)):
-                g.cards[c].pos = pl.hand_n
-                pl.hand[pl.hand_n] = c
-                pl.hand_n += 1
-            for c in pp["discard"]:
-                g.cards[c].pos = pl.discard_n
-                pl.discard[pl.discard_n] = c
-                pl.discard_n += 1
+            _fill_list(g, pl.deck, &pl.deck_n, pp["deck"])     # bottom first
+            _fill_list(g, pl.hand, &pl.hand_n, sorted(pp["hand"], key=lambda x: (pp["cards"][x]["def"], x)))
+            _fill_list(g, pl.discard, &pl.discard_n, pp["discard"])
+            _fill_list(g, pl.weapons, &pl.weapons_n, [c for c, _ in pp["weapons"]])
+            for c, h in pp["weapons"]:
+                g.cards[c].holder = h
+            _fill_list(g, pl.ikz_area, &pl.ikz_area_n, pp["ikz_area"])
+            _fill_list(g, pl.ikz_pile, &pl.ikz_pile_n, pp["ikz_pile"])
             for i, c in pp["garden"].items():
                 g.cards[c].pos = i
                 pl.garden[i] = c
             for i, c in pp["alley"].items():
                 g.cards[c].pos = i
                 pl.alley[i] = c
-            for c, h in pp["weapons"]:
-                g.cards[c].pos = pl.weapons_n
-                g.cards[c].holder = h
-                pl.weapons[pl.weapons_n] = c
-                pl.weapons_n += 1
-            for c in pp["ikz_area"]:
-                g.cards[c].pos = pl.ikz_area_n
-                pl.ikz_area[pl.ikz_area_n] = c
-                pl.ikz_area_n += 1
-            for c in pp["ikz_pile"]:
-                g.cards[c].pos = pl.ikz_pile_n
-                pl.ikz_pile[pl.ikz_pile_n] = c
-                pl.ikz_pile_n += 1
             pl.played_entities = pp["played_entities"]
             pl.mulligan_done = 1
         for fx in plan["effects"]:
@@ -871,6 +854,14 @@ cdef class Game:
         azk_state_check(g, self.cs)
         azk_advance(g, self.cs)
         g.events_n = 0
+
+
+cdef void _fill_list(azk_game *g, uint8_t *arr, uint8_t *n, object cards):
+    """Append physical cards to a zone array, keeping each record's pos."""
+    for c in cards:
+        g.cards[c].pos = n[0]
+        arr[n[0]] = c
+        n[0] += 1
 
 
 # ---------------------------------------------------------------------------
