@@ -553,6 +553,20 @@ static void combat_damage(azk_game *g, const azk_cardset *cs) {
     azk_state_check(g, cs);
 }
 
+/* The shocked condition is used up by the untap step it stops (§7): drop
+ * the SHOCKED bit from the card's granted statuses, and effects left empty. */
+static void clear_granted_shock(azk_game *g, int c) {
+    int w = 0;
+    for (int i = 0; i < g->fx_n; i++) {
+        azk_effect e = g->fx[i];
+        if (e.card == c && e.kind == AZK_FX_STATUS) e.status &= (uint8_t)~AZK_ST_SHOCKED;
+        if (e.kind == AZK_FX_STATUS && e.status == 0) continue;
+        g->fx[w++] = e;
+    }
+    memset(&g->fx[w], 0, sizeof(azk_effect) * (size_t)(g->fx_n - w));
+    g->fx_n = (uint8_t)w;
+}
+
 /* ---------------------------------------------------------------------------
  * Turn machine (RULES §3, §4)
  * ------------------------------------------------------------------------- */
@@ -571,8 +585,14 @@ static void start_phase(azk_game *g, const azk_cardset *cs) {
     for (int c = p * AZK_CARDS_PER_PLAYER; c < (p + 1) * AZK_CARDS_PER_PLAYER; c++) { /* 4.1.2 */
         azk_card *k = &g->cards[c];
         if (!azk_on_field(g, c) || !(k->flags & AZK_CF_TAPPED)) continue;
-        if (k->flags & AZK_CF_SHOCKED) k->flags &= (uint8_t)~AZK_CF_SHOCKED;
-        else k->flags &= (uint8_t)~AZK_CF_TAPPED;
+        /* shocked by a card flag or by a granted status (a card set may grant
+         * it): it stays tapped and the condition is removed (§7) */
+        if ((k->flags & AZK_CF_SHOCKED) || (granted_status(g, c) & AZK_ST_SHOCKED)) {
+            k->flags &= (uint8_t)~AZK_CF_SHOCKED;
+            clear_granted_shock(g, c);
+        } else {
+            k->flags &= (uint8_t)~AZK_CF_TAPPED;
+        }
     }
     fire_all(g, cs, AZK_TRIG_START_OF_TURN, 1u << p, -1, 0); /* 4.1.3 */
     g->flow = AZK_FLOW_START_DRAW;
@@ -875,6 +895,8 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             }
             continue;
         }
+        /* The defender is asked for a response (again after each one, D7). */
+        if (g->phase == AZK_PHASE_RESPONSE) azk_event(g, AZK_EV_RESPONSE_REQUESTED, 1 - g->active, g->attacker, 0);
         azk_store_legal(g, buf, n);
         return;
     }
