@@ -662,3 +662,17 @@ def test_bad_duration_is_reported(doc, bad):
     with pytest.raises(ConvertError) as ei:
         load_cardset("bad.json", text=json.dumps(doc))
     assert ei.value.problems[0].path.endswith("modify_attack.duration")
+
+
+def test_installed_package_without_source_tree_needs_out(tmp_path, monkeypatch, capsys):
+    """An installed (non-editable) azuki has no csrc/ beside the package:
+    writing or checking generated/ there means nothing, so the CLI asks for
+    --out (exit 2) and writes nothing; --validate still works."""
+    import azuki.convert.__main__ as cli
+    monkeypatch.setattr(cli, "REPO_DIR", tmp_path)
+    for argv in (["--check"], [], ["--coverage"]):
+        assert cli.main(argv) == 2
+        assert "not an azuki source checkout" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    assert cli.main(["--validate"]) == 0
+    assert cli.main(["--check", "--out", str(REPO)]) == 0

@@ -24,12 +24,21 @@ from . import REPO_DIR, ConvertError, all_outputs, load_cardset, stale_outputs, 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m azuki.convert", description=__doc__.split("\n\n")[0])
     ap.add_argument("cards", nargs="?", help="card set JSON (default: azuki/data/cards.json)")
-    ap.add_argument("--out", default=str(REPO_DIR), help="root directory for the generated files")
+    ap.add_argument("--out", default=None,
+                    help="root directory for the generated files (default: the source checkout)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="fail if generated files are stale")
     mode.add_argument("--validate", action="store_true", help="validate and compile only")
     mode.add_argument("--coverage", action="store_true", help="write docs/coverage.md")
     args = ap.parse_args(argv)
+    if args.out is None:
+        if not args.validate and not (REPO_DIR / "csrc").is_dir():
+            # An installed (non-editable) package has no source tree: writing
+            # or checking generated/ under site-packages would mean nothing.
+            print(f"error: {REPO_DIR} is not an azuki source checkout (no csrc/); "
+                  "pass --out DIR with the repository root", file=sys.stderr)
+            return 2
+        args.out = str(REPO_DIR)
     try:
         cs = load_cardset(args.cards)
         if args.coverage:
