@@ -6,8 +6,10 @@ card transpiler, pure Python) runs before the extension is built.
 """
 __version__ = "0.1.0"
 
-_CORE_NAMES = ("Game", "IllegalActionError", "StateError", "CardSetError", "AzukiError",
-               "NUM_ACTIONS", "rng_outputs", "rng_bounded", "rng_shuffle")
+# DESIGN §5 names (the public contract) plus the RNG helpers.
+_CORE_NAMES = ("Game", "CardSet", "IllegalActionError", "StateError", "CardSetError", "AzukiError",
+               "NUM_ACTIONS", "ACTION_TYPES", "encode", "decode", "simulate",
+               "rng_outputs", "rng_bounded", "rng_shuffle")
 
 
 def __getattr__(name):

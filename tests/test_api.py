@@ -30,6 +30,22 @@ def test_module_constants():
     assert "DRAWN" in _core.EVENT_TYPES
 
 
+def test_design_contract_names_at_package_level():
+    """DESIGN §5: azuki.NUM_ACTIONS, azuki.ACTION_TYPES, azuki.encode(type, p0,
+    p1, p2) and the game/error classes are importable from the package."""
+    assert azuki.ACTION_TYPES == _core.ACTION_TYPES and azuki.NUM_ACTIONS == 1056
+    a = azuki.encode("ATTACK", 1, 0, 0)
+    assert azuki.encode(6, 1, 0) == a and azuki.decode(a) == ("ATTACK", 1, 0, 0)
+    assert azuki.Game(seed=0).decode(a) == ("ATTACK", 1, 0, 0)
+    with pytest.raises(ValueError):
+        azuki.encode("ATTACK", 1, 0, 1)              # p2 is reserved
+    with pytest.raises(ValueError):
+        azuki.encode("NOT_A_TYPE", 0, 0)
+    assert issubclass(azuki.IllegalActionError, ValueError) and issubclass(azuki.StateError, ValueError)
+    with pytest.raises(AttributeError):
+        azuki.no_such_name
+
+
 def test_new_game_facts():
     g = azuki.Game(seed=5)
     assert g.phase == "MULLIGAN"
