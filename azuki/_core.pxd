@@ -30,6 +30,8 @@ cdef extern from "azuki.h" nogil:
     int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap)
     int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask)
     int azk_is_legal(const azk_game *g, const azk_cardset *cs, int action)
+    int azk_head_size(int head)
+    int azk_head_masks(const azk_game *g, int type, int p0, uint8_t *m_type, uint8_t *m_p0, uint8_t *m_p1)
     int azk_encode(int type, int p0, int p1)
     int azk_decode(int action, int *type, int *p0, int *p1)
     int azk_current_player(const azk_game *g)

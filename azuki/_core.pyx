@@ -19,6 +19,8 @@ from . import spec_autogen as S
 cnp.import_array()
 
 NUM_ACTIONS = azk_num_actions()
+# Sizes of the action heads (type, p0, p1) for factored policies (DESIGN §3).
+HEAD_SIZES = (azk_head_size(0), azk_head_size(1), azk_head_size(2))
 ACTION_TYPES = S.ACTION
 PHASES = S.PHASE
 PROMPT_KINDS = S.PROMPT
@@ -411,6 +413,38 @@ cdef class Game:
         cdef uint8_t[::1] v = out
         azk_legal_mask(self.g, self.cs, &v[0])
         return out
+
+    def head_masks(self, type=None, p0=None):
+        """Per-head masks (np.uint8 arrays of HEAD_SIZES) for factored policies.
+
+        With no arguments: marginals (a value is 1 when some legal action has
+        it). With `type` (name or id): p0 and p1 masks over that type's legal
+        actions; with `p0` too: the p1 mask over (type, p0, *). The type mask
+        is always the marginal. Sampling type, then p0 given type, then p1
+        given both always gives a legal action; marginals alone are not exact
+        jointly (see actions.c)."""
+        cdef int ti = -1, pi = -1
+        if type is not None:
+            tv = _type_index(type)
+            if not 0 <= tv < HEAD_SIZES[0]:
+                raise ValueError(f"no action type {type!r}")
+            ti = tv
+        if p0 is not None:
+            if type is None:
+                raise ValueError("p0 needs a type")
+            pv = _as_int(p0, "p0")
+            if not 0 <= pv < HEAD_SIZES[1]:
+                raise ValueError(f"p0 {pv} out of range [0, {HEAD_SIZES[1]})")
+            pi = pv
+        mt = np.zeros(HEAD_SIZES[0], dtype=np.uint8)
+        m0 = np.zeros(HEAD_SIZES[1], dtype=np.uint8)
+        m1 = np.zeros(HEAD_SIZES[2], dtype=np.uint8)
+        cdef uint8_t[::1] vt = mt
+        cdef uint8_t[::1] v0 = m0
+        cdef uint8_t[::1] v1 = m1
+        if azk_head_masks(self.g, ti, pi, &vt[0], &v0[0], &v1[0]) < 0:
+            raise ValueError(f"p0 {pi} out of range for type {ACTION_TYPES[ti]}")
+        return mt, m0, m1
 
     def is_legal(self, a):
         ai = _as_int(a, "action")

@@ -287,3 +287,50 @@ azk_status azk_step(azk_game *g, const azk_cardset *cs, int action) {
     azk_advance(g, cs);
     return g->error ? (azk_status)g->error : AZK_OK;
 }
+
+/* ---- per-head masks (DESIGN §3) -------------------------------------------
+ * A factored policy (MultiDiscrete, or autoregressive type -> p0 -> p1) needs
+ * one mask per head. They are read from the exact legal set:
+ *   type < 0            marginals: m_type[t], m_p0[v], m_p1[w] are 1 when some
+ *                       legal action has that type / p0 / p1;
+ *   type >= 0, p0 < 0   m_p0 and m_p1 only over legal actions of that type;
+ *   type >= 0, p0 >= 0  m_p1 only over legal actions (type, p0, *).
+ * m_type is always the marginal. Marginals are not exact jointly (a legal p0
+ * of one type may pair with an illegal p1); sampling type, then p0 given the
+ * type, then p1 given both always lands on a legal action. */
+static int head_max(const int *sizes) {
+    int m = 0;
+    for (int t = 0; t < AZK_ACT_COUNT; t++) m = sizes[t] > m ? sizes[t] : m;
+    return m;
+}
+
+int azk_head_size(int head) {
+    switch (head) {
+    case 0: return AZK_ACT_COUNT;
+    case 1: return head_max(P0_SIZE);
+    case 2: return head_max(P1_SIZE);
+    default: return -1;
+    }
+}
+
+int azk_head_masks(const azk_game *g, int type, int p0, uint8_t *m_type, uint8_t *m_p0, uint8_t *m_p1) {
+    if (type >= AZK_ACT_COUNT || (type < 0 && p0 >= 0) || (type >= 0 && p0 >= P0_SIZE[type])) return -1;
+    memset(m_type, 0, (size_t)azk_head_size(0));
+    memset(m_p0, 0, (size_t)azk_head_size(1));
+    memset(m_p1, 0, (size_t)azk_head_size(2));
+    int n = 0;
+    for (uint32_t ws = g->legal_words; ws; ws &= ws - 1) {
+        int w = __builtin_ctz(ws);
+        for (uint64_t b = g->legal[w]; b; b &= b - 1) {
+            int t = 0, a0 = 0, a1 = 0;
+            azk_decode(w * 64 + __builtin_ctzll(b), &t, &a0, &a1);
+            m_type[t] = 1;
+            if (type >= 0 && t != type) continue;
+            m_p0[a0] = 1;
+            if (p0 >= 0 && a0 != p0) continue;
+            m_p1[a1] = 1;
+            n++;
+        }
+    }
+    return n;
+}

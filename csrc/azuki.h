@@ -52,6 +52,11 @@ azk_status azk_step(azk_game *g, const azk_cardset *cs, int action);
 int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
 int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask);  /* mask[azk_num_actions()] */
 int azk_is_legal(const azk_game *g, const azk_cardset *cs, int action);
+/* Per-head masks for factored policies (DESIGN §3): head 0 type, 1 p0, 2 p1.
+ * type/p0 < 0 mean "marginal"; see actions.c. Returns the number of legal
+ * actions matching the condition, -1 for a bad condition. */
+int azk_head_size(int head);                         /* -1 for an unknown head */
+int azk_head_masks(const azk_game *g, int type, int p0, uint8_t *m_type, uint8_t *m_p0, uint8_t *m_p1);
 
 /* Flat action encoding. */
 int azk_encode(int type, int p0, int p1);            /* -1 when out of range */

@@ -263,3 +263,51 @@ def test_every_prompt_kind_is_reached_and_answered():
         if len(kinds) == 6:
             break
     assert set(kinds) == set(_core.PROMPT_KINDS), kinds
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_head_masks_match_the_legal_set(seed):
+    """DESIGN §3 per-head masks: the marginals, the masks conditioned on a type
+    and on (type, p0) equal what the exact legal list implies, and sampling
+    type -> p0 -> p1 from them always gives a legal action."""
+    rng = np.random.default_rng(seed)
+    g = azuki.Game(seed=seed, decks=("STT01", "STT02") if seed % 2 else ("STT02", "STT01"))
+    steps = 0
+    while not g.is_terminal and steps < 400:
+        legal = [g.decode(a)[:3] for a in g.legal_actions()]
+        tidx = {t: i for i, t in enumerate(azuki.ACTION_TYPES)}
+        mt, m0, m1 = g.head_masks()
+        assert set(np.flatnonzero(mt)) == {tidx[t] for t, _, _ in legal}
+        assert set(np.flatnonzero(m0)) == {p for _, p, _ in legal}
+        assert set(np.flatnonzero(m1)) == {q for _, _, q in legal}
+        for t in {t for t, _, _ in legal}:
+            _, c0, c1 = g.head_masks(t)
+            assert set(np.flatnonzero(c0)) == {p for u, p, _ in legal if u == t}
+            assert set(np.flatnonzero(c1)) == {q for u, _, q in legal if u == t}
+            for p in np.flatnonzero(c0):
+                _, _, d1 = g.head_masks(tidx[t], int(p))
+                assert set(np.flatnonzero(d1)) == {q for u, pp, q in legal if u == t and pp == p}
+        t = int(rng.choice(np.flatnonzero(mt)))
+        p = int(rng.choice(np.flatnonzero(g.head_masks(t)[1])))
+        q = int(rng.choice(np.flatnonzero(g.head_masks(t, p)[2])))
+        a = azuki.encode(t, p, q)
+        assert g.is_legal(a)
+        g.step(a)
+        steps += 1
+
+
+def test_head_masks_bad_input():
+    g = azuki.Game(seed=0)
+    assert [m.shape for m in g.head_masks()] == [(n,) for n in azuki.HEAD_SIZES]
+    h = g.state_hash()
+    for kw, err in [({"type": "NOPE"}, ValueError), ({"type": 14}, ValueError), ({"type": -1}, ValueError),
+                    ({"type": 2**70}, ValueError), ({"p0": 1}, ValueError),
+                    ({"type": "ATTACK", "p0": 6}, ValueError), ({"type": "ATTACK", "p0": 2**40}, ValueError),
+                    ({"type": "ATTACK", "p0": -1}, ValueError), ({"type": True}, TypeError),
+                    ({"type": "ATTACK", "p0": 1.5}, TypeError)]:
+        with pytest.raises(err):
+            g.head_masks(**kw)
+    assert g.state_hash() == h
+    # a legal type with p0 inside the head but beyond that type's own range
+    mt, m0, m1 = g.head_masks("ATTACK", 5)
+    assert not m1.any()
