@@ -200,6 +200,22 @@ def test_events_report_draws_and_turns():
     assert {"TURN_START", "DRAWN"} <= seen
 
 
+def test_every_event_type_occurs_in_random_play():
+    """Every event type the engine declares is emitted somewhere in random
+    play with the starter decks, except OPTIONS_TRUNCATED (a prompt with more
+    options than AZK_MAX_OPTIONS, impossible with the starter set)."""
+    import random
+    seen = set()
+    pairs = [("STT01", "STT02"), ("STT02", "STT01"), ("STT01", "STT01"), ("STT02", "STT02")]
+    for s in range(120):
+        g = azuki.Game(seed=s, decks=pairs[s % 4])
+        r = random.Random(s)
+        while not g.is_terminal:
+            g.step(r.choice(list(g.legal_actions())))
+            seen |= {e["type"] for e in g.events()}
+    assert set(_core.EVENT_TYPES) - seen == {"OPTIONS_TRUNCATED"}
+
+
 # ---- property suite -------------------------------------------------------------
 
 def _check_step(g, a, legal):
