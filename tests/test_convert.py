@@ -676,3 +676,53 @@ def test_installed_package_without_source_tree_needs_out(tmp_path, monkeypatch, 
     assert list(tmp_path.iterdir()) == []
     assert cli.main(["--validate"]) == 0
     assert cli.main(["--check", "--out", str(REPO)]) == 0
+
+
+# ---- engine capacities the compiler enforces -----------------------------------------------
+
+def test_compiler_capacities_match_the_engine():
+    """The compiler's MAX_EACH / LOOK_CAP are the #defines of csrc/game.h."""
+    from azuki.convert import abilities
+    text = (REPO / "csrc" / "game.h").read_text()
+    defines = dict(re.findall(r"#define (AZK_\w+) (\d+)\b", text))
+    assert int(defines["AZK_MAX_EACH"]) == abilities.MAX_EACH
+    assert int(defines["AZK_LOOK_CAP"]) == abilities.LOOK_CAP
+
+
+@pytest.mark.parametrize("sel, ok", [
+    ({"zone": "garden", "side": "opponent"}, True),
+    ({"zone": ["garden", "alley"], "side": "self"}, True),
+    ({"zone": ["leader", "garden"], "side": "any"}, True),
+    ({"zone": ["garden", "alley"], "side": "any"}, False),    # up to 20 cards
+    ({"zone": "hand", "side": "self"}, False),
+    ({"zone": "discard", "side": "opponent"}, False),
+    ({"side": "self"}, False),                                # no zone: every zone
+])
+def test_for_each_must_fit_the_snapshot(doc, sel, ok):
+    """for_each iterates a snapshot of at most AZK_MAX_EACH cards: a selector
+    that could match more is a compile error naming the path, not a silent
+    truncation at run time."""
+    card = next(c for c in doc["cards"] if c["id"] == "STT02-007")
+    card["abilities"] = [{"kind": "triggered", "trigger": "on_play", "effect": [
+        {"for_each": {"as": "e", "in": sel, "do": [{"tap": "e"}]}}]}]
+    idx = doc["cards"].index(card)
+    if ok:
+        load_cardset("mem.json", text=json.dumps(doc))
+        return
+    with pytest.raises(ConvertError) as ei:
+        load_cardset("mem.json", text=json.dumps(doc))
+    (p,) = ei.value.problems
+    assert p.path == f"cards[{idx}].abilities[0].effect[0].for_each.in.zone"
+    assert "at most 16" in p.message
+
+
+def test_look_constant_over_capacity_rejected(doc):
+    card = next(c for c in doc["cards"] if c["id"] == "STT02-007")
+    idx = doc["cards"].index(card)
+    card["abilities"] = [{"kind": "triggered", "trigger": "on_play", "effect": [{"look": 11}, {"bottom_looked": True}]}]
+    with pytest.raises(ConvertError) as ei:
+        load_cardset("mem.json", text=json.dumps(doc))
+    (p,) = ei.value.problems
+    assert p.path == f"cards[{idx}].abilities[0].effect[0].look" and "at most 10" in p.message
+    card["abilities"][0]["effect"][0] = {"look": 10}
+    load_cardset("mem.json", text=json.dumps(doc))

@@ -52,6 +52,14 @@ ELEMENTS = _family("AZK_ELEMENT")
 ABILITY_KINDS = {"triggered": 0, "activated": 1, "static": 2, "spell": 3}
 FLAG_ONCE, FLAG_ALLEY, FLAG_GARDEN, FLAG_RESPONSE, FLAG_TAP, FLAG_SACRIFICE, FLAG_NO_COOLDOWN = (1 << i for i in range(7))
 ZONE_BITS = {"leader": 1, "garden": 2, "alley": 4, "hand": 8, "discard": 16, "weapon": 32, "looked": 64, "ikz_area": 128}
+# Engine capacities the compiler must respect (csrc/game.h; tests/test_convert.py
+# checks these against the #defines so they cannot drift).
+MAX_EACH = 16          # AZK_MAX_EACH: cards one for_each snapshot holds
+LOOK_CAP = 10          # AZK_LOOK_CAP: cards one effect looks at
+# Most cards one player can have in each selector zone (RULES §2; a weapon
+# zone and the discard pile can hold the whole 50-card main deck).
+ZONE_MAX = {"leader": 1, "garden": 5, "alley": 5, "hand": 50, "discard": 50, "weapon": 50,
+            "looked": LOOK_CAP, "ikz_area": 11}
 SIDES = {"self": 1, "opponent": 2, "any": 3}
 SEL_FLAGS = {"another": 1, "has_weapon": 2, "tapped": 4, "untapped": 8, "attached_to_self": 16}
 PLACES = {"garden": 1, "alley": 2, "either": 3}
@@ -218,6 +226,18 @@ class Compiler:
         return v & 0xFF
 
     # ---- selectors -------------------------------------------------------
+    @staticmethod
+    def _check_each_bound(spec, path):
+        """A for_each snapshot holds MAX_EACH cards: reject selectors that could
+        match more, rather than let the engine drop the rest silently."""
+        zones = [z for _, z in _names(spec.get("zone", []), path, "zone")] or list(ZONE_MAX)
+        sides = 2 if spec.get("side", "any") == "any" else 1
+        most = sides * sum(ZONE_MAX[z] for z in zones)
+        if most > MAX_EACH:
+            raise AbilityError(f"{path}.zone", f"for_each can match up to {most} cards here ({', '.join(zones)} "
+                               f"x {sides} side(s)); the engine iterates at most {MAX_EACH}: narrow the zones "
+                               f"or the side")
+
     def selector(self, spec, path, scope=None):
         if not isinstance(spec, dict):
             raise AbilityError(path, "a selector must be an object")
@@ -477,6 +497,8 @@ class Compiler:
                 raise AbilityError(f"{p}.status", "grant needs at least one status")
             self._emit(p, "GRANT", t, bits, self._duration(a.get("duration"), f"{p}.duration"))
         elif k in ("draw", "mill", "look", "untap_ikz"):
+            if k == "look" and isinstance(arg, int) and not isinstance(arg, bool) and arg > LOOK_CAP:
+                raise AbilityError(p, f"look at most {LOOK_CAP} cards at once (engine capacity AZK_LOOK_CAP)")
             r = scope.temp(p)
             self.value(arg, p, scope, r)
             self._emit(p, {"draw": "DRAW", "mill": "MILL", "look": "LOOK", "untap_ikz": "UNTAP_IKZ"}[k], r)
@@ -511,6 +533,7 @@ class Compiler:
         elif k == "for_each":
             a = self._fields(arg, p, ("as", "in", "do"))
             sel = self.selector(a["in"], f"{p}.in", scope)
+            self._check_each_bound(a["in"], f"{p}.in")
             t = scope.card(a["as"], f"{p}.as", create=True)
             j = self._emit_jump(p, "FOREACH", t, sel)
             body = self._pc()
