@@ -559,8 +559,10 @@ static void clear_granted_shock(azk_game *g, int c) {
     int w = 0;
     for (int i = 0; i < g->fx_n; i++) {
         azk_effect e = g->fx[i];
-        if (e.card == c && e.kind == AZK_FX_STATUS) e.status &= (uint8_t)~AZK_ST_SHOCKED;
-        if (e.kind == AZK_FX_STATUS && e.status == 0) continue;
+        if (e.card == c && e.kind == AZK_FX_STATUS) {
+            e.status &= (uint8_t)~AZK_ST_SHOCKED;
+            if (e.status == 0) continue; /* it granted only the shock */
+        }
         g->fx[w++] = e;
     }
     memset(&g->fx[w], 0, sizeof(azk_effect) * (size_t)(g->fx_n - w));

@@ -1009,3 +1009,15 @@ def test_a_card_that_changes_zone_is_a_new_object():
     do(g, "PLAY_ENTITY_TO_GARDEN", "Misaki", "garden[0]")
     e = P(g, 0)["garden"][0]
     assert g.attack_of("p0.garden[0]") == 2 and not e["tapped"] and e["cooldown"]
+
+
+def test_used_up_shock_keeps_the_other_granted_statuses():
+    """§7 shocked, docs/rulings.md 16: the untap step removes only the shock;
+    other statuses of the same effect stay until their duration ends."""
+    g = game({"hand": [REI], "ikz_area": 1},
+             {"hand": [REI], "garden": [{"card": MISAKI, "tapped": True}]},
+             effects=[fx("p1.garden[0]", creator=0, duration="start_of_next_turn", statuses=["shocked", "defender"])])
+    end_turn(g)
+    st = g.statuses_of("p1.garden[0]")
+    assert P(g, 1)["garden"][0]["tapped"] and "shocked" not in st and "defender" in st
+    assert [e["statuses"] for e in g.state_dict()["effects"]] == [["defender"]]
