@@ -106,6 +106,14 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
     INV(g->result < AZK_RES_COUNT && g->phase < AZK_PHASE_COUNT && g->flow <= AZK_FLOW_OVER, -10);
     INV(g->active < 2 && g->first_player < 2, -11);
     INV((g->result == AZK_RES_ONGOING) == (g->phase != AZK_PHASE_GAME_OVER), -12);
+    /* the turn machine's position agrees with the decision being asked:
+     * azk_advance sets these phases from the flow (found by fuzz_state: a
+     * MAIN phase over a finished flow ended the game without a result) */
+    INV((g->result == AZK_RES_ONGOING) == (g->flow != AZK_FLOW_OVER), -13);
+    INV(g->phase != AZK_PHASE_MULLIGAN || g->flow == AZK_FLOW_MULLIGAN, -14);
+    INV(g->phase != AZK_PHASE_MAIN || g->flow == AZK_FLOW_MAIN, -14);
+    INV(g->phase != AZK_PHASE_RESPONSE || g->flow == AZK_FLOW_RESPONSE, -14);
+    INV(g->phase != AZK_PHASE_DEFENDER || g->flow == AZK_FLOW_DEFENDER, -14);
     for (int c = 0; c < AZK_NUM_CARDS; c++) {
         const azk_card *k = &g->cards[c];
         INV(k->def < cs->num_defs && k->owner == c / AZK_CARDS_PER_PLAYER && k->zone < AZK_Z_COUNT, -20);
