@@ -15,6 +15,7 @@ triggered ability.
 import copy
 import json
 import pathlib
+import random
 
 import pytest
 
@@ -42,6 +43,10 @@ def fx(where, creator=0, duration="end_of_turn", attack=None, statuses=None):
     if statuses is not None:
         e["statuses"] = statuses
     return e
+
+
+def decode_p0(a):
+    return azuki.decode(int(a))[1]
 
 
 def events_of(g, kind):
@@ -637,17 +642,13 @@ def test_legal_attackers():
     assert attackers == {1, 5}                      # Kurobo and Indra (charge)
 
 
-def decode_p0(a):
-    return azuki._core.decode(int(a))[1]
-
-
 def test_legal_targets_are_leader_and_tapped_garden_entities():
     """§6.1: the opponent's leader or a tapped entity in their garden; not
     untapped ones, not alley entities."""
     g = game({"hand": [REI], "ikz_area": 1, "garden": [KUROBO]},
              {"garden": [REI, {"card": MISAKI, "tapped": True}],
               "alley": [{"card": BENZAI, "tapped": True}]})
-    targets = sorted(azuki._core.decode(int(a))[2] for a in g.legal_actions() if g.decode(a)[0] == "ATTACK")
+    targets = sorted(azuki.decode(int(a))[2] for a in g.legal_actions() if g.decode(a)[0] == "ATTACK")
     assert targets == [0, 2]
 
 
@@ -957,7 +958,6 @@ def test_random_games_end_within_the_cap():
     """§9: games with the starter decks are finite; the cap is never hit."""
     for seed in range(30):
         g = azuki.Game(seed=seed)
-        import random
         rng = random.Random(seed)
         while not g.is_terminal:
             g.step(rng.choice(list(g.legal_actions())))
@@ -980,7 +980,6 @@ def test_identical_copies_are_offered_once():
 
 def test_every_decision_has_at_least_two_answers():
     """§12: the engine asks only when there are at least two legal answers."""
-    import random
     for seed in range(20):
         g = azuki.Game(seed=seed, decks=[("STT01", "STT02"), ("STT02", "STT02")][seed % 2])
         rng = random.Random(seed)
