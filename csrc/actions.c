@@ -57,15 +57,6 @@ static int first_of_copies(const azk_game *g, const azk_player *pl, int i) {
     return i == 0 || g->cards[pl->hand[i - 1]].def != g->cards[pl->hand[i]].def;
 }
 
-static int row_full(const uint8_t *row) {
-    for (int s = 0; s < AZK_ROW; s++)
-        if (row[s] == AZK_NONE) return 0;
-    return 1;
-}
-
-/* Slots an entity may take: the empty ones, or any (replacement) when full (§2.3). */
-static int slot_ok(const uint8_t *row, int full, int s) { return full || row[s] == AZK_NONE; }
-
 static int can_attack(const azk_game *g, const azk_cardset *cs, int c) {
     const azk_card *k = &g->cards[c];
     if (k->flags & AZK_CF_TAPPED) return 0;
@@ -76,16 +67,11 @@ static int can_attack(const azk_game *g, const azk_cardset *cs, int c) {
     return !(k->flags & AZK_CF_COOLDOWN) || (st & AZK_ST_CHARGE);
 }
 
-static int spell_ability(const azk_cardset *cs, const azk_card_def *d) {
-    for (int i = 0; i < d->ability_count; i++)
-        if (cs->abilities[d->ability_first + i].kind == AZK_AB_SPELL) return d->ability_first + i;
-    return -1;
-}
-
 static int spell_playable(const azk_game *g, const azk_cardset *cs, int c, int response) {
     const azk_card_def *d = azk_def(cs, g, c);
     if (d->card_type != AZK_CT_SPELL) return 0;
-    int ab = spell_ability(cs, d);
+    int ab = cs->facts[g->cards[c].def].spell_ability;
+    if (ab == AZK_NO_ABILITY) ab = -1;
     int is_response = ab >= 0 && (cs->abilities[ab].flags & AZK_ABF_RESPONSE);
     if (is_response != response) return 0;
     if (ab >= 0 && cs->abilities[ab].requirement != AZK_NO_PC &&
@@ -94,15 +80,30 @@ static int spell_playable(const azk_game *g, const azk_cardset *cs, int c, int r
     return 1;
 }
 
-/* Enumeration writes ascending flat ids into out[0..cap) and stops at cap.
- * `want` is a bit mask of action types to list (step validation lists only
- * the type of the action it checks); blocks of unwanted types are skipped. */
-#define WANT(t) (want & (1u << (t)))
-#define PUSH(t, a, b)                                                    \
-    do {                                                                 \
-        if (out) out[n] = BASE[t] + (a) * P1_SIZE[t] + (b);              \
-        if (++n >= cap) return n;                                        \
-    } while (0)
+/* Enumeration sets one bit per legal flat action in a zeroed bit set of
+ * AZK_LEGAL_WORDS words and returns the count. A bit set rather than a list
+ * because most actions come in runs (one hand card x five slots, one
+ * attacker x six targets): a run is one shifted mask, and the legal-action
+ * cache (game.h) is a bit set anyway. Every test below is pure, so the order
+ * of evaluation does not matter; ascending flat order falls out of the bit
+ * positions. */
+typedef struct bits {
+    uint64_t *w;
+    int n;
+} bits;
+
+/* Set `m` (a run of at most 64 bits) at flat position `pos`; the run may
+ * straddle two words. */
+static inline void emit(bits *b, int pos, uint64_t m) {
+    if (!m) return;
+    int wi = pos >> 6, off = pos & 63;
+    b->w[wi] |= m << off;
+    if (off && (m >> (64 - off))) b->w[wi + 1] |= m >> (64 - off);
+    b->n += __builtin_popcountll(m);
+}
+static inline void emit1(bits *b, int pos) { emit(b, pos, 1); }
+
+#define AT(t, a, b) (BASE[t] + (a) * P1_SIZE[t] + (b))
 
 static int source_card(const azk_player *pl, int code) {
     if (code == 0) return pl->leader;
@@ -110,13 +111,11 @@ static int source_card(const azk_player *pl, int code) {
     return pl->alley[code - 1 - AZK_ROW];
 }
 
-static int push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, int32_t *out, int n,
-                          int cap, unsigned want) {
-    if (!WANT(AZK_ACT_ACTIVATE_ABILITY)) return n;
+static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, bits *b) {
     const azk_player *pl = &g->pl[me];
     for (int code = 0; code <= 2 * AZK_ROW; code++) {
         int c = source_card(pl, code);
-        if (c == AZK_NONE) continue;
+        if (c == AZK_NONE || !(cs->facts[g->cards[c].def].flags & AZK_DF_ACTIVATED)) continue;
         const azk_card_def *d = azk_def(cs, g, c);
         int k = 0;
         for (int i = 0; i < d->ability_count && k < AZK_MAX_ACTIVATED; i++) {
@@ -124,112 +123,147 @@ static int push_abilities(const azk_game *g, const azk_cardset *cs, int me, int 
             if (ab->kind != AZK_AB_ACTIVATED) continue;
             int is_response = (ab->flags & AZK_ABF_RESPONSE) != 0;
             if (is_response == response && azk_ability_usable(g, cs, c, d->ability_first + i))
-                PUSH(AZK_ACT_ACTIVATE_ABILITY, code, k);
+                emit1(b, AT(AZK_ACT_ACTIVATE_ABILITY, code, k));
             k++;
         }
     }
-    return n;
 }
 
-static int enumerate_main(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap, unsigned want) {
-    int n = 0, me = g->active;
+/* Bit s set for each slot s of a row holding a card. */
+static unsigned row_occupied(const uint8_t *row) {
+    unsigned m = 0;
+    for (int s = 0; s < AZK_ROW; s++) m |= (unsigned)(row[s] != AZK_NONE) << s;
+    return m;
+}
+
+/* Slots an entity may take: the empty ones, or any (replacement) when the
+ * row is full (§2.3). */
+static unsigned row_targets(const uint8_t *row) {
+    unsigned empty = ~row_occupied(row) & ((1u << AZK_ROW) - 1);
+    return empty ? empty : (1u << AZK_ROW) - 1;
+}
+
+static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
+    int me = g->active;
     const azk_player *pl = &g->pl[me];
     const azk_player *op = &g->pl[1 - me];
     int ikz = azk_untapped_ikz(g, me);
-    int garden_full = row_full(pl->garden), alley_full = row_full(pl->alley);
-    for (int t = AZK_ACT_PLAY_ENTITY_TO_GARDEN; t <= AZK_ACT_PLAY_ENTITY_TO_ALLEY; t++) {
-        if (!WANT(t)) continue;
-        const uint8_t *row = t == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? pl->garden : pl->alley;
-        int full = t == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? garden_full : alley_full;
-        for (int i = 0; i < pl->hand_n; i++) {
-            const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
-            if (d->card_type != AZK_CT_ENTITY || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
-            for (int s = 0; s < AZK_ROW; s++)
-                if (slot_ok(row, full, s)) PUSH(t, i, s);
+    unsigned garden_to = row_targets(pl->garden), alley_to = row_targets(pl->alley);
+    unsigned holders = 1u | (row_occupied(pl->garden) << 1); /* leader, garden slots */
+    int prev_def = -1;
+    for (int i = 0; i < pl->hand_n; i++) {
+        int c = pl->hand[i], def = g->cards[c].def;
+        /* the hand is in canonical order: copies are adjacent, only the first is offered */
+        if (def == prev_def) continue;
+        prev_def = def;
+        const azk_card_def *d = &cs->defs[def];
+        if (d->cost > ikz) continue;
+        switch (d->card_type) {
+        case AZK_CT_ENTITY:
+            emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_GARDEN, i, 0), garden_to);
+            emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_ALLEY, i, 0), alley_to);
+            break;
+        case AZK_CT_WEAPON: emit(b, AT(AZK_ACT_PLAY_WEAPON, i, 0), holders); break;
+        case AZK_CT_SPELL:
+            if (spell_playable(g, cs, c, 0)) emit1(b, AT(AZK_ACT_PLAY_SPELL_MAIN, i, 0));
+            break;
+        default: break;
         }
     }
-    for (int i = 0; i < pl->hand_n && WANT(AZK_ACT_PLAY_WEAPON); i++) {
-        const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
-        if (d->card_type != AZK_CT_WEAPON || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
-        PUSH(AZK_ACT_PLAY_WEAPON, i, 0);
-        for (int s = 0; s < AZK_ROW; s++)
-            if (pl->garden[s] != AZK_NONE) PUSH(AZK_ACT_PLAY_WEAPON, i, s + 1);
+    unsigned tapped_targets = 1u; /* the enemy leader, and tapped enemy garden entities */
+    for (int s = 0; s < AZK_ROW; s++) {
+        int t = op->garden[s];
+        if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) tapped_targets |= 1u << (s + 1);
     }
-    for (int i = 0; i < pl->hand_n && WANT(AZK_ACT_PLAY_SPELL_MAIN); i++) {
-        const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
-        if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
-        if (spell_playable(g, cs, pl->hand[i], 0)) PUSH(AZK_ACT_PLAY_SPELL_MAIN, i, 0);
-    }
-    for (int a = 0; a <= AZK_ROW && WANT(AZK_ACT_ATTACK); a++) {
+    for (int a = 0; a <= AZK_ROW; a++) {
         int c = a == 0 ? pl->leader : pl->garden[a - 1];
-        if (c == AZK_NONE || !can_attack(g, cs, c)) continue;
-        PUSH(AZK_ACT_ATTACK, a, 0);
-        for (int s = 0; s < AZK_ROW; s++) {
-            int t = op->garden[s];
-            if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) PUSH(AZK_ACT_ATTACK, a, s + 1);
-        }
+        if (c != AZK_NONE && can_attack(g, cs, c)) emit(b, AT(AZK_ACT_ATTACK, a, 0), tapped_targets);
     }
-    if (WANT(AZK_ACT_PORTAL_GATE) && !(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {
+    if (!(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {
         for (int a = 0; a < AZK_ROW; a++) {
             int c = pl->alley[a];
             if (c == AZK_NONE || (g->cards[c].flags & AZK_CF_TAPPED)) continue;
-            for (int s = 0; s < AZK_ROW; s++)
-                if (slot_ok(pl->garden, garden_full, s)) PUSH(AZK_ACT_PORTAL_GATE, a, s);
+            emit(b, AT(AZK_ACT_PORTAL_GATE, a, 0), garden_to);
         }
     }
-    n = push_abilities(g, cs, me, 0, out, n, cap, want);
-    if (n >= cap) return n;
-    if (WANT(AZK_ACT_END_TURN)) PUSH(AZK_ACT_END_TURN, 0, 0);
-    return n;
+    push_abilities(g, cs, me, 0, b);
+    emit1(b, AT(AZK_ACT_END_TURN, 0, 0));
 }
 
-static int enumerate_response(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap, unsigned want) {
-    int n = 0, me = 1 - g->active;
+static void enumerate_response(const azk_game *g, const azk_cardset *cs, bits *b) {
+    int me = 1 - g->active;
     const azk_player *pl = &g->pl[me];
     int ikz = azk_untapped_ikz(g, me);
-    if (WANT(AZK_ACT_NO_OP)) PUSH(AZK_ACT_NO_OP, 0, 0);
-    for (int i = 0; i < pl->hand_n && WANT(AZK_ACT_PLAY_SPELL_RESPONSE); i++) {
+    emit1(b, AT(AZK_ACT_NO_OP, 0, 0));
+    for (int i = 0; i < pl->hand_n; i++) {
         const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
         if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
-        if (spell_playable(g, cs, pl->hand[i], 1)) PUSH(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0);
+        if (spell_playable(g, cs, pl->hand[i], 1)) emit1(b, AT(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0));
     }
-    return push_abilities(g, cs, me, 1, out, n, cap, want);
+    push_abilities(g, cs, me, 1, b);
 }
 
-static int enumerate_defender(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
-    int n = 0, me = 1 - g->active;
+static void enumerate_defender(const azk_game *g, const azk_cardset *cs, bits *b) {
+    int me = 1 - g->active;
     const azk_player *pl = &g->pl[me];
-    PUSH(AZK_ACT_NO_OP, 0, 0);
+    emit1(b, AT(AZK_ACT_NO_OP, 0, 0));
     for (int s = 0; s < AZK_ROW; s++) {
         int c = pl->garden[s];
         if (c == AZK_NONE || c == g->target || (g->cards[c].flags & AZK_CF_TAPPED)) continue;
         unsigned st = azk_status_of(g, cs, c);
-        if ((st & AZK_ST_DEFENDER) && !(st & AZK_ST_FROZEN)) PUSH(AZK_ACT_DECLARE_DEFENDER, s, 0);
+        if ((st & AZK_ST_DEFENDER) && !(st & AZK_ST_FROZEN)) emit1(b, AT(AZK_ACT_DECLARE_DEFENDER, s, 0));
     }
+}
+
+/* The legal set as bits into w[0..AZK_LEGAL_WORDS), which must be zero;
+ * returns the number of legal actions. */
+static int enumerate_bits(const azk_game *g, const azk_cardset *cs, uint64_t *w) {
+    bits b = {w, 0};
+    if (g->result != AZK_RES_ONGOING) return 0;
+    switch (g->phase) {
+    case AZK_PHASE_MULLIGAN:
+        emit1(&b, AT(AZK_ACT_MULLIGAN_KEEP, 0, 0));
+        emit1(&b, AT(AZK_ACT_MULLIGAN_SHUFFLE, 0, 0));
+        break;
+    case AZK_PHASE_PROMPT:
+        _Static_assert(AZK_MAX_OPTIONS <= 64, "the options of one prompt are one run");
+        if (g->prompt.optional) emit1(&b, AT(AZK_ACT_NO_OP, 0, 0));
+        emit(&b, AT(AZK_ACT_CHOOSE, 0, 0), g->prompt.n >= 64 ? ~0ull : (1ull << g->prompt.n) - 1);
+        break;
+    case AZK_PHASE_MAIN: enumerate_main(g, cs, &b); break;
+    case AZK_PHASE_RESPONSE: enumerate_response(g, cs, &b); break;
+    case AZK_PHASE_DEFENDER: enumerate_defender(g, cs, &b); break;
+    default: break;
+    }
+    return b.n;
+}
+
+/* Bit set to ascending list, at most cap entries. */
+static int bits_to_list(const uint64_t *w, int32_t *out, int cap) {
+    int n = 0;
+    for (int i = 0; i < AZK_LEGAL_WORDS; i++)
+        for (uint64_t m = w[i]; m && n < cap; m &= m - 1) out[n++] = i * 64 + __builtin_ctzll(m);
     return n;
 }
 
-static int enumerate_types(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap, unsigned want) {
-    int n = 0;
-    if (cap <= 0 || g->result != AZK_RES_ONGOING) return 0;
-    switch (g->phase) {
-    case AZK_PHASE_MULLIGAN:
-        PUSH(AZK_ACT_MULLIGAN_KEEP, 0, 0);
-        PUSH(AZK_ACT_MULLIGAN_SHUFFLE, 0, 0);
-        return n;
-    case AZK_PHASE_PROMPT:
-        if (g->prompt.optional) PUSH(AZK_ACT_NO_OP, 0, 0);
-        for (int i = 0; i < g->prompt.n; i++) PUSH(AZK_ACT_CHOOSE, i, 0);
-        return n;
-    case AZK_PHASE_MAIN: return enumerate_main(g, cs, out, cap, want);
-    case AZK_PHASE_RESPONSE: return enumerate_response(g, cs, out, cap, want);
-    case AZK_PHASE_DEFENDER: return enumerate_defender(g, cs, out, cap);
-    default: return 0;
-    }
+int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+    uint64_t w[AZK_LEGAL_WORDS] = {0};
+    if (cap <= 0) return 0;
+    enumerate_bits(g, cs, w);
+    return bits_to_list(w, out, cap);
 }
 
-int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
-    return enumerate_types(g, cs, out, cap, ~0u);
+int azk_enumerate_set(const azk_game *g, const azk_cardset *cs, uint64_t *w) {
+    memset(w, 0, sizeof(uint64_t) * AZK_LEGAL_WORDS);
+    return enumerate_bits(g, cs, w);
+}
+
+void azk_store_legal_set(azk_game *g, const uint64_t *w, int n) {
+    uint32_t words = 0;
+    for (int i = 0; i < AZK_LEGAL_WORDS; i++) words |= (uint32_t)(w[i] != 0) << i;
+    memcpy(g->legal, w, sizeof g->legal);
+    g->legal_words = words;
+    g->legal_n = (uint16_t)n;
 }
 
 void azk_store_legal(azk_game *g, const int32_t *actions, int n) {
@@ -244,8 +278,9 @@ void azk_store_legal(azk_game *g, const int32_t *actions, int n) {
 }
 
 void azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
-    int32_t buf[AZK_NUM_ACTIONS_];
-    azk_store_legal(g, buf, azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_));
+    uint64_t w[AZK_LEGAL_WORDS];
+    int n = azk_enumerate_set(g, cs, w);
+    azk_store_legal_set(g, w, n);
 }
 
 /* The three readers below use the cache (see game.h); they are exact because

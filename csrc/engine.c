@@ -73,6 +73,7 @@ static int static_active(const azk_game *g, const azk_cardset *cs, const azk_abi
 
 /* Sum of a card's own static modifications (target SELF). */
 static void self_statics(const azk_game *g, const azk_cardset *cs, int c, int *attack, int *health) {
+    if (!(cs->facts[g->cards[c].def].flags & AZK_DF_SELF_STAT)) return;
     const azk_card_def *d = azk_def(cs, g, c);
     for (int i = 0; i < d->ability_count; i++) {
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
@@ -93,7 +94,7 @@ int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w) {
     const azk_player *pl = &g->pl[p];
     for (int k = 0; k < 2 * AZK_ROW + 1; k++) {
         int src = k == 0 ? pl->leader : (k <= AZK_ROW ? pl->garden[k - 1] : pl->alley[k - 1 - AZK_ROW]);
-        if (src == AZK_NONE) continue;
+        if (src == AZK_NONE || !(cs->facts[g->cards[src].def].flags & AZK_DF_SET_BONUS)) continue;
         const azk_card_def *d = azk_def(cs, g, src);
         for (int i = 0; i < d->ability_count; i++) {
             const azk_ability *ab = &cs->abilities[d->ability_first + i];
@@ -341,15 +342,11 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
 }
 
 /* The lowest health a card of this definition can have: printed health plus
- * every negative static health change. Statics are conditional, so this is a
- * bound that lets state checks skip evaluating conditions. */
-static int min_health(const azk_cardset *cs, const azk_card_def *d) {
-    int h = d->health;
-    for (int i = 0; i < d->ability_count; i++) {
-        const azk_ability *ab = &cs->abilities[d->ability_first + i];
-        if (ab->kind == AZK_AB_STATIC && ab->health < 0) h += ab->health;
-    }
-    return h;
+ * every negative static health change (precomputed, cardset.h). Statics are
+ * conditional, so this is a bound that lets state checks skip evaluating
+ * conditions. */
+static inline int min_health(const azk_cardset *cs, const azk_game *g, int c) {
+    return cs->facts[g->cards[c].def].min_health;
 }
 
 void azk_state_check(azk_game *g, const azk_cardset *cs) {
@@ -364,7 +361,7 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
                 int c = slots[k];
                 if (c == AZK_NONE) continue;
                 /* fast path: damage below the lowest health its statics could give */
-                if (g->cards[c].damage < min_health(cs, azk_def(cs, g, c))) continue;
+                if (g->cards[c].damage < min_health(cs, g, c)) continue;
                 if (g->cards[c].damage < azk_health_of(g, cs, c)) continue;
                 if (azk_status_of(g, cs, c) & AZK_ST_GODMODE) continue;
                 azk_move(g, cs, c, AZK_Z_DISCARD, 0);
@@ -376,7 +373,7 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
     int dead[AZK_PLAYERS];
     for (int p = 0; p < AZK_PLAYERS; p++) {
         int c = g->pl[p].leader;
-        dead[p] = g->cards[c].damage >= min_health(cs, azk_def(cs, g, c)) && /* same fast path */
+        dead[p] = g->cards[c].damage >= min_health(cs, g, c) && /* same fast path */
                   azk_health_of(g, cs, c) - g->cards[c].damage <= 0;
     }
     int dead0 = dead[0], dead1 = dead[1];
@@ -413,7 +410,7 @@ static void enqueue(azk_game *g, int source, int ability, int ctx_card, int ctx_
 /* Queue `source`'s abilities for `trigger`. Frozen cards have no abilities. */
 void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value) {
     const azk_card_def *d = azk_def(cs, g, source);
-    if (!d->ability_count) return;
+    if (!(cs->facts[g->cards[source].def].trigger_mask & (1u << trigger))) return; /* nothing listens */
     if (granted_status(g, source) & AZK_ST_FROZEN) return;
     for (int i = 0; i < d->ability_count; i++) {
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
@@ -497,10 +494,8 @@ void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int wher
         azk_fire_card(g, cs, c, AZK_TRIG_WHEN_EQUIPPING, holder, 0);
     } else if (d->card_type == AZK_CT_SPELL) {
         azk_move(g, cs, c, AZK_Z_RESOLVING, 0);
-        int ab = AZK_NONE;
-        for (int i = 0; i < d->ability_count; i++)
-            if (cs->abilities[d->ability_first + i].kind == AZK_AB_SPELL) ab = d->ability_first + i;
-        if (ab != AZK_NONE && cs->abilities[ab].program != AZK_NO_PC) {
+        int ab = cs->facts[g->cards[c].def].spell_ability;
+        if (ab != AZK_NO_ABILITY && cs->abilities[ab].program != AZK_NO_PC) {
             azk_vm_start(g, cs, ab, c, p, -1, 0, c);
         } else {
             azk_move(g, cs, c, AZK_Z_DISCARD, 0);
@@ -521,7 +516,7 @@ int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ab_i
     if (!zone_allows(g, c, ab->flags)) return 0;
     if (granted_status(g, c) & AZK_ST_FROZEN) return 0;
     if ((ab->flags & AZK_ABF_ONCE_PER_TURN) && (k->once_used & (1u << rel))) return 0;
-    if (ab->ikz_cost > azk_untapped_ikz(g, p)) return 0;
+    if (ab->ikz_cost && ab->ikz_cost > azk_untapped_ikz(g, p)) return 0; /* skip the count when free */
     if (ab->flags & AZK_ABF_TAP_COST) {
         if (k->flags & AZK_CF_TAPPED) return 0;
         if ((k->flags & AZK_CF_COOLDOWN) && !(ab->flags & AZK_ABF_IGNORES_COOLDOWN)) return 0;
@@ -809,7 +804,7 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             azk_vm_start(g, cs, t.ability, t.source, t.controller, ctx == AZK_NONE ? -1 : ctx, t.ctx_value, -1);
             continue;
         }
-        int32_t buf[AZK_NUM_ACTIONS_];
+        uint64_t set[AZK_LEGAL_WORDS];
         switch (g->flow) {
         case AZK_FLOW_MULLIGAN:
             g->phase = AZK_PHASE_MULLIGAN;
@@ -864,10 +859,11 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
         }
         /* A decision point: one legal answer is no question (RULES §12).
          * The full list is kept as the legal-action cache (game.h). */
-        int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
+        int n = azk_enumerate_set(g, cs, set);
         if (n == 1) {
-            int type = 0, p0 = 0, p1 = 0;
-            azk_decode(buf[0], &type, &p0, &p1);
+            int type = 0, p0 = 0, p1 = 0, w = 0;
+            while (!set[w]) w++;
+            azk_decode(w * 64 + __builtin_ctzll(set[w]), &type, &p0, &p1);
             if (g->phase == AZK_PHASE_RESPONSE && type == AZK_ACT_NO_OP) {
                 g->flow = AZK_FLOW_DEFENDER;
             } else {
@@ -875,7 +871,7 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             }
             continue;
         }
-        azk_store_legal(g, buf, n);
+        azk_store_legal_set(g, set, n);
         return;
     }
 }

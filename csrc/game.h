@@ -309,7 +309,9 @@ int azk_op_operands(int op);
 
 /* actions.c */
 int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
+int azk_enumerate_set(const azk_game *g, const azk_cardset *cs, uint64_t *w); /* bit set, AZK_LEGAL_WORDS words */
 void azk_store_legal(azk_game *g, const int32_t *actions, int n);
+void azk_store_legal_set(azk_game *g, const uint64_t *w, int n);
 void azk_refresh_legal(azk_game *g, const azk_cardset *cs);
 
 /* state.c */

@@ -76,7 +76,8 @@ uint64_t azk_hash_bytes(const void *data, size_t len) {
 
 uint64_t azk_hash(const azk_game *g) { return azk_hash_bytes(g, AZK_HASHED_BYTES); }
 
-uint64_t azk_cardset_hash(const azk_cardset *cs) { return azk_hash_bytes(cs, sizeof *cs); }
+/* Only the set's data: the derived tables are a function of it. */
+uint64_t azk_cardset_hash(const azk_cardset *cs) { return azk_hash_bytes(cs, AZK_CARDSET_HASHED_BYTES); }
 
 /* ---- invariants ------------------------------------------------------------ */
 #define INV(cond, code)            \
@@ -103,6 +104,7 @@ int azk_check_invariants(const azk_game *g, const azk_cardset *cs) { return azk_
 
 int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache) {
     int seen[AZK_NUM_CARDS] = {0};
+    INV(azk_cardset_facts_ok(cs), -5); /* derived tables match the set (azk_cardset_finish ran last) */
     INV(g->result < AZK_RES_COUNT && g->phase < AZK_PHASE_COUNT && g->flow <= AZK_FLOW_OVER, -10);
     INV(g->active < 2 && g->first_player < 2, -11);
     INV((g->result == AZK_RES_ONGOING) == (g->phase != AZK_PHASE_GAME_OVER), -12);
