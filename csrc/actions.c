@@ -43,8 +43,12 @@ int azk_encode(int type, int p0, int p1) {
 
 int azk_decode(int action, int *type, int *p0, int *p1) {
     if (action < 0 || action >= AZK_NUM_ACTIONS_) return -1;
-    int t = AZK_ACT_COUNT - 1;
-    while (BASE[t] > action) t--;
+    int t = 0, hi = AZK_ACT_COUNT - 1; /* the last type whose block starts at or before action */
+    while (t < hi) {
+        int mid = (t + hi + 1) / 2;
+        if (BASE[mid] <= action) t = mid;
+        else hi = mid - 1;
+    }
     int rel = action - BASE[t];
     *type = t;
     *p0 = rel / P1_SIZE[t];
@@ -89,19 +93,33 @@ static int spell_playable(const azk_game *g, const azk_cardset *cs, int c, int r
  * positions. */
 typedef struct bits {
     uint64_t *w;
+    uint32_t words; /* bit i: w[i] != 0 */
     int n;
 } bits;
 
-/* Set `m` (a run of at most 64 bits) at flat position `pos`; the run may
- * straddle two words. */
-static inline void emit(bits *b, int pos, uint64_t m) {
+/* Set `m` (a run of at most 64 bits, `count` of them set) at flat position
+ * `pos`; the run may straddle two words. Callers pass the count because the
+ * portable build has no popcount instruction. */
+static inline void emit(bits *b, int pos, uint64_t m, int count) {
     if (!m) return;
     int wi = pos >> 6, off = pos & 63;
-    b->w[wi] |= m << off;
-    if (off && (m >> (64 - off))) b->w[wi + 1] |= m >> (64 - off);
-    b->n += __builtin_popcountll(m);
+    if (m << off) { /* words records only non-zero words */
+        b->w[wi] |= m << off;
+        b->words |= 1u << wi;
+    }
+    if (off && (m >> (64 - off))) {
+        b->w[wi + 1] |= m >> (64 - off);
+        b->words |= 2u << wi;
+    }
+    b->n += count;
 }
-static inline void emit1(bits *b, int pos) { emit(b, pos, 1); }
+static inline void emit1(bits *b, int pos) { emit(b, pos, 1, 1); }
+
+static int bit_count(unsigned m) { /* small masks: slot runs of at most 6 bits */
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
 
 #define AT(t, a, b) (BASE[t] + (a) * P1_SIZE[t] + (b))
 
@@ -111,7 +129,7 @@ static int source_card(const azk_player *pl, int code) {
     return pl->alley[code - 1 - AZK_ROW];
 }
 
-static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, bits *b) {
+static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, int ikz, bits *b) {
     const azk_player *pl = &g->pl[me];
     for (int code = 0; code <= 2 * AZK_ROW; code++) {
         int c = source_card(pl, code);
@@ -122,7 +140,7 @@ static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int
             const azk_ability *ab = &cs->abilities[d->ability_first + i];
             if (ab->kind != AZK_AB_ACTIVATED) continue;
             int is_response = (ab->flags & AZK_ABF_RESPONSE) != 0;
-            if (is_response == response && azk_ability_usable(g, cs, c, d->ability_first + i))
+            if (is_response == response && azk_ability_usable(g, cs, c, d->ability_first + i, ikz))
                 emit1(b, AT(AZK_ACT_ACTIVATE_ABILITY, code, k));
             k++;
         }
@@ -136,10 +154,10 @@ static unsigned row_occupied(const uint8_t *row) {
     return m;
 }
 
-/* Slots an entity may take: the empty ones, or any (replacement) when the
- * row is full (§2.3). */
-static unsigned row_targets(const uint8_t *row) {
-    unsigned empty = ~row_occupied(row) & ((1u << AZK_ROW) - 1);
+/* Slots an entity may take, given the row's occupied slots: the empty ones,
+ * or any (replacement) when the row is full (§2.3). */
+static unsigned row_targets(unsigned occupied) {
+    unsigned empty = ~occupied & ((1u << AZK_ROW) - 1);
     return empty ? empty : (1u << AZK_ROW) - 1;
 }
 
@@ -148,8 +166,10 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
     const azk_player *pl = &g->pl[me];
     const azk_player *op = &g->pl[1 - me];
     int ikz = azk_untapped_ikz(g, me);
-    unsigned garden_to = row_targets(pl->garden), alley_to = row_targets(pl->alley);
-    unsigned holders = 1u | (row_occupied(pl->garden) << 1); /* leader, garden slots */
+    unsigned garden_occ = row_occupied(pl->garden);
+    unsigned garden_to = row_targets(garden_occ), alley_to = row_targets(row_occupied(pl->alley));
+    unsigned holders = 1u | (garden_occ << 1); /* leader, garden slots */
+    int garden_to_n = bit_count(garden_to), alley_to_n = bit_count(alley_to), holders_n = bit_count(holders);
     int prev_def = -1;
     for (int i = 0; i < pl->hand_n; i++) {
         int c = pl->hand[i], def = g->cards[c].def;
@@ -160,10 +180,10 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
         if (d->cost > ikz) continue;
         switch (d->card_type) {
         case AZK_CT_ENTITY:
-            emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_GARDEN, i, 0), garden_to);
-            emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_ALLEY, i, 0), alley_to);
+            emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_GARDEN, i, 0), garden_to, garden_to_n);
+            emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_ALLEY, i, 0), alley_to, alley_to_n);
             break;
-        case AZK_CT_WEAPON: emit(b, AT(AZK_ACT_PLAY_WEAPON, i, 0), holders); break;
+        case AZK_CT_WEAPON: emit(b, AT(AZK_ACT_PLAY_WEAPON, i, 0), holders, holders_n); break;
         case AZK_CT_SPELL:
             if (spell_playable(g, cs, c, 0)) emit1(b, AT(AZK_ACT_PLAY_SPELL_MAIN, i, 0));
             break;
@@ -175,18 +195,19 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
         int t = op->garden[s];
         if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) tapped_targets |= 1u << (s + 1);
     }
+    int targets_n = bit_count(tapped_targets);
     for (int a = 0; a <= AZK_ROW; a++) {
         int c = a == 0 ? pl->leader : pl->garden[a - 1];
-        if (c != AZK_NONE && can_attack(g, cs, c)) emit(b, AT(AZK_ACT_ATTACK, a, 0), tapped_targets);
+        if (c != AZK_NONE && can_attack(g, cs, c)) emit(b, AT(AZK_ACT_ATTACK, a, 0), tapped_targets, targets_n);
     }
     if (!(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {
         for (int a = 0; a < AZK_ROW; a++) {
             int c = pl->alley[a];
             if (c == AZK_NONE || (g->cards[c].flags & AZK_CF_TAPPED)) continue;
-            emit(b, AT(AZK_ACT_PORTAL_GATE, a, 0), garden_to);
+            emit(b, AT(AZK_ACT_PORTAL_GATE, a, 0), garden_to, garden_to_n);
         }
     }
-    push_abilities(g, cs, me, 0, b);
+    push_abilities(g, cs, me, 0, ikz, b);
     emit1(b, AT(AZK_ACT_END_TURN, 0, 0));
 }
 
@@ -200,7 +221,7 @@ static void enumerate_response(const azk_game *g, const azk_cardset *cs, bits *b
         if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
         if (spell_playable(g, cs, pl->hand[i], 1)) emit1(b, AT(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0));
     }
-    push_abilities(g, cs, me, 1, b);
+    push_abilities(g, cs, me, 1, ikz, b);
 }
 
 static void enumerate_defender(const azk_game *g, const azk_cardset *cs, bits *b) {
@@ -215,61 +236,52 @@ static void enumerate_defender(const azk_game *g, const azk_cardset *cs, bits *b
     }
 }
 
-/* The legal set as bits into w[0..AZK_LEGAL_WORDS), which must be zero;
- * returns the number of legal actions. */
-static int enumerate_bits(const azk_game *g, const azk_cardset *cs, uint64_t *w) {
-    bits b = {w, 0};
-    if (g->result != AZK_RES_ONGOING) return 0;
-    switch (g->phase) {
-    case AZK_PHASE_MULLIGAN:
-        emit1(&b, AT(AZK_ACT_MULLIGAN_KEEP, 0, 0));
-        emit1(&b, AT(AZK_ACT_MULLIGAN_SHUFFLE, 0, 0));
-        break;
-    case AZK_PHASE_PROMPT:
-        _Static_assert(AZK_MAX_OPTIONS <= 64, "the options of one prompt are one run");
-        if (g->prompt.optional) emit1(&b, AT(AZK_ACT_NO_OP, 0, 0));
-        emit(&b, AT(AZK_ACT_CHOOSE, 0, 0), g->prompt.n >= 64 ? ~0ull : (1ull << g->prompt.n) - 1);
-        break;
-    case AZK_PHASE_MAIN: enumerate_main(g, cs, &b); break;
-    case AZK_PHASE_RESPONSE: enumerate_response(g, cs, &b); break;
-    case AZK_PHASE_DEFENDER: enumerate_defender(g, cs, &b); break;
-    default: break;
+/* The legal set as bits into w[0..AZK_LEGAL_WORDS), which must be zero.
+ * Returns the number of legal actions; *words gets the non-zero words. */
+static int enumerate_bits(const azk_game *g, const azk_cardset *cs, uint64_t *w, uint32_t *words) {
+    bits b = {w, 0, 0};
+    if (g->result == AZK_RES_ONGOING) {
+        switch (g->phase) {
+        case AZK_PHASE_MULLIGAN:
+            emit1(&b, AT(AZK_ACT_MULLIGAN_KEEP, 0, 0));
+            emit1(&b, AT(AZK_ACT_MULLIGAN_SHUFFLE, 0, 0));
+            break;
+        case AZK_PHASE_PROMPT:
+            _Static_assert(AZK_MAX_OPTIONS <= 64, "the options of one prompt are one run");
+            if (g->prompt.optional) emit1(&b, AT(AZK_ACT_NO_OP, 0, 0));
+            emit(&b, AT(AZK_ACT_CHOOSE, 0, 0), g->prompt.n >= 64 ? ~0ull : (1ull << g->prompt.n) - 1, g->prompt.n);
+            break;
+        case AZK_PHASE_MAIN: enumerate_main(g, cs, &b); break;
+        case AZK_PHASE_RESPONSE: enumerate_response(g, cs, &b); break;
+        case AZK_PHASE_DEFENDER: enumerate_defender(g, cs, &b); break;
+        default: break;
+        }
     }
+    *words = b.words;
     return b.n;
-}
-
-/* Bit set to ascending list, at most cap entries. */
-static int bits_to_list(const uint64_t *w, int32_t *out, int cap) {
-    int n = 0;
-    for (int i = 0; i < AZK_LEGAL_WORDS; i++)
-        for (uint64_t m = w[i]; m && n < cap; m &= m - 1) out[n++] = i * 64 + __builtin_ctzll(m);
-    return n;
 }
 
 int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
     uint64_t w[AZK_LEGAL_WORDS] = {0};
+    uint32_t words;
     if (cap <= 0) return 0;
-    enumerate_bits(g, cs, w);
-    return bits_to_list(w, out, cap);
+    enumerate_bits(g, cs, w, &words);
+    int n = 0;
+    for (; words; words &= words - 1) {
+        int i = __builtin_ctz(words);
+        for (uint64_t m = w[i]; m && n < cap; m &= m - 1) out[n++] = i * 64 + __builtin_ctzll(m);
+    }
+    return n;
 }
 
-int azk_enumerate_set(const azk_game *g, const azk_cardset *cs, uint64_t *w) {
-    memset(w, 0, sizeof(uint64_t) * AZK_LEGAL_WORDS);
-    return enumerate_bits(g, cs, w);
-}
-
-void azk_store_legal_set(azk_game *g, const uint64_t *w, int n) {
-    uint32_t words = 0;
-    for (int i = 0; i < AZK_LEGAL_WORDS; i++) words |= (uint32_t)(w[i] != 0) << i;
-    memcpy(g->legal, w, sizeof g->legal);
-    g->legal_words = words;
-    g->legal_n = (uint16_t)n;
+/* clear only the words that were in use */
+static void clear_legal(azk_game *g) {
+    for (uint32_t w = g->legal_words; w; w &= w - 1) g->legal[__builtin_ctz(w)] = 0;
+    g->legal_words = 0;
 }
 
 void azk_store_legal(azk_game *g, const int32_t *actions, int n) {
-    /* clear only the words that were in use */
-    for (uint32_t w = g->legal_words; w; w &= w - 1) g->legal[__builtin_ctz(w)] = 0;
-    g->legal_words = 0;
+    clear_legal(g);
     for (int i = 0; i < n; i++) {
         g->legal[actions[i] >> 6] |= 1ull << (actions[i] & 63);
         g->legal_words |= 1u << (actions[i] >> 6);
@@ -277,10 +289,13 @@ void azk_store_legal(azk_game *g, const int32_t *actions, int n) {
     g->legal_n = (uint16_t)n;
 }
 
-void azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
-    uint64_t w[AZK_LEGAL_WORDS];
-    int n = azk_enumerate_set(g, cs, w);
-    azk_store_legal_set(g, w, n);
+int azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
+    uint32_t words;
+    clear_legal(g);
+    int n = enumerate_bits(g, cs, g->legal, &words);
+    g->legal_words = words;
+    g->legal_n = (uint16_t)n;
+    return n;
 }
 
 /* The three readers below use the cache (see game.h); they are exact because
@@ -289,6 +304,13 @@ void azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
 int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
     (void)cs;
     int n = 0;
+    if (cap >= g->legal_n) { /* the usual case: no bound to check per action */
+        for (uint32_t ws = g->legal_words; ws; ws &= ws - 1) {
+            int w = __builtin_ctz(ws);
+            for (uint64_t b = g->legal[w]; b; b &= b - 1) out[n++] = w * 64 + __builtin_ctzll(b);
+        }
+        return n;
+    }
     for (uint32_t ws = g->legal_words; ws && n < cap; ws &= ws - 1) {
         int w = __builtin_ctz(ws);
         for (uint64_t b = g->legal[w]; b && n < cap; b &= b - 1) out[n++] = w * 64 + __builtin_ctzll(b);

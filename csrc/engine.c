@@ -504,8 +504,9 @@ void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int wher
     azk_state_check(g, cs);
 }
 
-/* Can activated ability `ab` (absolute index) of card `c` be used now? */
-int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ab_index) {
+/* Can activated ability `ab` (absolute index) of card `c` be used now?
+ * `untapped_ikz` is azk_untapped_ikz of c's owner (the caller has it). */
+int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ab_index, int untapped_ikz) {
     const azk_ability *ab = &cs->abilities[ab_index];
     const azk_card *k = &g->cards[c];
     int p = k->owner;
@@ -516,7 +517,7 @@ int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ab_i
     if (!zone_allows(g, c, ab->flags)) return 0;
     if (granted_status(g, c) & AZK_ST_FROZEN) return 0;
     if ((ab->flags & AZK_ABF_ONCE_PER_TURN) && (k->once_used & (1u << rel))) return 0;
-    if (ab->ikz_cost && ab->ikz_cost > azk_untapped_ikz(g, p)) return 0; /* skip the count when free */
+    if (ab->ikz_cost > untapped_ikz) return 0;
     if (ab->flags & AZK_ABF_TAP_COST) {
         if (k->flags & AZK_CF_TAPPED) return 0;
         if ((k->flags & AZK_CF_COOLDOWN) && !(ab->flags & AZK_ABF_IGNORES_COOLDOWN)) return 0;
@@ -591,11 +592,13 @@ static void start_draw(azk_game *g, const azk_cardset *cs) {
 }
 
 static void end_cleanup(azk_game *g, const azk_cardset *cs) {
-    for (int c = 0; c < AZK_NUM_CARDS; c++) { /* 4.3.2: entities lose damage */
-        azk_card *k = &g->cards[c];
-        if (k->zone == AZK_Z_GARDEN || k->zone == AZK_Z_ALLEY) k->damage = 0;
-        k->flags &= (uint8_t)~AZK_CF_COOLDOWN;
+    for (int p = 0; p < AZK_PLAYERS; p++) { /* 4.3.2: entities lose damage (the rows hold exactly them) */
+        for (int s = 0; s < AZK_ROW; s++) {
+            if (g->pl[p].garden[s] != AZK_NONE) g->cards[g->pl[p].garden[s]].damage = 0;
+            if (g->pl[p].alley[s] != AZK_NONE) g->cards[g->pl[p].alley[s]].damage = 0;
+        }
     }
+    for (int c = 0; c < AZK_NUM_CARDS; c++) g->cards[c].flags &= (uint8_t)~AZK_CF_COOLDOWN;
     expire_effects(g, AZK_DUR_END_OF_TURN, -1); /* 4.3.3 */
     for (int p = 0; p < AZK_PLAYERS; p++) {   /* 4.3.4 */
         while (g->pl[p].weapons_n > 0) {
@@ -804,7 +807,6 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             azk_vm_start(g, cs, t.ability, t.source, t.controller, ctx == AZK_NONE ? -1 : ctx, t.ctx_value, -1);
             continue;
         }
-        uint64_t set[AZK_LEGAL_WORDS];
         switch (g->flow) {
         case AZK_FLOW_MULLIGAN:
             g->phase = AZK_PHASE_MULLIGAN;
@@ -858,12 +860,12 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             return;
         }
         /* A decision point: one legal answer is no question (RULES §12).
-         * The full list is kept as the legal-action cache (game.h). */
-        int n = azk_enumerate_set(g, cs, set);
+         * The enumeration is the legal-action cache (game.h); a lone answer
+         * is applied and the cache rebuilt at the next decision point. */
+        int n = azk_refresh_legal(g, cs);
         if (n == 1) {
-            int type = 0, p0 = 0, p1 = 0, w = 0;
-            while (!set[w]) w++;
-            azk_decode(w * 64 + __builtin_ctzll(set[w]), &type, &p0, &p1);
+            int type = 0, p0 = 0, p1 = 0, w = __builtin_ctz(g->legal_words);
+            azk_decode(w * 64 + __builtin_ctzll(g->legal[w]), &type, &p0, &p1);
             if (g->phase == AZK_PHASE_RESPONSE && type == AZK_ACT_NO_OP) {
                 g->flow = AZK_FLOW_DEFENDER;
             } else {
@@ -871,7 +873,6 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             }
             continue;
         }
-        azk_store_legal_set(g, set, n);
         return;
     }
 }

@@ -292,7 +292,7 @@ void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int
 void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot_or_holder, int free);
 void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int ctx_value);
 void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value);
-int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ability_index);
+int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ability_index, int untapped_ikz);
 int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1);
 void azk_advance(azk_game *g, const azk_cardset *cs);
 int azk_holder_code_card(const azk_game *g, int p, int code);
@@ -309,10 +309,8 @@ int azk_op_operands(int op);
 
 /* actions.c */
 int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
-int azk_enumerate_set(const azk_game *g, const azk_cardset *cs, uint64_t *w); /* bit set, AZK_LEGAL_WORDS words */
 void azk_store_legal(azk_game *g, const int32_t *actions, int n);
-void azk_store_legal_set(azk_game *g, const uint64_t *w, int n);
-void azk_refresh_legal(azk_game *g, const azk_cardset *cs);
+int azk_refresh_legal(azk_game *g, const azk_cardset *cs); /* enumerate into the cache; returns legal_n */
 
 /* state.c */
 int azk_check_invariants(const azk_game *g, const azk_cardset *cs);  /* 0 ok; includes the legal cache */
