@@ -141,6 +141,20 @@ int azk_untapped_ikz(const azk_game *g, int p) {
 /* ---------------------------------------------------------------------------
  * Zones
  * ------------------------------------------------------------------------- */
+/* The lowest health a card of this definition can have: printed health plus
+ * every negative static health change (precomputed, cardset.h). Statics are
+ * conditional, so this is a bound that lets state checks skip evaluating
+ * conditions. */
+static inline int min_health(const azk_cardset *cs, const azk_game *g, int c) {
+    return cs->facts[g->cards[c].def].min_health;
+}
+int azk_min_health(const azk_cardset *cs, const azk_game *g, int c) { return min_health(cs, g, c); }
+
+/* at_risk bit of a card in a row (game.h); 0 elsewhere. */
+static inline unsigned risk_bit(const azk_card *k) {
+    return k->zone == AZK_Z_GARDEN ? 1u << k->pos : k->zone == AZK_Z_ALLEY ? 1u << (AZK_ROW + k->pos) : 0;
+}
+
 static void list_remove(azk_game *g, uint8_t *arr, uint8_t *n, int pos) {
     for (int i = pos; i + 1 < *n; i++) {
         arr[i] = arr[i + 1];
@@ -222,6 +236,8 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     k->once_used = 0;
     k->holder = AZK_NONE;
     zone_add(g, c, zone, slot);
+    if ((zone == AZK_Z_GARDEN || zone == AZK_Z_ALLEY) && min_health(cs, g, c) <= 0)
+        g->at_risk[k->owner] |= (uint16_t)risk_bit(k);
     if (was_holder && zone != AZK_Z_GARDEN) {
         azk_player *pl = &g->pl[k->owner];
         for (int i = 0; i < pl->weapons_n;) {
@@ -338,15 +354,18 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
     amount -= azk_def(cs, g, c)->carapace;
     if (amount <= 0) return;
     g->cards[c].damage = (int16_t)(g->cards[c].damage + amount > 30000 ? 30000 : g->cards[c].damage + amount);
+    g->at_risk[g->cards[c].owner] |= (uint16_t)risk_bit(&g->cards[c]);
     azk_event(g, AZK_EV_DAMAGE, g->cards[c].owner, c, amount);
 }
 
-/* The lowest health a card of this definition can have: printed health plus
- * every negative static health change (precomputed, cardset.h). Statics are
- * conditional, so this is a bound that lets state checks skip evaluating
- * conditions. */
-static inline int min_health(const azk_cardset *cs, const azk_game *g, int c) {
-    return cs->facts[g->cards[c].def].min_health;
+void azk_mark_at_risk(azk_game *g, const azk_cardset *cs) {
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        g->at_risk[p] = 0;
+        for (int k = 0; k < 2 * AZK_ROW; k++) { /* garden slots, then alley slots */
+            int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+            if (c != AZK_NONE && g->cards[c].damage >= min_health(cs, g, c)) g->at_risk[p] |= (uint16_t)(1u << k);
+        }
+    }
 }
 
 void azk_state_check(azk_game *g, const azk_cardset *cs) {
@@ -357,11 +376,16 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
             /* garden[] and alley[] are adjacent rows of AZK_ROW slots each */
             const uint8_t *slots = g->pl[p].garden;
             _Static_assert(offsetof(azk_player, alley) == offsetof(azk_player, garden) + AZK_ROW, "rows adjacent");
-            for (int k = 0; k < 2 * AZK_ROW; k++) {
+            /* only slots in the at_risk hint (game.h), in slot order as before */
+            for (unsigned risk = g->at_risk[p]; risk; risk &= risk - 1) {
+                int k = __builtin_ctz(risk);
                 int c = slots[k];
-                if (c == AZK_NONE) continue;
-                /* fast path: damage below the lowest health its statics could give */
-                if (g->cards[c].damage < min_health(cs, g, c)) continue;
+                /* fast path: damage below the lowest health its statics could give;
+                 * it stays so until new damage, which sets the bit again */
+                if (c == AZK_NONE || g->cards[c].damage < min_health(cs, g, c)) {
+                    g->at_risk[p] &= (uint16_t)~(1u << k);
+                    continue;
+                }
                 if (g->cards[c].damage < azk_health_of(g, cs, c)) continue;
                 if (azk_status_of(g, cs, c) & AZK_ST_GODMODE) continue;
                 azk_move(g, cs, c, AZK_Z_DISCARD, 0);
@@ -380,6 +404,11 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
     if (dead0 && dead1) game_over(g, AZK_RES_DRAW); /* D10 */
     else if (dead0) game_over(g, AZK_RES_WIN_P1);
     else if (dead1) game_over(g, AZK_RES_WIN_P0);
+}
+
+void azk_state_check_all(azk_game *g, const azk_cardset *cs) {
+    azk_mark_at_risk(g, cs);
+    azk_state_check(g, cs);
 }
 
 /* ---------------------------------------------------------------------------

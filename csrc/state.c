@@ -216,6 +216,12 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
         uint32_t words = 0;
         for (int w = 0; w < AZK_LEGAL_WORDS; w++) words |= (uint32_t)(fresh[w] != 0) << w;
         INV(words == g->legal_words, -97);
+        for (int p = 0; p < AZK_PLAYERS; p++) /* the state-check hint is a superset */
+            for (int k = 0; k < 2 * AZK_ROW; k++) {
+                int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+                if (c != AZK_NONE && g->cards[c].damage >= azk_min_health(cs, g, c))
+                    INV(g->at_risk[p] & (1u << k), -98);
+            }
     }
     return 0;
 }
@@ -262,6 +268,7 @@ azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in
     memcpy(&tmp, in + AZK_HEADER_BYTES, AZK_HASHED_BYTES);
     if (azk_check_state(&tmp, cs, 0) != 0) return AZK_ERR_CORRUPT;
     azk_refresh_legal(&tmp, cs);
+    azk_mark_at_risk(&tmp, cs);
     memcpy(g, &tmp, sizeof tmp);
     return AZK_OK;
 }
