@@ -593,9 +593,23 @@ static void start_phase(azk_game *g, const azk_cardset *cs) {
         g->cards[c].once_used = 0;
     }
     g->pl[0].played_entities = g->pl[1].played_entities = 0;
-    for (int c = p * AZK_CARDS_PER_PLAYER; c < (p + 1) * AZK_CARDS_PER_PLAYER; c++) { /* 4.1.2 */
-        azk_card *k = &g->cards[c];
-        if (!azk_on_field(g, c) || !(k->flags & AZK_CF_TAPPED)) continue;
+    /* 4.1.2: p's cards on the field are exactly those in these arrays (game.h
+     * invariants), so walk them instead of all of p's cards; each card is
+     * handled on its own, so the order does not matter */
+    azk_player *pl = &g->pl[p];
+    uint8_t field[4 + 2 * AZK_ROW + AZK_WEAPON_CAP + AZK_IKZ_AREA_CAP];
+    int m = 0;
+    field[m++] = pl->leader;
+    field[m++] = pl->gate;
+    for (int s = 0; s < AZK_ROW; s++) {
+        if (pl->garden[s] != AZK_NONE) field[m++] = pl->garden[s];
+        if (pl->alley[s] != AZK_NONE) field[m++] = pl->alley[s];
+    }
+    for (int i = 0; i < pl->weapons_n; i++) field[m++] = pl->weapons[i];
+    for (int i = 0; i < pl->ikz_area_n; i++) field[m++] = pl->ikz_area[i];
+    for (int i = 0; i < m; i++) {
+        azk_card *k = &g->cards[field[i]];
+        if (!(k->flags & AZK_CF_TAPPED)) continue;
         if (k->flags & AZK_CF_SHOCKED) k->flags &= (uint8_t)~AZK_CF_SHOCKED;
         else k->flags &= (uint8_t)~AZK_CF_TAPPED;
     }
