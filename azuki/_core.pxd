@@ -240,6 +240,7 @@ cdef extern from "game.h" nogil:
     int azk_health_of(const azk_game *g, const azk_cardset *cs, int c)
     unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c)
     void azk_state_check(azk_game *g, const azk_cardset *cs)
+    void azk_state_check_all(azk_game *g, const azk_cardset *cs)
     void azk_advance(azk_game *g, const azk_cardset *cs)
     void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot)
     int azk_check_invariants(const azk_game *g, const azk_cardset *cs)

@@ -885,7 +885,7 @@ cdef class Game:
         cdef int bad = azk_check_state(g, self.cs, 0)   # the legal cache is built by azk_advance below
         if bad != 0:
             raise ValueError(f"setup does not describe a valid position (invariant {bad})")
-        azk_state_check(g, self.cs)
+        azk_state_check_all(g, self.cs)   # also rebuilds the engine's state-check hint
         azk_advance(g, self.cs)
         g.events_n = 0
 

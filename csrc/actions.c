@@ -43,8 +43,12 @@ int azk_encode(int type, int p0, int p1) {
 
 int azk_decode(int action, int *type, int *p0, int *p1) {
     if (action < 0 || action >= AZK_NUM_ACTIONS_) return -1;
-    int t = AZK_ACT_COUNT - 1;
-    while (BASE[t] > action) t--;
+    int t = 0, hi = AZK_ACT_COUNT - 1; /* the last type whose block starts at or before action */
+    while (t < hi) {
+        int mid = (t + hi + 1) / 2;
+        if (BASE[mid] <= action) t = mid;
+        else hi = mid - 1;
+    }
     int rel = action - BASE[t];
     *type = t;
     *p0 = rel / P1_SIZE[t];
@@ -57,15 +61,6 @@ static int first_of_copies(const azk_game *g, const azk_player *pl, int i) {
     return i == 0 || g->cards[pl->hand[i - 1]].def != g->cards[pl->hand[i]].def;
 }
 
-static int row_full(const uint8_t *row) {
-    for (int s = 0; s < AZK_ROW; s++)
-        if (row[s] == AZK_NONE) return 0;
-    return 1;
-}
-
-/* Slots an entity may take: the empty ones, or any (replacement) when full (§2.3). */
-static int slot_ok(const uint8_t *row, int full, int s) { return full || row[s] == AZK_NONE; }
-
 static int can_attack(const azk_game *g, const azk_cardset *cs, int c) {
     const azk_card *k = &g->cards[c];
     if (k->flags & AZK_CF_TAPPED) return 0;
@@ -76,16 +71,11 @@ static int can_attack(const azk_game *g, const azk_cardset *cs, int c) {
     return !(k->flags & AZK_CF_COOLDOWN) || (st & AZK_ST_CHARGE);
 }
 
-static int spell_ability(const azk_cardset *cs, const azk_card_def *d) {
-    for (int i = 0; i < d->ability_count; i++)
-        if (cs->abilities[d->ability_first + i].kind == AZK_AB_SPELL) return d->ability_first + i;
-    return -1;
-}
-
 static int spell_playable(const azk_game *g, const azk_cardset *cs, int c, int response) {
     const azk_card_def *d = azk_def(cs, g, c);
     if (d->card_type != AZK_CT_SPELL) return 0;
-    int ab = spell_ability(cs, d);
+    int ab = cs->facts[g->cards[c].def].spell_ability;
+    if (ab == AZK_NO_ABILITY) ab = -1;
     int is_response = ab >= 0 && (cs->abilities[ab].flags & AZK_ABF_RESPONSE);
     if (is_response != response) return 0;
     if (ab >= 0 && cs->abilities[ab].requirement != AZK_NO_PC &&
@@ -94,15 +84,44 @@ static int spell_playable(const azk_game *g, const azk_cardset *cs, int c, int r
     return 1;
 }
 
-/* Enumeration writes ascending flat ids into out[0..cap) and stops at cap.
- * `want` is a bit mask of action types to list (step validation lists only
- * the type of the action it checks); blocks of unwanted types are skipped. */
-#define WANT(t) (want & (1u << (t)))
-#define PUSH(t, a, b)                                                    \
-    do {                                                                 \
-        if (out) out[n] = BASE[t] + (a) * P1_SIZE[t] + (b);              \
-        if (++n >= cap) return n;                                        \
-    } while (0)
+/* Enumeration sets one bit per legal flat action in a zeroed bit set of
+ * AZK_LEGAL_WORDS words and returns the count. A bit set rather than a list
+ * because most actions come in runs (one hand card x five slots, one
+ * attacker x six targets): a run is one shifted mask, and the legal-action
+ * cache (game.h) is a bit set anyway. Every test below is pure, so the order
+ * of evaluation does not matter; ascending flat order falls out of the bit
+ * positions. */
+typedef struct bits {
+    uint64_t *w;
+    uint32_t words; /* bit i: w[i] != 0 */
+    int n;
+} bits;
+
+/* Set `m` (a run of at most 64 bits, `count` of them set) at flat position
+ * `pos`; the run may straddle two words. Callers pass the count because the
+ * portable build has no popcount instruction. */
+static inline void emit(bits *b, int pos, uint64_t m, int count) {
+    if (!m) return;
+    int wi = pos >> 6, off = pos & 63;
+    if (m << off) { /* words records only non-zero words */
+        b->w[wi] |= m << off;
+        b->words |= 1u << wi;
+    }
+    if (off && (m >> (64 - off))) {
+        b->w[wi + 1] |= m >> (64 - off);
+        b->words |= 2u << wi;
+    }
+    b->n += count;
+}
+static inline void emit1(bits *b, int pos) { emit(b, pos, 1, 1); }
+
+static int bit_count(unsigned m) { /* small masks: slot runs of at most 6 bits */
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+#define AT(t, a, b) (BASE[t] + (a) * P1_SIZE[t] + (b))
 
 static int source_card(const azk_player *pl, int code) {
     if (code == 0) return pl->leader;
@@ -110,132 +129,159 @@ static int source_card(const azk_player *pl, int code) {
     return pl->alley[code - 1 - AZK_ROW];
 }
 
-static int push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, int32_t *out, int n,
-                          int cap, unsigned want) {
-    if (!WANT(AZK_ACT_ACTIVATE_ABILITY)) return n;
+static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, int ikz, bits *b) {
     const azk_player *pl = &g->pl[me];
     for (int code = 0; code <= 2 * AZK_ROW; code++) {
         int c = source_card(pl, code);
-        if (c == AZK_NONE) continue;
+        if (c == AZK_NONE || !(cs->facts[g->cards[c].def].flags & AZK_DF_ACTIVATED)) continue;
         const azk_card_def *d = azk_def(cs, g, c);
         int k = 0;
         for (int i = 0; i < d->ability_count && k < AZK_MAX_ACTIVATED; i++) {
             const azk_ability *ab = &cs->abilities[d->ability_first + i];
             if (ab->kind != AZK_AB_ACTIVATED) continue;
             int is_response = (ab->flags & AZK_ABF_RESPONSE) != 0;
-            if (is_response == response && azk_ability_usable(g, cs, c, d->ability_first + i))
-                PUSH(AZK_ACT_ACTIVATE_ABILITY, code, k);
+            if (is_response == response && azk_ability_usable(g, cs, c, d->ability_first + i, ikz))
+                emit1(b, AT(AZK_ACT_ACTIVATE_ABILITY, code, k));
             k++;
         }
     }
-    return n;
 }
 
-static int enumerate_main(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap, unsigned want) {
-    int n = 0, me = g->active;
+/* Bit s set for each slot s of a row holding a card. */
+static unsigned row_occupied(const uint8_t *row) {
+    unsigned m = 0;
+    for (int s = 0; s < AZK_ROW; s++) m |= (unsigned)(row[s] != AZK_NONE) << s;
+    return m;
+}
+
+/* Slots an entity may take, given the row's occupied slots: the empty ones,
+ * or any (replacement) when the row is full (§2.3). */
+static unsigned row_targets(unsigned occupied) {
+    unsigned empty = ~occupied & ((1u << AZK_ROW) - 1);
+    return empty ? empty : (1u << AZK_ROW) - 1;
+}
+
+static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
+    int me = g->active;
     const azk_player *pl = &g->pl[me];
     const azk_player *op = &g->pl[1 - me];
     int ikz = azk_untapped_ikz(g, me);
-    int garden_full = row_full(pl->garden), alley_full = row_full(pl->alley);
-    for (int t = AZK_ACT_PLAY_ENTITY_TO_GARDEN; t <= AZK_ACT_PLAY_ENTITY_TO_ALLEY; t++) {
-        if (!WANT(t)) continue;
-        const uint8_t *row = t == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? pl->garden : pl->alley;
-        int full = t == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? garden_full : alley_full;
-        for (int i = 0; i < pl->hand_n; i++) {
-            const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
-            if (d->card_type != AZK_CT_ENTITY || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
-            for (int s = 0; s < AZK_ROW; s++)
-                if (slot_ok(row, full, s)) PUSH(t, i, s);
+    unsigned garden_occ = row_occupied(pl->garden);
+    unsigned garden_to = row_targets(garden_occ), alley_to = row_targets(row_occupied(pl->alley));
+    unsigned holders = 1u | (garden_occ << 1); /* leader, garden slots */
+    int garden_to_n = bit_count(garden_to), alley_to_n = bit_count(alley_to), holders_n = bit_count(holders);
+    int prev_def = -1;
+    for (int i = 0; i < pl->hand_n; i++) {
+        int c = pl->hand[i], def = g->cards[c].def;
+        /* the hand is in canonical order: copies are adjacent, only the first is offered */
+        if (def == prev_def) continue;
+        prev_def = def;
+        const azk_card_def *d = &cs->defs[def];
+        if (d->cost > ikz) continue;
+        switch (d->card_type) {
+        case AZK_CT_ENTITY:
+            emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_GARDEN, i, 0), garden_to, garden_to_n);
+            emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_ALLEY, i, 0), alley_to, alley_to_n);
+            break;
+        case AZK_CT_WEAPON: emit(b, AT(AZK_ACT_PLAY_WEAPON, i, 0), holders, holders_n); break;
+        case AZK_CT_SPELL:
+            if (spell_playable(g, cs, c, 0)) emit1(b, AT(AZK_ACT_PLAY_SPELL_MAIN, i, 0));
+            break;
+        default: break;
         }
     }
-    for (int i = 0; i < pl->hand_n && WANT(AZK_ACT_PLAY_WEAPON); i++) {
-        const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
-        if (d->card_type != AZK_CT_WEAPON || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
-        PUSH(AZK_ACT_PLAY_WEAPON, i, 0);
-        for (int s = 0; s < AZK_ROW; s++)
-            if (pl->garden[s] != AZK_NONE) PUSH(AZK_ACT_PLAY_WEAPON, i, s + 1);
+    unsigned tapped_targets = 1u; /* the enemy leader, and tapped enemy garden entities */
+    for (int s = 0; s < AZK_ROW; s++) {
+        int t = op->garden[s];
+        if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) tapped_targets |= 1u << (s + 1);
     }
-    for (int i = 0; i < pl->hand_n && WANT(AZK_ACT_PLAY_SPELL_MAIN); i++) {
-        const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
-        if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
-        if (spell_playable(g, cs, pl->hand[i], 0)) PUSH(AZK_ACT_PLAY_SPELL_MAIN, i, 0);
-    }
-    for (int a = 0; a <= AZK_ROW && WANT(AZK_ACT_ATTACK); a++) {
+    int targets_n = bit_count(tapped_targets);
+    for (int a = 0; a <= AZK_ROW; a++) {
         int c = a == 0 ? pl->leader : pl->garden[a - 1];
-        if (c == AZK_NONE || !can_attack(g, cs, c)) continue;
-        PUSH(AZK_ACT_ATTACK, a, 0);
-        for (int s = 0; s < AZK_ROW; s++) {
-            int t = op->garden[s];
-            if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) PUSH(AZK_ACT_ATTACK, a, s + 1);
-        }
+        if (c != AZK_NONE && can_attack(g, cs, c)) emit(b, AT(AZK_ACT_ATTACK, a, 0), tapped_targets, targets_n);
     }
-    if (WANT(AZK_ACT_PORTAL_GATE) && !(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {
+    if (!(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {
         for (int a = 0; a < AZK_ROW; a++) {
             int c = pl->alley[a];
             if (c == AZK_NONE || (g->cards[c].flags & AZK_CF_TAPPED)) continue;
-            for (int s = 0; s < AZK_ROW; s++)
-                if (slot_ok(pl->garden, garden_full, s)) PUSH(AZK_ACT_PORTAL_GATE, a, s);
+            emit(b, AT(AZK_ACT_PORTAL_GATE, a, 0), garden_to, garden_to_n);
         }
     }
-    n = push_abilities(g, cs, me, 0, out, n, cap, want);
-    if (n >= cap) return n;
-    if (WANT(AZK_ACT_END_TURN)) PUSH(AZK_ACT_END_TURN, 0, 0);
-    return n;
+    push_abilities(g, cs, me, 0, ikz, b);
+    emit1(b, AT(AZK_ACT_END_TURN, 0, 0));
 }
 
-static int enumerate_response(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap, unsigned want) {
-    int n = 0, me = 1 - g->active;
+static void enumerate_response(const azk_game *g, const azk_cardset *cs, bits *b) {
+    int me = 1 - g->active;
     const azk_player *pl = &g->pl[me];
     int ikz = azk_untapped_ikz(g, me);
-    if (WANT(AZK_ACT_NO_OP)) PUSH(AZK_ACT_NO_OP, 0, 0);
-    for (int i = 0; i < pl->hand_n && WANT(AZK_ACT_PLAY_SPELL_RESPONSE); i++) {
+    emit1(b, AT(AZK_ACT_NO_OP, 0, 0));
+    for (int i = 0; i < pl->hand_n; i++) {
         const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
         if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
-        if (spell_playable(g, cs, pl->hand[i], 1)) PUSH(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0);
+        if (spell_playable(g, cs, pl->hand[i], 1)) emit1(b, AT(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0));
     }
-    return push_abilities(g, cs, me, 1, out, n, cap, want);
+    push_abilities(g, cs, me, 1, ikz, b);
 }
 
-static int enumerate_defender(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
-    int n = 0, me = 1 - g->active;
+static void enumerate_defender(const azk_game *g, const azk_cardset *cs, bits *b) {
+    int me = 1 - g->active;
     const azk_player *pl = &g->pl[me];
-    PUSH(AZK_ACT_NO_OP, 0, 0);
+    emit1(b, AT(AZK_ACT_NO_OP, 0, 0));
     for (int s = 0; s < AZK_ROW; s++) {
         int c = pl->garden[s];
         if (c == AZK_NONE || c == g->target || (g->cards[c].flags & AZK_CF_TAPPED)) continue;
         unsigned st = azk_status_of(g, cs, c);
-        if ((st & AZK_ST_DEFENDER) && !(st & AZK_ST_FROZEN)) PUSH(AZK_ACT_DECLARE_DEFENDER, s, 0);
+        if ((st & AZK_ST_DEFENDER) && !(st & AZK_ST_FROZEN)) emit1(b, AT(AZK_ACT_DECLARE_DEFENDER, s, 0));
+    }
+}
+
+/* The legal set as bits into w[0..AZK_LEGAL_WORDS), which must be zero.
+ * Returns the number of legal actions; *words gets the non-zero words. */
+static int enumerate_bits(const azk_game *g, const azk_cardset *cs, uint64_t *w, uint32_t *words) {
+    bits b = {w, 0, 0};
+    if (g->result == AZK_RES_ONGOING) {
+        switch (g->phase) {
+        case AZK_PHASE_MULLIGAN:
+            emit1(&b, AT(AZK_ACT_MULLIGAN_KEEP, 0, 0));
+            emit1(&b, AT(AZK_ACT_MULLIGAN_SHUFFLE, 0, 0));
+            break;
+        case AZK_PHASE_PROMPT:
+            _Static_assert(AZK_MAX_OPTIONS <= 64, "the options of one prompt are one run");
+            if (g->prompt.optional) emit1(&b, AT(AZK_ACT_NO_OP, 0, 0));
+            emit(&b, AT(AZK_ACT_CHOOSE, 0, 0), g->prompt.n >= 64 ? ~0ull : (1ull << g->prompt.n) - 1, g->prompt.n);
+            break;
+        case AZK_PHASE_MAIN: enumerate_main(g, cs, &b); break;
+        case AZK_PHASE_RESPONSE: enumerate_response(g, cs, &b); break;
+        case AZK_PHASE_DEFENDER: enumerate_defender(g, cs, &b); break;
+        default: break;
+        }
+    }
+    *words = b.words;
+    return b.n;
+}
+
+int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
+    uint64_t w[AZK_LEGAL_WORDS] = {0};
+    uint32_t words;
+    if (cap <= 0) return 0;
+    enumerate_bits(g, cs, w, &words);
+    int n = 0;
+    for (; words; words &= words - 1) {
+        int i = __builtin_ctz(words);
+        for (uint64_t m = w[i]; m && n < cap; m &= m - 1) out[n++] = i * 64 + __builtin_ctzll(m);
     }
     return n;
 }
 
-static int enumerate_types(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap, unsigned want) {
-    int n = 0;
-    if (cap <= 0 || g->result != AZK_RES_ONGOING) return 0;
-    switch (g->phase) {
-    case AZK_PHASE_MULLIGAN:
-        PUSH(AZK_ACT_MULLIGAN_KEEP, 0, 0);
-        PUSH(AZK_ACT_MULLIGAN_SHUFFLE, 0, 0);
-        return n;
-    case AZK_PHASE_PROMPT:
-        if (g->prompt.optional) PUSH(AZK_ACT_NO_OP, 0, 0);
-        for (int i = 0; i < g->prompt.n; i++) PUSH(AZK_ACT_CHOOSE, i, 0);
-        return n;
-    case AZK_PHASE_MAIN: return enumerate_main(g, cs, out, cap, want);
-    case AZK_PHASE_RESPONSE: return enumerate_response(g, cs, out, cap, want);
-    case AZK_PHASE_DEFENDER: return enumerate_defender(g, cs, out, cap);
-    default: return 0;
-    }
-}
-
-int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
-    return enumerate_types(g, cs, out, cap, ~0u);
+/* clear only the words that were in use */
+static void clear_legal(azk_game *g) {
+    for (uint32_t w = g->legal_words; w; w &= w - 1) g->legal[__builtin_ctz(w)] = 0;
+    g->legal_words = 0;
 }
 
 void azk_store_legal(azk_game *g, const int32_t *actions, int n) {
-    /* clear only the words that were in use */
-    for (uint32_t w = g->legal_words; w; w &= w - 1) g->legal[__builtin_ctz(w)] = 0;
-    g->legal_words = 0;
+    clear_legal(g);
     for (int i = 0; i < n; i++) {
         g->legal[actions[i] >> 6] |= 1ull << (actions[i] & 63);
         g->legal_words |= 1u << (actions[i] >> 6);
@@ -243,9 +289,13 @@ void azk_store_legal(azk_game *g, const int32_t *actions, int n) {
     g->legal_n = (uint16_t)n;
 }
 
-void azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
-    int32_t buf[AZK_NUM_ACTIONS_];
-    azk_store_legal(g, buf, azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_));
+int azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
+    uint32_t words;
+    clear_legal(g);
+    int n = enumerate_bits(g, cs, g->legal, &words);
+    g->legal_words = words;
+    g->legal_n = (uint16_t)n;
+    return n;
 }
 
 /* The three readers below use the cache (see game.h); they are exact because
@@ -254,6 +304,13 @@ void azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
 int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) {
     (void)cs;
     int n = 0;
+    if (cap >= g->legal_n) { /* the usual case: no bound to check per action */
+        for (uint32_t ws = g->legal_words; ws; ws &= ws - 1) {
+            int w = __builtin_ctz(ws);
+            for (uint64_t b = g->legal[w]; b; b &= b - 1) out[n++] = w * 64 + __builtin_ctzll(b);
+        }
+        return n;
+    }
     for (uint32_t ws = g->legal_words; ws && n < cap; ws &= ws - 1) {
         int w = __builtin_ctz(ws);
         for (uint64_t b = g->legal[w]; b && n < cap; b &= b - 1) out[n++] = w * 64 + __builtin_ctzll(b);

@@ -8,7 +8,67 @@
 #include "cards_autogen.h"
 #include "game.h"
 
-const azk_cardset *azk_default_cardset(void) { return &azk_default_cardset_data; }
+#include <stdatomic.h>
+
+/* The embedded set is generated constant data without the derived tables
+ * (cardset.h); the first call copies and finishes it once. The atomic state
+ * (0 not started, 1 being built, 2 ready) makes concurrent first calls safe:
+ * one thread builds, the others wait for the release store. */
+static azk_cardset default_set;
+static atomic_int default_state;
+
+const azk_cardset *azk_default_cardset(void) {
+    if (atomic_load_explicit(&default_state, memory_order_acquire) != 2) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&default_state, &expected, 1)) {
+            memcpy(&default_set, &azk_default_cardset_data, sizeof default_set);
+            azk_cardset_derive(&default_set);
+            atomic_store_explicit(&default_state, 2, memory_order_release);
+        } else {
+            while (atomic_load_explicit(&default_state, memory_order_acquire) != 2) {
+            }
+        }
+    }
+    return &default_set;
+}
+
+static void derive_def(const azk_cardset *cs, int d, azk_def_facts *f) {
+    const azk_card_def *def = &cs->defs[d];
+    memset(f, 0, sizeof *f);
+    f->min_health = def->health;
+    f->spell_ability = AZK_NO_ABILITY;
+    for (int i = 0; i < def->ability_count; i++) {
+        int idx = def->ability_first + i;
+        const azk_ability *ab = &cs->abilities[idx];
+        switch (ab->kind) {
+        case AZK_AB_TRIGGERED: f->trigger_mask |= (uint16_t)(1u << ab->trigger); break;
+        case AZK_AB_ACTIVATED: f->flags |= AZK_DF_ACTIVATED; break;
+        case AZK_AB_SPELL:
+            if (f->spell_ability == AZK_NO_ABILITY) f->spell_ability = (uint8_t)idx; /* the verifier allows one */
+            break;
+        case AZK_AB_STATIC:
+            if (ab->health < 0) f->min_health = (int16_t)(f->min_health + ab->health);
+            if (ab->static_target == AZK_STT_SELF && (ab->attack || ab->health)) f->flags |= AZK_DF_SELF_STAT;
+            if (ab->static_target == AZK_STT_SELECTOR && ab->set_bonus) f->flags |= AZK_DF_SET_BONUS;
+            break;
+        default: break;
+        }
+    }
+}
+
+void azk_cardset_derive(azk_cardset *cs) {
+    memset(cs->facts, 0, sizeof cs->facts);
+    for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) derive_def(cs, d, &cs->facts[d]);
+}
+
+int azk_cardset_facts_ok(const azk_cardset *cs) {
+    for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) {
+        azk_def_facts f;
+        derive_def(cs, d, &f);
+        if (memcmp(&f, &cs->facts[d], sizeof f) != 0) return 0;
+    }
+    return 1;
+}
 
 int azk_cardset_find_deck(const azk_cardset *cs, const char *name) {
     if (!cs || !name) return -1;
@@ -88,5 +148,6 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
             if (t != AZK_CT_ENTITY && t != AZK_CT_WEAPON && t != AZK_CT_SPELL) return AZK_ERR_CARDSET;
         }
     }
+    azk_cardset_derive(cs);
     return AZK_OK;
 }

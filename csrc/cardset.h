@@ -135,6 +135,24 @@ typedef struct azk_selector {
     uint64_t subtypes;       /* any-of; 0 = no filter */
 } azk_selector;
 
+/* Facts about one definition that the hot path would otherwise recompute by
+ * walking the definition's abilities on every query. Derived from the set by
+ * azk_cardset_finish (never written by hand); not part of the set's identity. */
+enum azk_def_fact_flag {
+    AZK_DF_ACTIVATED = 1u << 0,   /* has an ACTIVATED ability */
+    AZK_DF_SELF_STAT = 1u << 1,   /* has a STATIC, target SELF, attack or health != 0 */
+    AZK_DF_SET_BONUS = 1u << 2    /* has a STATIC, target SELECTOR, set_bonus != 0 */
+};
+#define AZK_NO_ABILITY 0xFF
+typedef struct azk_def_facts {
+    int16_t min_health;      /* printed health plus every negative static health change */
+    uint16_t trigger_mask;   /* bit t: a TRIGGERED ability on enum azk_trigger t */
+    uint8_t spell_ability;   /* absolute index of the SPELL ability, AZK_NO_ABILITY if none */
+    uint8_t flags;           /* enum azk_def_fact_flag */
+    uint8_t pad_[2];
+} azk_def_facts;
+_Static_assert(AZK_MAX_ABILITIES <= AZK_NO_ABILITY, "ability indices fit a byte");
+
 typedef struct azk_cardset {
     uint16_t num_defs, num_decks, num_subtypes, num_abilities, num_selectors;
     uint16_t bytecode_len;
@@ -145,6 +163,19 @@ typedef struct azk_cardset {
     azk_ability abilities[AZK_MAX_ABILITIES];
     azk_selector selectors[AZK_MAX_SELECTORS];
     uint8_t bytecode[AZK_MAX_BYTECODE];
+    /* ---- derived by azk_cardset_finish; outside the hashed part (the set's
+     * identity, AZK_CARDSET_HASHED_BYTES, is the data above) ---- */
+    azk_def_facts facts[AZK_MAX_CARD_DEFS];
 } azk_cardset;
+
+/* The bytes that identify a set: everything before the derived tables. */
+#define AZK_CARDSET_HASHED_BYTES offsetof(azk_cardset, facts)
+_Static_assert(offsetof(azk_cardset, facts) == offsetof(azk_cardset, bytecode) + AZK_MAX_BYTECODE,
+               "no padding between the data and the derived tables: the identity hash covers exactly the data");
+
+/* Fill cs->facts from the definitions and abilities (cardset.c). */
+void azk_cardset_derive(azk_cardset *cs);
+/* 1 when cs->facts is exactly what azk_cardset_derive would write. */
+int azk_cardset_facts_ok(const azk_cardset *cs);
 
 #endif /* AZK_CARDSET_H */

@@ -73,6 +73,7 @@ static int static_active(const azk_game *g, const azk_cardset *cs, const azk_abi
 
 /* Sum of a card's own static modifications (target SELF). */
 static void self_statics(const azk_game *g, const azk_cardset *cs, int c, int *attack, int *health) {
+    if (!(cs->facts[g->cards[c].def].flags & AZK_DF_SELF_STAT)) return;
     const azk_card_def *d = azk_def(cs, g, c);
     for (int i = 0; i < d->ability_count; i++) {
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
@@ -93,7 +94,7 @@ int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w) {
     const azk_player *pl = &g->pl[p];
     for (int k = 0; k < 2 * AZK_ROW + 1; k++) {
         int src = k == 0 ? pl->leader : (k <= AZK_ROW ? pl->garden[k - 1] : pl->alley[k - 1 - AZK_ROW]);
-        if (src == AZK_NONE) continue;
+        if (src == AZK_NONE || !(cs->facts[g->cards[src].def].flags & AZK_DF_SET_BONUS)) continue;
         const azk_card_def *d = azk_def(cs, g, src);
         for (int i = 0; i < d->ability_count; i++) {
             const azk_ability *ab = &cs->abilities[d->ability_first + i];
@@ -140,6 +141,20 @@ int azk_untapped_ikz(const azk_game *g, int p) {
 /* ---------------------------------------------------------------------------
  * Zones
  * ------------------------------------------------------------------------- */
+/* The lowest health a card of this definition can have: printed health plus
+ * every negative static health change (precomputed, cardset.h). Statics are
+ * conditional, so this is a bound that lets state checks skip evaluating
+ * conditions. */
+static inline int min_health(const azk_cardset *cs, const azk_game *g, int c) {
+    return cs->facts[g->cards[c].def].min_health;
+}
+int azk_min_health(const azk_cardset *cs, const azk_game *g, int c) { return min_health(cs, g, c); }
+
+/* at_risk bit of a card in a row (game.h); 0 elsewhere. */
+static inline unsigned risk_bit(const azk_card *k) {
+    return k->zone == AZK_Z_GARDEN ? 1u << k->pos : k->zone == AZK_Z_ALLEY ? 1u << (AZK_ROW + k->pos) : 0;
+}
+
 static void list_remove(azk_game *g, uint8_t *arr, uint8_t *n, int pos) {
     for (int i = pos; i + 1 < *n; i++) {
         arr[i] = arr[i + 1];
@@ -221,6 +236,8 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     k->once_used = 0;
     k->holder = AZK_NONE;
     zone_add(g, c, zone, slot);
+    if ((zone == AZK_Z_GARDEN || zone == AZK_Z_ALLEY) && min_health(cs, g, c) <= 0)
+        g->at_risk[k->owner] |= (uint16_t)risk_bit(k);
     if (was_holder && zone != AZK_Z_GARDEN) {
         azk_player *pl = &g->pl[k->owner];
         for (int i = 0; i < pl->weapons_n;) {
@@ -337,19 +354,18 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
     amount -= azk_def(cs, g, c)->carapace;
     if (amount <= 0) return;
     g->cards[c].damage = (int16_t)(g->cards[c].damage + amount > 30000 ? 30000 : g->cards[c].damage + amount);
+    g->at_risk[g->cards[c].owner] |= (uint16_t)risk_bit(&g->cards[c]);
     azk_event(g, AZK_EV_DAMAGE, g->cards[c].owner, c, amount);
 }
 
-/* The lowest health a card of this definition can have: printed health plus
- * every negative static health change. Statics are conditional, so this is a
- * bound that lets state checks skip evaluating conditions. */
-static int min_health(const azk_cardset *cs, const azk_card_def *d) {
-    int h = d->health;
-    for (int i = 0; i < d->ability_count; i++) {
-        const azk_ability *ab = &cs->abilities[d->ability_first + i];
-        if (ab->kind == AZK_AB_STATIC && ab->health < 0) h += ab->health;
+void azk_mark_at_risk(azk_game *g, const azk_cardset *cs) {
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        g->at_risk[p] = 0;
+        for (int k = 0; k < 2 * AZK_ROW; k++) { /* garden slots, then alley slots */
+            int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+            if (c != AZK_NONE && g->cards[c].damage >= min_health(cs, g, c)) g->at_risk[p] |= (uint16_t)(1u << k);
+        }
     }
-    return h;
 }
 
 void azk_state_check(azk_game *g, const azk_cardset *cs) {
@@ -357,14 +373,18 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
     for (int changed = 1; changed;) { /* a death can shrink another's static health */
         changed = 0;
         for (int p = 0; p < AZK_PLAYERS; p++) {
-            /* garden[] and alley[] are adjacent rows of AZK_ROW slots each */
-            const uint8_t *slots = g->pl[p].garden;
-            _Static_assert(offsetof(azk_player, alley) == offsetof(azk_player, garden) + AZK_ROW, "rows adjacent");
-            for (int k = 0; k < 2 * AZK_ROW; k++) {
-                int c = slots[k];
-                if (c == AZK_NONE) continue;
-                /* fast path: damage below the lowest health its statics could give */
-                if (g->cards[c].damage < min_health(cs, azk_def(cs, g, c))) continue;
+            /* only slots in the at_risk hint (game.h), in slot order as before:
+             * bits 0..4 garden slots, 5..9 alley slots (each row indexed in
+             * its own array: reading past garden[] into alley[] is undefined) */
+            for (unsigned risk = g->at_risk[p]; risk; risk &= risk - 1) {
+                int k = __builtin_ctz(risk);
+                int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+                /* fast path: damage below the lowest health its statics could give;
+                 * it stays so until new damage, which sets the bit again */
+                if (c == AZK_NONE || g->cards[c].damage < min_health(cs, g, c)) {
+                    g->at_risk[p] &= (uint16_t)~(1u << k);
+                    continue;
+                }
                 if (g->cards[c].damage < azk_health_of(g, cs, c)) continue;
                 if (azk_status_of(g, cs, c) & AZK_ST_GODMODE) continue;
                 azk_move(g, cs, c, AZK_Z_DISCARD, 0);
@@ -376,13 +396,18 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
     int dead[AZK_PLAYERS];
     for (int p = 0; p < AZK_PLAYERS; p++) {
         int c = g->pl[p].leader;
-        dead[p] = g->cards[c].damage >= min_health(cs, azk_def(cs, g, c)) && /* same fast path */
+        dead[p] = g->cards[c].damage >= min_health(cs, g, c) && /* same fast path */
                   azk_health_of(g, cs, c) - g->cards[c].damage <= 0;
     }
     int dead0 = dead[0], dead1 = dead[1];
     if (dead0 && dead1) game_over(g, AZK_RES_DRAW); /* D10 */
     else if (dead0) game_over(g, AZK_RES_WIN_P1);
     else if (dead1) game_over(g, AZK_RES_WIN_P0);
+}
+
+void azk_state_check_all(azk_game *g, const azk_cardset *cs) {
+    azk_mark_at_risk(g, cs);
+    azk_state_check(g, cs);
 }
 
 /* ---------------------------------------------------------------------------
@@ -413,7 +438,7 @@ static void enqueue(azk_game *g, int source, int ability, int ctx_card, int ctx_
 /* Queue `source`'s abilities for `trigger`. Frozen cards have no abilities. */
 void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value) {
     const azk_card_def *d = azk_def(cs, g, source);
-    if (!d->ability_count) return;
+    if (!(cs->facts[g->cards[source].def].trigger_mask & (1u << trigger))) return; /* nothing listens */
     if (granted_status(g, source) & AZK_ST_FROZEN) return;
     for (int i = 0; i < d->ability_count; i++) {
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
@@ -497,10 +522,8 @@ void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int wher
         azk_fire_card(g, cs, c, AZK_TRIG_WHEN_EQUIPPING, holder, 0);
     } else if (d->card_type == AZK_CT_SPELL) {
         azk_move(g, cs, c, AZK_Z_RESOLVING, 0);
-        int ab = AZK_NONE;
-        for (int i = 0; i < d->ability_count; i++)
-            if (cs->abilities[d->ability_first + i].kind == AZK_AB_SPELL) ab = d->ability_first + i;
-        if (ab != AZK_NONE && cs->abilities[ab].program != AZK_NO_PC) {
+        int ab = cs->facts[g->cards[c].def].spell_ability;
+        if (ab != AZK_NO_ABILITY && cs->abilities[ab].program != AZK_NO_PC) {
             azk_vm_start(g, cs, ab, c, p, -1, 0, c);
         } else {
             azk_move(g, cs, c, AZK_Z_DISCARD, 0);
@@ -509,8 +532,9 @@ void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int wher
     azk_state_check(g, cs);
 }
 
-/* Can activated ability `ab` (absolute index) of card `c` be used now? */
-int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ab_index) {
+/* Can activated ability `ab` (absolute index) of card `c` be used now?
+ * `untapped_ikz` is azk_untapped_ikz of c's owner (the caller has it). */
+int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ab_index, int untapped_ikz) {
     const azk_ability *ab = &cs->abilities[ab_index];
     const azk_card *k = &g->cards[c];
     int p = k->owner;
@@ -521,7 +545,7 @@ int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ab_i
     if (!zone_allows(g, c, ab->flags)) return 0;
     if (granted_status(g, c) & AZK_ST_FROZEN) return 0;
     if ((ab->flags & AZK_ABF_ONCE_PER_TURN) && (k->once_used & (1u << rel))) return 0;
-    if (ab->ikz_cost > azk_untapped_ikz(g, p)) return 0;
+    if (ab->ikz_cost > untapped_ikz) return 0;
     if (ab->flags & AZK_ABF_TAP_COST) {
         if (k->flags & AZK_CF_TAPPED) return 0;
         if ((k->flags & AZK_CF_COOLDOWN) && !(ab->flags & AZK_ABF_IGNORES_COOLDOWN)) return 0;
@@ -584,12 +608,27 @@ static void start_phase(azk_game *g, const azk_cardset *cs) {
         g->cards[c].once_used = 0;
     }
     g->pl[0].played_entities = g->pl[1].played_entities = 0;
-    for (int c = p * AZK_CARDS_PER_PLAYER; c < (p + 1) * AZK_CARDS_PER_PLAYER; c++) { /* 4.1.2 */
+    /* 4.1.2: p's cards on the field are exactly those in these arrays (game.h
+     * invariants), so walk them instead of all of p's cards; each card is
+     * handled on its own, so the order does not matter */
+    azk_player *pl = &g->pl[p];
+    uint8_t field[4 + 2 * AZK_ROW + AZK_WEAPON_CAP + AZK_IKZ_AREA_CAP];
+    int m = 0;
+    field[m++] = pl->leader;
+    field[m++] = pl->gate;
+    for (int s = 0; s < AZK_ROW; s++) {
+        if (pl->garden[s] != AZK_NONE) field[m++] = pl->garden[s];
+        if (pl->alley[s] != AZK_NONE) field[m++] = pl->alley[s];
+    }
+    for (int i = 0; i < pl->weapons_n; i++) field[m++] = pl->weapons[i];
+    for (int i = 0; i < pl->ikz_area_n; i++) field[m++] = pl->ikz_area[i];
+    for (int i = 0; i < m; i++) {
+        int c = field[i];
         azk_card *k = &g->cards[c];
-        if (!azk_on_field(g, c) || !(k->flags & AZK_CF_TAPPED)) continue;
+        if (!(k->flags & AZK_CF_TAPPED)) continue;
         /* shocked by a card flag or by a granted status (a card set may grant
          * it): it stays tapped and the condition is removed (§7) */
-        if ((k->flags & AZK_CF_SHOCKED) || (granted_status(g, c) & AZK_ST_SHOCKED)) {
+        if ((k->flags & AZK_CF_SHOCKED) || (g->fx_n && (granted_status(g, c) & AZK_ST_SHOCKED))) {
             k->flags &= (uint8_t)~AZK_CF_SHOCKED;
             clear_granted_shock(g, c);
         } else {
@@ -618,11 +657,13 @@ static void start_draw(azk_game *g, const azk_cardset *cs) {
 }
 
 static void end_cleanup(azk_game *g, const azk_cardset *cs) {
-    for (int c = 0; c < AZK_NUM_CARDS; c++) { /* 4.3.2: entities lose damage */
-        azk_card *k = &g->cards[c];
-        if (k->zone == AZK_Z_GARDEN || k->zone == AZK_Z_ALLEY) k->damage = 0;
-        k->flags &= (uint8_t)~AZK_CF_COOLDOWN;
+    for (int p = 0; p < AZK_PLAYERS; p++) { /* 4.3.2: entities lose damage (the rows hold exactly them) */
+        for (int s = 0; s < AZK_ROW; s++) {
+            if (g->pl[p].garden[s] != AZK_NONE) g->cards[g->pl[p].garden[s]].damage = 0;
+            if (g->pl[p].alley[s] != AZK_NONE) g->cards[g->pl[p].alley[s]].damage = 0;
+        }
     }
+    for (int c = 0; c < AZK_NUM_CARDS; c++) g->cards[c].flags &= (uint8_t)~AZK_CF_COOLDOWN;
     expire_effects(g, AZK_DUR_END_OF_TURN, -1); /* 4.3.3 */
     for (int p = 0; p < AZK_PLAYERS; p++) {   /* 4.3.4 */
         while (g->pl[p].weapons_n > 0) {
@@ -831,7 +872,6 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             azk_vm_start(g, cs, t.ability, t.source, t.controller, ctx == AZK_NONE ? -1 : ctx, t.ctx_value, -1);
             continue;
         }
-        int32_t buf[AZK_NUM_ACTIONS_];
         switch (g->flow) {
         case AZK_FLOW_MULLIGAN:
             g->phase = AZK_PHASE_MULLIGAN;
@@ -885,11 +925,12 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             return;
         }
         /* A decision point: one legal answer is no question (RULES §12).
-         * The full list is kept as the legal-action cache (game.h). */
-        int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
+         * The enumeration is the legal-action cache (game.h); a lone answer
+         * is applied and the cache rebuilt at the next decision point. */
+        int n = azk_refresh_legal(g, cs);
         if (n == 1) {
-            int type = 0, p0 = 0, p1 = 0;
-            azk_decode(buf[0], &type, &p0, &p1);
+            int type = 0, p0 = 0, p1 = 0, w = __builtin_ctz(g->legal_words);
+            azk_decode(w * 64 + __builtin_ctzll(g->legal[w]), &type, &p0, &p1);
             if (g->phase == AZK_PHASE_RESPONSE && type == AZK_ACT_NO_OP) {
                 g->flow = AZK_FLOW_DEFENDER;
             } else {
@@ -899,7 +940,6 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
         }
         /* The defender is asked for a response (again after each one, D7). */
         if (g->phase == AZK_PHASE_RESPONSE) azk_event(g, AZK_EV_RESPONSE_REQUESTED, 1 - g->active, g->attacker, 0);
-        azk_store_legal(g, buf, n);
         return;
     }
 }

@@ -259,6 +259,14 @@ struct azk_game {
     uint16_t legal_n;
     uint32_t legal_words;               /* bit w: legal[w] != 0 */
     uint64_t legal[AZK_LEGAL_WORDS];
+    /* ---- not hashed, not serialized: state-check hint ----
+     * Bit k of at_risk[p]: row slot k of player p (garden 0..4, alley 5..9)
+     * may hold an entity with damage >= its definition's min health (the
+     * only ones a state check can destroy). A superset, kept by
+     * azk_deal_damage and azk_move (a card entering a row) and cleared
+     * lazily by azk_state_check; rebuilt by deserialize and
+     * azk_state_check_all. azk_check_invariants verifies the superset. */
+    uint16_t at_risk[AZK_PLAYERS];
 };
 
 #define AZK_HASHED_BYTES offsetof(azk_game, events_n)
@@ -288,11 +296,14 @@ void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n);
 void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect);
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
 void azk_state_check(azk_game *g, const azk_cardset *cs);
+void azk_state_check_all(azk_game *g, const azk_cardset *cs); /* after writing the state directly */
+void azk_mark_at_risk(azk_game *g, const azk_cardset *cs);    /* rebuild the at_risk hint exactly */
+int azk_min_health(const azk_cardset *cs, const azk_game *g, int c);
 void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status);
 void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot_or_holder, int free);
 void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int ctx_value);
 void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value);
-int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ability_index);
+int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ability_index, int untapped_ikz);
 int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1);
 void azk_advance(azk_game *g, const azk_cardset *cs);
 int azk_holder_code_card(const azk_game *g, int p, int code);
@@ -310,7 +321,7 @@ int azk_op_operands(int op);
 /* actions.c */
 int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
 void azk_store_legal(azk_game *g, const int32_t *actions, int n);
-void azk_refresh_legal(azk_game *g, const azk_cardset *cs);
+int azk_refresh_legal(azk_game *g, const azk_cardset *cs); /* enumerate into the cache; returns legal_n */
 
 /* state.c */
 int azk_check_invariants(const azk_game *g, const azk_cardset *cs);  /* 0 ok; includes the legal cache */

@@ -76,7 +76,8 @@ uint64_t azk_hash_bytes(const void *data, size_t len) {
 
 uint64_t azk_hash(const azk_game *g) { return azk_hash_bytes(g, AZK_HASHED_BYTES); }
 
-uint64_t azk_cardset_hash(const azk_cardset *cs) { return azk_hash_bytes(cs, sizeof *cs); }
+/* Only the set's data: the derived tables are a function of it. */
+uint64_t azk_cardset_hash(const azk_cardset *cs) { return azk_hash_bytes(cs, AZK_CARDSET_HASHED_BYTES); }
 
 /* ---- invariants ------------------------------------------------------------ */
 #define INV(cond, code)            \
@@ -103,6 +104,7 @@ int azk_check_invariants(const azk_game *g, const azk_cardset *cs) { return azk_
 
 int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache) {
     int seen[AZK_NUM_CARDS] = {0};
+    INV(azk_cardset_facts_ok(cs), -5); /* derived tables match the set (azk_cardset_finish ran last) */
     INV(g->result < AZK_RES_COUNT && g->phase < AZK_PHASE_COUNT && g->flow <= AZK_FLOW_OVER, -10);
     INV(g->active < 2 && g->first_player < 2, -11);
     INV((g->result == AZK_RES_ONGOING) == (g->phase != AZK_PHASE_GAME_OVER), -12);
@@ -222,6 +224,12 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
         uint32_t words = 0;
         for (int w = 0; w < AZK_LEGAL_WORDS; w++) words |= (uint32_t)(fresh[w] != 0) << w;
         INV(words == g->legal_words, -97);
+        for (int p = 0; p < AZK_PLAYERS; p++) /* the state-check hint is a superset */
+            for (int k = 0; k < 2 * AZK_ROW; k++) {
+                int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+                if (c != AZK_NONE && g->cards[c].damage >= azk_min_health(cs, g, c))
+                    INV(g->at_risk[p] & (1u << k), -98);
+            }
     }
     return 0;
 }
@@ -268,6 +276,7 @@ azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in
     memcpy(&tmp, in + AZK_HEADER_BYTES, AZK_HASHED_BYTES);
     if (azk_check_state(&tmp, cs, 0) != 0) return AZK_ERR_CORRUPT;
     azk_refresh_legal(&tmp, cs);
+    azk_mark_at_risk(&tmp, cs);
     memcpy(g, &tmp, sizeof tmp);
     return AZK_OK;
 }
