@@ -33,6 +33,10 @@ static const int BASE[AZK_ACT_COUNT] = {
 #undef AZK_ACTION
 };
 
+/* The options of one prompt are one run of at most 64 CHOOSE ids. (At file
+ * scope: clang rejects a static assertion right after a case label.) */
+_Static_assert(AZK_MAX_OPTIONS <= 64, "the options of one prompt are one run");
+
 int azk_num_actions(void) { return AZK_NUM_ACTIONS_; }
 
 int azk_encode(int type, int p0, int p1) {
@@ -246,8 +250,7 @@ static int enumerate_bits(const azk_game *g, const azk_cardset *cs, uint64_t *w,
             emit1(&b, AT(AZK_ACT_MULLIGAN_KEEP, 0, 0));
             emit1(&b, AT(AZK_ACT_MULLIGAN_SHUFFLE, 0, 0));
             break;
-        case AZK_PHASE_PROMPT:
-            _Static_assert(AZK_MAX_OPTIONS <= 64, "the options of one prompt are one run");
+        case AZK_PHASE_PROMPT: /* one run of CHOOSE ids (see the assert above) */
             if (g->prompt.optional) emit1(&b, AT(AZK_ACT_NO_OP, 0, 0));
             emit(&b, AT(AZK_ACT_CHOOSE, 0, 0), g->prompt.n >= 64 ? ~0ull : (1ull << g->prompt.n) - 1, g->prompt.n);
             break;
