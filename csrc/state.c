@@ -212,7 +212,33 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
     if (g->phase == AZK_PHASE_PROMPT) {
         INV(g->prompt.kind < AZK_PK_COUNT && g->prompt.chooser < 2 && g->prompt.n <= AZK_MAX_OPTIONS, -81);
         INV(g->prompt.n + g->prompt.optional >= 2, -82);
+        /* the prompt is one the instruction at pc asks, and every option is in
+         * range for its kind (found by fuzz_state: a CARD option of 126 reached
+         * the VM's target registers) */
+        const azk_prompt *q = &g->prompt;
+        uint8_t op = cs->bytecode[f->pc];
+        int want_op = q->kind == AZK_PK_CARD ? AZK_OP_CHOOSE
+                      : q->kind == AZK_PK_YES_NO ? AZK_OP_MAY
+                      : q->kind == AZK_PK_NUMBER ? AZK_OP_CHOOSE_NUM
+                      : q->kind == AZK_PK_BOTTOM_ORDER ? AZK_OP_BOTTOM_LOOKED
+                                                      : AZK_OP_PLAY_FREE;
+        INV(op == want_op, -83);
+        INV(q->kind != AZK_PK_CARD || q->n > 0, -84); /* CHOOSE asks only with options */
+        for (int i = 0; i < q->n; i++) {
+            int o = q->opt[i], ok = 0;
+            switch (q->kind) {
+            case AZK_PK_CARD: case AZK_PK_BOTTOM_ORDER: ok = o < AZK_NUM_CARDS; break;
+            case AZK_PK_YES_NO: ok = o <= 1; break;
+            case AZK_PK_NUMBER: ok = o < AZK_MAX_OPTIONS; break;
+            case AZK_PK_SLOT: ok = o < 16 && (o & 7) < AZK_ROW; break;
+            case AZK_PK_HOLDER: ok = o <= AZK_ROW; break;
+            }
+            INV(ok, -85);
+        }
     }
+    /* an answer is consumed in the step that gives it (found by fuzz_state) */
+    INV(!f->has_answer || g->result != AZK_RES_ONGOING, -86);
+    INV(!f->has_answer || (f->answer >= -1 && f->answer < AZK_NUM_CARDS), -86);
     if (g->in_attack) INV(g->attacker < AZK_NUM_CARDS && g->target < AZK_NUM_CARDS, -90);
     if (check_legal_cache) { /* the cache is exactly a fresh enumeration */
         int32_t buf[AZK_NUM_ACTIONS_];

@@ -501,7 +501,11 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             int c = f->t[a[0]], kind = 0;
             if (take_answer(f, &v)) {
                 const azk_card_def *d = azk_def(cs, g, c);
-                if (d->card_type == AZK_CT_WEAPON) azk_play_card(g, cs, c, 0, v, 1);
+                /* an answer naming an empty garden slot only comes from a
+                 * hand-built state; the checker cannot see the row at ask time */
+                if (d->card_type == AZK_CT_WEAPON) {
+                    if (azk_holder_code_card(g, g->cards[c].owner, v) != AZK_NONE) azk_play_card(g, cs, c, 0, v, 1);
+                }
                 else azk_play_card(g, cs, c, v >= 8 ? AZK_Z_ALLEY : AZK_Z_GARDEN, v & 7, 1);
                 break;
             }

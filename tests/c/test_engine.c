@@ -158,6 +158,47 @@ static void test_bad_bytes(void) {
     AZK_CHECK(azk_hash(&h) == azk_hash(&g));
 }
 
+/* A suspended ability's prompt must be one its instruction asks, with options
+ * in range for the kind, and no answer may sit unconsumed: otherwise
+ * deserialize rejects the bytes (found by fuzz_state: a CARD option of 126). */
+static void test_prompt_state_checked(void) {
+    static azk_game g, bad, h;
+    static uint8_t bytes[8192];
+    int32_t legal[2048];
+    uint64_t rs = 12345;
+    int kinds_seen = 0;
+    for (int seed = 1; seed < 400 && kinds_seen != (1 << AZK_PK_CARD | 1 << AZK_PK_YES_NO); seed++) {
+        azk_game_init(&g, CS, (uint64_t)seed, seed & 1 ? 0 : 1, 1);
+        while (!azk_is_terminal(&g)) {
+            if (g.phase == AZK_PHASE_PROMPT && (g.prompt.kind == AZK_PK_CARD || g.prompt.kind == AZK_PK_YES_NO) &&
+                !(kinds_seen & (1 << g.prompt.kind))) {
+                kinds_seen |= 1 << g.prompt.kind;
+                AZK_CHECK(azk_check_invariants(&g, CS) == 0);
+                size_t len = azk_serialize(&g, CS, bytes, sizeof bytes);
+                azk_game_init(&h, CS, 5, 0, 1);
+                AZK_CHECK(azk_deserialize(&h, CS, bytes, len) == AZK_OK); /* intact: accepted */
+                for (int mutation = 0; mutation < 4; mutation++) {
+                    memcpy(&bad, &g, sizeof bad);
+                    switch (mutation) {
+                    case 0: bad.prompt.opt[0] = g.prompt.kind == AZK_PK_CARD ? AZK_NUM_CARDS : 2; break;
+                    case 1: bad.prompt.kind = g.prompt.kind == AZK_PK_CARD ? AZK_PK_NUMBER : AZK_PK_CARD; break;
+                    case 2: bad.vm.has_answer = 1; bad.vm.answer = 0; break;
+                    case 3: bad.vm.has_answer = 1; bad.vm.answer = AZK_NUM_CARDS; break;
+                    }
+                    AZK_CHECK(azk_check_invariants(&bad, CS) != 0);
+                    len = azk_serialize(&bad, CS, bytes, sizeof bytes);
+                    uint64_t before = azk_hash(&h);
+                    AZK_CHECK(azk_deserialize(&h, CS, bytes, len) == AZK_ERR_CORRUPT);
+                    AZK_CHECK(azk_hash(&h) == before);
+                }
+            }
+            int n = azk_legal_actions(&g, CS, legal, NA);
+            azk_step(&g, CS, legal[xs(&rs) % (uint32_t)n]);
+        }
+    }
+    AZK_CHECK(kinds_seen == (1 << AZK_PK_CARD | 1 << AZK_PK_YES_NO));
+}
+
 int main(int argc, char **argv) {
     CS = azk_default_cardset();
     NA = azk_num_actions();
@@ -167,6 +208,7 @@ int main(int argc, char **argv) {
     AZK_RUN(test_encode_decode);
     AZK_RUN(test_determinism);
     AZK_RUN(test_bad_bytes);
+    AZK_RUN(test_prompt_state_checked);
     AZK_RUN(test_random_play);
     return azk_test_summary();
 }
