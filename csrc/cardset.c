@@ -127,9 +127,15 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
             return AZK_ERR_CARDSET;
         int activated = 0, spells = 0;
         for (int i = 0; i < def->ability_count; i++) {
-            int kind = cs->abilities[def->ability_first + i].kind;
-            activated += kind == AZK_AB_ACTIVATED;
-            spells += kind == AZK_AB_SPELL;
+            const azk_ability *ab = &cs->abilities[def->ability_first + i];
+            activated += ab->kind == AZK_AB_ACTIVATED;
+            spells += ab->kind == AZK_AB_SPELL;
+            /* only leaders and entities are ever activated (azk_apply's row
+             * codes), and only an entity can pay "sacrifice this" (found by
+             * fuzz_cards: a leader sacrificing itself landed in the discard) */
+            if (ab->kind == AZK_AB_ACTIVATED && def->card_type != AZK_CT_LEADER && def->card_type != AZK_CT_ENTITY)
+                return AZK_ERR_CARDSET;
+            if ((ab->flags & AZK_ABF_SACRIFICE_COST) && def->card_type != AZK_CT_ENTITY) return AZK_ERR_CARDSET;
         }
         if (activated > AZK_MAX_ACTIVATED || spells > 1) return AZK_ERR_CARDSET;
         if (spells && def->card_type != AZK_CT_SPELL) return AZK_ERR_CARDSET;

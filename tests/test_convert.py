@@ -280,6 +280,11 @@ BAD = [
      "cards[11].abilities[0].effect[0].mill", r"^expected an integer in \[-128, 127\], got 300$", "api"),
     ("expression_too_deep", _deep_value, "cards[11].abilities[0].effect[0].mill.add[1].add[1].add[1].add",
      r"^expression too deep$", "api"),
+    ("leader_sacrifice_cost", _set("cards", 0, "abilities", 0, "cost", "sacrifice", value=True),
+     "cards[0].abilities[0].cost.sacrifice", r"^only an entity can sacrifice itself as a cost \(this card is a leader\)$",
+     "api"),
+    ("weapon_with_activated_ability", _set("cards", 11, "abilities", 0, value={"kind": "activated", "effect": [{"mill": 1}]}),
+     "cards[11].abilities[0]", r"^a weapon card cannot have an activated ability", "cli"),
     ("spell_without_spell_ability", _set("cards", 16, "abilities", 0, "kind", value="activated"),
      "cards[16].abilities", r'^a spell needs exactly one ability of kind "spell"$', "api"),
 ]

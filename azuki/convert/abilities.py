@@ -647,7 +647,7 @@ class Compiler:
                 raise AbilityError(path, "a static ability must change attack, health or a weapon bonus")
         return ab
 
-    def card(self, abilities, path):
+    def card(self, abilities, path, card_type=None):
         first = len(self.out.abilities)
         if not isinstance(abilities, list):
             raise AbilityError(path, "abilities must be a list")
@@ -659,6 +659,12 @@ class Compiler:
                 # A shape the precise checks above did not foresee: still a
                 # clean error with the ability's path, never a traceback.
                 raise AbilityError(f"{path}[{i}]", f"malformed ability ({type(e).__name__}: {e})") from None
+            if ab.kind == ABILITY_KINDS["activated"] and card_type not in (None, "leader", "entity"):
+                raise AbilityError(f"{path}[{i}]", f"a {card_type} card cannot have an activated ability "
+                                                   "(only leaders and entities are activated)")
+            if ab.flags & FLAG_SACRIFICE and card_type not in (None, "entity"):
+                raise AbilityError(f"{path}[{i}].cost.sacrifice",
+                                   f"only an entity can sacrifice itself as a cost (this card is a {card_type})")
             activated += ab.kind == ABILITY_KINDS["activated"]
             self.out.abilities.append(ab)
         if len(abilities) > 8:
@@ -676,7 +682,7 @@ def compile_abilities(cards, subtype_bits, path_prefix="cards"):
     index = {c["id"]: i for i, c in enumerate(cards)}
     comp = Compiler(index, subtype_bits)
     for i, c in enumerate(cards):
-        comp.card(c.get("abilities", []), f"{path_prefix}[{i}].abilities")
+        comp.card(c.get("abilities", []), f"{path_prefix}[{i}].abilities", c.get("card_type"))
     if not comp.out.bytecode:
         comp.out.bytecode = bytearray([OPS["END"][0]])
     return comp.out

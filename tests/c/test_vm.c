@@ -1591,6 +1591,35 @@ static void test_return_cost_moves_godmode(void) {
     }
 }
 
+/* Activated abilities belong to leaders and entities only, and only an
+ * entity can pay "sacrifice this" (found by fuzz_cards: a leader whose
+ * activated ability carried the sacrifice flag put itself in the discard). */
+static void test_verify_activation_owner(void) {
+    int leader = -1, weapon = -1;
+    base();
+    for (int d = 0; d < CS.num_defs; d++) {
+        const azk_card_def *def = &CS.defs[d];
+        for (int i = 0; i < def->ability_count; i++) {
+            int kind = CS.abilities[def->ability_first + i].kind;
+            if (def->card_type == AZK_CT_LEADER && kind == AZK_AB_ACTIVATED && leader < 0) leader = def->ability_first + i;
+            if (def->card_type == AZK_CT_WEAPON && kind == AZK_AB_TRIGGERED && weapon < 0) weapon = def->ability_first + i;
+        }
+    }
+    AZK_CHECK(leader >= 0 && weapon >= 0);
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    CS.abilities[leader].flags |= AZK_ABF_SACRIFICE_COST;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_ERR_CARDSET);
+    base();
+    CS.abilities[weapon].kind = AZK_AB_ACTIVATED;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_ERR_CARDSET);
+    base(); /* an entity may still sacrifice itself */
+    for (int d = 0; d < CS.num_defs; d++)
+        for (int i = 0; i < CS.defs[d].ability_count; i++)
+            if (CS.defs[d].card_type == AZK_CT_ENTITY && CS.abilities[CS.defs[d].ability_first + i].kind == AZK_AB_ACTIVATED)
+                CS.abilities[CS.defs[d].ability_first + i].flags |= AZK_ABF_SACRIFICE_COST;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+}
+
 /* A verified card set must not be able to break the game.h invariants: a
  * leader (or gate, or IKZ card) named by a T register and moved by DISCARD /
  * SACRIFICE / TO_HAND / RETURN must stay where it is. */
@@ -1653,5 +1682,6 @@ int main(void) {
     AZK_RUN(test_discard_respects_godmode);
     AZK_RUN(test_return_cost_moves_godmode);
     AZK_RUN(test_leader_cannot_be_moved);
+    AZK_RUN(test_verify_activation_owner);
     return azk_test_summary();
 }
