@@ -119,11 +119,14 @@ static inline void emit(bits *b, int pos, uint64_t m, int count) {
 }
 static inline void emit1(bits *b, int pos) { emit(b, pos, 1, 1); }
 
-static int bit_count(unsigned m) { /* small masks: slot runs of at most 6 bits */
-    int n = 0;
-    for (; m; m &= m - 1) n++;
-    return n;
-}
+/* Set bits of a slot run (at most 6 bits: leader + five slots). A table, not
+ * a loop: the portable build has no popcount instruction. */
+static const uint8_t POP6[64] = {
+    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+    1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5, 2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
+};
+_Static_assert(AZK_ROW + 1 <= 6, "slot runs fit the POP6 table");
+static inline int bit_count(unsigned m) { return POP6[m & 63]; }
 
 #define AT(t, a, b) (BASE[t] + (a) * P1_SIZE[t] + (b))
 
@@ -133,11 +136,16 @@ static int source_card(const azk_player *pl, int code) {
     return pl->alley[code - 1 - AZK_ROW];
 }
 
-static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, int ikz, bits *b) {
+/* Activated abilities of the cards on `me`'s field. `field` has bit code set
+ * for each occupied source (code 0 leader, 1..5 garden, 6..10 alley), so
+ * empty slots cost nothing. */
+static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, int ikz,
+                           unsigned field, bits *b) {
     const azk_player *pl = &g->pl[me];
-    for (int code = 0; code <= 2 * AZK_ROW; code++) {
+    for (; field; field &= field - 1) {
+        int code = __builtin_ctz(field);
         int c = source_card(pl, code);
-        if (c == AZK_NONE || !(cs->facts[g->cards[c].def].flags & AZK_DF_ACTIVATED)) continue;
+        if (!(cs->facts[g->cards[c].def].flags & AZK_DF_ACTIVATED)) continue;
         const azk_card_def *d = azk_def(cs, g, c);
         int k = 0;
         for (int i = 0; i < d->ability_count && k < AZK_MAX_ACTIVATED; i++) {
@@ -170,8 +178,8 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
     const azk_player *pl = &g->pl[me];
     const azk_player *op = &g->pl[1 - me];
     int ikz = azk_untapped_ikz(g, me);
-    unsigned garden_occ = row_occupied(pl->garden);
-    unsigned garden_to = row_targets(garden_occ), alley_to = row_targets(row_occupied(pl->alley));
+    unsigned garden_occ = row_occupied(pl->garden), alley_occ = row_occupied(pl->alley);
+    unsigned garden_to = row_targets(garden_occ), alley_to = row_targets(alley_occ);
     unsigned holders = 1u | (garden_occ << 1); /* leader, garden slots */
     int garden_to_n = bit_count(garden_to), alley_to_n = bit_count(alley_to), holders_n = bit_count(holders);
     int prev_def = -1;
@@ -200,9 +208,10 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
         if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) tapped_targets |= 1u << (s + 1);
     }
     int targets_n = bit_count(tapped_targets);
-    for (int a = 0; a <= AZK_ROW; a++) {
-        int c = a == 0 ? pl->leader : pl->garden[a - 1];
-        if (c != AZK_NONE && can_attack(g, cs, c)) emit(b, AT(AZK_ACT_ATTACK, a, 0), tapped_targets, targets_n);
+    for (unsigned att = holders; att; att &= att - 1) { /* leader, occupied garden slots */
+        int a = __builtin_ctz(att);
+        if (can_attack(g, cs, a == 0 ? pl->leader : pl->garden[a - 1]))
+            emit(b, AT(AZK_ACT_ATTACK, a, 0), tapped_targets, targets_n);
     }
     if (!(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {
         for (int a = 0; a < AZK_ROW; a++) {
@@ -211,7 +220,7 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
             emit(b, AT(AZK_ACT_PORTAL_GATE, a, 0), garden_to, garden_to_n);
         }
     }
-    push_abilities(g, cs, me, 0, ikz, b);
+    push_abilities(g, cs, me, 0, ikz, holders | alley_occ << (AZK_ROW + 1), b);
     emit1(b, AT(AZK_ACT_END_TURN, 0, 0));
 }
 
@@ -225,7 +234,7 @@ static void enumerate_response(const azk_game *g, const azk_cardset *cs, bits *b
         if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
         if (spell_playable(g, cs, pl->hand[i], 1)) emit1(b, AT(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0));
     }
-    push_abilities(g, cs, me, 1, ikz, b);
+    push_abilities(g, cs, me, 1, ikz, 1u | row_occupied(pl->garden) << 1 | row_occupied(pl->alley) << (AZK_ROW + 1), b);
 }
 
 static void enumerate_defender(const azk_game *g, const azk_cardset *cs, bits *b) {

@@ -596,6 +596,30 @@ static void clear_granted_shock(azk_game *g, int c) {
 /* ---------------------------------------------------------------------------
  * Turn machine (RULES §3, §4)
  * ------------------------------------------------------------------------- */
+/* Clear once-per-turn marks (`once` bits) and card flags (`flags`) on every
+ * card that can carry them: a zone change resets both (azk_move), and only
+ * cards in the leader, gate, row and weapon zones ever get them (the state
+ * checker enforces that for written states), so walking those zones of both
+ * players equals walking all 126 cards, at a fifth of the cost. */
+static void clear_field_marks(azk_game *g, unsigned once, unsigned flags) {
+    uint8_t keep_once = (uint8_t)~once, keep_flags = (uint8_t)~flags;
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        const azk_player *pl = &g->pl[p];
+        azk_card *k;
+        k = &g->cards[pl->leader]; k->once_used &= keep_once; k->flags &= keep_flags;
+        k = &g->cards[pl->gate]; k->once_used &= keep_once; k->flags &= keep_flags;
+        for (int s = 0; s < AZK_ROW; s++) {
+            if (pl->garden[s] != AZK_NONE) { k = &g->cards[pl->garden[s]]; k->once_used &= keep_once; k->flags &= keep_flags; }
+            if (pl->alley[s] != AZK_NONE) { k = &g->cards[pl->alley[s]]; k->once_used &= keep_once; k->flags &= keep_flags; }
+        }
+        for (int i = 0; i < pl->weapons_n; i++) {
+            k = &g->cards[pl->weapons[i]];
+            k->once_used &= keep_once;
+            k->flags &= keep_flags;
+        }
+    }
+}
+
 static void start_phase(azk_game *g, const azk_cardset *cs) {
     int p = g->active;
     if (g->turn > g->turn_cap) {
@@ -604,9 +628,7 @@ static void start_phase(azk_game *g, const azk_cardset *cs) {
     }
     azk_event(g, AZK_EV_TURN_START, p, -1, g->turn);
     expire_effects(g, AZK_DUR_START_OF_NEXT_TURN, p); /* 4.1.1, D2 */
-    for (int c = 0; c < AZK_NUM_CARDS; c++) {         /* once/turn is per turn */
-        g->cards[c].once_used = 0;
-    }
+    clear_field_marks(g, 0xFFu, 0);                   /* once/turn is per turn */
     g->pl[0].played_entities = g->pl[1].played_entities = 0;
     /* 4.1.2: p's cards on the field are exactly those in these arrays (game.h
      * invariants), so walk them instead of all of p's cards; each card is
@@ -663,7 +685,7 @@ static void end_cleanup(azk_game *g, const azk_cardset *cs) {
             if (g->pl[p].alley[s] != AZK_NONE) g->cards[g->pl[p].alley[s]].damage = 0;
         }
     }
-    for (int c = 0; c < AZK_NUM_CARDS; c++) g->cards[c].flags &= (uint8_t)~AZK_CF_COOLDOWN;
+    clear_field_marks(g, 0, AZK_CF_COOLDOWN);
     expire_effects(g, AZK_DUR_END_OF_TURN, -1); /* 4.3.3 */
     for (int p = 0; p < AZK_PLAYERS; p++) {   /* 4.3.4 */
         while (g->pl[p].weapons_n > 0) {

@@ -131,6 +131,12 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
         case AZK_Z_OUT: INV(t == AZK_CT_IKZ || main_card, -24); break;
         default: INV(main_card, -25); break; /* deck, hand, discard, rows, weapons, look */
         }
+        /* once-per-turn marks and cooldown live only where abilities and
+         * entities work from; a zone change clears them (azk_move), and the
+         * turn machine's per-turn resets walk only these zones */
+        int marked_zone = k->zone == AZK_Z_LEADER || k->zone == AZK_Z_GATE || k->zone == AZK_Z_GARDEN ||
+                          k->zone == AZK_Z_ALLEY || k->zone == AZK_Z_WEAPON;
+        INV(marked_zone || (k->once_used == 0 && !(k->flags & AZK_CF_COOLDOWN)), -26);
     }
     for (int p = 0; p < AZK_PLAYERS; p++) {
         const azk_player *pl = &g->pl[p];

@@ -55,25 +55,20 @@ int azk_op_operands(int op) { return op >= 0 && op < AZK_NUM_OPCODES ? OPERANDS[
 /* ---------------------------------------------------------------------------
  * Selectors
  * ------------------------------------------------------------------------- */
-static unsigned zone_bit(uint8_t zone) {
-    switch (zone) {
-    case AZK_Z_LEADER: return AZK_SZ_LEADER;
-    case AZK_Z_GARDEN: return AZK_SZ_GARDEN;
-    case AZK_Z_ALLEY: return AZK_SZ_ALLEY;
-    case AZK_Z_HAND: return AZK_SZ_HAND;
-    case AZK_Z_DISCARD: return AZK_SZ_DISCARD;
-    case AZK_Z_WEAPON: return AZK_SZ_WEAPON;
-    case AZK_Z_LOOK: return AZK_SZ_LOOK;
-    case AZK_Z_IKZ_AREA: return AZK_SZ_IKZ_AREA;
-    default: return 0;
-    }
-}
+/* Selector zone bit of each card zone (0: no selector names it). */
+static const uint8_t ZONE_BIT[AZK_Z_COUNT] = {
+    [AZK_Z_LEADER] = AZK_SZ_LEADER, [AZK_Z_GARDEN] = AZK_SZ_GARDEN, [AZK_Z_ALLEY] = AZK_SZ_ALLEY,
+    [AZK_Z_HAND] = AZK_SZ_HAND, [AZK_Z_DISCARD] = AZK_SZ_DISCARD, [AZK_Z_WEAPON] = AZK_SZ_WEAPON,
+    [AZK_Z_LOOK] = AZK_SZ_LOOK, [AZK_Z_IKZ_AREA] = AZK_SZ_IKZ_AREA,
+};
 
-int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                       int source, const int16_t *regs, const uint8_t *tregs, int c) {
+/* Inlined into the counting and collecting loops: selector matching is the
+ * hottest part of condition programs (requirements, statics). */
+static inline int sel_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                            int source, const int16_t *regs, const uint8_t *tregs, int c) {
     const azk_card *k = &g->cards[c];
     const azk_card_def *d = &cs->defs[k->def];
-    if (s->zones && !(s->zones & zone_bit(k->zone))) return 0;
+    if (s->zones && !(s->zones & ZONE_BIT[k->zone])) return 0;
     if (!(s->side & (k->owner == controller ? AZK_SIDE_SELF : AZK_SIDE_OPP))) return 0;
     if (s->types && !(s->types & (1u << d->card_type))) return 0;
     int cost_max = s->cost_max;
@@ -82,43 +77,62 @@ int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selec
     if (s->element != AZK_NONE && d->element != s->element) return 0;
     if (s->def != AZK_NONE && k->def != s->def) return 0;
     if (s->subtypes && !(s->subtypes & d->subtypes)) return 0;
-    if ((s->flags & AZK_SF_NOT_SELF) && c == source) return 0;
-    if ((s->flags & AZK_SF_HAS_WEAPON) && azk_weapon_count(g, c) == 0) return 0;
-    if ((s->flags & AZK_SF_TAPPED) && !(k->flags & AZK_CF_TAPPED)) return 0;
-    if ((s->flags & AZK_SF_UNTAPPED) && (k->flags & AZK_CF_TAPPED)) return 0;
-    if ((s->flags & AZK_SF_ATTACHED_TO_SELF) && k->holder != source) return 0;
+    if (s->flags) {
+        if ((s->flags & AZK_SF_NOT_SELF) && c == source) return 0;
+        if ((s->flags & AZK_SF_HAS_WEAPON) && azk_weapon_count(g, c) == 0) return 0;
+        if ((s->flags & AZK_SF_TAPPED) && !(k->flags & AZK_CF_TAPPED)) return 0;
+        if ((s->flags & AZK_SF_UNTAPPED) && (k->flags & AZK_CF_TAPPED)) return 0;
+        if ((s->flags & AZK_SF_ATTACHED_TO_SELF) && k->holder != source) return 0;
+    }
     if (s->exclude_t != AZK_NONE && tregs && tregs[s->exclude_t] == c) return 0;
     return 1;
+}
+
+int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                       int source, const int16_t *regs, const uint8_t *tregs, int c) {
+    return sel_match(g, cs, s, controller, source, regs, tregs, c);
+}
+
+/* Matches among n cards of one zone array. */
+static inline int count_in(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                           int source, const int16_t *regs, const uint8_t *tregs, const uint8_t *arr, int n) {
+    int m = 0;
+    for (int i = 0; i < n; i++) m += sel_match(g, cs, s, controller, source, regs, tregs, arr[i]);
+    return m;
+}
+
+/* Count matching cards without building a list (COUNT in conditions is the
+ * hottest selector use: requirements are read at every decision point and
+ * statics on every stat query). Order does not matter for a count and COUNT
+ * never collapses copies, so every zone is walked in place. */
+static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                          int source, const int16_t *regs, const uint8_t *tregs) {
+    unsigned z = s->zones ? s->zones : 0xFFu;
+    int n = 0;
+    for (int k = 0; k < AZK_PLAYERS; k++) {
+        if (!(s->side & (k == 0 ? AZK_SIDE_SELF : AZK_SIDE_OPP))) continue;
+        const azk_player *pl = &g->pl[k == 0 ? controller : 1 - controller];
+        if (z & AZK_SZ_LEADER) n += sel_match(g, cs, s, controller, source, regs, tregs, pl->leader);
+        for (int i = 0; i < AZK_ROW; i++) {
+            if ((z & AZK_SZ_GARDEN) && pl->garden[i] != AZK_NONE)
+                n += sel_match(g, cs, s, controller, source, regs, tregs, pl->garden[i]);
+            if ((z & AZK_SZ_ALLEY) && pl->alley[i] != AZK_NONE)
+                n += sel_match(g, cs, s, controller, source, regs, tregs, pl->alley[i]);
+        }
+        if (z & AZK_SZ_WEAPON) n += count_in(g, cs, s, controller, source, regs, tregs, pl->weapons, pl->weapons_n);
+        if (z & AZK_SZ_HAND) n += count_in(g, cs, s, controller, source, regs, tregs, pl->hand, pl->hand_n);
+        if (z & AZK_SZ_DISCARD) n += count_in(g, cs, s, controller, source, regs, tregs, pl->discard, pl->discard_n);
+        if (z & AZK_SZ_LOOK) n += count_in(g, cs, s, controller, source, regs, tregs, pl->look, pl->look_n);
+        if (z & AZK_SZ_IKZ_AREA)
+            n += count_in(g, cs, s, controller, source, regs, tregs, pl->ikz_area, pl->ikz_area_n);
+    }
+    return n;
 }
 
 /* Matching cards in a fixed order: controller first, then opponent; per
  * player leader, garden, alley, weapons, hand, discard, looked-at, IKZ area.
  * `collapse`: identical copies in hand / discard / look count once (only the
  * first is offered, RULES §12). Returns the total count; writes up to cap. */
-/* Count matching cards without building a list (COUNT in conditions is the
- * hottest selector use: statics are read on every stat query). */
-static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                          int source, const int16_t *regs, const uint8_t *tregs) {
-    unsigned z = s->zones ? s->zones : 0xFFu;
-    if (z & ~(unsigned)(AZK_SZ_LEADER | AZK_SZ_GARDEN | AZK_SZ_ALLEY | AZK_SZ_DISCARD)) return -1;
-    int n = 0;
-    for (int k = 0; k < AZK_PLAYERS; k++) {
-        if (!(s->side & (k == 0 ? AZK_SIDE_SELF : AZK_SIDE_OPP))) continue;
-        const azk_player *pl = &g->pl[k == 0 ? controller : 1 - controller];
-        if (z & AZK_SZ_LEADER) n += azk_selector_match(g, cs, s, controller, source, regs, tregs, pl->leader);
-        for (int i = 0; i < AZK_ROW; i++) {
-            if ((z & AZK_SZ_GARDEN) && pl->garden[i] != AZK_NONE)
-                n += azk_selector_match(g, cs, s, controller, source, regs, tregs, pl->garden[i]);
-            if ((z & AZK_SZ_ALLEY) && pl->alley[i] != AZK_NONE)
-                n += azk_selector_match(g, cs, s, controller, source, regs, tregs, pl->alley[i]);
-        }
-        if (z & AZK_SZ_DISCARD)
-            for (int i = 0; i < pl->discard_n; i++)
-                n += azk_selector_match(g, cs, s, controller, source, regs, tregs, pl->discard[i]);
-    }
-    return n;
-}
-
 static int collect(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller, int source,
                    const int16_t *regs, const uint8_t *tregs, uint8_t *out, int cap, int collapse) {
     int n = 0;
@@ -150,7 +164,7 @@ static int collect(const azk_game *g, const azk_cardset *cs, const azk_selector 
         uint64_t seen[4] = {0, 0, 0, 0}; /* per zone kind: definitions already offered */
         for (int i = 0; i < m; i++) {
             int c = buf[i];
-            if (!azk_selector_match(g, cs, s, controller, source, regs, tregs, c)) continue;
+            if (!sel_match(g, cs, s, controller, source, regs, tregs, c)) continue;
             if (collapse && i >= piles_from) {
                 int zk = g->cards[c].zone == AZK_Z_HAND ? 0 : g->cards[c].zone == AZK_Z_DISCARD ? 1
                          : g->cards[c].zone == AZK_Z_LOOK ? 2 : 3;
@@ -233,16 +247,14 @@ static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x,
     case AZK_OP_NOT: r[a[0]] = !r[a[0]]; break;
     case AZK_OP_COUNT: {
         const azk_selector *s = &cs->selectors[a[1]];
-        int n = count_matching(g, cs, s, x->controller, x->source, r, x->t);
-        if (n < 0) n = collect(g, cs, s, x->controller, x->source, r, x->t, NULL, 0, 0);
-        r[a[0]] = sat16(n);
+        r[a[0]] = sat16(count_matching(g, cs, s, x->controller, x->source, r, x->t));
         break;
     }
     case AZK_OP_CTX: r[a[0]] = sat16(ctx_value(g, x, a[1])); break;
     case AZK_OP_VALID: r[a[0]] = t_valid(g, x, a[1]); break;
     case AZK_OP_MATCH:
         r[a[0]] = t_valid(g, x, a[1]) &&
-                  azk_selector_match(g, cs, &cs->selectors[a[2]], x->controller, x->source, r, x->t, x->t[a[1]]);
+                  sel_match(g, cs, &cs->selectors[a[2]], x->controller, x->source, r, x->t, x->t[a[1]]);
         break;
     case AZK_OP_LOAD: set_t(g, x, a[0], load_ref(g, x, a[1])); break;
     default: break;
