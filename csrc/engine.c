@@ -36,21 +36,8 @@ static int fx_live(const azk_game *g, const azk_effect *e) {
     return g->cards[e->card].incarnation == e->incarnation;
 }
 
-static unsigned granted_status(const azk_game *g, int c) {
-    unsigned s = 0;
-    for (int i = 0; i < g->fx_n; i++) {
-        const azk_effect *e = &g->fx[i];
-        if (e->card == c && e->kind == AZK_FX_STATUS && fx_live(g, e)) s |= e->status;
-    }
-    return s;
-}
-
-unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c) {
-    unsigned s = granted_status(g, c);
-    if (g->cards[c].flags & AZK_CF_SHOCKED) s |= AZK_ST_SHOCKED;
-    if (s & AZK_ST_FROZEN) return s; /* printed keywords are disabled (RULES §7) */
-    return s | azk_def(cs, g, c)->keywords;
-}
+/* granted_status and azk_status_of are static inline in game.h: the legal
+ * enumeration asks for statuses several times per decision. */
 
 static int fx_attack(const azk_game *g, int c) {
     int a = 0;
@@ -66,7 +53,7 @@ static int fx_attack(const azk_game *g, int c) {
 static int static_active(const azk_game *g, const azk_cardset *cs, const azk_ability *ab, int src) {
     uint8_t z = g->cards[src].zone;
     if (!(z == AZK_Z_LEADER || z == AZK_Z_GARDEN || z == AZK_Z_ALLEY || z == AZK_Z_WEAPON)) return 0;
-    if (granted_status(g, src) & AZK_ST_FROZEN) return 0;
+    if (azk_granted_status(g, src) & AZK_ST_FROZEN) return 0;
     if (ab->condition == AZK_NO_PC) return 1;
     return azk_vm_condition(g, cs, ab->condition, src, g->cards[src].owner);
 }
@@ -439,7 +426,7 @@ static void enqueue(azk_game *g, int source, int ability, int ctx_card, int ctx_
 void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value) {
     const azk_card_def *d = azk_def(cs, g, source);
     if (!(cs->facts[g->cards[source].def].trigger_mask & (1u << trigger))) return; /* nothing listens */
-    if (granted_status(g, source) & AZK_ST_FROZEN) return;
+    if (azk_granted_status(g, source) & AZK_ST_FROZEN) return;
     for (int i = 0; i < d->ability_count; i++) {
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
         if (ab->kind != AZK_AB_TRIGGERED || ab->trigger != trigger) continue;
@@ -543,7 +530,7 @@ int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ab_i
     if (!(k->zone == AZK_Z_LEADER || k->zone == AZK_Z_GATE || k->zone == AZK_Z_GARDEN || k->zone == AZK_Z_ALLEY))
         return 0;
     if (!zone_allows(g, c, ab->flags)) return 0;
-    if (granted_status(g, c) & AZK_ST_FROZEN) return 0;
+    if (azk_granted_status(g, c) & AZK_ST_FROZEN) return 0;
     if ((ab->flags & AZK_ABF_ONCE_PER_TURN) && (k->once_used & (1u << rel))) return 0;
     if (ab->ikz_cost > untapped_ikz) return 0;
     if (ab->flags & AZK_ABF_TAP_COST) {
@@ -650,7 +637,7 @@ static void start_phase(azk_game *g, const azk_cardset *cs) {
         if (!(k->flags & AZK_CF_TAPPED)) continue;
         /* shocked by a card flag or by a granted status (a card set may grant
          * it): it stays tapped and the condition is removed (§7) */
-        if ((k->flags & AZK_CF_SHOCKED) || (g->fx_n && (granted_status(g, c) & AZK_ST_SHOCKED))) {
+        if ((k->flags & AZK_CF_SHOCKED) || (g->fx_n && (azk_granted_status(g, c) & AZK_ST_SHOCKED))) {
             k->flags &= (uint8_t)~AZK_CF_SHOCKED;
             clear_granted_shock(g, c);
         } else {

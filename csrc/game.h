@@ -284,11 +284,30 @@ static inline int azk_on_field(const azk_game *g, int c) {
 
 void azk_event(azk_game *g, int type, int player, int card, int value);
 
+/* Statuses granted by live temporary effects (an effect on an earlier
+ * incarnation of the card is dead, RULES §2.1). */
+static inline unsigned azk_granted_status(const azk_game *g, int c) {
+    unsigned s = 0;
+    for (int i = 0; i < g->fx_n; i++) {
+        const azk_effect *e = &g->fx[i];
+        if (e->card == c && e->kind == AZK_FX_STATUS && g->cards[c].incarnation == e->incarnation) s |= e->status;
+    }
+    return s;
+}
+
+/* A card's statuses (keywords and conditions, RULES §7): granted ones, the
+ * shocked flag, and printed keywords unless frozen (frozen disables them). */
+static inline unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c) {
+    unsigned s = azk_granted_status(g, c);
+    if (g->cards[c].flags & AZK_CF_SHOCKED) s |= AZK_ST_SHOCKED;
+    if (s & AZK_ST_FROZEN) return s; /* printed keywords are disabled (RULES §7) */
+    return s | azk_def(cs, g, c)->keywords;
+}
+
 /* engine.c */
 int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_health_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w);
-unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_untapped_ikz(const azk_game *g, int p);
 int azk_weapon_count(const azk_game *g, int holder);
 void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);

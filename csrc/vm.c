@@ -262,7 +262,22 @@ static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x,
     return next;
 }
 
+/* Registers as a condition program starts: R all 0, T all empty. */
+static const int16_t ZERO_R[AZK_REGS];
+static const uint8_t EMPTY_T[AZK_TREGS] = {AZK_NONE, AZK_NONE, AZK_NONE, AZK_NONE};
+_Static_assert(AZK_TREGS == 4, "EMPTY_T lists every T register");
+
 int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller) {
+    /* The commonest requirement, "at least k cards match" (the compiler's
+     * COUNT r0,sel; SETI t,k; GE r0,t; END with t != r0), straight to the
+     * count: the same result without the interpreter. Each opcode is read
+     * only after the previous one matched, so a verified program (ending in
+     * END) is never read past its end. */
+    const uint8_t *b = &cs->bytecode[pc];
+    if (b[0] == AZK_OP_COUNT && b[1] == 0 && b[3] == AZK_OP_SETI && b[4] != 0 && b[6] == AZK_OP_GE &&
+        b[7] == 0 && b[8] == b[4] && b[9] == AZK_OP_END)
+        return sat16(count_matching(g, cs, &cs->selectors[b[2]], controller, source, ZERO_R, EMPTY_T)) >=
+               (int8_t)b[5];
     int16_t r[AZK_REGS] = {0};
     uint8_t t[AZK_TREGS];
     uint16_t t_inc[AZK_TREGS] = {0};

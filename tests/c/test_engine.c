@@ -199,6 +199,50 @@ static void test_prompt_state_checked(void) {
     AZK_CHECK(kinds_seen == (1 << AZK_PK_CARD | 1 << AZK_PK_YES_NO));
 }
 
+/* Once-per-turn marks and cooldown exist only on cards in the leader, gate,
+ * row and weapon zones (a zone change clears them); the per-turn resets walk
+ * only those zones, so the checker rejects a written state with a mark
+ * elsewhere (invariant -26), and deserialize refuses its bytes. */
+static void test_turn_marks_only_on_the_field(void) {
+    static azk_game g, bad, h;
+    static uint8_t bytes[8192];
+    azk_game_init(&g, CS, 7, 0, 1);
+    int32_t legal[2048];
+    while (g.phase != AZK_PHASE_MAIN) azk_step(&g, CS, legal[azk_legal_actions(&g, CS, legal, NA) - 1]);
+    int p = g.active, hand = g.pl[p].hand[0], deck = g.pl[p].deck[0], leader = g.pl[p].leader;
+    AZK_CHECK(azk_check_invariants(&g, CS) == 0);
+    azk_game_init(&h, CS, 5, 0, 1);
+    for (int mutation = 0; mutation < 4; mutation++) {
+        memcpy(&bad, &g, sizeof bad);
+        switch (mutation) {
+        case 0: bad.cards[hand].once_used = 1; break;
+        case 1: bad.cards[deck].flags |= AZK_CF_COOLDOWN; break;
+        case 2: bad.cards[leader].once_used = 1; break; /* allowed: the leader is on the field */
+        case 3: bad.cards[leader].flags |= AZK_CF_COOLDOWN; break; /* allowed */
+        }
+        int code = azk_check_state(&bad, CS, 0);
+        size_t len = azk_serialize(&bad, CS, bytes, sizeof bytes);
+        uint64_t before = azk_hash(&h);
+        if (mutation < 2) {
+            AZK_CHECK_EQ_U64(code, (uint64_t)-26);
+            AZK_CHECK(azk_deserialize(&h, CS, bytes, len) == AZK_ERR_CORRUPT);
+            AZK_CHECK(azk_hash(&h) == before);
+        } else {
+            AZK_CHECK_EQ_U64(code, 0);
+            AZK_CHECK(azk_deserialize(&h, CS, bytes, len) == AZK_OK);
+        }
+    }
+    /* ending the turn clears the leader's cooldown and the next turn's start
+     * clears its once-per-turn marks (RULES §4.1, §4.3) */
+    memcpy(&bad, &g, sizeof bad);
+    bad.cards[leader].once_used = 1;
+    bad.cards[leader].flags |= AZK_CF_COOLDOWN;
+    AZK_CHECK(azk_step(&bad, CS, azk_encode(AZK_ACT_END_TURN, 0, 0)) == AZK_OK);
+    AZK_CHECK(bad.result != AZK_RES_ONGOING || bad.active != p);
+    AZK_CHECK(!(bad.cards[leader].flags & AZK_CF_COOLDOWN));
+    AZK_CHECK_EQ_U64(bad.cards[leader].once_used, 0);
+}
+
 int main(int argc, char **argv) {
     CS = azk_default_cardset();
     NA = azk_num_actions();
@@ -209,6 +253,7 @@ int main(int argc, char **argv) {
     AZK_RUN(test_determinism);
     AZK_RUN(test_bad_bytes);
     AZK_RUN(test_prompt_state_checked);
+    AZK_RUN(test_turn_marks_only_on_the_field);
     AZK_RUN(test_random_play);
     return azk_test_summary();
 }
