@@ -194,6 +194,13 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
         INV(t->source < AZK_NUM_CARDS && t->ability < cs->num_abilities && t->controller < 2, -62);
         INV(t->ctx_card == AZK_NONE || t->ctx_card < AZK_NUM_CARDS, -63);
         INV(cs->abilities[t->ability].program != AZK_NO_PC, -64);
+        /* only the source's own triggered abilities are queued, under its
+         * owner (azk_fire_card); found by fuzz_state: a foreign ability index
+         * made the once-per-turn bit shift negative */
+        const azk_card_def *sd = &cs->defs[g->cards[t->source].def];
+        INV(t->ability >= sd->ability_first && t->ability < sd->ability_first + sd->ability_count &&
+                t->ability - sd->ability_first < 8 && cs->abilities[t->ability].kind == AZK_AB_TRIGGERED &&
+                t->controller == g->cards[t->source].owner, -65);
     }
     const azk_vm_frame *f = &g->vm;
     if (f->active) {

@@ -243,6 +243,65 @@ static void test_turn_marks_only_on_the_field(void) {
     AZK_CHECK_EQ_U64(bad.cards[leader].once_used, 0);
 }
 
+/* A queued trigger names one of its source's own TRIGGERED abilities and is
+ * controlled by the source's owner (azk_fire_card is the only producer);
+ * anything else is rejected by the checker (-65) and by deserialize (found by
+ * fuzz_state: a foreign ability index made the once-per-turn bit shift
+ * negative, tests/fuzz/regressions/fuzz_state/foreign_trigger_ability). */
+static void test_trigger_entries_checked(void) {
+    static azk_game g, bad, h;
+    static uint8_t bytes[8192];
+    int32_t legal[2048];
+    azk_game_init(&g, CS, 11, 0, 1);
+    while (g.phase != AZK_PHASE_MAIN) azk_step(&g, CS, legal[azk_legal_actions(&g, CS, legal, NA) - 1]);
+    int src = -1, own = -1, other = -1;
+    for (int c = 0; c < AZK_NUM_CARDS && (src < 0 || other < 0); c++) {
+        const azk_card_def *d = &CS->defs[g.cards[c].def];
+        for (int i = 0; i < d->ability_count; i++) {
+            int a = d->ability_first + i;
+            if (CS->abilities[a].kind != AZK_AB_TRIGGERED) {
+                if (other < 0) other = a; /* some non-triggered ability */
+            } else if (src < 0) {
+                src = c;
+                own = a;
+            }
+        }
+    }
+    AZK_CHECK(src >= 0 && other >= 0);
+    const azk_card_def *sd = &CS->defs[g.cards[src].def];
+    int foreign = sd->ability_first > 0 ? sd->ability_first - 1 : sd->ability_first + sd->ability_count;
+    azk_game_init(&h, CS, 5, 0, 1);
+    for (int mutation = 0; mutation < 4; mutation++) {
+        memcpy(&bad, &g, sizeof bad);
+        bad.trig_n = 1;
+        azk_trigger_entry *t = &bad.trig[0];
+        t->source = (uint8_t)src;
+        t->ability = (uint8_t)own;
+        t->controller = g.cards[src].owner;
+        t->ctx_card = AZK_NONE;
+        t->source_inc = g.cards[src].incarnation;
+        switch (mutation) {
+        case 0: break; /* the source's own triggered ability: accepted */
+        case 1: t->ability = (uint8_t)foreign; break;
+        case 2: t->ability = (uint8_t)other; break;
+        case 3: t->controller = (uint8_t)(1 - t->controller); break;
+        }
+        int code = azk_check_state(&bad, CS, 0);
+        if (mutation == 1 && (CS->abilities[foreign].program == AZK_NO_PC)) continue; /* caught earlier (-64) */
+        if (mutation == 2 && (CS->abilities[other].program == AZK_NO_PC)) continue;
+        size_t len = azk_serialize(&bad, CS, bytes, sizeof bytes);
+        uint64_t before = azk_hash(&h);
+        if (mutation == 0) {
+            AZK_CHECK_EQ_U64(code, 0);
+            AZK_CHECK(azk_deserialize(&h, CS, bytes, len) == AZK_OK);
+        } else {
+            AZK_CHECK_EQ_U64(code, (uint64_t)-65);
+            AZK_CHECK(azk_deserialize(&h, CS, bytes, len) == AZK_ERR_CORRUPT);
+            AZK_CHECK(azk_hash(&h) == before);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     CS = azk_default_cardset();
     NA = azk_num_actions();
@@ -254,6 +313,7 @@ int main(int argc, char **argv) {
     AZK_RUN(test_bad_bytes);
     AZK_RUN(test_prompt_state_checked);
     AZK_RUN(test_turn_marks_only_on_the_field);
+    AZK_RUN(test_trigger_entries_checked);
     AZK_RUN(test_random_play);
     return azk_test_summary();
 }
