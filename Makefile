@@ -11,7 +11,7 @@ include csrc/sources.mk
 
 CC ?= gcc
 CFLAGS_COMMON = -std=c11 -Wall -Wextra -Werror -Icsrc -Igenerated -Itests/c
-CFLAGS_OPT = $(CFLAGS_COMMON) -O2 -DNDEBUG
+CFLAGS_OPT = $(CFLAGS_COMMON) -O3 -DNDEBUG   # as setup.py builds the core
 CFLAGS_DBG = $(CFLAGS_COMMON) -O1 -g -DAZK_DEBUG
 CFLAGS_SAN = $(CFLAGS_COMMON) -O1 -g -DAZK_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 PY ?= .venv/bin/python
@@ -22,7 +22,9 @@ OUT = out
 .PHONY: run test ctest asan bench venv clean
 
 venv: .venv/.installed
-.venv/.installed: setup.py pyproject.toml
+# Rebuilt when the build or anything compiled into azuki._core changes, so
+# `make test` never runs pytest against a stale extension.
+.venv/.installed: setup.py pyproject.toml $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h) azuki/_core.pyx azuki/_core.pxd
 	bash tools/setup_venv.sh
 	touch $@
 

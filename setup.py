@@ -15,7 +15,8 @@ from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-DNDEBUG", "-fPIC"]
+# -O3: the engine runs ~7% faster than at -O2 (bench/README.md, session 6)
+CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-DNDEBUG", "-fPIC"]
 INCLUDE = ["csrc", "generated"]
 
 

@@ -136,16 +136,16 @@ static int source_card(const azk_player *pl, int code) {
     return pl->alley[code - 1 - AZK_ROW];
 }
 
-/* Activated abilities of the cards on `me`'s field. `field` has bit code set
- * for each occupied source (code 0 leader, 1..5 garden, 6..10 alley), so
- * empty slots cost nothing. */
+/* Activated abilities of the cards on `me`'s field. `field` is the act_src
+ * hint (game.h): bit code set for each place (code 0 leader, 1..5 garden,
+ * 6..10 alley) holding a card with an activated ability, so no other card
+ * costs anything. */
 static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int response, int ikz,
                            unsigned field, bits *b) {
     const azk_player *pl = &g->pl[me];
     for (; field; field &= field - 1) {
         int code = __builtin_ctz(field);
         int c = source_card(pl, code);
-        if (!(cs->facts[g->cards[c].def].flags & AZK_DF_ACTIVATED)) continue;
         const azk_card_def *d = azk_def(cs, g, c);
         int k = 0;
         for (int i = 0; i < d->ability_count && k < AZK_MAX_ACTIVATED; i++) {
@@ -220,7 +220,7 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
             emit(b, AT(AZK_ACT_PORTAL_GATE, a, 0), garden_to, garden_to_n);
         }
     }
-    push_abilities(g, cs, me, 0, ikz, holders | alley_occ << (AZK_ROW + 1), b);
+    push_abilities(g, cs, me, 0, ikz, g->act_src[me], b);
     emit1(b, AT(AZK_ACT_END_TURN, 0, 0));
 }
 
@@ -234,7 +234,7 @@ static void enumerate_response(const azk_game *g, const azk_cardset *cs, bits *b
         if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
         if (spell_playable(g, cs, pl->hand[i], 1)) emit1(b, AT(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0));
     }
-    push_abilities(g, cs, me, 1, ikz, 1u | row_occupied(pl->garden) << 1 | row_occupied(pl->alley) << (AZK_ROW + 1), b);
+    push_abilities(g, cs, me, 1, ikz, g->act_src[me], b);
 }
 
 static void enumerate_defender(const azk_game *g, const azk_cardset *cs, bits *b) {

@@ -118,7 +118,7 @@ int azk_health_of(const azk_game *g, const azk_cardset *cs, int c) {
     return h;
 }
 
-int azk_untapped_ikz(const azk_game *g, int p) {
+int azk_count_untapped_ikz(const azk_game *g, int p) {
     const azk_player *pl = &g->pl[p];
     int n = 0;
     for (int i = 0; i < pl->ikz_area_n; i++) n += !(g->cards[pl->ikz_area[i]].flags & AZK_CF_TAPPED);
@@ -168,11 +168,20 @@ static void zone_remove(azk_game *g, int c) {
     case AZK_Z_HAND: list_remove(g, pl->hand, &pl->hand_n, k->pos); break;
     case AZK_Z_DISCARD: list_remove(g, pl->discard, &pl->discard_n, k->pos); break;
     case AZK_Z_WEAPON: list_remove(g, pl->weapons, &pl->weapons_n, k->pos); break;
-    case AZK_Z_IKZ_AREA: list_remove(g, pl->ikz_area, &pl->ikz_area_n, k->pos); break;
+    case AZK_Z_IKZ_AREA:
+        list_remove(g, pl->ikz_area, &pl->ikz_area_n, k->pos);
+        g->ikz_untapped[k->owner] -= !(k->flags & AZK_CF_TAPPED);
+        break;
     case AZK_Z_IKZ_PILE: list_remove(g, pl->ikz_pile, &pl->ikz_pile_n, k->pos); break;
     case AZK_Z_LOOK: list_remove(g, pl->look, &pl->look_n, k->pos); break;
-    case AZK_Z_GARDEN: pl->garden[k->pos] = AZK_NONE; break;
-    case AZK_Z_ALLEY: pl->alley[k->pos] = AZK_NONE; break;
+    case AZK_Z_GARDEN:
+        pl->garden[k->pos] = AZK_NONE;
+        g->act_src[k->owner] &= (uint16_t)~(1u << (1 + k->pos));
+        break;
+    case AZK_Z_ALLEY:
+        pl->alley[k->pos] = AZK_NONE;
+        g->act_src[k->owner] &= (uint16_t)~(1u << (1 + AZK_ROW + k->pos));
+        break;
     default: break; /* leader, gate, out, aside, resolving: no array */
     }
 }
@@ -190,7 +199,7 @@ static int hand_insert_pos(const azk_game *g, const azk_player *pl, int c) {
 }
 
 /* `slot`: garden/alley slot; deck: 0 = bottom, 1 = top; ignored elsewhere. */
-static void zone_add(azk_game *g, int c, int zone, int slot) {
+static void zone_add(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     azk_card *k = &g->cards[c];
     azk_player *pl = &g->pl[k->owner];
     k->zone = (uint8_t)zone;
@@ -202,11 +211,22 @@ static void zone_add(azk_game *g, int c, int zone, int slot) {
     case AZK_Z_HAND: list_insert(g, pl->hand, &pl->hand_n, hand_insert_pos(g, pl, c), c); break;
     case AZK_Z_DISCARD: list_insert(g, pl->discard, &pl->discard_n, pl->discard_n, c); break;
     case AZK_Z_WEAPON: list_insert(g, pl->weapons, &pl->weapons_n, pl->weapons_n, c); break;
-    case AZK_Z_IKZ_AREA: list_insert(g, pl->ikz_area, &pl->ikz_area_n, pl->ikz_area_n, c); break;
+    case AZK_Z_IKZ_AREA: /* enters untapped (azk_move cleared the flags) */
+        list_insert(g, pl->ikz_area, &pl->ikz_area_n, pl->ikz_area_n, c);
+        g->ikz_untapped[k->owner]++;
+        break;
     case AZK_Z_IKZ_PILE: list_insert(g, pl->ikz_pile, &pl->ikz_pile_n, pl->ikz_pile_n, c); break;
     case AZK_Z_LOOK: list_insert(g, pl->look, &pl->look_n, pl->look_n, c); break;
-    case AZK_Z_GARDEN: pl->garden[slot] = (uint8_t)c; k->pos = (uint8_t)slot; break;
-    case AZK_Z_ALLEY: pl->alley[slot] = (uint8_t)c; k->pos = (uint8_t)slot; break;
+    case AZK_Z_GARDEN:
+        pl->garden[slot] = (uint8_t)c;
+        k->pos = (uint8_t)slot;
+        if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)(1u << (1 + slot));
+        break;
+    case AZK_Z_ALLEY:
+        pl->alley[slot] = (uint8_t)c;
+        k->pos = (uint8_t)slot;
+        if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)(1u << (1 + AZK_ROW + slot));
+        break;
     default: k->pos = 0; break;
     }
 }
@@ -222,7 +242,7 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     k->flags = 0;
     k->once_used = 0;
     k->holder = AZK_NONE;
-    zone_add(g, c, zone, slot);
+    zone_add(g, cs, c, zone, slot);
     if ((zone == AZK_Z_GARDEN || zone == AZK_Z_ALLEY) && min_health(cs, g, c) <= 0)
         g->at_risk[k->owner] |= (uint16_t)risk_bit(k);
     if (was_holder && zone != AZK_Z_GARDEN) {
@@ -290,6 +310,7 @@ static void pay_ikz(azk_game *g, const azk_cardset *cs, int p, int n) {
                 i--;
             } else {
                 g->cards[c].flags |= AZK_CF_TAPPED;
+                g->ikz_untapped[p]--;
             }
             n--;
             azk_event(g, AZK_EV_PAID, p, c, 1);
@@ -345,12 +366,29 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
     azk_event(g, AZK_EV_DAMAGE, g->cards[c].owner, c, amount);
 }
 
-void azk_mark_at_risk(azk_game *g, const azk_cardset *cs) {
+unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p) {
+    const azk_player *pl = &g->pl[p];
+    unsigned m = (cs->facts[g->cards[pl->leader].def].flags & AZK_DF_ACTIVATED) ? 1u : 0u;
+    for (int s = 0; s < AZK_ROW; s++) {
+        if (pl->garden[s] != AZK_NONE && (cs->facts[g->cards[pl->garden[s]].def].flags & AZK_DF_ACTIVATED))
+            m |= 1u << (1 + s);
+        if (pl->alley[s] != AZK_NONE && (cs->facts[g->cards[pl->alley[s]].def].flags & AZK_DF_ACTIVATED))
+            m |= 1u << (1 + AZK_ROW + s);
+    }
+    return m;
+}
+
+void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
     for (int p = 0; p < AZK_PLAYERS; p++) {
+        g->ikz_untapped[p] = (uint8_t)azk_count_untapped_ikz(g, p);
+        g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
         g->at_risk[p] = 0;
-        for (int k = 0; k < 2 * AZK_ROW; k++) { /* garden slots, then alley slots */
-            int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
-            if (c != AZK_NONE && g->cards[c].damage >= min_health(cs, g, c)) g->at_risk[p] |= (uint16_t)(1u << k);
+        for (int s = 0; s < AZK_ROW; s++) { /* bits 0..4 garden slots, 5..9 alley slots */
+            int c = g->pl[p].garden[s];
+            if (c != AZK_NONE && g->cards[c].damage >= min_health(cs, g, c)) g->at_risk[p] |= (uint16_t)(1u << s);
+            c = g->pl[p].alley[s];
+            if (c != AZK_NONE && g->cards[c].damage >= min_health(cs, g, c))
+                g->at_risk[p] |= (uint16_t)(1u << (AZK_ROW + s));
         }
     }
 }
@@ -393,7 +431,7 @@ void azk_state_check(azk_game *g, const azk_cardset *cs) {
 }
 
 void azk_state_check_all(azk_game *g, const azk_cardset *cs) {
-    azk_mark_at_risk(g, cs);
+    azk_rebuild_hints(g, cs);
     azk_state_check(g, cs);
 }
 
@@ -422,10 +460,10 @@ static void enqueue(azk_game *g, int source, int ability, int ctx_card, int ctx_
     t->ctx_value = (int16_t)ctx_value;
 }
 
-/* Queue `source`'s abilities for `trigger`. Frozen cards have no abilities. */
-void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value) {
+/* Queue `source`'s abilities for `trigger` (azk_fire_card in game.h has
+ * already seen that the definition listens). Frozen cards have no abilities. */
+void azk_fire_card_slow(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value) {
     const azk_card_def *d = azk_def(cs, g, source);
-    if (!(cs->facts[g->cards[source].def].trigger_mask & (1u << trigger))) return; /* nothing listens */
     if (azk_granted_status(g, source) & AZK_ST_FROZEN) return;
     for (int i = 0; i < d->ability_count; i++) {
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
@@ -642,6 +680,7 @@ static void start_phase(azk_game *g, const azk_cardset *cs) {
             clear_granted_shock(g, c);
         } else {
             k->flags &= (uint8_t)~AZK_CF_TAPPED;
+            g->ikz_untapped[p] += k->zone == AZK_Z_IKZ_AREA;
         }
     }
     fire_all(g, cs, AZK_TRIG_START_OF_TURN, 1u << p, -1, 0); /* 4.1.3 */
@@ -997,6 +1036,7 @@ azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int 
         azk_rng_shuffle_u8(&g->rng, pl->deck, pl->deck_n);
         for (int i = 0; i < pl->deck_n; i++) g->cards[pl->deck[i]].pos = (uint8_t)i;
     }
+    azk_rebuild_hints(g, cs); /* the zones above were written directly */
     g->first_player = (uint8_t)azk_rng_bounded(&g->rng, 2); /* D1 */
     g->active = g->first_player;
     for (int k = 0; k < AZK_PLAYERS; k++) azk_draw(g, cs, (g->first_player + k) & 1, AZK_STARTING_HAND);

@@ -267,6 +267,18 @@ struct azk_game {
      * lazily by azk_state_check; rebuilt by deserialize and
      * azk_state_check_all. azk_check_invariants verifies the superset. */
     uint16_t at_risk[AZK_PLAYERS];
+    /* ---- not hashed, not serialized: untapped IKZ hint ----
+     * ikz_untapped[p]: the number of untapped cards in p's IKZ area, read at
+     * every decision point (costs). Kept by azk_move, paying, the untap step
+     * and the VM's TAP / UNTAP_IKZ; rebuilt with at_risk. Exact: the checker
+     * compares it with a count. */
+    uint8_t ikz_untapped[AZK_PLAYERS];
+    /* ---- not hashed, not serialized: activated-ability sources hint ----
+     * Bit code of act_src[p] (0 leader, 1..5 garden slots, 6..10 alley
+     * slots, as ACTIVATE_ABILITY names them): that place holds a card whose
+     * definition has an ACTIVATED ability (cs->facts). Kept by zone changes,
+     * rebuilt with at_risk, checked exact. */
+    uint16_t act_src[AZK_PLAYERS];
 };
 
 #define AZK_HASHED_BYTES offsetof(azk_game, events_n)
@@ -308,7 +320,8 @@ static inline unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, i
 int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_health_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w);
-int azk_untapped_ikz(const azk_game *g, int p);
+static inline int azk_untapped_ikz(const azk_game *g, int p) { return g->ikz_untapped[p]; }
+int azk_count_untapped_ikz(const azk_game *g, int p); /* by walking the area (the hint's definition) */
 int azk_weapon_count(const azk_game *g, int holder);
 void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);
 void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n);
@@ -316,12 +329,20 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
 void azk_state_check(azk_game *g, const azk_cardset *cs);
 void azk_state_check_all(azk_game *g, const azk_cardset *cs); /* after writing the state directly */
-void azk_mark_at_risk(azk_game *g, const azk_cardset *cs);    /* rebuild the at_risk hint exactly */
+void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild at_risk, ikz_untapped, act_src exactly */
+unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p); /* the act_src hint's definition */
 int azk_min_health(const azk_cardset *cs, const azk_game *g, int c);
 void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status);
 void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot_or_holder, int free);
 void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int ctx_value);
-void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value);
+void azk_fire_card_slow(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value);
+/* Queue `source`'s abilities for `trigger`. Inline: every event asks every
+ * card on the field, and most definitions do not listen (cs->facts). */
+static inline void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card,
+                                 int ctx_value) {
+    if (cs->facts[g->cards[source].def].trigger_mask & (1u << trigger))
+        azk_fire_card_slow(g, cs, source, trigger, ctx_card, ctx_value);
+}
 int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ability_index, int untapped_ikz);
 int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1);
 void azk_advance(azk_game *g, const azk_cardset *cs);

@@ -269,6 +269,8 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
                 if (c != AZK_NONE && g->cards[c].damage >= azk_min_health(cs, g, c))
                     INV(g->at_risk[p] & (1u << k), -98);
             }
+        for (int p = 0; p < AZK_PLAYERS; p++) /* the untapped-IKZ hint is exact */
+            INV(g->ikz_untapped[p] == azk_count_untapped_ikz(g, p) && g->act_src[p] == azk_count_act_src(g, cs, p), -99);
     }
     return 0;
 }
@@ -314,8 +316,8 @@ azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in
     memset(&tmp, 0, sizeof tmp);
     memcpy(&tmp, in + AZK_HEADER_BYTES, AZK_HASHED_BYTES);
     if (azk_check_state(&tmp, cs, 0) != 0) return AZK_ERR_CORRUPT;
+    azk_rebuild_hints(&tmp, cs); /* first: enumeration reads them */
     azk_refresh_legal(&tmp, cs);
-    azk_mark_at_risk(&tmp, cs);
     memcpy(g, &tmp, sizeof tmp);
     return AZK_OK;
 }
@@ -382,7 +384,7 @@ int azk_render(const azk_game *g, const azk_cardset *cs, char *out, int cap) {
         card_str(&b, g, cs, pl->leader);
         sb(&b, "  gate %s%s\n", azk_def(cs, g, pl->gate)->name,
            (g->cards[pl->gate].flags & AZK_CF_TAPPED) ? " (tapped)" : "");
-        sb(&b, "   IKZ %d/%d untapped, pile %d  deck %d  hand %d  discard %d\n", azk_untapped_ikz(g, p),
+        sb(&b, "   IKZ %d/%d untapped, pile %d  deck %d  hand %d  discard %d\n", azk_count_untapped_ikz(g, p),
            pl->ikz_area_n, pl->ikz_pile_n, pl->deck_n, pl->hand_n, pl->discard_n);
         for (int r = 0; r < 2; r++) {
             sb(&b, "   %s:", r == 0 ? "garden" : "alley ");

@@ -62,14 +62,14 @@ static const uint8_t ZONE_BIT[AZK_Z_COUNT] = {
     [AZK_Z_LOOK] = AZK_SZ_LOOK, [AZK_Z_IKZ_AREA] = AZK_SZ_IKZ_AREA,
 };
 
-/* Inlined into the counting and collecting loops: selector matching is the
- * hottest part of condition programs (requirements, statics). */
-static inline int sel_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                            int source, const int16_t *regs, const uint8_t *tregs, int c) {
+/* Every test of a selector but zone and side: the counting and collecting
+ * loops walk exactly the selector's zones of the selector's sides, so they
+ * call this directly. Inlined there: selector matching is the hottest part
+ * of condition programs (requirements, statics). */
+static inline int sel_props(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int source,
+                            const int16_t *regs, const uint8_t *tregs, int c) {
     const azk_card *k = &g->cards[c];
     const azk_card_def *d = &cs->defs[k->def];
-    if (s->zones && !(s->zones & ZONE_BIT[k->zone])) return 0;
-    if (!(s->side & (k->owner == controller ? AZK_SIDE_SELF : AZK_SIDE_OPP))) return 0;
     if (s->types && !(s->types & (1u << d->card_type))) return 0;
     int cost_max = s->cost_max;
     if (s->cost_max_reg != AZK_NONE && regs && regs[s->cost_max_reg] < cost_max) cost_max = regs[s->cost_max_reg];
@@ -88,23 +88,33 @@ static inline int sel_match(const azk_game *g, const azk_cardset *cs, const azk_
     return 1;
 }
 
+static inline int sel_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                            int source, const int16_t *regs, const uint8_t *tregs, int c) {
+    const azk_card *k = &g->cards[c];
+    if (s->zones && !(s->zones & ZONE_BIT[k->zone])) return 0;
+    if (!(s->side & (k->owner == controller ? AZK_SIDE_SELF : AZK_SIDE_OPP))) return 0;
+    return sel_props(g, cs, s, source, regs, tregs, c);
+}
+
 int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
                        int source, const int16_t *regs, const uint8_t *tregs, int c) {
     return sel_match(g, cs, s, controller, source, regs, tregs, c);
 }
 
 /* Matches among n cards of one zone array. */
-static inline int count_in(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                           int source, const int16_t *regs, const uint8_t *tregs, const uint8_t *arr, int n) {
+static inline int count_in(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int source,
+                           const int16_t *regs, const uint8_t *tregs, const uint8_t *arr, int n) {
     int m = 0;
-    for (int i = 0; i < n; i++) m += sel_match(g, cs, s, controller, source, regs, tregs, arr[i]);
+    for (int i = 0; i < n; i++) m += sel_props(g, cs, s, source, regs, tregs, arr[i]);
     return m;
 }
 
 /* Count matching cards without building a list (COUNT in conditions is the
  * hottest selector use: requirements are read at every decision point and
  * statics on every stat query). Order does not matter for a count and COUNT
- * never collapses copies, so every zone is walked in place. */
+ * never collapses copies, so every zone is walked in place. The zone arrays
+ * of a player hold only that player's cards (game.h invariants), so walking
+ * the selector's zones of the selector's sides replaces those two tests. */
 static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
                           int source, const int16_t *regs, const uint8_t *tregs) {
     unsigned z = s->zones ? s->zones : 0xFFu;
@@ -112,19 +122,20 @@ static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_se
     for (int k = 0; k < AZK_PLAYERS; k++) {
         if (!(s->side & (k == 0 ? AZK_SIDE_SELF : AZK_SIDE_OPP))) continue;
         const azk_player *pl = &g->pl[k == 0 ? controller : 1 - controller];
-        if (z & AZK_SZ_LEADER) n += sel_match(g, cs, s, controller, source, regs, tregs, pl->leader);
+        /* weapons attach only to their owner's cards: none, no holder here */
+        if ((s->flags & AZK_SF_HAS_WEAPON) && pl->weapons_n == 0) continue;
+        if (z & AZK_SZ_LEADER) n += sel_props(g, cs, s, source, regs, tregs, pl->leader);
         for (int i = 0; i < AZK_ROW; i++) {
             if ((z & AZK_SZ_GARDEN) && pl->garden[i] != AZK_NONE)
-                n += sel_match(g, cs, s, controller, source, regs, tregs, pl->garden[i]);
+                n += sel_props(g, cs, s, source, regs, tregs, pl->garden[i]);
             if ((z & AZK_SZ_ALLEY) && pl->alley[i] != AZK_NONE)
-                n += sel_match(g, cs, s, controller, source, regs, tregs, pl->alley[i]);
+                n += sel_props(g, cs, s, source, regs, tregs, pl->alley[i]);
         }
-        if (z & AZK_SZ_WEAPON) n += count_in(g, cs, s, controller, source, regs, tregs, pl->weapons, pl->weapons_n);
-        if (z & AZK_SZ_HAND) n += count_in(g, cs, s, controller, source, regs, tregs, pl->hand, pl->hand_n);
-        if (z & AZK_SZ_DISCARD) n += count_in(g, cs, s, controller, source, regs, tregs, pl->discard, pl->discard_n);
-        if (z & AZK_SZ_LOOK) n += count_in(g, cs, s, controller, source, regs, tregs, pl->look, pl->look_n);
-        if (z & AZK_SZ_IKZ_AREA)
-            n += count_in(g, cs, s, controller, source, regs, tregs, pl->ikz_area, pl->ikz_area_n);
+        if (z & AZK_SZ_WEAPON) n += count_in(g, cs, s, source, regs, tregs, pl->weapons, pl->weapons_n);
+        if (z & AZK_SZ_HAND) n += count_in(g, cs, s, source, regs, tregs, pl->hand, pl->hand_n);
+        if (z & AZK_SZ_DISCARD) n += count_in(g, cs, s, source, regs, tregs, pl->discard, pl->discard_n);
+        if (z & AZK_SZ_LOOK) n += count_in(g, cs, s, source, regs, tregs, pl->look, pl->look_n);
+        if (z & AZK_SZ_IKZ_AREA) n += count_in(g, cs, s, source, regs, tregs, pl->ikz_area, pl->ikz_area_n);
     }
     return n;
 }
@@ -164,7 +175,7 @@ static int collect(const azk_game *g, const azk_cardset *cs, const azk_selector 
         uint64_t seen[4] = {0, 0, 0, 0}; /* per zone kind: definitions already offered */
         for (int i = 0; i < m; i++) {
             int c = buf[i];
-            if (!sel_match(g, cs, s, controller, source, regs, tregs, c)) continue;
+            if (!sel_props(g, cs, s, source, regs, tregs, c)) continue;
             if (collapse && i >= piles_from) {
                 int zk = g->cards[c].zone == AZK_Z_HAND ? 0 : g->cards[c].zone == AZK_Z_DISCARD ? 1
                          : g->cards[c].zone == AZK_Z_LOOK ? 2 : 3;
@@ -552,6 +563,7 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
                 azk_card *k = &g->cards[pl->ikz_area[i]];
                 if (k->flags & AZK_CF_TAPPED) {
                     k->flags &= (uint8_t)~AZK_CF_TAPPED;
+                    g->ikz_untapped[f->controller]++;
                     left--;
                     azk_event(g, AZK_EV_UNTAPPED_IKZ, f->controller, pl->ikz_area[i], 0);
                 }
@@ -559,7 +571,11 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             break;
         }
         case AZK_OP_TAP:
-            if (valid_on_field(g, &x, a[0])) g->cards[f->t[a[0]]].flags |= AZK_CF_TAPPED;
+            if (valid_on_field(g, &x, a[0])) {
+                azk_card *k = &g->cards[f->t[a[0]]];
+                if (k->zone == AZK_Z_IKZ_AREA && !(k->flags & AZK_CF_TAPPED)) g->ikz_untapped[k->owner]--;
+                k->flags |= AZK_CF_TAPPED;
+            }
             break;
         case AZK_OP_FOREACH: {
             int n = collect(g, cs, &cs->selectors[a[1]], f->controller, f->source, f->r, f->t, f->each,

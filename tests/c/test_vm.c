@@ -664,6 +664,7 @@ static void put_ikz(int p, int total, int tapped) { /* move IKZ from the pile to
         azk_move(&G, &CS, c, AZK_Z_IKZ_AREA, 0);
         if (i < tapped) G.cards[c].flags |= AZK_CF_TAPPED;
     }
+    azk_rebuild_hints(&G, &CS); /* the flags were written directly */
 }
 
 static void test_op_ctx_ikz_and_untap(void) {
