@@ -160,13 +160,6 @@ static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int
     }
 }
 
-/* Bit s set for each slot s of a row holding a card. */
-static unsigned row_occupied(const uint8_t *row) {
-    unsigned m = 0;
-    for (int s = 0; s < AZK_ROW; s++) m |= (unsigned)(row[s] != AZK_NONE) << s;
-    return m;
-}
-
 /* Slots an entity may take, given the row's occupied slots: the empty ones,
  * or any (replacement) when the row is full (§2.3). */
 static unsigned row_targets(unsigned occupied) {
@@ -179,7 +172,7 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
     const azk_player *pl = &g->pl[me];
     const azk_player *op = &g->pl[1 - me];
     int ikz = azk_untapped_ikz(g, me);
-    unsigned garden_occ = row_occupied(pl->garden), alley_occ = row_occupied(pl->alley);
+    unsigned garden_occ = (g->occ[me] & AZK_CODES_GARDEN) >> 1, alley_occ = (g->occ[me] & AZK_CODES_ALLEY) >> (1 + AZK_ROW);
     unsigned garden_to = row_targets(garden_occ), alley_to = row_targets(alley_occ);
     unsigned holders = 1u | (garden_occ << 1); /* leader, garden slots */
     int garden_to_n = bit_count(garden_to), alley_to_n = bit_count(alley_to), holders_n = bit_count(holders);

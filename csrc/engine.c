@@ -176,11 +176,13 @@ static void zone_remove(azk_game *g, int c) {
     case AZK_Z_LOOK: list_remove(g, pl->look, &pl->look_n, k->pos); break;
     case AZK_Z_GARDEN:
         pl->garden[k->pos] = AZK_NONE;
-        g->act_src[k->owner] &= (uint16_t)~(1u << (1 + k->pos));
+        g->act_src[k->owner] &= (uint16_t)~AZK_CODE_GARDEN(k->pos);
+        g->occ[k->owner] &= (uint16_t)~AZK_CODE_GARDEN(k->pos);
         break;
     case AZK_Z_ALLEY:
         pl->alley[k->pos] = AZK_NONE;
-        g->act_src[k->owner] &= (uint16_t)~(1u << (1 + AZK_ROW + k->pos));
+        g->act_src[k->owner] &= (uint16_t)~AZK_CODE_ALLEY(k->pos);
+        g->occ[k->owner] &= (uint16_t)~AZK_CODE_ALLEY(k->pos);
         break;
     default: break; /* leader, gate, out, aside, resolving: no array */
     }
@@ -220,12 +222,14 @@ static void zone_add(azk_game *g, const azk_cardset *cs, int c, int zone, int sl
     case AZK_Z_GARDEN:
         pl->garden[slot] = (uint8_t)c;
         k->pos = (uint8_t)slot;
-        if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)(1u << (1 + slot));
+        if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)AZK_CODE_GARDEN(slot);
+        g->occ[k->owner] |= (uint16_t)AZK_CODE_GARDEN(slot);
         break;
     case AZK_Z_ALLEY:
         pl->alley[slot] = (uint8_t)c;
         k->pos = (uint8_t)slot;
-        if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)(1u << (1 + AZK_ROW + slot));
+        if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)AZK_CODE_ALLEY(slot);
+        g->occ[k->owner] |= (uint16_t)AZK_CODE_ALLEY(slot);
         break;
     default: k->pos = 0; break;
     }
@@ -378,10 +382,20 @@ unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p) {
     return m;
 }
 
+unsigned azk_count_occ(const azk_game *g, int p) {
+    unsigned m = 1u; /* the leader */
+    for (int s = 0; s < AZK_ROW; s++) {
+        if (g->pl[p].garden[s] != AZK_NONE) m |= AZK_CODE_GARDEN(s);
+        if (g->pl[p].alley[s] != AZK_NONE) m |= AZK_CODE_ALLEY(s);
+    }
+    return m;
+}
+
 void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
     for (int p = 0; p < AZK_PLAYERS; p++) {
         g->ikz_untapped[p] = (uint8_t)azk_count_untapped_ikz(g, p);
         g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
+        g->occ[p] = (uint16_t)azk_count_occ(g, p);
         g->at_risk[p] = 0;
         for (int s = 0; s < AZK_ROW; s++) { /* bits 0..4 garden slots, 5..9 alley slots */
             int c = g->pl[p].garden[s];
@@ -490,10 +504,11 @@ static void fire_all(azk_game *g, const azk_cardset *cs, int trigger, unsigned p
         const azk_player *pl = &g->pl[p];
         azk_fire_card(g, cs, pl->leader, trigger, ctx_card, ctx_value);
         azk_fire_card(g, cs, pl->gate, trigger, ctx_card, ctx_value);
-        for (int s = 0; s < AZK_ROW; s++)
-            if (pl->garden[s] != AZK_NONE) azk_fire_card(g, cs, pl->garden[s], trigger, ctx_card, ctx_value);
-        for (int s = 0; s < AZK_ROW; s++)
-            if (pl->alley[s] != AZK_NONE) azk_fire_card(g, cs, pl->alley[s], trigger, ctx_card, ctx_value);
+        for (unsigned m = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); m; m &= m - 1) { /* garden, then alley */
+            int code = __builtin_ctz(m);
+            azk_fire_card(g, cs, code <= AZK_ROW ? pl->garden[code - 1] : pl->alley[code - 1 - AZK_ROW], trigger,
+                          ctx_card, ctx_value);
+        }
         /* weapons grouped by holder in field order, each in attachment order */
         for (int h = 0; h <= AZK_ROW; h++) {
             int holder = h == 0 ? pl->leader : pl->garden[h - 1];
@@ -633,9 +648,11 @@ static void clear_field_marks(azk_game *g, unsigned once, unsigned flags) {
         azk_card *k;
         k = &g->cards[pl->leader]; k->once_used &= keep_once; k->flags &= keep_flags;
         k = &g->cards[pl->gate]; k->once_used &= keep_once; k->flags &= keep_flags;
-        for (int s = 0; s < AZK_ROW; s++) {
-            if (pl->garden[s] != AZK_NONE) { k = &g->cards[pl->garden[s]]; k->once_used &= keep_once; k->flags &= keep_flags; }
-            if (pl->alley[s] != AZK_NONE) { k = &g->cards[pl->alley[s]]; k->once_used &= keep_once; k->flags &= keep_flags; }
+        for (unsigned m = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); m; m &= m - 1) {
+            int code = __builtin_ctz(m);
+            k = &g->cards[code <= AZK_ROW ? pl->garden[code - 1] : pl->alley[code - 1 - AZK_ROW]];
+            k->once_used &= keep_once;
+            k->flags &= keep_flags;
         }
         for (int i = 0; i < pl->weapons_n; i++) {
             k = &g->cards[pl->weapons[i]];

@@ -279,7 +279,18 @@ struct azk_game {
      * definition has an ACTIVATED ability (cs->facts). Kept by zone changes,
      * rebuilt with at_risk, checked exact. */
     uint16_t act_src[AZK_PLAYERS];
+    /* ---- not hashed, not serialized: row occupancy hint ----
+     * Same codes as act_src: bit 0 (the leader) always, bit 1 + s when
+     * garden slot s holds a card, bit 1 + AZK_ROW + s for alley slot s. Lets
+     * the hot loops visit occupied slots only. Kept and checked like act_src. */
+    uint16_t occ[AZK_PLAYERS];
 };
+
+/* Place codes of the act_src / occ hints (ACTIVATE_ABILITY's source codes). */
+#define AZK_CODE_GARDEN(s) (1u << (1 + (s)))
+#define AZK_CODE_ALLEY(s) (1u << (1 + AZK_ROW + (s)))
+#define AZK_CODES_GARDEN (((1u << AZK_ROW) - 1) << 1)
+#define AZK_CODES_ALLEY (((1u << AZK_ROW) - 1) << (1 + AZK_ROW))
 
 #define AZK_HASHED_BYTES offsetof(azk_game, events_n)
 
@@ -329,7 +340,8 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
 void azk_state_check(azk_game *g, const azk_cardset *cs);
 void azk_state_check_all(azk_game *g, const azk_cardset *cs); /* after writing the state directly */
-void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild at_risk, ikz_untapped, act_src exactly */
+void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild at_risk, ikz_untapped, act_src, occ exactly */
+unsigned azk_count_occ(const azk_game *g, int p); /* the occ hint's definition */
 unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p); /* the act_src hint's definition */
 int azk_min_health(const azk_cardset *cs, const azk_game *g, int c);
 void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status);

@@ -101,6 +101,11 @@ int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selec
     return sel_match(g, cs, s, controller, source, regs, tregs, c);
 }
 
+/* The occ-hint codes (game.h) of the rows a selector zone mask names. */
+static inline unsigned row_codes(unsigned z) {
+    return ((z & AZK_SZ_GARDEN) ? AZK_CODES_GARDEN : 0u) | ((z & AZK_SZ_ALLEY) ? AZK_CODES_ALLEY : 0u);
+}
+
 /* Matches among n cards of one zone array. */
 static inline int count_in(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int source,
                            const int16_t *regs, const uint8_t *tregs, const uint8_t *arr, int n) {
@@ -121,15 +126,15 @@ static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_se
     int n = 0;
     for (int k = 0; k < AZK_PLAYERS; k++) {
         if (!(s->side & (k == 0 ? AZK_SIDE_SELF : AZK_SIDE_OPP))) continue;
-        const azk_player *pl = &g->pl[k == 0 ? controller : 1 - controller];
+        int p = k == 0 ? controller : 1 - controller;
+        const azk_player *pl = &g->pl[p];
         /* weapons attach only to their owner's cards: none, no holder here */
         if ((s->flags & AZK_SF_HAS_WEAPON) && pl->weapons_n == 0) continue;
         if (z & AZK_SZ_LEADER) n += sel_props(g, cs, s, source, regs, tregs, pl->leader);
-        for (int i = 0; i < AZK_ROW; i++) {
-            if ((z & AZK_SZ_GARDEN) && pl->garden[i] != AZK_NONE)
-                n += sel_props(g, cs, s, source, regs, tregs, pl->garden[i]);
-            if ((z & AZK_SZ_ALLEY) && pl->alley[i] != AZK_NONE)
-                n += sel_props(g, cs, s, source, regs, tregs, pl->alley[i]);
+        for (unsigned m = g->occ[p] & row_codes(z); m; m &= m - 1) { /* occupied slots (game.h) */
+            int code = __builtin_ctz(m);
+            n += sel_props(g, cs, s, source, regs, tregs,
+                           code <= AZK_ROW ? pl->garden[code - 1] : pl->alley[code - 1 - AZK_ROW]);
         }
         if (z & AZK_SZ_WEAPON) n += count_in(g, cs, s, source, regs, tregs, pl->weapons, pl->weapons_n);
         if (z & AZK_SZ_HAND) n += count_in(g, cs, s, source, regs, tregs, pl->hand, pl->hand_n);
@@ -155,12 +160,10 @@ static int collect(const azk_game *g, const azk_cardset *cs, const azk_selector 
         int m = 0;
         unsigned z = s->zones ? s->zones : 0xFFu;
         if (z & AZK_SZ_LEADER) buf[m++] = pl->leader;
-        if (z & AZK_SZ_GARDEN)
-            for (int i = 0; i < AZK_ROW; i++)
-                if (pl->garden[i] != AZK_NONE) buf[m++] = pl->garden[i];
-        if (z & AZK_SZ_ALLEY)
-            for (int i = 0; i < AZK_ROW; i++)
-                if (pl->alley[i] != AZK_NONE) buf[m++] = pl->alley[i];
+        for (unsigned o = g->occ[p] & row_codes(z); o; o &= o - 1) { /* garden slots, then alley slots */
+            int code = __builtin_ctz(o);
+            buf[m++] = code <= AZK_ROW ? pl->garden[code - 1] : pl->alley[code - 1 - AZK_ROW];
+        }
         if (z & AZK_SZ_WEAPON)
             for (int i = 0; i < pl->weapons_n; i++) buf[m++] = pl->weapons[i];
         int piles_from = m;
