@@ -45,14 +45,24 @@ int azk_encode(int type, int p0, int p1) {
     return BASE[type] + p0 * P1_SIZE[type] + p1;
 }
 
+/* Distance from each block's start to the end of the space, padded to 16
+ * entries with 0 (a block "starting past the end"), for the branchless
+ * search below: a branchy binary search mispredicts about every other step,
+ * and decode runs at every step. BASE[i] <= a  <=>  FROM_END[i] >= N - a. */
+static const int FROM_END[16] = {
+#define AZK_ACTION(name, n0, n1, doc) AZK_NUM_ACTIONS_ - AZK_BASE_##name,
+#include "azk_actions.def"
+#undef AZK_ACTION
+};
+_Static_assert(AZK_ACT_COUNT <= 16, "the action types fit the 4-step search");
+
 int azk_decode(int action, int *type, int *p0, int *p1) {
     if (action < 0 || action >= AZK_NUM_ACTIONS_) return -1;
-    int t = 0, hi = AZK_ACT_COUNT - 1; /* the last type whose block starts at or before action */
-    while (t < hi) {
-        int mid = (t + hi + 1) / 2;
-        if (BASE[mid] <= action) t = mid;
-        else hi = mid - 1;
-    }
+    int back = AZK_NUM_ACTIONS_ - action, t = 0; /* t: the last type whose block starts at or before action */
+    t += (FROM_END[t + 8] >= back) << 3;
+    t += (FROM_END[t + 4] >= back) << 2;
+    t += (FROM_END[t + 2] >= back) << 1;
+    t += FROM_END[t + 1] >= back;
     int rel = action - BASE[t];
     *type = t;
     *p0 = rel / P1_SIZE[t];
