@@ -391,11 +391,19 @@ unsigned azk_count_occ(const azk_game *g, int p) {
     return m;
 }
 
+unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p) {
+    unsigned m = 0;
+    for (int c = p * AZK_CARDS_PER_PLAYER; c < (p + 1) * AZK_CARDS_PER_PLAYER; c++)
+        m |= cs->facts[g->cards[c].def].trigger_mask;
+    return m;
+}
+
 void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
     for (int p = 0; p < AZK_PLAYERS; p++) {
         g->ikz_untapped[p] = (uint8_t)azk_count_untapped_ikz(g, p);
         g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
         g->occ[p] = (uint16_t)azk_count_occ(g, p);
+        g->listen[p] = (uint16_t)azk_count_listen(g, cs, p);
         g->at_risk[p] = 0;
         for (int s = 0; s < AZK_ROW; s++) { /* bits 0..4 garden slots, 5..9 alley slots */
             int c = g->pl[p].garden[s];
@@ -500,7 +508,7 @@ static void fire_with_weapons(azk_game *g, const azk_cardset *cs, int holder, in
 static void fire_all(azk_game *g, const azk_cardset *cs, int trigger, unsigned players, int ctx_card, int ctx_value) {
     for (int k = 0; k < AZK_PLAYERS; k++) {
         int p = k == 0 ? g->active : 1 - g->active;
-        if (!(players & (1u << p))) continue;
+        if (!(players & (1u << p)) || !(g->listen[p] & (1u << trigger))) continue; /* none of p's cards listens */
         const azk_player *pl = &g->pl[p];
         azk_fire_card(g, cs, pl->leader, trigger, ctx_card, ctx_value);
         azk_fire_card(g, cs, pl->gate, trigger, ctx_card, ctx_value);

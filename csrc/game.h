@@ -284,6 +284,12 @@ struct azk_game {
      * garden slot s holds a card, bit 1 + AZK_ROW + s for alley slot s. Lets
      * the hot loops visit occupied slots only. Kept and checked like act_src. */
     uint16_t occ[AZK_PLAYERS];
+    /* ---- not hashed, not serialized: trigger listeners hint ----
+     * listen[p]: the union of the trigger masks (cs->facts) of all of p's
+     * physical cards' definitions, constant through a game (a card never
+     * changes definition). An event nobody can hear skips the field walk.
+     * Rebuilt and checked like the others. */
+    uint16_t listen[AZK_PLAYERS];
 };
 
 /* Place codes of the act_src / occ hints (ACTIVATE_ABILITY's source codes). */
@@ -340,8 +346,9 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
 void azk_state_check(azk_game *g, const azk_cardset *cs);
 void azk_state_check_all(azk_game *g, const azk_cardset *cs); /* after writing the state directly */
-void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild at_risk, ikz_untapped, act_src, occ exactly */
+void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild at_risk, ikz_untapped, act_src, occ, listen exactly */
 unsigned azk_count_occ(const azk_game *g, int p); /* the occ hint's definition */
+unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p); /* the listen hint's definition */
 unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p); /* the act_src hint's definition */
 int azk_min_health(const azk_cardset *cs, const azk_game *g, int c);
 void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status);
