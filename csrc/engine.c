@@ -415,7 +415,10 @@ void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
     }
 }
 
-void azk_state_check(azk_game *g, const azk_cardset *cs) {
+/* The full check; azk_state_check (game.h) calls it only when a row slot is
+ * in the at_risk hint or a leader's damage reached its lowest possible
+ * health: otherwise nothing can be destroyed and nobody has lost. */
+void azk_state_check_slow(azk_game *g, const azk_cardset *cs) {
     if (g->result != AZK_RES_ONGOING) return;
     for (int changed = 1; changed;) { /* a death can shrink another's static health */
         changed = 0;

@@ -344,7 +344,17 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);
 void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n);
 void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect);
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
-void azk_state_check(azk_game *g, const azk_cardset *cs);
+void azk_state_check_slow(azk_game *g, const azk_cardset *cs);
+/* State checks (RULES §9). Inline fast path: it runs after nearly every
+ * change, and almost always nothing is at risk. */
+static inline void azk_state_check(azk_game *g, const azk_cardset *cs) {
+    if (g->result != AZK_RES_ONGOING) return;
+    int l0 = g->pl[0].leader, l1 = g->pl[1].leader;
+    if (!(g->at_risk[0] | g->at_risk[1]) && g->cards[l0].damage < cs->facts[g->cards[l0].def].min_health &&
+        g->cards[l1].damage < cs->facts[g->cards[l1].def].min_health)
+        return;
+    azk_state_check_slow(g, cs);
+}
 void azk_state_check_all(azk_game *g, const azk_cardset *cs); /* after writing the state directly */
 void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild at_risk, ikz_untapped, act_src, occ, listen exactly */
 unsigned azk_count_occ(const azk_game *g, int p); /* the occ hint's definition */
