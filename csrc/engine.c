@@ -273,7 +273,10 @@ static void place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, in
         azk_event(g, AZK_EV_REPLACED, g->cards[old].owner, old, zone);
     }
     azk_move(g, cs, c, zone, slot);
-    if (zone == AZK_Z_GARDEN) g->cards[c].flags |= AZK_CF_COOLDOWN; /* §5.5 */
+    if (zone == AZK_Z_GARDEN) { /* §5.5 */
+        g->cards[c].flags |= AZK_CF_COOLDOWN;
+        g->marks |= 2u;
+    }
 }
 
 static void game_over(azk_game *g, int result) {
@@ -398,7 +401,15 @@ unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p) {
     return m;
 }
 
+unsigned azk_count_marks(const azk_game *g) {
+    unsigned m = 0;
+    for (int c = 0; c < AZK_NUM_CARDS; c++)
+        m |= (g->cards[c].once_used ? 1u : 0u) | ((g->cards[c].flags & AZK_CF_COOLDOWN) ? 2u : 0u);
+    return m;
+}
+
 void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
+    g->marks = (uint8_t)azk_count_marks(g);
     for (int p = 0; p < AZK_PLAYERS; p++) {
         g->ikz_untapped[p] = (uint8_t)azk_count_untapped_ikz(g, p);
         g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
@@ -681,7 +692,8 @@ static void start_phase(azk_game *g, const azk_cardset *cs) {
     }
     azk_event(g, AZK_EV_TURN_START, p, -1, g->turn);
     expire_effects(g, AZK_DUR_START_OF_NEXT_TURN, p); /* 4.1.1, D2 */
-    clear_field_marks(g, 0xFFu, 0);                   /* once/turn is per turn */
+    if (g->marks & 1u) clear_field_marks(g, 0xFFu, 0); /* once/turn is per turn */
+    g->marks &= (uint8_t)~1u;
     g->pl[0].played_entities = g->pl[1].played_entities = 0;
     /* 4.1.2: p's cards on the field are exactly those in these arrays (game.h
      * invariants), so walk them instead of all of p's cards; each card is
@@ -739,7 +751,8 @@ static void end_cleanup(azk_game *g, const azk_cardset *cs) {
             if (g->pl[p].alley[s] != AZK_NONE) g->cards[g->pl[p].alley[s]].damage = 0;
         }
     }
-    clear_field_marks(g, 0, AZK_CF_COOLDOWN);
+    if (g->marks & 2u) clear_field_marks(g, 0, AZK_CF_COOLDOWN);
+    g->marks &= (uint8_t)~2u;
     expire_effects(g, AZK_DUR_END_OF_TURN, -1); /* 4.3.3 */
     for (int p = 0; p < AZK_PLAYERS; p++) {   /* 4.3.4 */
         while (g->pl[p].weapons_n > 0) {
@@ -881,6 +894,7 @@ int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
         }
         const azk_ability *a = &cs->abilities[idx];
         g->cards[c].once_used |= (uint8_t)(1u << (idx - ab));
+        g->marks |= 1u;
         pay_ikz(g, cs, me, a->ikz_cost);
         if (a->flags & AZK_ABF_TAP_COST) g->cards[c].flags |= AZK_CF_TAPPED;
         azk_event(g, AZK_EV_ABILITY, me, c, idx - ab);
@@ -942,6 +956,7 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             if (ab->flags & AZK_ABF_ONCE_PER_TURN) {
                 if (g->cards[t.source].once_used & (1u << rel)) continue;
                 g->cards[t.source].once_used |= (uint8_t)(1u << rel);
+                g->marks |= 1u;
             }
             int ctx = t.ctx_card;
             if (ctx != AZK_NONE && g->cards[ctx].incarnation != t.ctx_inc) ctx = AZK_NONE;
