@@ -141,11 +141,6 @@ static inline int bit_count(unsigned m) { return POP6[m & 63]; }
 
 #define AT(t, a, b) (BASE[t] + (a) * P1_SIZE[t] + (b))
 
-static int source_card(const azk_player *pl, int code) {
-    if (code == 0) return pl->leader;
-    if (code <= AZK_ROW) return pl->garden[code - 1];
-    return pl->alley[code - 1 - AZK_ROW];
-}
 
 /* Activated abilities of the cards on `me`'s field. `field` is the act_src
  * hint (game.h): bit code set for each place (code 0 leader, 1..5 garden,
@@ -156,7 +151,7 @@ static void push_abilities(const azk_game *g, const azk_cardset *cs, int me, int
     const azk_player *pl = &g->pl[me];
     for (; field; field &= field - 1) {
         int code = __builtin_ctz(field);
-        int c = source_card(pl, code);
+        int c = azk_place_card(pl, code);
         const azk_card_def *d = azk_def(cs, g, c);
         int k = 0;
         for (int i = 0; i < d->ability_count && k < AZK_MAX_ACTIVATED; i++) {

@@ -160,6 +160,17 @@ static void list_insert(azk_game *g, uint8_t *arr, uint8_t *n, int pos, int c) {
     (*n)++;
 }
 
+/* The row hints (game.h: act_src, occ) as card k leaves or enters the
+ * place `code` (AZK_CODE_GARDEN / AZK_CODE_ALLEY). */
+static inline void row_hints_leave(azk_game *g, const azk_card *k, unsigned code) {
+    g->act_src[k->owner] &= (uint16_t)~code;
+    g->occ[k->owner] &= (uint16_t)~code;
+}
+static inline void row_hints_enter(azk_game *g, const azk_cardset *cs, const azk_card *k, unsigned code) {
+    if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)code;
+    g->occ[k->owner] |= (uint16_t)code;
+}
+
 static void zone_remove(azk_game *g, int c) {
     azk_card *k = &g->cards[c];
     azk_player *pl = &g->pl[k->owner];
@@ -174,16 +185,8 @@ static void zone_remove(azk_game *g, int c) {
         break;
     case AZK_Z_IKZ_PILE: list_remove(g, pl->ikz_pile, &pl->ikz_pile_n, k->pos); break;
     case AZK_Z_LOOK: list_remove(g, pl->look, &pl->look_n, k->pos); break;
-    case AZK_Z_GARDEN:
-        pl->garden[k->pos] = AZK_NONE;
-        g->act_src[k->owner] &= (uint16_t)~AZK_CODE_GARDEN(k->pos);
-        g->occ[k->owner] &= (uint16_t)~AZK_CODE_GARDEN(k->pos);
-        break;
-    case AZK_Z_ALLEY:
-        pl->alley[k->pos] = AZK_NONE;
-        g->act_src[k->owner] &= (uint16_t)~AZK_CODE_ALLEY(k->pos);
-        g->occ[k->owner] &= (uint16_t)~AZK_CODE_ALLEY(k->pos);
-        break;
+    case AZK_Z_GARDEN: pl->garden[k->pos] = AZK_NONE; row_hints_leave(g, k, AZK_CODE_GARDEN(k->pos)); break;
+    case AZK_Z_ALLEY: pl->alley[k->pos] = AZK_NONE; row_hints_leave(g, k, AZK_CODE_ALLEY(k->pos)); break;
     default: break; /* leader, gate, out, aside, resolving: no array */
     }
 }
@@ -222,14 +225,12 @@ static void zone_add(azk_game *g, const azk_cardset *cs, int c, int zone, int sl
     case AZK_Z_GARDEN:
         pl->garden[slot] = (uint8_t)c;
         k->pos = (uint8_t)slot;
-        if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)AZK_CODE_GARDEN(slot);
-        g->occ[k->owner] |= (uint16_t)AZK_CODE_GARDEN(slot);
+        row_hints_enter(g, cs, k, AZK_CODE_GARDEN(slot));
         break;
     case AZK_Z_ALLEY:
         pl->alley[slot] = (uint8_t)c;
         k->pos = (uint8_t)slot;
-        if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)AZK_CODE_ALLEY(slot);
-        g->occ[k->owner] |= (uint16_t)AZK_CODE_ALLEY(slot);
+        row_hints_enter(g, cs, k, AZK_CODE_ALLEY(slot));
         break;
     default: k->pos = 0; break;
     }
@@ -378,9 +379,9 @@ unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p) {
     unsigned m = (cs->facts[g->cards[pl->leader].def].flags & AZK_DF_ACTIVATED) ? 1u : 0u;
     for (int s = 0; s < AZK_ROW; s++) {
         if (pl->garden[s] != AZK_NONE && (cs->facts[g->cards[pl->garden[s]].def].flags & AZK_DF_ACTIVATED))
-            m |= 1u << (1 + s);
+            m |= AZK_CODE_GARDEN(s);
         if (pl->alley[s] != AZK_NONE && (cs->facts[g->cards[pl->alley[s]].def].flags & AZK_DF_ACTIVATED))
-            m |= 1u << (1 + AZK_ROW + s);
+            m |= AZK_CODE_ALLEY(s);
     }
     return m;
 }
@@ -528,7 +529,7 @@ static void fire_all(azk_game *g, const azk_cardset *cs, int trigger, unsigned p
         azk_fire_card(g, cs, pl->gate, trigger, ctx_card, ctx_value);
         for (unsigned m = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); m; m &= m - 1) { /* garden, then alley */
             int code = __builtin_ctz(m);
-            azk_fire_card(g, cs, code <= AZK_ROW ? pl->garden[code - 1] : pl->alley[code - 1 - AZK_ROW], trigger,
+            azk_fire_card(g, cs, azk_row_card(pl, code), trigger,
                           ctx_card, ctx_value);
         }
         /* weapons grouped by holder in field order, each in attachment order */
@@ -672,7 +673,7 @@ static void clear_field_marks(azk_game *g, unsigned once, unsigned flags) {
         k = &g->cards[pl->gate]; k->once_used &= keep_once; k->flags &= keep_flags;
         for (unsigned m = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); m; m &= m - 1) {
             int code = __builtin_ctz(m);
-            k = &g->cards[code <= AZK_ROW ? pl->garden[code - 1] : pl->alley[code - 1 - AZK_ROW]];
+            k = &g->cards[azk_row_card(pl, code)];
             k->once_used &= keep_once;
             k->flags &= keep_flags;
         }
@@ -797,11 +798,6 @@ int azk_current_player(const azk_game *g) {
 /* ---------------------------------------------------------------------------
  * Applying one validated decision
  * ------------------------------------------------------------------------- */
-static int row_card(const azk_game *g, int p, int code) { /* 0 leader, 1..5 garden, 6..10 alley */
-    if (code == 0) return g->pl[p].leader;
-    if (code <= AZK_ROW) return g->pl[p].garden[code - 1];
-    return g->pl[p].alley[code - 1 - AZK_ROW];
-}
 
 int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
     int me = azk_current_player(g);
@@ -851,7 +847,7 @@ int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
         return AZK_OK;
     }
     case AZK_ACT_ATTACK: {
-        int a = row_card(g, me, p0);
+        int a = azk_place_card(&g->pl[me], p0);
         int t = p1 == 0 ? g->pl[1 - me].leader : g->pl[1 - me].garden[p1 - 1];
         g->cards[a].flags |= AZK_CF_TAPPED;
         g->in_attack = 1;
@@ -884,7 +880,7 @@ int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
         return AZK_OK;
     }
     case AZK_ACT_ACTIVATE_ABILITY: {
-        int c = row_card(g, me, p0);
+        int c = azk_place_card(&g->pl[me], p0);
         int ab = cs->defs[g->cards[c].def].ability_first;
         const azk_card_def *d = azk_def(cs, g, c);
         int k = 0, idx = -1;

@@ -303,6 +303,14 @@ struct azk_game {
 #define AZK_CODE_ALLEY(s) (1u << (1 + AZK_ROW + (s)))
 #define AZK_CODES_GARDEN (((1u << AZK_ROW) - 1) << 1)
 #define AZK_CODES_ALLEY (((1u << AZK_ROW) - 1) << (1 + AZK_ROW))
+/* The card (or AZK_NONE) at row place `code` of a player: 1..5 garden,
+ * 6..10 alley. azk_place_card adds code 0, the leader. */
+static inline int azk_row_card(const azk_player *pl, int code) {
+    return code <= AZK_ROW ? pl->garden[code - 1] : pl->alley[code - 1 - AZK_ROW];
+}
+static inline int azk_place_card(const azk_player *pl, int code) {
+    return code == 0 ? pl->leader : azk_row_card(pl, code);
+}
 
 #define AZK_HASHED_BYTES offsetof(azk_game, events_n)
 

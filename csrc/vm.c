@@ -134,7 +134,7 @@ static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_se
         for (unsigned m = g->occ[p] & row_codes(z); m; m &= m - 1) { /* occupied slots (game.h) */
             int code = __builtin_ctz(m);
             n += sel_props(g, cs, s, source, regs, tregs,
-                           code <= AZK_ROW ? pl->garden[code - 1] : pl->alley[code - 1 - AZK_ROW]);
+                           azk_row_card(pl, code));
         }
         if (z & AZK_SZ_WEAPON) n += count_in(g, cs, s, source, regs, tregs, pl->weapons, pl->weapons_n);
         if (z & AZK_SZ_HAND) n += count_in(g, cs, s, source, regs, tregs, pl->hand, pl->hand_n);
@@ -162,7 +162,7 @@ static int collect(const azk_game *g, const azk_cardset *cs, const azk_selector 
         if (z & AZK_SZ_LEADER) buf[m++] = pl->leader;
         for (unsigned o = g->occ[p] & row_codes(z); o; o &= o - 1) { /* garden slots, then alley slots */
             int code = __builtin_ctz(o);
-            buf[m++] = code <= AZK_ROW ? pl->garden[code - 1] : pl->alley[code - 1 - AZK_ROW];
+            buf[m++] = azk_row_card(pl, code);
         }
         if (z & AZK_SZ_WEAPON)
             for (int i = 0; i < pl->weapons_n; i++) buf[m++] = pl->weapons[i];
