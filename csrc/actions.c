@@ -79,7 +79,7 @@ static int can_attack(const azk_game *g, const azk_cardset *cs, int c) {
     const azk_card *k = &g->cards[c];
     if (k->flags & AZK_CF_TAPPED) return 0;
     /* the cheap tests first: a leader attacks only with a weapon */
-    if (k->zone == AZK_Z_LEADER && (g->pl[k->owner].weapons_n == 0 || azk_weapon_count(g, c) == 0)) return 0;
+    if (k->zone == AZK_Z_LEADER && azk_weapon_count(g, c) == 0) return 0;
     if (k->zone != AZK_Z_LEADER && k->zone != AZK_Z_GARDEN) return 0;
     unsigned st = azk_status_of(g, cs, c);
     if (st & AZK_ST_FROZEN) return 0;

@@ -274,10 +274,7 @@ static void place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, in
         azk_event(g, AZK_EV_REPLACED, g->cards[old].owner, old, zone);
     }
     azk_move(g, cs, c, zone, slot);
-    if (zone == AZK_Z_GARDEN) { /* §5.5 */
-        g->cards[c].flags |= AZK_CF_COOLDOWN;
-        g->marks |= 2u;
-    }
+    if (zone == AZK_Z_GARDEN) g->cards[c].flags |= AZK_CF_COOLDOWN; /* §5.5 */
 }
 
 static void game_over(azk_game *g, int result) {
@@ -374,23 +371,21 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
     azk_event(g, AZK_EV_DAMAGE, g->cards[c].owner, c, amount);
 }
 
-unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p) {
-    const azk_player *pl = &g->pl[p];
-    unsigned m = (cs->facts[g->cards[pl->leader].def].flags & AZK_DF_ACTIVATED) ? 1u : 0u;
-    for (int s = 0; s < AZK_ROW; s++) {
-        if (pl->garden[s] != AZK_NONE && (cs->facts[g->cards[pl->garden[s]].def].flags & AZK_DF_ACTIVATED))
-            m |= AZK_CODE_GARDEN(s);
-        if (pl->alley[s] != AZK_NONE && (cs->facts[g->cards[pl->alley[s]].def].flags & AZK_DF_ACTIVATED))
-            m |= AZK_CODE_ALLEY(s);
-    }
-    return m;
-}
-
 unsigned azk_count_occ(const azk_game *g, int p) {
     unsigned m = 1u; /* the leader */
     for (int s = 0; s < AZK_ROW; s++) {
         if (g->pl[p].garden[s] != AZK_NONE) m |= AZK_CODE_GARDEN(s);
         if (g->pl[p].alley[s] != AZK_NONE) m |= AZK_CODE_ALLEY(s);
+    }
+    return m;
+}
+
+/* The occupied places (azk_count_occ) whose card has an activated ability. */
+unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p) {
+    unsigned m = 0;
+    for (unsigned o = azk_count_occ(g, p); o; o &= o - 1) {
+        int code = __builtin_ctz(o);
+        if (cs->facts[g->cards[azk_place_card(&g->pl[p], code)].def].flags & AZK_DF_ACTIVATED) m |= 1u << code;
     }
     return m;
 }
@@ -402,15 +397,7 @@ unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p) {
     return m;
 }
 
-unsigned azk_count_marks(const azk_game *g) {
-    unsigned m = 0;
-    for (int c = 0; c < AZK_NUM_CARDS; c++)
-        m |= (g->cards[c].once_used ? 1u : 0u) | ((g->cards[c].flags & AZK_CF_COOLDOWN) ? 2u : 0u);
-    return m;
-}
-
 void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
-    g->marks = (uint8_t)azk_count_marks(g);
     for (int p = 0; p < AZK_PLAYERS; p++) {
         g->ikz_untapped[p] = (uint8_t)azk_count_untapped_ikz(g, p);
         g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
@@ -693,8 +680,7 @@ static void start_phase(azk_game *g, const azk_cardset *cs) {
     }
     azk_event(g, AZK_EV_TURN_START, p, -1, g->turn);
     expire_effects(g, AZK_DUR_START_OF_NEXT_TURN, p); /* 4.1.1, D2 */
-    if (g->marks & 1u) clear_field_marks(g, 0xFFu, 0); /* once/turn is per turn */
-    g->marks &= (uint8_t)~1u;
+    clear_field_marks(g, 0xFFu, 0); /* once/turn is per turn */
     g->pl[0].played_entities = g->pl[1].played_entities = 0;
     /* 4.1.2: p's cards on the field are exactly those in these arrays (game.h
      * invariants), so walk them instead of all of p's cards; each card is
@@ -752,8 +738,7 @@ static void end_cleanup(azk_game *g, const azk_cardset *cs) {
             if (g->pl[p].alley[s] != AZK_NONE) g->cards[g->pl[p].alley[s]].damage = 0;
         }
     }
-    if (g->marks & 2u) clear_field_marks(g, 0, AZK_CF_COOLDOWN);
-    g->marks &= (uint8_t)~2u;
+    clear_field_marks(g, 0, AZK_CF_COOLDOWN);
     expire_effects(g, AZK_DUR_END_OF_TURN, -1); /* 4.3.3 */
     for (int p = 0; p < AZK_PLAYERS; p++) {   /* 4.3.4 */
         while (g->pl[p].weapons_n > 0) {
@@ -890,7 +875,6 @@ int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
         }
         const azk_ability *a = &cs->abilities[idx];
         g->cards[c].once_used |= (uint8_t)(1u << (idx - ab));
-        g->marks |= 1u;
         pay_ikz(g, cs, me, a->ikz_cost);
         if (a->flags & AZK_ABF_TAP_COST) g->cards[c].flags |= AZK_CF_TAPPED;
         azk_event(g, AZK_EV_ABILITY, me, c, idx - ab);
@@ -952,7 +936,6 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             if (ab->flags & AZK_ABF_ONCE_PER_TURN) {
                 if (g->cards[t.source].once_used & (1u << rel)) continue;
                 g->cards[t.source].once_used |= (uint8_t)(1u << rel);
-                g->marks |= 1u;
             }
             int ctx = t.ctx_card;
             if (ctx != AZK_NONE && g->cards[ctx].incarnation != t.ctx_inc) ctx = AZK_NONE;

@@ -290,12 +290,6 @@ struct azk_game {
      * changes definition). An event nobody can hear skips the field walk.
      * Rebuilt and checked like the others. */
     uint16_t listen[AZK_PLAYERS];
-    /* ---- not hashed, not serialized: per-turn marks hint ----
-     * Bit 0: some card may have once_used bits; bit 1: some card may have
-     * COOLDOWN. Set where the engine sets those marks, cleared by the
-     * per-turn resets, rebuilt exactly with the others: a reset with nothing
-     * to clear skips its walk. A superset, checked like at_risk. */
-    uint8_t marks;
 };
 
 /* Place codes of the act_src / occ hints (ACTIVATE_ABILITY's source codes). */
@@ -370,10 +364,9 @@ static inline void azk_state_check(azk_game *g, const azk_cardset *cs) {
     azk_state_check_slow(g, cs);
 }
 void azk_state_check_all(azk_game *g, const azk_cardset *cs); /* after writing the state directly */
-void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild every derived hint (at_risk .. marks) exactly */
+void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild every derived hint (at_risk .. listen) exactly */
 unsigned azk_count_occ(const azk_game *g, int p); /* the occ hint's definition */
 unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p); /* the listen hint's definition */
-unsigned azk_count_marks(const azk_game *g); /* the exact value of the marks hint (which may be a superset) */
 unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p); /* the act_src hint's definition */
 int azk_min_health(const azk_cardset *cs, const azk_game *g, int c);
 void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status);
