@@ -26,6 +26,11 @@ cdef extern from "azuki.h" nogil:
     azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int deck0, int deck1)
     void azk_game_clone(azk_game *dst, const azk_game *src)
     void azk_game_set_turn_cap(azk_game *g, int turns)
+    void azk_game_set_decision_cap(azk_game *g, int decisions)
+    int azk_decisions(const azk_game *g)
+    int azk_end_reason(const azk_game *g)
+    const char *azk_end_reason_name(int reason)
+    int azk_num_end_reasons()
     azk_status azk_step(azk_game *g, const azk_cardset *cs, int action)
     int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap)
     int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask)
@@ -229,11 +234,12 @@ cdef extern from "game.h" nogil:
         uint8_t flow
         uint8_t result
         uint8_t fx_n, trig_n
-        uint8_t error
+        uint8_t end_reason
         uint8_t in_attack
         uint8_t attacker, target
         uint8_t defender_used
         uint16_t attacker_inc, target_inc
+        uint16_t decisions, decision_cap
         uint16_t events_n
 
     int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c)

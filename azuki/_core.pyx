@@ -31,6 +31,8 @@ MAX_OPTIONS = AZK_MAX_OPTIONS
 STATE_SIZE = azk_game_size()
 SERIALIZED_SIZE = azk_serialized_size()
 EVENT_TYPES = tuple(azk_event_name(i).decode() for i in range(azk_num_event_types()))
+END_REASONS = tuple(azk_end_reason_name(i).decode() for i in range(azk_num_end_reasons()))
+assert END_REASONS == S.END, "azuki/spec_autogen.py is stale against the C core"
 _ZONE_NAMES = tuple(z.lower() for z in S.ZONE)
 _DURATIONS = tuple(d.lower() for d in S.DURATION)
 _STATUS_NAMES = tuple(s.lower() for s in S.STATUS)
@@ -331,7 +333,7 @@ cdef class Game:
         if self.g != NULL:
             PyMem_Free(self.g)
 
-    def __init__(self, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=None):
+    def __init__(self, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=None, decision_cap=None):
         self.cards = _resolve_cards(cards)
         self.cs = self.cards.cs
         if not isinstance(decks, (tuple, list)) or len(decks) != 2:
@@ -345,6 +347,8 @@ cdef class Game:
             raise ValueError("could not initialise the game")
         if turn_cap is not None:
             self.set_turn_cap(turn_cap)
+        if decision_cap is not None:
+            self.set_decision_cap(decision_cap)
 
     cdef Game _blank(self):
         cdef Game o = Game.__new__(Game)
@@ -358,6 +362,36 @@ cdef class Game:
         if not 1 <= t <= 60000:
             raise ValueError("turn_cap must be in [1, 60000]")
         azk_game_set_turn_cap(self.g, t)
+
+    def set_decision_cap(self, decisions):
+        """Per-game decision cap (docs/rules.md §13, default 10,000): the step
+        that applies the cap-th decision ends a still-ongoing game as
+        TRUNCATED with end_reason "DECISION_CAP"."""
+        t = _as_int(decisions, "decision_cap")
+        if not 1 <= t <= 60000:
+            raise ValueError("decision_cap must be in [1, 60000]")
+        azk_game_set_decision_cap(self.g, t)
+
+    @property
+    def decisions(self):
+        """Decisions applied so far (steps; one-answer choices do not count)."""
+        return azk_decisions(self.g)
+
+    @property
+    def decision_cap(self):
+        return self.g.decision_cap
+
+    @property
+    def turn_cap(self):
+        return self.g.turn_cap
+
+    @property
+    def end_reason(self):
+        """Why the game ended (END_REASONS): None while it goes on; "LEADER",
+        "DECK_OUT"; for TRUNCATED games the cap or engine bound reached
+        ("TURN_CAP", "DECISION_CAP", "VM_STEPS", ...; docs/rules.md §13)."""
+        r = azk_end_reason(self.g)
+        return None if r == 0 else END_REASONS[r]
 
     # ---- facts ---------------------------------------------------------------
     @property
@@ -786,7 +820,9 @@ cdef class Game:
             "cardset": f"{self.cards.hash:016x}",
             "decks": list(self.decks),
             "turn": g.turn, "turn_cap": g.turn_cap, "active": g.active, "first_player": g.first_player,
-            "phase": self.phase, "result": self.result, "current_player": self.current_player,
+            "decisions": g.decisions, "decision_cap": g.decision_cap,
+            "phase": self.phase, "result": self.result, "end_reason": self.end_reason,
+            "current_player": self.current_player,
             "rng": [int(g.rng.state), int(g.rng.inc)],
             "players": players,
             "effects": effects,
@@ -877,6 +913,8 @@ cdef class Game:
         g.active = plan["active"]
         g.first_player = plan["first_player"]
         g.turn_cap = plan["turn_cap"]
+        g.decision_cap = plan["decision_cap"]
+        g.decisions = 0
         g.in_attack = 0
         g.attacker = g.target = 0
         g.flow = AZK_FLOW_MAIN

@@ -25,7 +25,7 @@ STATUS = {n.lower(): i for i, n in enumerate(S.STATUS)}
 DURATION = {n.lower(): i for i, n in enumerate(S.DURATION)}
 CF_TAPPED, CF_COOLDOWN, CF_SHOCKED = 1, 2, 4
 
-TOP_KEYS = {"players", "turn", "active", "first_player", "turn_cap", "decks", "seed", "effects", "cards",
+TOP_KEYS = {"players", "turn", "active", "first_player", "turn_cap", "decision_cap", "decisions", "end_reason", "decks", "seed", "effects", "cards",
             # derived keys that state_dict() emits; accepted and checked or ignored
             "format", "cardset", "phase", "result", "current_player", "rng", "combat", "prompt",
             "pending_triggers", "hash"}
@@ -147,11 +147,13 @@ def build_setup(d, cs):
     active = _int(d.get("active", 0), "active", 0, 1)
     first = _int(d.get("first_player", active if turn % 2 == 1 else 1 - active), "first_player", 0, 1)
     turn_cap = _int(d.get("turn_cap", 200), "turn_cap", 1, 60000)
+    decision_cap = _int(d.get("decision_cap", 10000), "decision_cap", 1, 60000)
     players_in = _list(d.get("players", [{}, {}]), "players")
     if len(players_in) != 2:
         raise ValueError("players: expected two player objects")
     plan = {"decks": [cs.decks[i] for i in deck_index], "deck_index": deck_index, "seed": seed, "turn": turn,
-            "active": active, "first_player": first, "turn_cap": turn_cap, "players": [], "effects": []}
+            "active": active, "first_player": first, "turn_cap": turn_cap,
+            "decision_cap": decision_cap, "players": [], "effects": []}
     players = []
     for p in range(2):
         pd = players_in[p]

@@ -59,6 +59,21 @@ ELEMENT_WIND = 5
 ELEMENT_LIGHT = 6
 ELEMENT_DARK = 7
 
+END = ('NONE', 'LEADER', 'DECK_OUT', 'TURN_CAP', 'DECISION_CAP', 'VM_STEPS', 'TRIGGER_LIMIT', 'TRIGGER_QUEUE', 'EFFECTS', 'OPTIONS', 'EACH', 'LOOK')
+END_DOC = ('the game is not over', "a leader's health fell to 0 or less (RULES 9)", 'a player had to draw from an empty deck (RULES 9)', 'truncated: the turn cap was reached (RULES 9)', 'truncated: the per-game decision cap was reached (rules 13)', 'truncated: an ability ran more than AZK_VM_STEP_LIMIT instructions', 'truncated: more than AZK_TRIGGER_LIMIT triggers resolved in one step', 'truncated: more than AZK_MAX_TRIGGERS triggers queued at once', 'truncated: more than AZK_MAX_EFFECTS temporary effects live at once', 'truncated: a prompt had more than AZK_MAX_OPTIONS options', 'truncated: a for-each matched more than AZK_MAX_EACH cards', 'truncated: more than AZK_LOOK_CAP cards looked at at once')
+END_NONE = 0
+END_LEADER = 1
+END_DECK_OUT = 2
+END_TURN_CAP = 3
+END_DECISION_CAP = 4
+END_VM_STEPS = 5
+END_TRIGGER_LIMIT = 6
+END_TRIGGER_QUEUE = 7
+END_EFFECTS = 8
+END_OPTIONS = 9
+END_EACH = 10
+END_LOOK = 11
+
 KEYWORD = ('CHARGE', 'DEFENDER', 'INFILTRATE', 'GODMODE', 'EFFECT_IMMUNE')
 KEYWORD_DOC = ('may attack during the turn it entered the garden', 'may be tapped in response step (b) to become the target', 'when it attacks, response step (b) is skipped', 'does not leave the field because of damage or card effects', 'cannot take damage from card effects')
 KEYWORD_CHARGE = 0
@@ -147,7 +162,7 @@ REF_ATTACKER = 5
 REF_TARGET = 6
 
 RESULT = ('ONGOING', 'WIN_P0', 'WIN_P1', 'DRAW', 'TRUNCATED')
-RESULT_DOC = ('the game is not over', 'player 0 won', 'player 1 won', 'both leaders fell to one event (D10)', 'the turn cap was reached (RULES 9)')
+RESULT_DOC = ('the game is not over', 'player 0 won', 'player 1 won', 'both leaders fell to one event (D10)', 'the game was cut off, not decided: see the end reason (rules 9, 13)')
 RESULT_ONGOING = 0
 RESULT_WIN_P0 = 1
 RESULT_WIN_P1 = 2

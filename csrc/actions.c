@@ -350,10 +350,17 @@ azk_status azk_step(azk_game *g, const azk_cardset *cs, int action) {
     if (!azk_is_legal(g, cs, action)) return AZK_ILLEGAL;
     int type = 0, p0 = 0, p1 = 0;
     azk_decode(action, &type, &p0, &p1);
-    g->error = 0;
     azk_apply(g, cs, type, p0, p1);
     azk_advance(g, cs);
-    return g->error ? (azk_status)g->error : AZK_OK;
+    /* Every game ends (rules §13): a card set can loop through decisions
+     * inside one turn, where the turn cap never fires. The decision that
+     * reaches the cap is applied in full (a game it decides keeps its
+     * result); if the game goes on, it ends TRUNCATED there. */
+    if (++g->decisions >= g->decision_cap && g->result == AZK_RES_ONGOING) {
+        azk_truncate(g, AZK_END_DECISION_CAP);
+        azk_advance(g, cs); /* settles the finished game (phase, empty legal set) */
+    }
+    return AZK_OK;
 }
 
 /* ---- per-head masks (DESIGN §3) -------------------------------------------

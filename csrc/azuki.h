@@ -29,7 +29,8 @@ typedef enum azk_status {
     AZK_ERR_ARG = 3,        /* bad argument (index, deck, size) */
     AZK_ERR_CORRUPT = 4,    /* state bytes rejected: magic, version, size, checksum or content */
     AZK_ERR_CARDSET = 5,    /* card set failed verification, or bytes belong to another set */
-    AZK_ERR_LIMIT = 6       /* an effect hit the VM's instruction or trigger bound */
+    AZK_ERR_LIMIT = 6       /* unused since state version 2: a bound reached ends the game
+                               TRUNCATED with a reason (azk_end_reason) and the step returns OK */
 } azk_status;
 
 /* Library facts. */
@@ -45,7 +46,11 @@ int azk_cardset_find_deck(const azk_cardset *cs, const char *name);
 /* Lifecycle. decks are deck indices in `cs` for player 0 and player 1. */
 azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int deck0, int deck1);
 void azk_game_clone(azk_game *dst, const azk_game *src);
-void azk_game_set_turn_cap(azk_game *g, int turns);
+void azk_game_set_turn_cap(azk_game *g, int turns);                  /* clamped to [1, 60000]; default 200 */
+/* Per-game decision cap (docs/rules.md §13): the azk_step that applies the
+ * cap-th decision ends a still-ongoing game as TRUNCATED (DECISION_CAP).
+ * Clamped to [1, 60000]; default 10,000. */
+void azk_game_set_decision_cap(azk_game *g, int decisions);
 
 /* Decisions. */
 azk_status azk_step(azk_game *g, const azk_cardset *cs, int action);
@@ -69,6 +74,10 @@ int azk_is_terminal(const azk_game *g);
 int azk_result(const azk_game *g);          /* enum azk_result */
 int azk_winner(const azk_game *g);          /* 0/1, -1 none (draw, truncated, ongoing) */
 int azk_turn(const azk_game *g);
+int azk_decisions(const azk_game *g);       /* decisions applied by azk_step so far */
+int azk_end_reason(const azk_game *g);      /* enum azk_end_reason: why it ended (0 = NONE while ongoing) */
+const char *azk_end_reason_name(int reason); /* "LEADER", "DECISION_CAP", ...; NULL if out of range */
+int azk_num_end_reasons(void);
 
 /* Services. */
 uint64_t azk_hash(const azk_game *g);
@@ -78,7 +87,10 @@ size_t azk_serialized_size(void);
 size_t azk_serialize(const azk_game *g, const azk_cardset *cs, uint8_t *out, size_t cap);  /* bytes written, 0 if cap too small */
 azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in, size_t len);
 int azk_render(const azk_game *g, const azk_cardset *cs, char *out, int cap);  /* chars written (NUL-terminated) */
-int azk_events(azk_game *g, uint32_t *out, int cap);  /* drain packed events (see game.h) */
+/* Drain up to cap packed events (see game.h), oldest first; the log is a ring
+ * of the newest 128: if older ones were overwritten since the last drain, the
+ * first event returned is EVENTS_DROPPED with the count as its value. */
+int azk_events(azk_game *g, uint32_t *out, int cap);
 const char *azk_event_name(int type);                 /* "DRAWN", ...; NULL if out of range */
 int azk_num_event_types(void);
 

@@ -18,14 +18,20 @@
 /* ---------------------------------------------------------------------------
  * Events
  * ------------------------------------------------------------------------- */
+/* The log is a ring (game.h): when it is full the oldest event is
+ * overwritten and counted, so the newest (GAME_OVER above all) survive a
+ * caller that never drains; azk_events reports the count. */
 void azk_event(azk_game *g, int type, int player, int card, int value) {
-    if (g->events_n >= AZK_EVENT_CAP) {
-        g->events_dropped++;
-        return;
-    }
     uint32_t p = (player < 0 || player > 1) ? 3u : (uint32_t)player;
     uint32_t c = (card < 0) ? AZK_NONE : (uint32_t)card & 0xFF;
-    g->events[g->events_n++] = (uint32_t)type | (p << 8) | (c << 10) | (((uint32_t)value & 0x3FFF) << 18);
+    uint32_t e = (uint32_t)type | (p << 8) | (c << 10) | (((uint32_t)value & 0x3FFF) << 18);
+    if (g->events_n >= AZK_EVENT_CAP) {
+        g->events[g->events_head] = e;
+        g->events_head = (uint16_t)((g->events_head + 1) & (AZK_EVENT_CAP - 1));
+        if (g->events_dropped < UINT16_MAX) g->events_dropped++;
+        return;
+    }
+    g->events[(g->events_head + g->events_n++) & (AZK_EVENT_CAP - 1)] = e;
 }
 
 /* ---------------------------------------------------------------------------
@@ -277,23 +283,33 @@ static void place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, in
     if (zone == AZK_Z_GARDEN) g->cards[c].flags |= AZK_CF_COOLDOWN; /* §5.5 */
 }
 
-static void game_over(azk_game *g, int result) {
+/* The one way a game ends: result and reason together (RULES §9, rules
+ * §13). Whatever was in progress (a suspended ability, queued triggers) is
+ * abandoned; the finished game accepts no further step. */
+static void game_over(azk_game *g, int result, int reason) {
     if (g->result != AZK_RES_ONGOING) return;
     g->result = (uint8_t)result;
+    g->end_reason = (uint8_t)reason;
     g->phase = AZK_PHASE_GAME_OVER;
     g->flow = AZK_FLOW_OVER;
     g->vm.active = 0;
     g->vm.waiting = 0;
     g->trig_n = 0;
+    if (result == AZK_RES_TRUNCATED) azk_event(g, AZK_EV_TRUNCATED, -1, -1, reason);
     azk_event(g, AZK_EV_GAME_OVER, -1, -1, result);
 }
+
+/* An engine bound or cap was reached: the game ends TRUNCATED with the
+ * reason (docs/rulings.md R-TRUNC). Called where the bound is hit, so the
+ * step stops there; nobody plays on from the partial state. */
+void azk_truncate(azk_game *g, int reason) { game_over(g, AZK_RES_TRUNCATED, reason); }
 
 /* Draw n; drawing from an empty deck loses at once (RULES §9). */
 void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n) {
     for (int i = 0; i < n && g->result == AZK_RES_ONGOING; i++) {
         azk_player *pl = &g->pl[p];
         if (pl->deck_n == 0) {
-            game_over(g, p == 0 ? AZK_RES_WIN_P1 : AZK_RES_WIN_P0);
+            game_over(g, p == 0 ? AZK_RES_WIN_P1 : AZK_RES_WIN_P0, AZK_END_DECK_OUT);
             return;
         }
         int c = pl->deck[pl->deck_n - 1];
@@ -329,7 +345,10 @@ void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int
         for (int i = 0; i < g->fx_n; i++)
             if (fx_live(g, &g->fx[i])) g->fx[w++] = g->fx[i];
         g->fx_n = (uint8_t)w;
-        if (g->fx_n >= AZK_MAX_EFFECTS) return; /* documented bound: effect dropped */
+        if (g->fx_n >= AZK_MAX_EFFECTS) { /* a bound, never a silent drop */
+            azk_truncate(g, AZK_END_EFFECTS);
+            return;
+        }
     }
     azk_effect *e = &g->fx[g->fx_n++];
     memset(e, 0, sizeof *e);
@@ -449,9 +468,9 @@ void azk_state_check_slow(azk_game *g, const azk_cardset *cs) {
                   azk_health_of(g, cs, c) - g->cards[c].damage <= 0;
     }
     int dead0 = dead[0], dead1 = dead[1];
-    if (dead0 && dead1) game_over(g, AZK_RES_DRAW); /* D10 */
-    else if (dead0) game_over(g, AZK_RES_WIN_P1);
-    else if (dead1) game_over(g, AZK_RES_WIN_P0);
+    if (dead0 && dead1) game_over(g, AZK_RES_DRAW, AZK_END_LEADER); /* D10 */
+    else if (dead0) game_over(g, AZK_RES_WIN_P1, AZK_END_LEADER);
+    else if (dead1) game_over(g, AZK_RES_WIN_P0, AZK_END_LEADER);
 }
 
 void azk_state_check_all(azk_game *g, const azk_cardset *cs) {
@@ -471,7 +490,7 @@ static int zone_allows(const azk_game *g, int c, unsigned flags) {
 
 static void enqueue(azk_game *g, int source, int ability, int ctx_card, int ctx_value) {
     if (g->trig_n >= AZK_MAX_TRIGGERS) {
-        g->error = AZK_ERR_LIMIT;
+        azk_truncate(g, AZK_END_TRIGGER_QUEUE);
         return;
     }
     azk_trigger_entry *t = &g->trig[g->trig_n++];
@@ -675,7 +694,7 @@ static void clear_field_marks(azk_game *g, unsigned once, unsigned flags) {
 static void start_phase(azk_game *g, const azk_cardset *cs) {
     int p = g->active;
     if (g->turn > g->turn_cap) {
-        game_over(g, AZK_RES_TRUNCATED);
+        game_over(g, AZK_RES_TRUNCATED, AZK_END_TURN_CAP);
         return;
     }
     azk_event(g, AZK_EV_TURN_START, p, -1, g->turn);
@@ -696,19 +715,23 @@ static void start_phase(azk_game *g, const azk_cardset *cs) {
     }
     for (int i = 0; i < pl->weapons_n; i++) field[m++] = pl->weapons[i];
     for (int i = 0; i < pl->ikz_area_n; i++) field[m++] = pl->ikz_area[i];
+    /* Shocked (a card flag, or a status granted by an effect: a card set
+     * may grant it) is used up by this untap step whether or not the card is
+     * tapped now (§7): a tapped card stays tapped, an untapped one just
+     * loses the condition. Granted shocks are rare, so look for one first. */
+    int granted_shock = 0;
+    for (int i = 0; i < g->fx_n; i++) granted_shock |= g->fx[i].kind == AZK_FX_STATUS && (g->fx[i].status & AZK_ST_SHOCKED);
     for (int i = 0; i < m; i++) {
         int c = field[i];
         azk_card *k = &g->cards[c];
-        if (!(k->flags & AZK_CF_TAPPED)) continue;
-        /* shocked by a card flag or by a granted status (a card set may grant
-         * it): it stays tapped and the condition is removed (§7) */
-        if ((k->flags & AZK_CF_SHOCKED) || (g->fx_n && (azk_granted_status(g, c) & AZK_ST_SHOCKED))) {
+        if ((k->flags & AZK_CF_SHOCKED) || (granted_shock && (azk_granted_status(g, c) & AZK_ST_SHOCKED))) {
             k->flags &= (uint8_t)~AZK_CF_SHOCKED;
-            clear_granted_shock(g, c);
-        } else {
-            k->flags &= (uint8_t)~AZK_CF_TAPPED;
-            g->ikz_untapped[p] += k->zone == AZK_Z_IKZ_AREA;
+            if (granted_shock) clear_granted_shock(g, c);
+            continue;
         }
+        if (!(k->flags & AZK_CF_TAPPED)) continue;
+        k->flags &= (uint8_t)~AZK_CF_TAPPED;
+        g->ikz_untapped[p] += k->zone == AZK_Z_IKZ_AREA;
     }
     fire_all(g, cs, AZK_TRIG_START_OF_TURN, 1u << p, -1, 0); /* 4.1.3 */
     g->flow = AZK_FLOW_START_DRAW;
@@ -898,10 +921,19 @@ static int defender_step_needed(const azk_game *g, const azk_cardset *cs) {
     return 1;
 }
 
-/* Drive the game to the next real decision (RULES §12) or the end. */
+/* Drive the game to the next real decision (RULES §12) or the end.
+ *
+ * State checks (RULES §9) open every pass of the loop, so whatever the last
+ * action, trigger, VM run or turn-machine step changed is checked before
+ * anything else happens, and in particular before any decision is offered:
+ * no main phase, response, defender choice or prompt is ever asked while a
+ * lethally damaged entity is on the field or a leader is at 0 or less
+ * (rules §13; azk_check_state enforces it at every decision point, -15).
+ * The VM checks after its own effect steps (vm.c) for the same reason. */
 void azk_advance(azk_game *g, const azk_cardset *cs) {
     int triggers_resolved = 0;
     for (;;) {
+        azk_state_check(g, cs);
         if (g->result != AZK_RES_ONGOING) {
             g->phase = AZK_PHASE_GAME_OVER;
             azk_store_legal(g, NULL, 0);
@@ -922,8 +954,7 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             g->trig_n--;
             memset(&g->trig[g->trig_n], 0, sizeof(azk_trigger_entry));
             if (++triggers_resolved > AZK_TRIGGER_LIMIT) {
-                g->error = AZK_ERR_LIMIT;
-                g->trig_n = 0;
+                azk_truncate(g, AZK_END_TRIGGER_LIMIT);
                 continue;
             }
             const azk_card *src = &g->cards[t.source];
@@ -1022,6 +1053,7 @@ azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int 
     memset(g, 0, sizeof *g);
     azk_rng_seed(&g->rng, seed, 0xa2b1c0d5ULL);
     g->turn_cap = AZK_DEFAULT_TURN_CAP;
+    g->decision_cap = AZK_DEFAULT_DECISION_CAP;
     g->vm.source = g->vm.ctx_card = g->vm.spell_card = AZK_NONE;
     memset(g->vm.t, AZK_NONE, sizeof g->vm.t); /* as after any ability: one position, one hash */
     for (int p = 0; p < AZK_PLAYERS; p++) {
@@ -1064,11 +1096,15 @@ azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int 
     for (int k = 0; k < AZK_PLAYERS; k++) azk_draw(g, cs, (g->first_player + k) & 1, AZK_STARTING_HAND);
     g->flow = AZK_FLOW_MULLIGAN;
     g->phase = AZK_PHASE_MULLIGAN;
-    g->events_n = 0; /* setup draws are not news */
+    g->events_n = g->events_head = g->events_dropped = 0; /* setup draws are not news */
     azk_advance(g, cs);
     return AZK_OK;
 }
 
 void azk_game_set_turn_cap(azk_game *g, int turns) {
-    g->turn_cap = (uint16_t)(turns < 1 ? 1 : turns > 60000 ? 60000 : turns);
+    g->turn_cap = (uint16_t)(turns < 1 ? 1 : turns > AZK_MAX_TURN_CAP ? AZK_MAX_TURN_CAP : turns);
+}
+
+void azk_game_set_decision_cap(azk_game *g, int decisions) {
+    g->decision_cap = (uint16_t)(decisions < 1 ? 1 : decisions > AZK_MAX_DECISION_CAP ? AZK_MAX_DECISION_CAP : decisions);
 }

@@ -39,15 +39,20 @@
 #define AZK_MAX_EACH 16                 /* FOREACH snapshot */
 #define AZK_REGS 8
 #define AZK_TREGS 4
-#define AZK_EVENT_CAP 128
+#define AZK_EVENT_CAP 128               /* a ring: the newest are kept, drops counted */
 #define AZK_VM_STEP_LIMIT 4096          /* instructions per program run */
 #define AZK_TRIGGER_LIMIT 256           /* triggers resolved per azk_step */
 #define AZK_DEFAULT_TURN_CAP 200        /* RULES 9 */
+#define AZK_MAX_TURN_CAP 60000
+#define AZK_DEFAULT_DECISION_CAP 10000  /* per game (rules 13); a starter game takes ~176 */
+#define AZK_MAX_DECISION_CAP 60000
 #define AZK_STARTING_HAND 7
 #define AZK_LEADER_HEALTH 20
 #define AZK_NONE 0xFF
 
 _Static_assert(AZK_NUM_CARDS < AZK_NONE, "card indices fit a byte");
+_Static_assert((AZK_EVENT_CAP & (AZK_EVENT_CAP - 1)) == 0, "the event ring indexes with a mask");
+_Static_assert(AZK_MAX_TURN_CAP <= UINT16_MAX && AZK_MAX_DECISION_CAP <= UINT16_MAX, "caps are uint16_t");
 
 /* Size of the flat action space, from the one declaration in azk_actions.def. */
 #define AZK_ACTION(name, n0, n1, doc) +(n0) * (n1)
@@ -85,6 +90,12 @@ enum azk_result {
     AZK_RES_COUNT
 };
 #undef AZK_RESULT
+#define AZK_END(name, doc) AZK_END_##name,
+enum azk_end_reason {
+#include "azk_enums.def"
+    AZK_END_COUNT
+};
+#undef AZK_END
 #define AZK_ACTION(name, n0, n1, doc) AZK_ACT_##name,
 enum azk_action_type {
 #include "azk_actions.def"
@@ -105,7 +116,7 @@ enum azk_opcode {
     X(DESTROYED) X(RETURNED) X(DISCARDED) X(MILLED) X(ATTACK_DECLARED) \
     X(RESPONSE_REQUESTED) X(DEFENDER_DECLARED) X(ATTACK_ENDED) X(PORTALED) \
     X(ABILITY) X(PROMPT) X(IKZ_GAINED) X(REPLACED) X(GAME_OVER) X(LOOKED) \
-    X(TO_HAND) X(UNTAPPED_IKZ) X(EFFECT) X(OPTIONS_TRUNCATED)
+    X(TO_HAND) X(UNTAPPED_IKZ) X(EFFECT) X(OPTIONS_TRUNCATED) X(TRUNCATED) X(EVENTS_DROPPED)
 #define AZK_EV_ENUM_(name) AZK_EV_##name,
 enum azk_event_type { AZK_EVENT_LIST(AZK_EV_ENUM_) AZK_EV_COUNT };
 #undef AZK_EV_ENUM_
@@ -240,15 +251,20 @@ struct azk_game {
     uint8_t flow;             /* enum azk_flow */
     uint8_t result;           /* enum azk_result */
     uint8_t fx_n, trig_n;
-    uint8_t error;            /* last azk_status from the VM bound (AZK_ERR_LIMIT), else 0 */
+    uint8_t end_reason;       /* enum azk_end_reason: why the game ended (NONE while ongoing) */
     /* combat context (RULES 6) */
     uint8_t in_attack;
     uint8_t attacker, target;
     uint8_t defender_used;
     uint16_t attacker_inc, target_inc;
+    uint16_t decisions;       /* decisions applied by azk_step this game (rules 13) */
+    uint16_t decision_cap;    /* reaching it ends the game as TRUNCATED (DECISION_CAP) */
     uint8_t pad_[2];
-    /* ---- not hashed, not serialized: the event side channel ---- */
-    uint16_t events_n, events_dropped;
+    /* ---- not hashed, not serialized: the event side channel ----
+     * A ring of the newest AZK_EVENT_CAP events (oldest at events_head);
+     * events_dropped counts the older ones overwritten since the last drain,
+     * reported by azk_events as an EVENTS_DROPPED event, never silently. */
+    uint16_t events_n, events_dropped, events_head, events_pad_;
     uint32_t events[AZK_EVENT_CAP];
     /* ---- not hashed, not serialized: the legal-action cache ----
      * The set of legal flat actions at the current decision point, as a bit
@@ -320,6 +336,7 @@ static inline int azk_on_field(const azk_game *g, int c) {
 }
 
 void azk_event(azk_game *g, int type, int player, int card, int value);
+void azk_truncate(azk_game *g, int reason); /* end the game TRUNCATED (enum azk_end_reason) */
 
 /* Statuses granted by live temporary effects (an effect on an earlier
  * incarnation of the card is dead, RULES §2.1). */

@@ -23,7 +23,7 @@
 #include "game.h"
 
 #define AZK_STATE_MAGIC 0x534B5A41u /* "AZKS" */
-#define AZK_STATE_VERSION 1
+#define AZK_STATE_VERSION 2 /* 2: end_reason, decision counter and cap */
 #define AZK_HEADER_BYTES 24
 
 size_t azk_game_size(void) { return sizeof(azk_game); }
@@ -116,6 +116,14 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
     INV(g->phase != AZK_PHASE_MAIN || g->flow == AZK_FLOW_MAIN, -14);
     INV(g->phase != AZK_PHASE_RESPONSE || g->flow == AZK_FLOW_RESPONSE, -14);
     INV(g->phase != AZK_PHASE_DEFENDER || g->flow == AZK_FLOW_DEFENDER, -14);
+    /* why it ended agrees with the result (rules §13) */
+    INV(g->end_reason < AZK_END_COUNT, -16);
+    if (g->result == AZK_RES_ONGOING) INV(g->end_reason == AZK_END_NONE, -16);
+    else if (g->result == AZK_RES_TRUNCATED) INV(g->end_reason >= AZK_END_TURN_CAP, -16);
+    else INV(g->end_reason == AZK_END_LEADER || (g->end_reason == AZK_END_DECK_OUT && g->result != AZK_RES_DRAW), -16);
+    /* every game ends: an ongoing game is below its decision cap */
+    INV(g->decision_cap >= 1 && g->decision_cap <= AZK_MAX_DECISION_CAP && g->turn_cap >= 1 &&
+            g->turn_cap <= AZK_MAX_TURN_CAP && (g->result != AZK_RES_ONGOING || g->decisions < g->decision_cap), -17);
     for (int c = 0; c < AZK_NUM_CARDS; c++) {
         const azk_card *k = &g->cards[c];
         INV(k->def < cs->num_defs && k->owner == c / AZK_CARDS_PER_PLAYER && k->zone < AZK_Z_COUNT, -20);
@@ -273,6 +281,22 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
             INV(g->ikz_untapped[p] == azk_count_untapped_ikz(g, p) && g->act_src[p] == azk_count_act_src(g, cs, p) &&
                     g->occ[p] == azk_count_occ(g, p) && g->listen[p] == azk_count_listen(g, cs, p), -99);
     }
+    /* State checks come before every question (RULES §9, rules §13): no
+     * decision is offered while an entity without godmode has damage >= its
+     * health or a leader is at 0 or less. Statics read the derived hints,
+     * so this runs with the full check only (verified just above;
+     * deserialize rebuilds them, then runs the full check). */
+    if (check_legal_cache && g->result == AZK_RES_ONGOING) {
+        for (int p = 0; p < AZK_PLAYERS; p++) {
+            int l = g->pl[p].leader;
+            INV(azk_health_of(g, cs, l) - g->cards[l].damage > 0, -15);
+            for (int k = 0; k < 2 * AZK_ROW; k++) {
+                int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+                if (c == AZK_NONE || g->cards[c].damage < azk_health_of(g, cs, c)) continue;
+                INV(azk_status_of(g, cs, c) & AZK_ST_GODMODE, -15);
+            }
+        }
+    }
     return 0;
 }
 
@@ -319,6 +343,7 @@ azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in
     if (azk_check_state(&tmp, cs, 0) != 0) return AZK_ERR_CORRUPT;
     azk_rebuild_hints(&tmp, cs); /* first: enumeration reads them */
     azk_refresh_legal(&tmp, cs);
+    if (azk_check_state(&tmp, cs, 1) != 0) return AZK_ERR_CORRUPT; /* with hints: §9 at a decision point */
     memcpy(g, &tmp, sizeof tmp);
     return AZK_OK;
 }
@@ -331,13 +356,32 @@ const char *azk_event_name(int type) { return type >= 0 && type < AZK_EV_COUNT ?
 int azk_num_event_types(void) { return AZK_EV_COUNT; }
 
 int azk_events(azk_game *g, uint32_t *out, int cap) {
-    int n = g->events_n < cap ? g->events_n : cap;
-    if (out && n > 0) memcpy(out, g->events, sizeof(uint32_t) * (size_t)n);
-    memmove(g->events, g->events + n, sizeof(uint32_t) * (size_t)(g->events_n - n));
+    if (cap <= 0) return 0;
+    int k = 0;
+    if (g->events_dropped) { /* never a silent loss: say how many went first */
+        if (out) out[0] = (uint32_t)AZK_EV_EVENTS_DROPPED | (3u << 8) | ((uint32_t)AZK_NONE << 10) |
+                          (((uint32_t)(g->events_dropped > 0x1FFF ? 0x1FFF : g->events_dropped) & 0x3FFF) << 18);
+        g->events_dropped = 0;
+        k = 1;
+    }
+    int n = g->events_n < cap - k ? g->events_n : cap - k;
+    for (int i = 0; i < n; i++) {
+        if (out) out[k + i] = g->events[g->events_head];
+        g->events_head = (uint16_t)((g->events_head + 1) & (AZK_EVENT_CAP - 1));
+    }
     g->events_n = (uint16_t)(g->events_n - n);
-    if (g->events_n == 0) g->events_dropped = 0;
-    return n;
+    return k + n;
 }
+
+#define AZK_END(name, doc) #name,
+static const char *const end_reason_names[AZK_END_COUNT] = {
+#include "azk_enums.def"
+};
+#undef AZK_END
+const char *azk_end_reason_name(int r) { return r >= 0 && r < AZK_END_COUNT ? end_reason_names[r] : NULL; }
+int azk_num_end_reasons(void) { return AZK_END_COUNT; }
+int azk_end_reason(const azk_game *g) { return g->end_reason; }
+int azk_decisions(const azk_game *g) { return g->decisions; }
 
 /* ---- render ---------------------------------------------------------------- */
 typedef struct sbuf { char *p; int n, cap; } sbuf;
@@ -352,6 +396,29 @@ static void sb(sbuf *b, const char *fmt, ...) {
     if (w > 0) b->n = b->n + w < b->cap - 1 ? b->n + w : b->cap - 1;
 }
 
+/* Name tables from the one declaration (azk_enums.def): a new entry can
+ * never outgrow them. Statuses print lower-case, as the Python API names them. */
+#define AZK_PHASE(name, doc) #name,
+static const char *const phase_names[AZK_PHASE_COUNT] = {
+#include "azk_enums.def"
+};
+#undef AZK_PHASE
+#define AZK_PROMPT(name, doc) #name,
+static const char *const prompt_names[AZK_PK_COUNT] = {
+#include "azk_enums.def"
+};
+#undef AZK_PROMPT
+#define AZK_RESULT(name, doc) #name,
+static const char *const result_names[AZK_RES_COUNT] = {
+#include "azk_enums.def"
+};
+#undef AZK_RESULT
+#define AZK_STATUS(name, doc) #name,
+static const char *const status_names[AZK_STI_COUNT] = {
+#include "azk_enums.def"
+};
+#undef AZK_STATUS
+
 static void card_str(sbuf *b, const azk_game *g, const azk_cardset *cs, int c) {
     const azk_card_def *d = azk_def(cs, g, c);
     const azk_card *k = &g->cards[c];
@@ -365,46 +432,50 @@ static void card_str(sbuf *b, const azk_game *g, const azk_cardset *cs, int c) {
     if (k->flags & AZK_CF_TAPPED) sb(b, " tapped");
     if (k->flags & AZK_CF_COOLDOWN) sb(b, " cooldown");
     unsigned st = azk_status_of(g, cs, c);
-    static const char *names[] = {"charge", "defender", "infiltrate", "godmode", "immune", "frozen", "shocked"};
     for (int i = 0; i < AZK_STI_COUNT; i++)
-        if (st & (1u << i)) sb(b, " %s", names[i]);
+        if (st & (1u << i)) {
+            sb(b, " ");
+            for (const char *q = status_names[i]; *q; q++) sb(b, "%c", *q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q);
+        }
     sb(b, "]");
 }
 
+/* The text board. Names and numbers are the API's own (docs/python_api.md):
+ * players p0/p1, 0-based slots as in location strings (p0.garden[2]), and
+ * the phase, prompt-kind, result and end-reason names of azk_enums.def. */
 int azk_render(const azk_game *g, const azk_cardset *cs, char *out, int cap) {
     if (!out || cap <= 0) return 0;
     sbuf b = {out, 0, cap};
     out[0] = 0;
-    static const char *phases[] = {"MULLIGAN", "MAIN", "RESPONSE", "DEFENDER", "PROMPT", "GAME_OVER"};
-    sb(&b, "turn %d  active P%d  phase %s  to act P%d\n", g->turn, g->active, phases[g->phase % AZK_PHASE_COUNT],
-       azk_current_player(g));
+    sb(&b, "turn %d  active p%d  phase %s  to act %s%c  decisions %d\n", g->turn, g->active,
+       g->phase < AZK_PHASE_COUNT ? phase_names[g->phase] : "?", azk_current_player(g) < 0 ? "-" : "p",
+       azk_current_player(g) < 0 ? ' ' : (char)('0' + azk_current_player(g)), g->decisions);
     for (int k = 0; k < AZK_PLAYERS; k++) {
         int p = k == 0 ? 1 - g->active : g->active;
         const azk_player *pl = &g->pl[p];
-        sb(&b, "P%d leader ", p);
+        sb(&b, "p%d.leader ", p);
         card_str(&b, g, cs, pl->leader);
-        sb(&b, "  gate %s%s\n", azk_def(cs, g, pl->gate)->name,
+        sb(&b, "  p%d.gate %s%s\n", p, azk_def(cs, g, pl->gate)->name,
            (g->cards[pl->gate].flags & AZK_CF_TAPPED) ? " (tapped)" : "");
         sb(&b, "   IKZ %d/%d untapped, pile %d  deck %d  hand %d  discard %d\n", azk_count_untapped_ikz(g, p),
            pl->ikz_area_n, pl->ikz_pile_n, pl->deck_n, pl->hand_n, pl->discard_n);
         for (int r = 0; r < 2; r++) {
-            sb(&b, "   %s:", r == 0 ? "garden" : "alley ");
             for (int s = 0; s < AZK_ROW; s++) {
                 int c = r == 0 ? pl->garden[s] : pl->alley[s];
-                sb(&b, "\n     %d: ", s + 1);
-                if (c == AZK_NONE) { sb(&b, "-"); continue; }
+                sb(&b, "   p%d.%s[%d]: ", p, r == 0 ? "garden" : "alley", s);
+                if (c == AZK_NONE) { sb(&b, "-\n"); continue; }
                 card_str(&b, g, cs, c);
                 for (int i = 0; i < pl->weapons_n; i++)
                     if (g->cards[pl->weapons[i]].holder == c) {
                         sb(&b, " + ");
                         card_str(&b, g, cs, pl->weapons[i]);
                     }
+                sb(&b, "\n");
             }
-            sb(&b, "\n");
         }
-        for (int i = 0; i < pl->weapons_n; i++)
+        for (int i = 0, n = 0; i < pl->weapons_n; i++)
             if (g->cards[pl->weapons[i]].holder == pl->leader) {
-                sb(&b, "   leader weapon: ");
+                sb(&b, "   p%d.leader.weapons[%d]: ", p, n++);
                 card_str(&b, g, cs, pl->weapons[i]);
                 sb(&b, "\n");
             }
@@ -419,8 +490,11 @@ int azk_render(const azk_game *g, const azk_cardset *cs, char *out, int cap) {
         card_str(&b, g, cs, g->target);
         sb(&b, "\n");
     }
-    if (g->phase == AZK_PHASE_PROMPT) sb(&b, "prompt kind %d for P%d, %d options%s\n", g->prompt.kind,
-                                        g->prompt.chooser, g->prompt.n, g->prompt.optional ? " (optional)" : "");
-    if (g->result != AZK_RES_ONGOING) sb(&b, "result %d\n", g->result);
+    if (g->phase == AZK_PHASE_PROMPT)
+        sb(&b, "prompt %s for p%d, %d options%s\n", g->prompt.kind < AZK_PK_COUNT ? prompt_names[g->prompt.kind] : "?",
+           g->prompt.chooser, g->prompt.n, g->prompt.optional ? " (optional)" : "");
+    if (g->result != AZK_RES_ONGOING)
+        sb(&b, "result %s (%s)\n", g->result < AZK_RES_COUNT ? result_names[g->result] : "?",
+           azk_end_reason_name(g->end_reason) ? azk_end_reason_name(g->end_reason) : "?");
     return b.n;
 }

@@ -351,11 +351,15 @@ static void finish(azk_game *g, const azk_cardset *cs) {
     azk_state_check(g, cs);
 }
 
+/* Suspend on a prompt. More options than a prompt holds is an engine
+ * bound, not a silent cut: the game ends TRUNCATED (rules §13). The caller
+ * returns either way; azk_advance sees the finished game. */
 static void ask(azk_game *g, int kind, int optional, const uint8_t *opts, int n) {
     azk_prompt *p = &g->prompt;
     if (n > AZK_MAX_OPTIONS) {
         azk_event(g, AZK_EV_OPTIONS_TRUNCATED, g->vm.controller, -1, n);
-        n = AZK_MAX_OPTIONS;
+        azk_truncate(g, AZK_END_OPTIONS);
+        return;
     }
     memset(p, 0, sizeof *p);
     p->kind = (uint8_t)kind;
@@ -414,9 +418,8 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
     uint8_t opts[AZK_NUM_CARDS];
     while (f->active && !f->waiting) {
         if (g->result != AZK_RES_ONGOING) return;
-        if (++f->steps > AZK_VM_STEP_LIMIT) {
-            g->error = AZK_ERR_LIMIT;
-            finish(g, cs);
+        if (++f->steps > AZK_VM_STEP_LIMIT) { /* a bound: the game ends here (rules §13) */
+            azk_truncate(g, AZK_END_VM_STEPS);
             return;
         }
         uint16_t pc = f->pc;
@@ -456,8 +459,11 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
         case AZK_OP_CHOOSE_NUM: {
             if (take_answer(f, &v)) { f->r[a[0]] = (int16_t)(v < 0 ? 0 : v); break; }
             int max = f->r[a[1]];
-            if (max > AZK_MAX_OPTIONS - 1) max = AZK_MAX_OPTIONS - 1;
             if (max <= 0) { f->r[a[0]] = 0; break; }
+            if (max > AZK_MAX_OPTIONS - 1) { /* 0..max does not fit one prompt */
+                azk_truncate(g, AZK_END_OPTIONS);
+                return;
+            }
             for (int i = 0; i <= max; i++) opts[i] = (uint8_t)i;
             ask(g, AZK_PK_NUMBER, 0, opts, max + 1);
             return;
@@ -502,7 +508,13 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             }
             break;
         case AZK_OP_LOOK:
-            for (int i = 0; i < f->r[a[0]] && pl->deck_n > 0 && pl->look_n < AZK_LOOK_CAP; i++) {
+            /* a short deck gives what it has (RULES §9); more than the look
+             * zone holds is an engine bound (rules §13) */
+            if (pl->look_n + (f->r[a[0]] < pl->deck_n ? f->r[a[0]] : pl->deck_n) > AZK_LOOK_CAP) {
+                azk_truncate(g, AZK_END_LOOK);
+                return;
+            }
+            for (int i = 0; i < f->r[a[0]] && pl->deck_n > 0; i++) {
                 int c = pl->deck[pl->deck_n - 1];
                 azk_move(g, cs, c, AZK_Z_LOOK, 0);
                 azk_event(g, AZK_EV_LOOKED, f->controller, c, 0);
@@ -583,7 +595,11 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
         case AZK_OP_FOREACH: {
             int n = collect(g, cs, &cs->selectors[a[1]], f->controller, f->source, f->r, f->t, f->each,
                             AZK_MAX_EACH, 0);
-            f->each_n = (uint8_t)(n > AZK_MAX_EACH ? AZK_MAX_EACH : n);
+            if (n > AZK_MAX_EACH) { /* the snapshot would drop cards: a bound (rules §13) */
+                azk_truncate(g, AZK_END_EACH);
+                return;
+            }
+            f->each_n = (uint8_t)n;
             f->each_i = 0;
             for (int i = 0; i < f->each_n; i++) f->each_inc[i] = g->cards[f->each[i]].incarnation;
             if (f->each_n == 0) { f->pc = U16(a[2], a[3]); continue; }
@@ -612,12 +628,10 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
         default: break;
         }
         f->pc = next;
-        /* State checks (RULES §9) after every instruction that can change
-         * damage, health or the field; choices, attack changes and loop
-         * bookkeeping cannot, so they skip the scan. */
-        if (op != AZK_OP_CHOOSE && op != AZK_OP_MAY && op != AZK_OP_CHOOSE_NUM && op != AZK_OP_MOD_ATTACK &&
-            op != AZK_OP_FOREACH && op != AZK_OP_NEXT)
-            azk_state_check(g, cs);
+        /* State checks (RULES §9) after every effect step: pure ops change
+         * nothing, every other op is followed by one, so a prompt is never
+         * asked over an unchecked state (rules §13). */
+        azk_state_check(g, cs);
     }
 }
 

@@ -541,7 +541,7 @@ def test_render(api):
     text = ffi.string(buf).decode()
     assert n == len(text) > 100
     assert text.startswith(f"turn {lib.azk_turn(g)}")
-    assert "P0 leader" in text and "P1 leader" in text
+    assert "p0.leader" in text and "p1.leader" in text and "p0.garden[0]" in text and "p1.alley[4]" in text
     assert "STT01-001" in text and "STT02-001" in text     # the two leaders of decks 0 and 1
     assert api.raw_bytes(raw) == before                     # rendering changes nothing
     # truncation: always NUL-terminated within cap

@@ -554,7 +554,7 @@ static void test_op_end(void) {
     azk_advance(&G, &CS);
     INV();
     AZK_CHECK(idle());
-    AZK_CHECK(G.error == 0);
+    AZK_CHECK(G.result == AZK_RES_ONGOING && G.end_reason == AZK_END_NONE);
     /* END is all that ran: no card moved, nothing queued, the frame is clear */
     AZK_CHECK(memcmp(G.cards, before.cards, sizeof G.cards) == 0);
     AZK_CHECK(memcmp(G.pl, before.pl, sizeof G.pl) == 0);
@@ -939,14 +939,23 @@ static void test_op_choose_num(void) {
     AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.n == 2);
     AZK_CHECK(answer(1) == AZK_OK);
     AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 1);
-    /* a huge max is capped to one prompt's options */
+    /* the largest max that fits one prompt is asked in full ... */
     vm_base();
-    LOAD_PROG(ab, OP(SETI), 1, 100, OP(CHOOSE_NUM), 0, 1, OP(DRAW), 0, OP(END));
+    LOAD_PROG(ab, OP(SETI), 1, AZK_MAX_OPTIONS - 1, OP(CHOOSE_NUM), 0, 1, OP(DRAW), 0, OP(END));
     run(ab);
     AZK_CHECK(G.phase == AZK_PHASE_PROMPT);
     AZK_CHECK_EQ_U64(G.prompt.n, AZK_MAX_OPTIONS);
     AZK_CHECK(answer(5) == AZK_OK);
     AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + 5);
+    /* ... one more is an engine bound: never silently capped, the game ends
+     * TRUNCATED (OPTIONS) before anything is asked (rules §13) */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 1, AZK_MAX_OPTIONS, OP(CHOOSE_NUM), 0, 1, OP(DRAW), 0, OP(END));
+    run(ab);
+    AZK_CHECK(G.result == AZK_RES_TRUNCATED && G.end_reason == AZK_END_OPTIONS);
+    AZK_CHECK(G.phase == AZK_PHASE_GAME_OVER && G.legal_n == 0);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND);
+    INV();
 }
 
 /* ---------------------------------------------------------------------------
@@ -1389,9 +1398,10 @@ static void test_op_look_to_hand_bottom(void) {
     /* each goes beneath the previous one: the last picked is the very bottom (rulings 2) */
     AZK_CHECK(pl->deck[0] == second && pl->deck[1] == first);
     AZK_CHECK(G.cards[first].zone == AZK_Z_DECK && G.cards[second].zone == AZK_Z_DECK);
-    /* LOOK is capped and leaves nothing stranded: unbottomed looked-at cards return at END */
+    /* LOOK up to the look zone's capacity leaves nothing stranded:
+     * unbottomed looked-at cards return at END */
     vm_base();
-    LOAD_PROG(ab, OP(SETI), 0, 100, OP(LOOK), 0, OP(COUNT), 1, (uint8_t)S_LOOK, OP(SETI), 2, AZK_LOOK_CAP,
+    LOAD_PROG(ab, OP(SETI), 0, AZK_LOOK_CAP, OP(LOOK), 0, OP(COUNT), 1, (uint8_t)S_LOOK, OP(SETI), 2, AZK_LOOK_CAP,
               OP(SUB), 1, 2, OP(NOT), 1, OP(DRAW), 1, OP(END));
     deck0 = G.pl[0].deck_n;
     h = G.pl[0].hand_n;
@@ -1400,6 +1410,14 @@ static void test_op_look_to_hand_bottom(void) {
     AZK_CHECK_EQ_U64(G.pl[0].look_n, 0);
     AZK_CHECK_EQ_U64(G.pl[0].hand_n, h + 1); /* COUNT saw exactly AZK_LOOK_CAP cards */
     AZK_CHECK_EQ_U64(G.pl[0].deck_n, deck0 - 1);
+    /* more than the look zone holds is a bound, not a silent cut (rules §13) */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, AZK_LOOK_CAP + 1, OP(LOOK), 0, OP(DRAW), 0, OP(END));
+    deck0 = G.pl[0].deck_n;
+    run(ab);
+    AZK_CHECK(G.result == AZK_RES_TRUNCATED && G.end_reason == AZK_END_LOOK);
+    AZK_CHECK_EQ_U64(G.pl[0].deck_n, deck0);
+    INV();
     /* identical copies are one option: three copies of one definition need no prompt */
     vm_base();
     LOAD_PROG(ab, OP(SETI), 0, 3, OP(LOOK), 0, OP(BOTTOM_LOOKED), OP(END));
@@ -1513,27 +1531,24 @@ static void test_condition_programs(void) {
  * ------------------------------------------------------------------------- */
 static void test_step_limit(void) {
     int ab;
-    /* a jump to itself is a legal effect program; it is stopped, not hung */
+    /* a jump to itself is a legal effect program; it is stopped, not hung,
+     * and the game ends TRUNCATED with the bound named (rules §13): nobody
+     * plays on from a half-run ability */
     vm_base();
     LOAD_PROG(ab, OP(JMP), J(0), OP(END));
     run(ab);
-    AZK_CHECK(G.error == AZK_ERR_LIMIT);
-    AZK_CHECK(idle());
-    AZK_CHECK(G.result == AZK_RES_ONGOING);
-    /* the game goes on afterwards */
-    AZK_CHECK(azk_step(&G, &CS, azk_encode(AZK_ACT_MULLIGAN_KEEP, 0, 0)) == AZK_OK);
+    AZK_CHECK(G.result == AZK_RES_TRUNCATED && G.end_reason == AZK_END_VM_STEPS);
+    AZK_CHECK(G.phase == AZK_PHASE_GAME_OVER && !G.vm.active && G.legal_n == 0);
+    AZK_CHECK(azk_step(&G, &CS, azk_encode(AZK_ACT_MULLIGAN_KEEP, 0, 0)) == AZK_TERMINAL);
     INV();
-    /* reported by azk_step when the loop starts after an answer; looked-at cards are not stranded */
+    /* reached in the step that answers a prompt: the step is applied (OK), the game is over */
     vm_base();
     LOAD_PROG(ab, OP(SETI), 0, 2, OP(LOOK), 0, OP(MAY), 1, OP(JZ), 2, J(7), OP(END));
-    int deck = G.pl[0].deck_n;
     run(ab);
-    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.error == 0);
-    AZK_CHECK(answer(1) == AZK_ERR_LIMIT);
-    AZK_CHECK(G.error == AZK_ERR_LIMIT);
-    AZK_CHECK(idle());
-    AZK_CHECK_EQ_U64(G.pl[0].look_n, 0);
-    AZK_CHECK_EQ_U64(G.pl[0].deck_n, deck);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.result == AZK_RES_ONGOING);
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK(G.result == AZK_RES_TRUNCATED && G.end_reason == AZK_END_VM_STEPS);
+    INV();
     /* a long but finite loop (~3 * 1016 instructions) completes, twice that does not
      * 0 SETI r0 127 | 3 ADD r0 r0 (x3 = 1016, x4 = 2032) | L: ADDI r0 -1 | JZ r0 ->done | JMP L | done: DRAW r2 */
     for (int k = 0; k < 2; k++) {
@@ -1552,8 +1567,8 @@ static void test_step_limit(void) {
         p[n++] = OP(END);
         ab = load_prog(p, n);
         run(ab);
-        AZK_CHECK(idle());
-        AZK_CHECK_EQ_U64(G.error, k == 0 ? 0 : AZK_ERR_LIMIT);
+        AZK_CHECK_EQ_U64(G.end_reason, k == 0 ? AZK_END_NONE : AZK_END_VM_STEPS);
+        AZK_CHECK_EQ_U64(G.result, k == 0 ? AZK_RES_ONGOING : AZK_RES_TRUNCATED);
         AZK_CHECK_EQ_U64(G.pl[0].hand_n, AZK_STARTING_HAND + (k == 0));
     }
 }
