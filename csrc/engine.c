@@ -963,6 +963,9 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
              * ability works from, does nothing (RULES §2.1). */
             if (src->incarnation != t.source_inc) continue;
             if (!zone_allows(g, t.source, ab->flags)) continue;
+            /* a source frozen since the event has no abilities (RULES §7,
+             * docs/rulings.md 18); frozen is only ever granted by effects */
+            if (g->fx_n && (azk_granted_status(g, t.source) & AZK_ST_FROZEN)) continue;
             int rel = t.ability - azk_def(cs, g, t.source)->ability_first;
             if (ab->flags & AZK_ABF_ONCE_PER_TURN) {
                 if (g->cards[t.source].once_used & (1u << rel)) continue;
