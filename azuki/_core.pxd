@@ -240,7 +240,6 @@ cdef extern from "game.h" nogil:
         uint8_t defender_used
         uint16_t attacker_inc, target_inc
         uint16_t decisions, decision_cap
-        uint16_t events_n
 
     int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c)
     int azk_health_of(const azk_game *g, const azk_cardset *cs, int c)

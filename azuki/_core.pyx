@@ -856,7 +856,7 @@ cdef class Game:
         cdef azk_player *pl
         cdef azk_card *k
         cdef int p, i, c, base, h
-        g.events_n = 0
+        azk_events(g, NULL, 1 << 30)   # drain: setup is not news
         g.fx_n = 0
         g.trig_n = 0
         memset(&g.prompt, 0, sizeof(azk_prompt))
@@ -925,7 +925,7 @@ cdef class Game:
             raise ValueError(f"setup does not describe a valid position (invariant {bad})")
         azk_state_check_all(g, self.cs)   # also rebuilds the engine's state-check hint
         azk_advance(g, self.cs)
-        g.events_n = 0
+        azk_events(g, NULL, 1 << 30)   # drain: setup is not news
 
 
 cdef void _fill_list(azk_game *g, uint8_t *arr, uint8_t *n, object cards):

@@ -51,7 +51,6 @@ int main(int argc, char **argv) {
                 azk_step(&g, cs, legal[(uint32_t)(rs >> 32) % (uint32_t)n]);
                 decisions++;
             }
-            g.events_n = 0;
         }
         double dt = now() - t0;
         dps[r] = decisions / dt;

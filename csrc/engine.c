@@ -18,20 +18,14 @@
 /* ---------------------------------------------------------------------------
  * Events
  * ------------------------------------------------------------------------- */
-/* The log is a ring (game.h): when it is full the oldest event is
- * overwritten and counted, so the newest (GAME_OVER above all) survive a
- * caller that never drains; azk_events reports the count. */
+/* The log is a ring (game.h): a full log overwrites its oldest event, so
+ * the newest (GAME_OVER above all) survive a caller that never drains, and
+ * azk_events reports how many were lost. */
 void azk_event(azk_game *g, int type, int player, int card, int value) {
     uint32_t p = (player < 0 || player > 1) ? 3u : (uint32_t)player;
     uint32_t c = (card < 0) ? AZK_NONE : (uint32_t)card & 0xFF;
-    uint32_t e = (uint32_t)type | (p << 8) | (c << 10) | (((uint32_t)value & 0x3FFF) << 18);
-    if (g->events_n >= AZK_EVENT_CAP) {
-        g->events[g->events_head] = e;
-        g->events_head = (uint16_t)((g->events_head + 1) & (AZK_EVENT_CAP - 1));
-        if (g->events_dropped < UINT16_MAX) g->events_dropped++;
-        return;
-    }
-    g->events[(g->events_head + g->events_n++) & (AZK_EVENT_CAP - 1)] = e;
+    g->events[g->events_wr++ & (AZK_EVENT_CAP - 1)] =
+        (uint32_t)type | (p << 8) | (c << 10) | (((uint32_t)value & 0x3FFF) << 18);
 }
 
 /* ---------------------------------------------------------------------------
@@ -923,17 +917,20 @@ static int defender_step_needed(const azk_game *g, const azk_cardset *cs) {
 
 /* Drive the game to the next real decision (RULES §12) or the end.
  *
- * State checks (RULES §9) open every pass of the loop, so whatever the last
- * action, trigger, VM run or turn-machine step changed is checked before
- * anything else happens, and in particular before any decision is offered:
- * no main phase, response, defender choice or prompt is ever asked while a
- * lethally damaged entity is on the field or a leader is at 0 or less
- * (rules §13; azk_check_state enforces it at every decision point, -15).
- * The VM checks after its own effect steps (vm.c) for the same reason. */
+ * State checks (RULES §9) follow every change before anything else happens,
+ * and in particular before any decision is offered: no main phase,
+ * response, defender choice or prompt is ever asked while a lethally
+ * damaged entity is on the field or a leader is at 0 or less (rules §13.4;
+ * azk_check_state enforces it at every decision point, -15). The places:
+ * here on entry (after the action just applied, e.g. a portal that takes a
+ * bonus away), after each turn-machine step that changes cards, after every
+ * VM instruction that changes the game and when an ability finishes (vm.c),
+ * and inside damage, plays and sacrifices. Steps that only move the machine
+ * (queueing triggers, phase changes) need none. */
 void azk_advance(azk_game *g, const azk_cardset *cs) {
     int triggers_resolved = 0;
+    azk_state_check(g, cs);
     for (;;) {
-        azk_state_check(g, cs);
         if (g->result != AZK_RES_ONGOING) {
             g->phase = AZK_PHASE_GAME_OVER;
             azk_store_legal(g, NULL, 0);
@@ -983,9 +980,11 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
             return;
         case AZK_FLOW_START:
             start_phase(g, cs);
+            azk_state_check(g, cs); /* expired effects and untaps can change statics */
             continue;
         case AZK_FLOW_START_DRAW:
             start_draw(g, cs);
+            azk_state_check(g, cs); /* hand, deck and IKZ counts can change statics */
             continue;
         case AZK_FLOW_MAIN:
             g->phase = AZK_PHASE_MAIN;
@@ -1099,7 +1098,7 @@ azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int 
     for (int k = 0; k < AZK_PLAYERS; k++) azk_draw(g, cs, (g->first_player + k) & 1, AZK_STARTING_HAND);
     g->flow = AZK_FLOW_MULLIGAN;
     g->phase = AZK_PHASE_MULLIGAN;
-    g->events_n = g->events_head = g->events_dropped = 0; /* setup draws are not news */
+    g->events_rd = g->events_wr; /* setup draws are not news */
     azk_advance(g, cs);
     return AZK_OK;
 }

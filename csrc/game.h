@@ -261,10 +261,12 @@ struct azk_game {
     uint16_t decision_cap;    /* reaching it ends the game as TRUNCATED (DECISION_CAP) */
     uint8_t pad_[2];
     /* ---- not hashed, not serialized: the event side channel ----
-     * A ring of the newest AZK_EVENT_CAP events (oldest at events_head);
-     * events_dropped counts the older ones overwritten since the last drain,
-     * reported by azk_events as an EVENTS_DROPPED event, never silently. */
-    uint16_t events_n, events_dropped, events_head, events_pad_;
+     * A ring of the newest AZK_EVENT_CAP events: running write and read
+     * counts (events[count & (AZK_EVENT_CAP - 1)]), so a write is one store
+     * and an increment, with no branch. Unread = wr - rd (mod 2^32); when
+     * that exceeds the capacity the oldest were overwritten, and azk_events
+     * reports how many with an EVENTS_DROPPED event, never silently. */
+    uint32_t events_wr, events_rd;
     uint32_t events[AZK_EVENT_CAP];
     /* ---- not hashed, not serialized: the legal-action cache ----
      * The set of legal flat actions at the current decision point, as a bit
@@ -322,7 +324,7 @@ static inline int azk_place_card(const azk_player *pl, int code) {
     return code == 0 ? pl->leader : azk_row_card(pl, code);
 }
 
-#define AZK_HASHED_BYTES offsetof(azk_game, events_n)
+#define AZK_HASHED_BYTES offsetof(azk_game, events_wr)
 
 /* ---- internal API shared by engine.c, actions.c, vm.c, state.c -------------- */
 static inline azk_card *azk_c(azk_game *g, int i) { return &g->cards[i]; }

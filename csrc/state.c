@@ -358,18 +358,18 @@ int azk_num_event_types(void) { return AZK_EV_COUNT; }
 int azk_events(azk_game *g, uint32_t *out, int cap) {
     if (cap <= 0) return 0;
     int k = 0;
-    if (g->events_dropped) { /* never a silent loss: say how many went first */
+    uint32_t unread = g->events_wr - g->events_rd;
+    if (unread > AZK_EVENT_CAP) { /* never a silent loss: say how many went, first */
+        uint32_t lost = unread - AZK_EVENT_CAP;
         if (out) out[0] = (uint32_t)AZK_EV_EVENTS_DROPPED | (3u << 8) | ((uint32_t)AZK_NONE << 10) |
-                          (((uint32_t)(g->events_dropped > 0x1FFF ? 0x1FFF : g->events_dropped) & 0x3FFF) << 18);
-        g->events_dropped = 0;
+                          ((lost > 0x1FFF ? 0x1FFFu : lost) << 18);
+        g->events_rd = g->events_wr - AZK_EVENT_CAP;
+        unread = AZK_EVENT_CAP;
         k = 1;
     }
-    int n = g->events_n < cap - k ? g->events_n : cap - k;
-    for (int i = 0; i < n; i++) {
-        if (out) out[k + i] = g->events[g->events_head];
-        g->events_head = (uint16_t)((g->events_head + 1) & (AZK_EVENT_CAP - 1));
-    }
-    g->events_n = (uint16_t)(g->events_n - n);
+    int n = (int)unread < cap - k ? (int)unread : cap - k;
+    for (int i = 0; i < n; i++, g->events_rd++)
+        if (out) out[k + i] = g->events[g->events_rd & (AZK_EVENT_CAP - 1)];
     return k + n;
 }
 

@@ -628,10 +628,13 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
         default: break;
         }
         f->pc = next;
-        /* State checks (RULES §9) after every effect step: pure ops change
-         * nothing, every other op is followed by one, so a prompt is never
-         * asked over an unchecked state (rules §13). */
-        azk_state_check(g, cs);
+        /* State checks (RULES §9) after every effect step that changes the
+         * game, so a prompt is never asked over an unchecked state (rules
+         * §13.4). Pure ops, answered choices (they set registers), attack
+         * changes and loop bookkeeping change no damage, health or field. */
+        if (op != AZK_OP_CHOOSE && op != AZK_OP_MAY && op != AZK_OP_CHOOSE_NUM && op != AZK_OP_MOD_ATTACK &&
+            op != AZK_OP_FOREACH && op != AZK_OP_NEXT)
+            azk_state_check(g, cs);
     }
 }
 

@@ -304,3 +304,21 @@ def test_render_uses_the_api_names():
     while not g.is_terminal:
         g.step(r.choice(list(g.legal_actions())))
     assert f"result {g.result} ({g.end_reason})" in g.render()
+
+
+def test_loop_without_decisions_ends_by_the_trigger_bound(tmp_path):
+    """docs/rules.md §13.3: a card that returns itself and plays itself again
+    with no question asked (one matching card, one free slot) would loop
+    forever inside one step; after 256 triggers the game ends TRUNCATED
+    (TRIGGER_LIMIT) and the step returns normally."""
+    path = runtime_set(tmp_path, "STT02-007", [
+        {"choose": {"as": "me", "from": {"zone": ["garden"], "side": "self", "card": "STT02-007"}}},
+        {"return_to_hand": "me"},
+        {"choose": {"as": "again", "from": {"zone": ["hand"], "side": "self", "card": "STT02-007"}}},
+        {"play_free": {"card": "again", "to": "garden"}}])
+    g = azuki.Game.from_setup({"decks": ["STT02", "STT01"],
+                               "players": [{"hand": ["STT02-007"], "ikz_area": 3,
+                                            "garden": ["STT02-004"] * 4}, {}]}, cards=path)
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Benzai")
+    assert g.result == "TRUNCATED" and g.end_reason == "TRIGGER_LIMIT"
+    assert g.check_invariants() == 0

@@ -48,7 +48,6 @@ int main(int argc, char **argv) {
             if (inv) { fprintf(stderr, "game %lld: invariant %d\n", games, inv); failures++; }
             decisions++;
         }
-        g.events_n = 0;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double dt = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
