@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 
 # DESIGN §5 names (the public contract) plus the RNG helpers.
 _CORE_NAMES = ("Game", "CardSet", "IllegalActionError", "StateError", "CardSetError", "AzukiError",
-               "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "encode", "decode", "simulate",
+               "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "INVARIANTS", "invariant_text", "encode", "decode", "simulate",
                "rng_outputs", "rng_bounded", "rng_shuffle")
 
 

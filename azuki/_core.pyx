@@ -31,6 +31,18 @@ MAX_OPTIONS = AZK_MAX_OPTIONS
 STATE_SIZE = azk_game_size()
 SERIALIZED_SIZE = azk_serialized_size()
 EVENT_TYPES = tuple(azk_event_name(i).decode() for i in range(azk_num_event_types()))
+# The state checker's codes (csrc/azk_invariants.def): code -> (name, what must hold).
+INVARIANTS = {a[0]: (n, d) for n, a, d in zip(S.INV, S.INV_ARGS, S.INV_DOC)}
+
+
+def invariant_text(code):
+    """'NAME: what must hold' for a code check_invariants() returned."""
+    if code == 0:
+        return "OK"
+    n, d = INVARIANTS.get(code, ("UNKNOWN", "unknown invariant"))
+    return f"invariant {code} {n}: {d}"
+
+
 END_REASONS = tuple(azk_end_reason_name(i).decode() for i in range(azk_num_end_reasons()))
 assert END_REASONS == S.END, "azuki/spec_autogen.py is stale against the C core"
 _ZONE_NAMES = tuple(z.lower() for z in S.ZONE)
@@ -725,7 +737,9 @@ cdef class Game:
         return bytes(buf[:n]).decode("utf-8", "replace")
 
     def check_invariants(self):
-        """0 when the engine's invariant checker accepts the state, else a negative code."""
+        """0 when the engine's invariant checker accepts the state, else the
+        negative code of the first invariant violated (azuki.INVARIANTS,
+        azuki.invariant_text(code))."""
         return azk_check_invariants(self.g, self.cs)
 
     def __repr__(self):
@@ -922,7 +936,7 @@ cdef class Game:
         g.result = S.RESULT_ONGOING
         cdef int bad = azk_check_state(g, self.cs, 0)   # the legal cache is built by azk_advance below
         if bad != 0:
-            raise ValueError(f"setup does not describe a valid position (invariant {bad})")
+            raise ValueError(f"setup does not describe a valid position ({invariant_text(bad)})")
         azk_state_check_all(g, self.cs)   # also rebuilds the engine's state-check hint
         azk_advance(g, self.cs)
         azk_events(g, NULL, 1 << 30)   # drain: setup is not news

@@ -4,7 +4,7 @@ The engine's vocabularies as Python constants. Each family is a tuple of
 names (index = the C enum value) plus NAME = value constants.
 """
 
-SOURCES = 'azk_actions.def, azk_enums.def, azk_opcodes.def'
+SOURCES = 'azk_actions.def, azk_enums.def, azk_invariants.def, azk_opcodes.def'
 
 ACTION = ('NO_OP', 'PLAY_ENTITY_TO_GARDEN', 'PLAY_ENTITY_TO_ALLEY', 'PLAY_WEAPON', 'PLAY_SPELL_MAIN', 'PLAY_SPELL_RESPONSE', 'ATTACK', 'DECLARE_DEFENDER', 'PORTAL_GATE', 'ACTIVATE_ABILITY', 'END_TURN', 'MULLIGAN_KEEP', 'MULLIGAN_SHUFFLE', 'CHOOSE')
 ACTION_DOC = ('decline / pass / done (response window, optional prompts)', 'p0 hand index, p1 garden slot (slot to replace when full)', 'p0 hand index, p1 alley slot (slot to replace when full)', 'p0 hand index, p1 holder: 0 leader, 1..5 garden slot+1', 'p0 hand index; targets come as prompts', 'p0 hand index; targets come as prompts', 'p0 attacker: 0 leader, 1..5 garden slot+1; p1 target: 0 enemy leader, 1..5 enemy garden slot+1', 'p0 garden slot of the new defender', 'p0 alley slot, p1 garden slot (slot to replace when full)', 'p0 source: 0 leader, 1..5 garden, 6..10 alley; p1 activated-ability index', 'end the main phase', 'keep the opening hand', 'hand to the bottom, draw 7, shuffle', 'p0 option index of the pending prompt')
@@ -73,6 +73,73 @@ END_EFFECTS = 8
 END_OPTIONS = 9
 END_EACH = 10
 END_LOOK = 11
+
+INV = ('CARDSET_FACTS', 'ENUM_RANGE', 'PLAYER_RANGE', 'RESULT_PHASE', 'RESULT_FLOW', 'PHASE_FLOW', 'LETHAL_AT_DECISION', 'END_REASON', 'CAPS', 'CARD_RECORD', 'WEAPON_HOLDER_FIELD', 'LEADER_GATE_TYPE', 'IKZ_ZONE_TYPE', 'SPECIAL_ZONE_TYPE', 'MAIN_ZONE_TYPE', 'MARKS_ON_FIELD', 'FIXED_CARDS', 'LEADER_GATE_ZONE', 'DECK_LIST', 'HAND_LIST', 'DISCARD_LIST', 'WEAPON_LIST', 'IKZ_AREA_LIST', 'IKZ_PILE_LIST', 'LOOK_LIST', 'ROW_INDEX', 'ROW_RECORD', 'ROW_TYPE', 'HAND_ORDER', 'WEAPON_HOLDER', 'WEAPON_TYPE', 'IKZ_AREA_TYPE', 'IKZ_CONSERVED', 'SPECIAL_ZONE_ONCE', 'CONSERVATION', 'QUEUE_COUNTS', 'EFFECT_RECORD', 'TRIGGER_RECORD', 'TRIGGER_CONTEXT', 'TRIGGER_PROGRAM', 'TRIGGER_OWN_ABILITY', 'VM_FRAME', 'VM_PC', 'VM_CONTEXT', 'VM_SPELL', 'VM_TREGS', 'VM_EACH', 'VM_ABILITY_PROGRAM', 'VM_PC_BOUNDARY', 'PROMPT_PHASE', 'PROMPT_RANGE', 'PROMPT_CHOICE', 'PROMPT_OPCODE', 'PROMPT_CARD_OPTIONS', 'PROMPT_OPTION_RANGE', 'ANSWER_CONSUMED', 'ANSWER_RANGE', 'COMBAT_RANGE', 'LEGAL_COUNT', 'LEGAL_SET', 'LEGAL_WORDS', 'AT_RISK_HINT', 'HINTS_EXACT')
+INV_DOC = ("the card set's derived tables match its data (azk_cardset_finish ran last)", 'result, phase and flow are in range', 'active and first player are 0 or 1', 'the game is ongoing exactly when the phase is not GAME_OVER', 'the game is ongoing exactly when the turn machine is not over', "the decision being asked agrees with the turn machine's position", 'no decision is offered while an entity without godmode has damage >= health or a leader is at 0 or less (rules 9, 13.4)', 'the end reason agrees with the result (rules 13)', 'turn and decision caps are in range and an ongoing game is below its decision cap', "every card's definition, owner and zone are in range", 'exactly the attached weapons have a holder', 'leader and gate zones hold a leader and a gate', 'IKZ zones hold IKZ cards only', 'the resolving zone holds a spell, out of game holds IKZ or main-deck cards', 'deck, hand, discard, rows, weapons and look hold main-deck cards only', 'once-per-turn marks and cooldown exist only on leader, gate, row and weapon cards', "leader, gate and token are each player's fixed card indices", 'the leader and the gate are in their zones', 'the deck array names exactly its cards, in position order, within capacity', 'the hand array names exactly its cards, in position order, within capacity', 'the discard array names exactly its cards, in position order, within capacity', 'the weapon array names exactly the attached weapons, within capacity', 'the IKZ area array names exactly its cards, within capacity', 'the IKZ pile array names exactly its cards, within capacity', 'the look array names exactly the looked-at cards, within capacity', 'a row slot names a card index once', "a row slot's card records that row and slot", 'rows hold entities only', 'the hand is in canonical order (definition, then card index)', "a weapon's holder is its owner's leader or garden entity", 'attached cards are weapons', 'the IKZ area holds IKZ cards only', "each player's 10 IKZ cards and token are all accounted for", 'a card out of game, aside or resolving is in no array', 'every physical card is in exactly one zone', 'live effects and queued triggers are within capacity', 'every live effect names a card, kind, duration and creator in range', 'every queued trigger names a source, ability and controller in range', "a queued trigger's context card is none or in range", "a queued trigger's ability has a program", "a queued trigger names a triggered ability of its source's own definition, under its owner", 'the running ability, its source and controller are in range', "the VM's pc and for-each cursor are in range", "the VM's context card is none or in range", "the VM's resolving spell is none or in range", "the VM's card registers are none or in range", 'the for-each snapshot names cards in range', 'the running ability has a program', "the VM's pc is an instruction of the running ability's program", 'a prompt is pending exactly when the VM waits on one', "the prompt's kind, chooser and option count are in range", 'a prompt offers at least two answers (rules 12)', 'the prompt is the one the instruction at pc asks', 'a card prompt has options', 'every prompt option is in range for its kind', 'an answer is consumed in the step that gives it', 'a pending answer is -1 (declined) or a card-sized value', 'attacker and target are in range during an attack', 'the legal-action cache has as many actions as a fresh enumeration', 'the legal-action cache is exactly a fresh enumeration', "the legal-action cache's word summary is exact", 'the state-check hint covers every entity at or above its lowest health in damage', 'the untapped-IKZ, activated-source, occupancy and listener hints are exact')
+INV_ARGS = ((-5,), (-10,), (-11,), (-12,), (-13,), (-14,), (-15,), (-16,), (-17,), (-20,), (-21,), (-22,), (-23,), (-24,), (-25,), (-26,), (-30,), (-31,), (-32,), (-33,), (-34,), (-35,), (-36,), (-37,), (-38,), (-40,), (-41,), (-42,), (-43,), (-44,), (-45,), (-46,), (-47,), (-50,), (-51,), (-60,), (-61,), (-62,), (-63,), (-64,), (-65,), (-70,), (-71,), (-72,), (-73,), (-74,), (-75,), (-76,), (-77,), (-80,), (-81,), (-82,), (-83,), (-84,), (-85,), (-86,), (-87,), (-90,), (-95,), (-96,), (-97,), (-98,), (-99,))
+INV_CARDSET_FACTS = 0
+INV_ENUM_RANGE = 1
+INV_PLAYER_RANGE = 2
+INV_RESULT_PHASE = 3
+INV_RESULT_FLOW = 4
+INV_PHASE_FLOW = 5
+INV_LETHAL_AT_DECISION = 6
+INV_END_REASON = 7
+INV_CAPS = 8
+INV_CARD_RECORD = 9
+INV_WEAPON_HOLDER_FIELD = 10
+INV_LEADER_GATE_TYPE = 11
+INV_IKZ_ZONE_TYPE = 12
+INV_SPECIAL_ZONE_TYPE = 13
+INV_MAIN_ZONE_TYPE = 14
+INV_MARKS_ON_FIELD = 15
+INV_FIXED_CARDS = 16
+INV_LEADER_GATE_ZONE = 17
+INV_DECK_LIST = 18
+INV_HAND_LIST = 19
+INV_DISCARD_LIST = 20
+INV_WEAPON_LIST = 21
+INV_IKZ_AREA_LIST = 22
+INV_IKZ_PILE_LIST = 23
+INV_LOOK_LIST = 24
+INV_ROW_INDEX = 25
+INV_ROW_RECORD = 26
+INV_ROW_TYPE = 27
+INV_HAND_ORDER = 28
+INV_WEAPON_HOLDER = 29
+INV_WEAPON_TYPE = 30
+INV_IKZ_AREA_TYPE = 31
+INV_IKZ_CONSERVED = 32
+INV_SPECIAL_ZONE_ONCE = 33
+INV_CONSERVATION = 34
+INV_QUEUE_COUNTS = 35
+INV_EFFECT_RECORD = 36
+INV_TRIGGER_RECORD = 37
+INV_TRIGGER_CONTEXT = 38
+INV_TRIGGER_PROGRAM = 39
+INV_TRIGGER_OWN_ABILITY = 40
+INV_VM_FRAME = 41
+INV_VM_PC = 42
+INV_VM_CONTEXT = 43
+INV_VM_SPELL = 44
+INV_VM_TREGS = 45
+INV_VM_EACH = 46
+INV_VM_ABILITY_PROGRAM = 47
+INV_VM_PC_BOUNDARY = 48
+INV_PROMPT_PHASE = 49
+INV_PROMPT_RANGE = 50
+INV_PROMPT_CHOICE = 51
+INV_PROMPT_OPCODE = 52
+INV_PROMPT_CARD_OPTIONS = 53
+INV_PROMPT_OPTION_RANGE = 54
+INV_ANSWER_CONSUMED = 55
+INV_ANSWER_RANGE = 56
+INV_COMBAT_RANGE = 57
+INV_LEGAL_COUNT = 58
+INV_LEGAL_SET = 59
+INV_LEGAL_WORDS = 60
+INV_AT_RISK_HINT = 61
+INV_HINTS_EXACT = 62
 
 KEYWORD = ('CHARGE', 'DEFENDER', 'INFILTRATE', 'GODMODE', 'EFFECT_IMMUNE')
 KEYWORD_DOC = ('may attack during the turn it entered the garden', 'may be tapped in response step (b) to become the target', 'when it attacks, response step (b) is skipped', 'does not leave the field because of damage or card effects', 'cannot take damage from card effects')

@@ -79,6 +79,13 @@ int azk_end_reason(const azk_game *g);      /* enum azk_end_reason: why it ended
 const char *azk_end_reason_name(int reason); /* "LEADER", "DECISION_CAP", ...; NULL if out of range */
 int azk_num_end_reasons(void);
 
+/* The state checker's codes (azk_invariants.def): 0 ok, else the negative
+ * code of the first invariant violated; its name and what must hold (NULL
+ * for an unknown code). */
+int azk_check_invariants(const azk_game *g, const azk_cardset *cs);
+const char *azk_invariant_name(int code);
+const char *azk_invariant_message(int code);
+
 /* Services. */
 uint64_t azk_hash(const azk_game *g);
 uint64_t azk_cardset_hash(const azk_cardset *cs);

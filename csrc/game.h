@@ -109,6 +109,14 @@ enum azk_opcode {
 };
 #undef AZK_OP
 
+/* Invariant codes of the state checker (azk_invariants.def). */
+#define AZK_INV(name, code, doc) AZK_INV_##name = (code),
+enum azk_invariant {
+#include "azk_invariants.def"
+    AZK_INV_OK_ = 0
+};
+#undef AZK_INV
+
 /* Event types (the event log, DESIGN §2). Packed as
  * type:8 | player:2 (3 = none) | card:8 | value:14 (two's complement). */
 #define AZK_EVENT_LIST(X) \

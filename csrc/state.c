@@ -80,6 +80,22 @@ uint64_t azk_hash(const azk_game *g) { return azk_hash_bytes(g, AZK_HASHED_BYTES
 uint64_t azk_cardset_hash(const azk_cardset *cs) { return azk_hash_bytes(cs, AZK_CARDSET_HASHED_BYTES); }
 
 /* ---- invariants ------------------------------------------------------------ */
+typedef struct inv_entry { int code; const char *name, *message; } inv_entry;
+#define AZK_INV(name, code, doc) {code, #name, doc},
+static const inv_entry invariants[] = {
+#include "azk_invariants.def"
+};
+#undef AZK_INV
+static const inv_entry *inv_find(int code) {
+    for (size_t i = 0; i < sizeof invariants / sizeof *invariants; i++)
+        if (invariants[i].code == code) return &invariants[i];
+    return NULL;
+}
+const char *azk_invariant_name(int code) { return code == 0 ? "OK" : inv_find(code) ? inv_find(code)->name : NULL; }
+const char *azk_invariant_message(int code) {
+    return code == 0 ? "every invariant holds" : inv_find(code) ? inv_find(code)->message : NULL;
+}
+
 #define INV(cond, code)            \
     do {                           \
         if (!(cond)) return (code); \
@@ -104,135 +120,135 @@ int azk_check_invariants(const azk_game *g, const azk_cardset *cs) { return azk_
 
 int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache) {
     int seen[AZK_NUM_CARDS] = {0};
-    INV(azk_cardset_facts_ok(cs), -5); /* derived tables match the set (azk_cardset_finish ran last) */
-    INV(g->result < AZK_RES_COUNT && g->phase < AZK_PHASE_COUNT && g->flow <= AZK_FLOW_OVER, -10);
-    INV(g->active < 2 && g->first_player < 2, -11);
-    INV((g->result == AZK_RES_ONGOING) == (g->phase != AZK_PHASE_GAME_OVER), -12);
+    INV(azk_cardset_facts_ok(cs), AZK_INV_CARDSET_FACTS); /* derived tables match the set (azk_cardset_finish ran last) */
+    INV(g->result < AZK_RES_COUNT && g->phase < AZK_PHASE_COUNT && g->flow <= AZK_FLOW_OVER, AZK_INV_ENUM_RANGE);
+    INV(g->active < 2 && g->first_player < 2, AZK_INV_PLAYER_RANGE);
+    INV((g->result == AZK_RES_ONGOING) == (g->phase != AZK_PHASE_GAME_OVER), AZK_INV_RESULT_PHASE);
     /* the turn machine's position agrees with the decision being asked:
      * azk_advance sets these phases from the flow (found by fuzz_state: a
      * MAIN phase over a finished flow ended the game without a result) */
-    INV((g->result == AZK_RES_ONGOING) == (g->flow != AZK_FLOW_OVER), -13);
-    INV(g->phase != AZK_PHASE_MULLIGAN || g->flow == AZK_FLOW_MULLIGAN, -14);
-    INV(g->phase != AZK_PHASE_MAIN || g->flow == AZK_FLOW_MAIN, -14);
-    INV(g->phase != AZK_PHASE_RESPONSE || g->flow == AZK_FLOW_RESPONSE, -14);
-    INV(g->phase != AZK_PHASE_DEFENDER || g->flow == AZK_FLOW_DEFENDER, -14);
+    INV((g->result == AZK_RES_ONGOING) == (g->flow != AZK_FLOW_OVER), AZK_INV_RESULT_FLOW);
+    INV(g->phase != AZK_PHASE_MULLIGAN || g->flow == AZK_FLOW_MULLIGAN, AZK_INV_PHASE_FLOW);
+    INV(g->phase != AZK_PHASE_MAIN || g->flow == AZK_FLOW_MAIN, AZK_INV_PHASE_FLOW);
+    INV(g->phase != AZK_PHASE_RESPONSE || g->flow == AZK_FLOW_RESPONSE, AZK_INV_PHASE_FLOW);
+    INV(g->phase != AZK_PHASE_DEFENDER || g->flow == AZK_FLOW_DEFENDER, AZK_INV_PHASE_FLOW);
     /* why it ended agrees with the result (rules §13) */
-    INV(g->end_reason < AZK_END_COUNT, -16);
-    if (g->result == AZK_RES_ONGOING) INV(g->end_reason == AZK_END_NONE, -16);
-    else if (g->result == AZK_RES_TRUNCATED) INV(g->end_reason >= AZK_END_TURN_CAP, -16);
-    else INV(g->end_reason == AZK_END_LEADER || (g->end_reason == AZK_END_DECK_OUT && g->result != AZK_RES_DRAW), -16);
+    INV(g->end_reason < AZK_END_COUNT, AZK_INV_END_REASON);
+    if (g->result == AZK_RES_ONGOING) INV(g->end_reason == AZK_END_NONE, AZK_INV_END_REASON);
+    else if (g->result == AZK_RES_TRUNCATED) INV(g->end_reason >= AZK_END_TURN_CAP, AZK_INV_END_REASON);
+    else INV(g->end_reason == AZK_END_LEADER || (g->end_reason == AZK_END_DECK_OUT && g->result != AZK_RES_DRAW), AZK_INV_END_REASON);
     /* every game ends: an ongoing game is below its decision cap */
     INV(g->decision_cap >= 1 && g->decision_cap <= AZK_MAX_DECISION_CAP && g->turn_cap >= 1 &&
-            g->turn_cap <= AZK_MAX_TURN_CAP && (g->result != AZK_RES_ONGOING || g->decisions < g->decision_cap), -17);
+            g->turn_cap <= AZK_MAX_TURN_CAP && (g->result != AZK_RES_ONGOING || g->decisions < g->decision_cap), AZK_INV_CAPS);
     for (int c = 0; c < AZK_NUM_CARDS; c++) {
         const azk_card *k = &g->cards[c];
-        INV(k->def < cs->num_defs && k->owner == c / AZK_CARDS_PER_PLAYER && k->zone < AZK_Z_COUNT, -20);
-        INV(k->zone == AZK_Z_WEAPON ? k->holder < AZK_NUM_CARDS : k->holder == AZK_NONE, -21);
+        INV(k->def < cs->num_defs && k->owner == c / AZK_CARDS_PER_PLAYER && k->zone < AZK_Z_COUNT, AZK_INV_CARD_RECORD);
+        INV(k->zone == AZK_Z_WEAPON ? k->holder < AZK_NUM_CARDS : k->holder == AZK_NONE, AZK_INV_WEAPON_HOLDER_FIELD);
         /* every zone holds only the card types that can ever be there */
         int t = cs->defs[k->def].card_type;
         int main_card = t == AZK_CT_ENTITY || t == AZK_CT_WEAPON || t == AZK_CT_SPELL;
         switch (k->zone) {
-        case AZK_Z_LEADER: INV(t == AZK_CT_LEADER, -22); break;
-        case AZK_Z_GATE: INV(t == AZK_CT_GATE, -22); break;
-        case AZK_Z_IKZ_PILE: case AZK_Z_IKZ_AREA: case AZK_Z_ASIDE: INV(t == AZK_CT_IKZ, -23); break;
-        case AZK_Z_RESOLVING: INV(t == AZK_CT_SPELL, -24); break;
-        case AZK_Z_OUT: INV(t == AZK_CT_IKZ || main_card, -24); break;
-        default: INV(main_card, -25); break; /* deck, hand, discard, rows, weapons, look */
+        case AZK_Z_LEADER: INV(t == AZK_CT_LEADER, AZK_INV_LEADER_GATE_TYPE); break;
+        case AZK_Z_GATE: INV(t == AZK_CT_GATE, AZK_INV_LEADER_GATE_TYPE); break;
+        case AZK_Z_IKZ_PILE: case AZK_Z_IKZ_AREA: case AZK_Z_ASIDE: INV(t == AZK_CT_IKZ, AZK_INV_IKZ_ZONE_TYPE); break;
+        case AZK_Z_RESOLVING: INV(t == AZK_CT_SPELL, AZK_INV_SPECIAL_ZONE_TYPE); break;
+        case AZK_Z_OUT: INV(t == AZK_CT_IKZ || main_card, AZK_INV_SPECIAL_ZONE_TYPE); break;
+        default: INV(main_card, AZK_INV_MAIN_ZONE_TYPE); break; /* deck, hand, discard, rows, weapons, look */
         }
         /* once-per-turn marks and cooldown live only where abilities and
          * entities work from; a zone change clears them (azk_move), and the
          * turn machine's per-turn resets walk only these zones */
         int marked_zone = k->zone == AZK_Z_LEADER || k->zone == AZK_Z_GATE || k->zone == AZK_Z_GARDEN ||
                           k->zone == AZK_Z_ALLEY || k->zone == AZK_Z_WEAPON;
-        INV(marked_zone || (k->once_used == 0 && !(k->flags & AZK_CF_COOLDOWN)), -26);
+        INV(marked_zone || (k->once_used == 0 && !(k->flags & AZK_CF_COOLDOWN)), AZK_INV_MARKS_ON_FIELD);
     }
     for (int p = 0; p < AZK_PLAYERS; p++) {
         const azk_player *pl = &g->pl[p];
         int base = p * AZK_CARDS_PER_PLAYER;
-        INV(pl->leader == base && pl->gate == base + 1 && pl->token == base + AZK_CARDS_PER_PLAYER - 1, -30);
-        INV(g->cards[pl->leader].zone == AZK_Z_LEADER && g->cards[pl->gate].zone == AZK_Z_GATE, -31);
+        INV(pl->leader == base && pl->gate == base + 1 && pl->token == base + AZK_CARDS_PER_PLAYER - 1, AZK_INV_FIXED_CARDS);
+        INV(g->cards[pl->leader].zone == AZK_Z_LEADER && g->cards[pl->gate].zone == AZK_Z_GATE, AZK_INV_LEADER_GATE_ZONE);
         seen[pl->leader] = seen[pl->gate] = 1;
-        INV(check_list(g, pl->deck, pl->deck_n, AZK_DECK_CAP, p, AZK_Z_DECK, seen) == 0, -32);
-        INV(check_list(g, pl->hand, pl->hand_n, AZK_HAND_CAP, p, AZK_Z_HAND, seen) == 0, -33);
-        INV(check_list(g, pl->discard, pl->discard_n, AZK_DISCARD_CAP, p, AZK_Z_DISCARD, seen) == 0, -34);
-        INV(check_list(g, pl->weapons, pl->weapons_n, AZK_WEAPON_CAP, p, AZK_Z_WEAPON, seen) == 0, -35);
-        INV(check_list(g, pl->ikz_area, pl->ikz_area_n, AZK_IKZ_AREA_CAP, p, AZK_Z_IKZ_AREA, seen) == 0, -36);
-        INV(check_list(g, pl->ikz_pile, pl->ikz_pile_n, AZK_DECK_IKZ, p, AZK_Z_IKZ_PILE, seen) == 0, -37);
-        INV(check_list(g, pl->look, pl->look_n, AZK_LOOK_CAP, p, AZK_Z_LOOK, seen) == 0, -38);
+        INV(check_list(g, pl->deck, pl->deck_n, AZK_DECK_CAP, p, AZK_Z_DECK, seen) == 0, AZK_INV_DECK_LIST);
+        INV(check_list(g, pl->hand, pl->hand_n, AZK_HAND_CAP, p, AZK_Z_HAND, seen) == 0, AZK_INV_HAND_LIST);
+        INV(check_list(g, pl->discard, pl->discard_n, AZK_DISCARD_CAP, p, AZK_Z_DISCARD, seen) == 0, AZK_INV_DISCARD_LIST);
+        INV(check_list(g, pl->weapons, pl->weapons_n, AZK_WEAPON_CAP, p, AZK_Z_WEAPON, seen) == 0, AZK_INV_WEAPON_LIST);
+        INV(check_list(g, pl->ikz_area, pl->ikz_area_n, AZK_IKZ_AREA_CAP, p, AZK_Z_IKZ_AREA, seen) == 0, AZK_INV_IKZ_AREA_LIST);
+        INV(check_list(g, pl->ikz_pile, pl->ikz_pile_n, AZK_DECK_IKZ, p, AZK_Z_IKZ_PILE, seen) == 0, AZK_INV_IKZ_PILE_LIST);
+        INV(check_list(g, pl->look, pl->look_n, AZK_LOOK_CAP, p, AZK_Z_LOOK, seen) == 0, AZK_INV_LOOK_LIST);
         for (int s = 0; s < AZK_ROW; s++) {
             for (int r = 0; r < 2; r++) {
                 int c = r == 0 ? pl->garden[s] : pl->alley[s];
                 if (c == AZK_NONE) continue;
-                INV(c < AZK_NUM_CARDS && !seen[c], -40);
+                INV(c < AZK_NUM_CARDS && !seen[c], AZK_INV_ROW_INDEX);
                 const azk_card *k = &g->cards[c];
-                INV(k->owner == p && k->zone == (r == 0 ? AZK_Z_GARDEN : AZK_Z_ALLEY) && k->pos == s, -41);
-                INV(cs->defs[k->def].card_type == AZK_CT_ENTITY, -42);
+                INV(k->owner == p && k->zone == (r == 0 ? AZK_Z_GARDEN : AZK_Z_ALLEY) && k->pos == s, AZK_INV_ROW_RECORD);
+                INV(cs->defs[k->def].card_type == AZK_CT_ENTITY, AZK_INV_ROW_TYPE);
                 seen[c] = 1;
             }
         }
         for (int i = 1; i < pl->hand_n; i++) { /* canonical hand order */
             const azk_card *a = &g->cards[pl->hand[i - 1]], *b = &g->cards[pl->hand[i]];
-            INV(a->def < b->def || (a->def == b->def && pl->hand[i - 1] < pl->hand[i]), -43);
+            INV(a->def < b->def || (a->def == b->def && pl->hand[i - 1] < pl->hand[i]), AZK_INV_HAND_ORDER);
         }
         for (int i = 0; i < pl->weapons_n; i++) { /* holders: own leader or own garden entity */
             int h = g->cards[pl->weapons[i]].holder;
-            INV(h == pl->leader || (g->cards[h].owner == p && g->cards[h].zone == AZK_Z_GARDEN), -44);
-            INV(cs->defs[g->cards[pl->weapons[i]].def].card_type == AZK_CT_WEAPON, -45);
+            INV(h == pl->leader || (g->cards[h].owner == p && g->cards[h].zone == AZK_Z_GARDEN), AZK_INV_WEAPON_HOLDER);
+            INV(cs->defs[g->cards[pl->weapons[i]].def].card_type == AZK_CT_WEAPON, AZK_INV_WEAPON_TYPE);
         }
         for (int i = 0; i < pl->ikz_area_n; i++)
-            INV(cs->defs[g->cards[pl->ikz_area[i]].def].card_type == AZK_CT_IKZ, -46);
+            INV(cs->defs[g->cards[pl->ikz_area[i]].def].card_type == AZK_CT_IKZ, AZK_INV_IKZ_AREA_TYPE);
         INV(pl->ikz_area_n + pl->ikz_pile_n + (g->cards[pl->token].zone == AZK_Z_ASIDE) +
-                (g->cards[pl->token].zone == AZK_Z_OUT) == AZK_DECK_IKZ + 1, -47);
+                (g->cards[pl->token].zone == AZK_Z_OUT) == AZK_DECK_IKZ + 1, AZK_INV_IKZ_CONSERVED);
     }
     for (int c = 0; c < AZK_NUM_CARDS; c++) { /* conservation: each card in exactly one zone */
         uint8_t z = g->cards[c].zone;
         if (z == AZK_Z_OUT || z == AZK_Z_ASIDE || z == AZK_Z_RESOLVING) {
-            INV(!seen[c], -50);
+            INV(!seen[c], AZK_INV_SPECIAL_ZONE_ONCE);
             seen[c] = 1;
         }
-        INV(seen[c], -51);
+        INV(seen[c], AZK_INV_CONSERVATION);
     }
     /* effects, triggers, VM, prompt: every index in range */
-    INV(g->fx_n <= AZK_MAX_EFFECTS && g->trig_n <= AZK_MAX_TRIGGERS, -60);
+    INV(g->fx_n <= AZK_MAX_EFFECTS && g->trig_n <= AZK_MAX_TRIGGERS, AZK_INV_QUEUE_COUNTS);
     for (int i = 0; i < g->fx_n; i++)
         INV(g->fx[i].card < AZK_NUM_CARDS && g->fx[i].kind <= AZK_FX_STATUS && g->fx[i].duration < AZK_DUR_COUNT &&
-                g->fx[i].creator < 2, -61);
+                g->fx[i].creator < 2, AZK_INV_EFFECT_RECORD);
     for (int i = 0; i < g->trig_n; i++) {
         const azk_trigger_entry *t = &g->trig[i];
-        INV(t->source < AZK_NUM_CARDS && t->ability < cs->num_abilities && t->controller < 2, -62);
-        INV(t->ctx_card == AZK_NONE || t->ctx_card < AZK_NUM_CARDS, -63);
-        INV(cs->abilities[t->ability].program != AZK_NO_PC, -64);
+        INV(t->source < AZK_NUM_CARDS && t->ability < cs->num_abilities && t->controller < 2, AZK_INV_TRIGGER_RECORD);
+        INV(t->ctx_card == AZK_NONE || t->ctx_card < AZK_NUM_CARDS, AZK_INV_TRIGGER_CONTEXT);
+        INV(cs->abilities[t->ability].program != AZK_NO_PC, AZK_INV_TRIGGER_PROGRAM);
         /* only the source's own triggered abilities are queued, under its
          * owner (azk_fire_card); found by fuzz_state: a foreign ability index
          * made the once-per-turn bit shift negative */
         const azk_card_def *sd = &cs->defs[g->cards[t->source].def];
         INV(t->ability >= sd->ability_first && t->ability < sd->ability_first + sd->ability_count &&
                 t->ability - sd->ability_first < 8 && cs->abilities[t->ability].kind == AZK_AB_TRIGGERED &&
-                t->controller == g->cards[t->source].owner, -65);
+                t->controller == g->cards[t->source].owner, AZK_INV_TRIGGER_OWN_ABILITY);
     }
     const azk_vm_frame *f = &g->vm;
     if (f->active) {
-        INV(f->ability < cs->num_abilities && f->source < AZK_NUM_CARDS && f->controller < 2, -70);
-        INV(f->pc < cs->bytecode_len && f->each_n <= AZK_MAX_EACH && f->each_i <= f->each_n, -71);
-        INV(f->ctx_card == AZK_NONE || f->ctx_card < AZK_NUM_CARDS, -72);
-        INV(f->spell_card == AZK_NONE || f->spell_card < AZK_NUM_CARDS, -73);
-        for (int i = 0; i < AZK_TREGS; i++) INV(f->t[i] == AZK_NONE || f->t[i] < AZK_NUM_CARDS, -74);
-        for (int i = 0; i < f->each_n; i++) INV(f->each[i] < AZK_NUM_CARDS, -75);
+        INV(f->ability < cs->num_abilities && f->source < AZK_NUM_CARDS && f->controller < 2, AZK_INV_VM_FRAME);
+        INV(f->pc < cs->bytecode_len && f->each_n <= AZK_MAX_EACH && f->each_i <= f->each_n, AZK_INV_VM_PC);
+        INV(f->ctx_card == AZK_NONE || f->ctx_card < AZK_NUM_CARDS, AZK_INV_VM_CONTEXT);
+        INV(f->spell_card == AZK_NONE || f->spell_card < AZK_NUM_CARDS, AZK_INV_VM_SPELL);
+        for (int i = 0; i < AZK_TREGS; i++) INV(f->t[i] == AZK_NONE || f->t[i] < AZK_NUM_CARDS, AZK_INV_VM_TREGS);
+        for (int i = 0; i < f->each_n; i++) INV(f->each[i] < AZK_NUM_CARDS, AZK_INV_VM_EACH);
         /* the pc must be an instruction of the running ability's program */
         uint16_t pc = cs->abilities[f->ability].program;
-        INV(pc != AZK_NO_PC, -76);
+        INV(pc != AZK_NO_PC, AZK_INV_VM_ABILITY_PROGRAM);
         int ok = 0;
         while (pc < cs->bytecode_len && cs->bytecode[pc] < AZK_NUM_OPCODES) {
             if (pc == f->pc) { ok = 1; break; }
             if (pc > f->pc) break;
             pc = (uint16_t)(pc + 1 + azk_op_operands(cs->bytecode[pc]));
         }
-        INV(ok, -77);
+        INV(ok, AZK_INV_VM_PC_BOUNDARY);
     }
-    INV((g->phase == AZK_PHASE_PROMPT) == (f->active && f->waiting), -80);
+    INV((g->phase == AZK_PHASE_PROMPT) == (f->active && f->waiting), AZK_INV_PROMPT_PHASE);
     if (g->phase == AZK_PHASE_PROMPT) {
-        INV(g->prompt.kind < AZK_PK_COUNT && g->prompt.chooser < 2 && g->prompt.n <= AZK_MAX_OPTIONS, -81);
-        INV(g->prompt.n + g->prompt.optional >= 2, -82);
+        INV(g->prompt.kind < AZK_PK_COUNT && g->prompt.chooser < 2 && g->prompt.n <= AZK_MAX_OPTIONS, AZK_INV_PROMPT_RANGE);
+        INV(g->prompt.n + g->prompt.optional >= 2, AZK_INV_PROMPT_CHOICE);
         /* the prompt is one the instruction at pc asks, and every option is in
          * range for its kind (found by fuzz_state: a CARD option of 126 reached
          * the VM's target registers) */
@@ -243,8 +259,8 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
                       : q->kind == AZK_PK_NUMBER ? AZK_OP_CHOOSE_NUM
                       : q->kind == AZK_PK_BOTTOM_ORDER ? AZK_OP_BOTTOM_LOOKED
                                                       : AZK_OP_PLAY_FREE;
-        INV(op == want_op, -83);
-        INV(q->kind != AZK_PK_CARD || q->n > 0, -84); /* CHOOSE asks only with options */
+        INV(op == want_op, AZK_INV_PROMPT_OPCODE);
+        INV(q->kind != AZK_PK_CARD || q->n > 0, AZK_INV_PROMPT_CARD_OPTIONS); /* CHOOSE asks only with options */
         for (int i = 0; i < q->n; i++) {
             int o = q->opt[i], ok = 0;
             switch (q->kind) {
@@ -254,32 +270,32 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
             case AZK_PK_SLOT: ok = o < 16 && (o & 7) < AZK_ROW; break;
             case AZK_PK_HOLDER: ok = o <= AZK_ROW; break;
             }
-            INV(ok, -85);
+            INV(ok, AZK_INV_PROMPT_OPTION_RANGE);
         }
     }
     /* an answer is consumed in the step that gives it (found by fuzz_state) */
-    INV(!f->has_answer || g->result != AZK_RES_ONGOING, -86);
-    INV(!f->has_answer || (f->answer >= -1 && f->answer < AZK_NUM_CARDS), -86);
-    if (g->in_attack) INV(g->attacker < AZK_NUM_CARDS && g->target < AZK_NUM_CARDS, -90);
+    INV(!f->has_answer || g->result != AZK_RES_ONGOING, AZK_INV_ANSWER_CONSUMED);
+    INV(!f->has_answer || (f->answer >= -1 && f->answer < AZK_NUM_CARDS), AZK_INV_ANSWER_RANGE);
+    if (g->in_attack) INV(g->attacker < AZK_NUM_CARDS && g->target < AZK_NUM_CARDS, AZK_INV_COMBAT_RANGE);
     if (check_legal_cache) { /* the cache is exactly a fresh enumeration */
         int32_t buf[AZK_NUM_ACTIONS_];
         int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
-        INV(n == g->legal_n, -95);
+        INV(n == g->legal_n, AZK_INV_LEGAL_COUNT);
         uint64_t fresh[AZK_LEGAL_WORDS] = {0};
         for (int i = 0; i < n; i++) fresh[buf[i] >> 6] |= 1ull << (buf[i] & 63);
-        INV(memcmp(fresh, g->legal, sizeof fresh) == 0, -96);
+        INV(memcmp(fresh, g->legal, sizeof fresh) == 0, AZK_INV_LEGAL_SET);
         uint32_t words = 0;
         for (int w = 0; w < AZK_LEGAL_WORDS; w++) words |= (uint32_t)(fresh[w] != 0) << w;
-        INV(words == g->legal_words, -97);
+        INV(words == g->legal_words, AZK_INV_LEGAL_WORDS);
         for (int p = 0; p < AZK_PLAYERS; p++) /* the state-check hint is a superset */
             for (int k = 0; k < 2 * AZK_ROW; k++) {
                 int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
                 if (c != AZK_NONE && g->cards[c].damage >= azk_min_health(cs, g, c))
-                    INV(g->at_risk[p] & (1u << k), -98);
+                    INV(g->at_risk[p] & (1u << k), AZK_INV_AT_RISK_HINT);
             }
         for (int p = 0; p < AZK_PLAYERS; p++) /* the untapped-IKZ hint is exact */
             INV(g->ikz_untapped[p] == azk_count_untapped_ikz(g, p) && g->act_src[p] == azk_count_act_src(g, cs, p) &&
-                    g->occ[p] == azk_count_occ(g, p) && g->listen[p] == azk_count_listen(g, cs, p), -99);
+                    g->occ[p] == azk_count_occ(g, p) && g->listen[p] == azk_count_listen(g, cs, p), AZK_INV_HINTS_EXACT);
     }
     /* State checks come before every question (RULES §9, rules §13): no
      * decision is offered while an entity without godmode has damage >= its
@@ -289,11 +305,11 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
     if (check_legal_cache && g->result == AZK_RES_ONGOING) {
         for (int p = 0; p < AZK_PLAYERS; p++) {
             int l = g->pl[p].leader;
-            INV(azk_health_of(g, cs, l) - g->cards[l].damage > 0, -15);
+            INV(azk_health_of(g, cs, l) - g->cards[l].damage > 0, AZK_INV_LETHAL_AT_DECISION);
             for (int k = 0; k < 2 * AZK_ROW; k++) {
                 int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
                 if (c == AZK_NONE || g->cards[c].damage < azk_health_of(g, cs, c)) continue;
-                INV(azk_status_of(g, cs, c) & AZK_ST_GODMODE, -15);
+                INV(azk_status_of(g, cs, c) & AZK_ST_GODMODE, AZK_INV_LETHAL_AT_DECISION);
             }
         }
     }
