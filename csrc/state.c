@@ -137,6 +137,9 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
     if (g->result == AZK_RES_ONGOING) INV(g->end_reason == AZK_END_NONE, AZK_INV_END_REASON);
     else if (g->result == AZK_RES_TRUNCATED) INV(g->end_reason >= AZK_END_TURN_CAP, AZK_INV_END_REASON);
     else INV(g->end_reason == AZK_END_LEADER || (g->end_reason == AZK_END_DECK_OUT && g->result != AZK_RES_DRAW), AZK_INV_END_REASON);
+    /* a PCG32 stream: found by fuzz_state, state 0 with increment 0 stays 0
+     * and the mulligan's bounded shuffle rejected forever */
+    INV(g->rng.inc & 1u, AZK_INV_RNG_STREAM);
     /* every game ends: an ongoing game is below its decision cap */
     INV(g->decision_cap >= 1 && g->decision_cap <= AZK_MAX_DECISION_CAP && g->turn_cap >= 1 &&
             g->turn_cap <= AZK_MAX_TURN_CAP && (g->result != AZK_RES_ONGOING || g->decisions < g->decision_cap), AZK_INV_CAPS);
