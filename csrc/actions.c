@@ -360,6 +360,7 @@ azk_status azk_step(azk_game *g, const azk_cardset *cs, int action) {
         azk_truncate(g, AZK_END_DECISION_CAP);
         azk_advance(g, cs); /* settles the finished game (phase, empty legal set) */
     }
+    AZK_ASSERT(azk_check_invariants(g, cs) == 0); /* debug builds: every step keeps every invariant */
     return AZK_OK;
 }
 

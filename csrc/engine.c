@@ -904,6 +904,7 @@ int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
         return AZK_OK;
     }
     default:
+        AZK_UNREACHABLE(); /* azk_step decodes only legal actions, and every type has a case */
         return AZK_ILLEGAL;
     }
 }

@@ -22,6 +22,22 @@
 #include "cardset.h"
 #include "rng.h"
 
+/* ---- debug checks ------------------------------------------------------------
+ * Debug builds (-DAZK_DEBUG: `make asan`, the soak, the fuzzers) check what
+ * this header promises: AZK_ASSERT conditions, AZK_UNREACHABLE code, and the
+ * whole invariant checker at the end of every azk_step. A failure reports
+ * file and line on stderr and aborts, which the sanitizers and libFuzzer turn
+ * into a stack trace and a saved input. Release builds (-DNDEBUG, setup.py,
+ * `make bench`) compile all of it away and never print or abort. */
+#ifdef AZK_DEBUG
+_Noreturn void azk_assert_fail(const char *what, const char *file, int line);
+#define AZK_ASSERT(cond) ((cond) ? (void)0 : azk_assert_fail(#cond, __FILE__, __LINE__))
+#define AZK_UNREACHABLE() azk_assert_fail("unreachable code reached", __FILE__, __LINE__)
+#else
+#define AZK_ASSERT(cond) ((void)0)
+#define AZK_UNREACHABLE() ((void)0) /* release: the caller's safe fallback follows */
+#endif
+
 /* ---- capacities ----------------------------------------------------------- */
 #define AZK_PLAYERS 2
 #define AZK_CARDS_PER_PLAYER (1 + 1 + AZK_DECK_MAIN + AZK_DECK_IKZ + 1) /* 63 */

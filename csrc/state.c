@@ -79,6 +79,14 @@ uint64_t azk_hash(const azk_game *g) { return azk_hash_bytes(g, AZK_HASHED_BYTES
 /* Only the set's data: the derived tables are a function of it. */
 uint64_t azk_cardset_hash(const azk_cardset *cs) { return azk_hash_bytes(cs, AZK_CARDSET_HASHED_BYTES); }
 
+#ifdef AZK_DEBUG
+#include <stdlib.h>
+_Noreturn void azk_assert_fail(const char *what, const char *file, int line) {
+    fprintf(stderr, "%s:%d: azuki assertion failed: %s\n", file, line, what);
+    abort();
+}
+#endif
+
 /* ---- invariants ------------------------------------------------------------ */
 typedef struct inv_entry { int code; const char *name, *message; } inv_entry;
 #define AZK_INV(name, code, doc) {code, #name, doc},

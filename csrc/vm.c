@@ -625,7 +625,9 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             f->each_n = f->each_i = 0;
             break;
         }
-        default: break;
+        default: /* a non-pure opcode without a case here would be a silent no-op */
+            AZK_UNREACHABLE();
+            break;
         }
         f->pc = next;
         /* State checks (RULES §9) after every effect step that changes the
