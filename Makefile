@@ -1,8 +1,13 @@
 # Makefile — task runner and C-only builds.
 #
-#   make run       set up .venv, then simulate games on the default card set (the main job)
-#   make test      set up .venv, then run every test (see tools/test.sh)
-#   make ctest     build and run the C test programs (normal build)
+#   make run         set up .venv, then simulate games on the default card set (the main job)
+#   make test        set up .venv, then run every test (see tools/test.sh; needs clang with
+#                    libFuzzer, installed with apt as root or through sudo if missing)
+#   make quick-test  set up .venv, then convert --check, pytest and the C tests (normal
+#                    build): under a minute, gcc only
+#   make regen       after editing azuki/data/cards.json or csrc/*.def: rewrite the
+#                    checked-in generated files (python -m azuki.convert --write-default)
+#   make ctest       build and run the C test programs (normal build)
 #   make asan      the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench     engine benchmark (C)
 #
@@ -19,7 +24,7 @@ PY ?= .venv/bin/python
 C_TESTS = $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 OUT = out
 
-.PHONY: run test ctest asan bench venv clean
+.PHONY: run test quick-test regen ctest asan bench venv clean
 
 venv: .venv/.installed
 # Rebuilt when the build or anything compiled into azuki._core changes, so
@@ -33,6 +38,14 @@ run: venv
 
 test: venv
 	bash tools/test.sh
+
+quick-test: venv
+	bash tools/test.sh --quick
+
+# The embedded default card set and the Python vocabularies are generated and
+# checked in; `python -m azuki.convert` alone only validates.
+regen: venv
+	$(PY) -m azuki.convert --write-default
 
 $(OUT)/opt/libazuki_core.a: $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h)
 	@mkdir -p $(OUT)/opt

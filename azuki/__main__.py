@@ -1,22 +1,101 @@
-"""python -m azuki <command>
+"""python -m azuki — the Azuki TCG simulator's command line.
 
-  simulate --games N [--seed S] [--decks STT01 STT02] [--cards FILE] [--turn-cap T]
-      The main job: N games between two uniform-random legal players (seats
-      alternate between games), played at C speed. Prints wins per deck and
-      seat, draws, mean decisions and turns per game, games/s and decisions/s.
-  replay FILE
-      Re-run a replay file and verify the state hash after every step
-      (docs/replays.md); exit 1 at the first divergence.
-  record --seed S [--decks A B] [--out FILE]
-      Play one uniform-random game and write its replay file.
+  python -m azuki simulate [--games N] [--seed S] [--decks A B] [--cards FILE] [--turn-cap T]
+      The main job: N games between two uniform-random legal players, played
+      at C speed (`make run` is `simulate --games 2000`).
+  python -m azuki record [--seed S] [--decks A B] [--cards FILE] [--out FILE]
+      Play one uniform-random game and write its replay file (docs/replays.md).
+  python -m azuki replay FILE
+      Re-run a replay file and verify the state hash after every step.
+
+`python -m azuki COMMAND --help` describes each command. Card sets: the
+embedded starter set (decks STT01 and STT02) unless --cards names a JSON set
+(check one with `python -m azuki.convert FILE`).
+
+Exit status: 0 ok; 1 engine errors (simulate) or a replay that diverges;
+2 bad arguments or input (one `error: ...` line on stderr).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 
+from .convert.cli import Parser, fail, run_main
+
+SIMULATE_DOC = """Play N games between two uniform-random legal players at C speed.
+
+Game i uses engine seed S+i; the players draw from a separate pcg32 stream,
+and seats alternate between games so deck and seat effects separate. Prints
+wins per deck and seat, draws, games cut off by the turn cap, mean decisions
+and turns per game, games/s and decisions/s (one core).
+"""
+RECORD_DOC = """Play one uniform-random legal game and write its replay file.
+
+The replay (JSON, docs/replays.md) holds the seed, decks, card set hash and
+the state hash after every step; `python -m azuki replay FILE` verifies it.
+Without --out the replay is printed on stdout.
+"""
+REPLAY_DOC = """Re-run a replay file and verify the state hash after every step.
+
+Exit 0 with `ok: N steps verified`, or 1 with the first divergence (a
+different hash, an illegal action, another player to act, another card set).
+"""
+
+SEED_MAX = (1 << 64) - 1     # engine seeds are uint64
+TURN_CAP_MAX = 60000         # the binding's bound (azuki.Game.set_turn_cap)
+REPLAY_KEYS = {"format": str, "cardset": str, "decks": list, "seed": int, "initial_hash": str, "steps": list}
+
+
+# ---- argument types: one-line errors from argparse --------------------------------
+
+def _int_in(lo, hi, what):
+    import argparse
+
+    def conv(text):
+        try:
+            v = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if v < lo or hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(
+                f"must be {'>= ' + str(lo) if hi is None else f'in [{lo}, {hi}]'}, got {v}")
+        return v
+    conv.__name__ = what        # argparse names the type in some messages
+    return conv
+
+
+def _default_turn_cap():
+    from .convert.defs import CAPS
+    return CAPS["AZK_DEFAULT_TURN_CAP"]
+
+
+# ---- card set and deck checks (before the binding sees them) -------------------------
+
+def _deck_names(cards):
+    """The deck names of the embedded set or of a JSON set; a ValueError with
+    one line when the JSON is not a valid card set."""
+    if cards is None:
+        from ._core import CardSet
+        return list(CardSet.default().decks)
+    from .convert import ConvertError, load_cardset
+    try:
+        cs = load_cardset(cards)
+    except ConvertError as e:
+        more = len(e.problems) - 1
+        extra = f" (and {more} more problem{'s' * (more > 1)}: python -m azuki.convert {cards})" if more else ""
+        raise ValueError(f"--cards: {e.problems[0]}{extra}") from None
+    return [d["name"] for d in cs.decks]
+
+
+def _check_decks(decks, cards):
+    names = _deck_names(cards)
+    for d in decks:
+        if d not in names:
+            raise ValueError(f"--decks: unknown deck {d!r} (this card set has: {', '.join(names)})")
+
+
+# ---- commands ------------------------------------------------------------------------
 
 def _progress_bar(enabled):
     if not enabled:
@@ -37,6 +116,10 @@ def _progress_bar(enabled):
 
 
 def cmd_simulate(args) -> int:
+    if args.seed + args.games - 1 > SEED_MAX:
+        raise ValueError(f"--seed: games use seeds {args.seed}..{args.seed + args.games - 1}, "
+                         f"past the largest seed {SEED_MAX}")
+    _check_decks(args.decks, args.cards)
     from ._core import simulate
 
     chunk = max(100, min(5000, args.games // 50 or 100))
@@ -67,62 +150,126 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def _load_replay(path):
+    """The replay dict, or a ValueError naming the file and the problem."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read: {e.strerror or e}") from None
+    try:
+        rep = json.loads(text)
+    except (UnicodeDecodeError, RecursionError, ValueError) as e:
+        where = f" at line {e.lineno} column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
+        msg = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
+        raise ValueError(f"{path}: not a replay file: malformed JSON: {msg}{where}") from None
+    if not isinstance(rep, dict):
+        raise ValueError(f"{path}: not a replay file: expected a JSON object, got {type(rep).__name__}")
+    from .replay import FORMAT
+    if rep.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a replay file: format {rep.get('format')!r}, expected {FORMAT!r}")
+    for key, typ in REPLAY_KEYS.items():
+        if key not in rep:
+            raise ValueError(f"{path}: not a replay file: missing key {key!r}")
+        if not isinstance(rep[key], typ) or isinstance(rep[key], bool):
+            raise ValueError(f"{path}: {key}: expected a {typ.__name__}, got {rep[key]!r}"[:300])
+    if not 0 <= rep["seed"] <= SEED_MAX:
+        raise ValueError(f"{path}: seed: expected an integer in [0, {SEED_MAX}], got {rep['seed']}")
+    if len(rep["decks"]) != 2 or not all(isinstance(d, str) for d in rep["decks"]):
+        raise ValueError(f"{path}: decks: expected two deck names, got {rep['decks']!r}"[:300])
+    cards = rep.get("cards")
+    if cards is not None and not isinstance(cards, str):
+        raise ValueError(f"{path}: cards: expected null or a path, got {cards!r}"[:300])
+    tc = rep.get("turn_cap", _default_turn_cap())
+    if isinstance(tc, bool) or not isinstance(tc, int) or not 1 <= tc <= TURN_CAP_MAX:
+        raise ValueError(f"{path}: turn_cap: expected an integer in [1, {TURN_CAP_MAX}], got {tc!r}"[:300])
+    for i, s in enumerate(rep["steps"]):
+        ok = isinstance(s, dict) and isinstance(s.get("action"), int) and not isinstance(s.get("action"), bool) \
+            and isinstance(s.get("hash"), str)
+        if not ok:
+            raise ValueError(f"{path}: steps[{i}]: expected {{\"player\": P, \"action\": A, \"hash\": H}}, "
+                             f"got {s!r}"[:300])
+    try:
+        _check_decks(rep["decks"], cards)
+    except ValueError as e:
+        raise ValueError(f"{path}: {str(e).replace('--decks: ', 'decks: ').replace('--cards: ', 'cards: ')}") \
+            from None
+    return rep
+
+
 def cmd_replay(args) -> int:
+    rep = _load_replay(args.file)
     from .replay import verify_replay
 
-    ok, msg = verify_replay(args.file)
+    ok, msg = verify_replay(rep)
     print(msg)
     return 0 if ok else 1
 
 
 def cmd_record(args) -> int:
+    _check_decks(args.decks, args.cards)
     from .replay import record_random_game
 
-    rep = record_random_game(args.seed, tuple(args.decks), cards=args.cards)
+    rep = record_random_game(args.seed, tuple(args.decks), cards=args.cards, turn_cap=args.turn_cap)
     text = json.dumps(rep, indent=1)
     if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
+        try:
+            with open(args.out, "w") as f:
+                f.write(text + "\n")
+        except OSError as e:
+            raise ValueError(f"--out: cannot write {args.out}: {e.strerror or e}") from None
         print(f"wrote {args.out}: {len(rep['steps'])} steps, result {rep['result']}")
     else:
         print(text)
     return 0
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m azuki", description="Azuki TCG simulator")
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    s = sub.add_parser("simulate", help="random self-play at C speed (the main job)")
-    s.add_argument("--games", type=int, default=1000)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--decks", nargs=2, default=["STT01", "STT02"], metavar=("DECK0", "DECK1"))
-    s.add_argument("--cards", default=None, help="JSON card set (default: the embedded starter set)")
-    s.add_argument("--turn-cap", type=int, default=200)
+# ---- parser --------------------------------------------------------------------------
+
+def _common(p, seed_help):
+    p.add_argument("--seed", type=_int_in(0, SEED_MAX, "--seed"), default=0, metavar="S", help=seed_help)
+    p.add_argument("--decks", nargs=2, default=["STT01", "STT02"], metavar=("DECK0", "DECK1"),
+                   help="the two decks, by name (seat 0 first)")
+    p.add_argument("--cards", default=None, metavar="FILE",
+                   help="JSON card set to play with (default: the embedded starter set)")
+    p.add_argument("--turn-cap", type=_int_in(1, TURN_CAP_MAX, "--turn-cap"), default=_default_turn_cap(),
+                   metavar="T", help="a game still running after T turns ends as truncated (RULES §9)")
+
+
+def build_parser() -> Parser:
+    ap = Parser(prog="python -m azuki", description=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND", parser_class=Parser)
+    s = sub.add_parser("simulate", help="random self-play at C speed (the main job)", description=SIMULATE_DOC)
+    s.add_argument("--games", type=_int_in(1, None, "--games"), default=1000, metavar="N",
+                   help="number of games")
+    _common(s, "engine seed of the first game (game i uses S+i)")
     s.add_argument("--json", action="store_true", help="print the result dict as JSON")
     s.add_argument("--progress", action="store_true", help="always show the progress bar")
-    s.add_argument("--quiet", action="store_true", help="never show the progress bar")
+    s.add_argument("--quiet", action="store_true",
+                   help="never show the progress bar (otherwise shown for 2,000+ games on a terminal)")
     s.set_defaults(fn=cmd_simulate)
-    r = sub.add_parser("replay", help="verify a replay file")
-    r.add_argument("file")
-    r.set_defaults(fn=cmd_replay)
-    c = sub.add_parser("record", help="record a random game as a replay file")
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--decks", nargs=2, default=["STT01", "STT02"])
-    c.add_argument("--cards", default=None)
-    c.add_argument("--out", default=None)
+    c = sub.add_parser("record", help="record a random game as a replay file", description=RECORD_DOC)
+    _common(c, "engine seed of the game (the players' choices derive from it too)")
+    c.add_argument("--out", default=None, metavar="FILE", help="write the replay here (default: print it)")
     c.set_defaults(fn=cmd_record)
-    args = ap.parse_args(argv)
-    if getattr(args, "games", 0) < 0:
-        ap.error("--games must be >= 0")
+    r = sub.add_parser("replay", help="verify a replay file", description=REPLAY_DOC)
+    r.add_argument("file", metavar="FILE", help="a replay file written by `record`")
+    r.set_defaults(fn=cmd_replay)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         return args.fn(args)
+    except BrokenPipeError:
+        raise                     # run_main ends quietly
     except Exception as e:  # a clear message, not a traceback, for bad input
         from .convert import ConvertError
         if isinstance(e, (ValueError, OSError, ConvertError)):
-            print(f"error: {e}", file=sys.stderr)
-            return 2
+            return fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
         raise
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

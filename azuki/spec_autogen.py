@@ -1,10 +1,36 @@
-"""generated from csrc/*.def by azuki.convert — do not edit; regenerate with `python -m azuki.convert`.
+"""generated from csrc/*.def by azuki.convert — do not edit; regenerate with `python -m azuki.convert --write-default`.
 
 The engine's vocabularies as Python constants. Each family is a tuple of
 names (index = the C enum value) plus NAME = value constants.
+CAPS: the capacities azuki.convert needs, from csrc/{card_def.h,game.h,cardset.h}
+(read from here when the package is installed without its C sources).
 """
 
 SOURCES = 'azk_actions.def, azk_enums.def, azk_invariants.def, azk_opcodes.def'
+
+CAPS = {
+    'AZK_DECK_MAIN': 50,
+    'AZK_DECK_IKZ': 10,
+    'AZK_ROW': 5,
+    'AZK_HAND_CAP': 50,
+    'AZK_DECK_CAP': 50,
+    'AZK_DISCARD_CAP': 50,
+    'AZK_WEAPON_CAP': 50,
+    'AZK_IKZ_AREA_CAP': 11,
+    'AZK_LOOK_CAP': 10,
+    'AZK_MAX_OPTIONS': 64,
+    'AZK_MAX_EACH': 16,
+    'AZK_REGS': 8,
+    'AZK_TREGS': 4,
+    'AZK_VM_STEP_LIMIT': 4096,
+    'AZK_MAX_ABILITIES': 128,
+    'AZK_MAX_SELECTORS': 128,
+    'AZK_MAX_BYTECODE': 8192,
+    'AZK_MAX_ACTIVATED': 2,
+    'AZK_DEFAULT_TURN_CAP': 200,
+    'AZK_NO_PC': 65535,
+    'AZK_NONE': 255,
+}
 
 ACTION = ('NO_OP', 'PLAY_ENTITY_TO_GARDEN', 'PLAY_ENTITY_TO_ALLEY', 'PLAY_WEAPON', 'PLAY_SPELL_MAIN', 'PLAY_SPELL_RESPONSE', 'ATTACK', 'DECLARE_DEFENDER', 'PORTAL_GATE', 'ACTIVATE_ABILITY', 'END_TURN', 'MULLIGAN_KEEP', 'MULLIGAN_SHUFFLE', 'CHOOSE')
 ACTION_DOC = ('decline / pass / done (response window, optional prompts)', 'p0 hand index, p1 garden slot (slot to replace when full)', 'p0 hand index, p1 alley slot (slot to replace when full)', 'p0 hand index, p1 holder: 0 leader, 1..5 garden slot+1', 'p0 hand index; targets come as prompts', 'p0 hand index; targets come as prompts', 'p0 attacker: 0 leader, 1..5 garden slot+1; p1 target: 0 enemy leader, 1..5 enemy garden slot+1', 'p0 garden slot of the new defender', 'p0 alley slot, p1 garden slot (slot to replace when full)', 'p0 source: 0 leader, 1..5 garden, 6..10 alley; p1 activated-ability index', 'end the main phase', 'keep the opening hand', 'hand to the bottom, draw 7, shuffle', 'p0 option index of the pending prompt')

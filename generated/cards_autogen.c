@@ -1,4 +1,4 @@
-/* generated from cards.json (sha256 6ce6a87a39c5b6c9) by azuki.convert — do not edit; regenerate with `python -m azuki.convert` */
+/* generated from cards.json (sha256 6ce6a87a39c5b6c9) by azuki.convert — do not edit; regenerate with `python -m azuki.convert --write-default` */
 #include "cards_autogen.h"
 
 const azk_cardset azk_default_cardset_data = {

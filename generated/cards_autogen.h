@@ -1,4 +1,4 @@
-/* generated from cards.json (sha256 6ce6a87a39c5b6c9) by azuki.convert — do not edit; regenerate with `python -m azuki.convert` */
+/* generated from cards.json (sha256 6ce6a87a39c5b6c9) by azuki.convert — do not edit; regenerate with `python -m azuki.convert --write-default` */
 #ifndef AZK_CARDS_AUTOGEN_H
 #define AZK_CARDS_AUTOGEN_H
 #include "cardset.h"

@@ -277,7 +277,12 @@ BAD = [
     ("field_of_wrong_kind", _set("cards", 11, "abilities", 0, "cost", value={"ikz": 1}),
      "cards[11].abilities[0].cost", r"^not a field of a triggered ability", "api"),
     ("operand_out_of_range", _set("cards", 11, "abilities", 0, "effect", 0, "mill", value=300),
-     "cards[11].abilities[0].effect[0].mill", r"^expected an integer in \[-128, 127\], got 300$", "api"),
+     "cards[11].abilities[0].effect[0].mill", r"^mill at most 50 cards \(a deck holds 50, AZK_DECK_CAP\), got 300$",
+     "api"),
+    ("operand_not_a_byte", _set("cards", 11, "abilities", 0, "effect", 0, value={"repeat": {"times": 300, "do": []}}),
+     "cards[11].abilities[0].effect[0].repeat.times", r"^expected an integer in \[-128, 127\], got 300$", "api"),
+    ("negative_mill_cli", _set("cards", 11, "abilities", 0, "effect", 0, "mill", value=-1),
+     "cards[11].abilities[0].effect[0].mill", r"^expected a count >= 0, got -1$", "cli"),
     ("expression_too_deep", _deep_value, "cards[11].abilities[0].effect[0].mill.add[1].add[1].add[1].add",
      r"^expression too deep$", "api"),
     ("leader_sacrifice_cost", _set("cards", 0, "abilities", 0, "cost", "sacrifice", value=True),
@@ -576,7 +581,7 @@ def test_check_detects_modified_file(generated_twice, tmp_path):
     before = snapshot(out)
     r = run_cli("--check", "--out", out)
     assert r.returncode == 1
-    assert r.stderr.strip() == "stale: generated/cards_autogen.c (run `python -m azuki.convert`)"
+    assert r.stderr.strip() == "stale: generated/cards_autogen.c (run `python -m azuki.convert --write-default`)"
     assert snapshot(out) == before                 # --check writes nothing
 
 
@@ -604,7 +609,7 @@ def test_validate(tmp_path):
     r = run_cli("--validate", "--out", out)
     assert r.returncode == 0, r.stderr
     cs = load_cardset()
-    assert r.stdout.strip() == (f"cards.json: ok — {len(cs.defs)} cards, {len(cs.decks)} decks, "
+    assert r.stdout.strip() == (f"cards.json: ok — {len(cs.defs)} cards, {len(cs.decks)} decks (STT01, STT02), "
                                 f"{len(cs.compiled.abilities)} abilities, {len(cs.compiled.bytecode)} bytes of bytecode")
     assert not any(out.iterdir())
 
@@ -675,23 +680,47 @@ def test_installed_package_without_source_tree_needs_out(tmp_path, monkeypatch, 
     --out (exit 2) and writes nothing; --validate still works."""
     import azuki.convert.__main__ as cli
     monkeypatch.setattr(cli, "REPO_DIR", tmp_path)
-    for argv in (["--check"], [], ["--coverage"]):
+    for argv in (["--check"], ["--write-default"], ["--coverage"]):
         assert cli.main(argv) == 2
         assert "not an azuki source checkout" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
     assert cli.main(["--validate"]) == 0
+    assert cli.main([]) == 0
     assert cli.main(["--check", "--out", str(REPO)]) == 0
 
 
 # ---- engine capacities the compiler enforces -----------------------------------------------
 
 def test_compiler_capacities_match_the_engine():
-    """The compiler's MAX_EACH / LOOK_CAP are the #defines of csrc/game.h."""
+    """The compiler's capacities are the #defines of csrc/game.h, read from the
+    header (not retyped), and mirrored into azuki/spec_autogen.py for installs."""
+    from azuki import spec_autogen
     from azuki.convert import abilities
+    from azuki.convert.defs import CAPS
     text = (REPO / "csrc" / "game.h").read_text()
     defines = dict(re.findall(r"#define (AZK_\w+) (\d+)\b", text))
     assert int(defines["AZK_MAX_EACH"]) == abilities.MAX_EACH
     assert int(defines["AZK_LOOK_CAP"]) == abilities.LOOK_CAP
+    assert int(defines["AZK_VM_STEP_LIMIT"]) == abilities.STEP_LIMIT
+    assert CAPS["AZK_IKZ_AREA_CAP"] == 11 and CAPS["AZK_HAND_CAP"] == 50     # derived #defines evaluated
+    assert spec_autogen.CAPS == CAPS
+    src = (REPO / "azuki" / "convert" / "abilities.py").read_text()
+    assert not re.search(r"^(MAX_EACH|LOOK_CAP|NUM_REGS|NUM_TREGS|MAX_BYTECODE) = \d", src, re.M)
+
+
+def test_capacities_installed_package_reads_spec_autogen(monkeypatch):
+    """Without csrc/ (an installed package) the capacities come from spec_autogen."""
+    from azuki.convert import defs
+    monkeypatch.setattr(defs, "header_files", lambda: None)
+    assert defs.load_capacities() == defs.CAPS
+
+
+def test_header_constant_parser():
+    from azuki.convert.defs import parse_header_constants
+    got = parse_header_constants(["#define AZK_A 10   /* ten */\n#define AZK_B (AZK_A + 1)\n"
+                                  "#define AZK_C 0xFF\n#define AZK_F(x) ((x) + 1)\n#define AZK_S \"str\"\n"
+                                  "#define AZK_U 6364136223846793005ULL\n#define AZK_D AZK_UNKNOWN\n"])
+    assert got == {"AZK_A": 10, "AZK_B": 11, "AZK_C": 255, "AZK_U": 6364136223846793005}
 
 
 @pytest.mark.parametrize("sel, ok", [
@@ -731,3 +760,214 @@ def test_look_constant_over_capacity_rejected(doc):
     assert p.path == f"cards[{idx}].abilities[0].effect[0].look" and "at most 10" in p.message
     card["abilities"][0]["effect"][0] = {"look": 10}
     load_cardset("mem.json", text=json.dumps(doc))
+
+
+# ---- hardening: counts, capacities, nesting, self-replay (each error names the JSON path) ----
+
+def _with_ability(doc, ability, cid="STT02-007"):
+    """Give card `cid` (an entity, cost 2, in deck STT02) exactly one ability; returns its index."""
+    card = next(c for c in doc["cards"] if c["id"] == cid)
+    card["abilities"] = [ability]
+    return doc["cards"].index(card)
+
+
+def _on_play(*effect):
+    return {"kind": "triggered", "trigger": "on_play", "effect": list(effect)}
+
+
+def _problem(doc):
+    with pytest.raises(ConvertError) as ei:
+        load_cardset("mem.json", text=json.dumps(doc))
+    (p,) = ei.value.problems
+    return p
+
+
+NEGATIVE_COUNTS = [
+    ({"draw": -1}, "effect[0].draw"),
+    ({"mill": -2}, "effect[0].mill"),
+    ({"look": -1}, "effect[0].look"),
+    ({"untap_ikz": -1}, "effect[0].untap_ikz"),
+    ({"deal_damage": {"to": "opponent_leader", "amount": -3}}, "effect[0].deal_damage.amount"),
+    ({"repeat": {"times": -1, "do": [{"draw": 1}]}}, "effect[0].repeat.times"),
+    ({"choose_number": {"as": "n", "max": -1}}, "effect[0].choose_number.max"),
+    ({"if": {"condition": True, "then": [{"draw": -5}]}}, "effect[0].if.then[0].draw"),
+]
+
+
+@pytest.mark.parametrize("stmt,where", NEGATIVE_COUNTS, ids=[w for _, w in NEGATIVE_COUNTS])
+def test_negative_literal_count_rejected(doc, stmt, where):
+    """Negative counts used to compile and then do nothing (draw -1) or count
+    down forever into the step limit (repeat -1)."""
+    i = _with_ability(doc, _on_play(stmt))
+    p = _problem(doc)
+    assert p.path == f"cards[{i}].abilities[0].{where}"
+    assert re.fullmatch(r"expected (a count|an amount) >= 0, got -\d", p.message), p.message
+
+
+OVER_CAPACITY = [
+    ({"look": 11}, "effect[0].look", r"look at most 10 cards at once .*AZK_LOOK_CAP.*got 11"),
+    ({"draw": 51}, "effect[0].draw", r"draw at most 50 cards .*AZK_DECK_CAP.*got 51"),
+    ({"mill": 60}, "effect[0].mill", r"mill at most 50 cards .*got 60"),
+    ({"untap_ikz": 12}, "effect[0].untap_ikz", r"untap at most 11 IKZ cards .*AZK_IKZ_AREA_CAP.*got 12"),
+    ({"choose_number": {"as": "n", "max": 64}}, "effect[0].choose_number.max",
+     r"at most 63 .*AZK_MAX_OPTIONS.*got 64"),
+    ({"deal_damage": {"to": "self", "amount": 128}}, "effect[0].deal_damage.amount",
+     r"expected an integer in \[-128, 127\], got 128"),
+]
+
+
+@pytest.mark.parametrize("stmt,where,message", OVER_CAPACITY, ids=[w for _, w, _ in OVER_CAPACITY])
+def test_literal_over_engine_capacity_rejected(doc, stmt, where, message):
+    i = _with_ability(doc, _on_play(stmt))
+    p = _problem(doc)
+    assert p.path == f"cards[{i}].abilities[0].{where}" and re.search(message, p.message), p
+
+
+@pytest.mark.parametrize("stmt", [{"look": 10}, {"draw": 50}, {"untap_ikz": 11}, {"draw": 0},
+                                  {"choose_number": {"as": "n", "max": 63}},
+                                  {"repeat": {"times": 0, "do": [{"draw": 1}]}}])
+def test_counts_at_the_capacity_compile(doc, stmt):
+    _with_ability(doc, _on_play(stmt))
+    load_cardset("mem.json", text=json.dumps(doc))
+
+
+def test_nested_for_each_rejected_at_compile_time(doc):
+    """The VM's FOREACH does not nest: this used to pass the compiler and fail
+    in C as a bare ERR_CARDSET."""
+    inner = {"for_each": {"as": "b", "in": {"zone": "garden", "side": "self"}, "do": [{"tap": "b"}]}}
+    outer = {"for_each": {"as": "a", "in": {"zone": "garden", "side": "opponent"},
+                          "do": [{"if": {"condition": True, "then": [inner]}}]}}
+    i = _with_ability(doc, _on_play(outer))
+    p = _problem(doc)
+    assert p.path == f"cards[{i}].abilities[0].effect[0].for_each.do[0].if.then[0].for_each"
+    assert "cannot be nested" in p.message and f"cards[{i}].abilities[0].effect[0].for_each" in p.message
+
+
+def test_sequential_for_each_still_compile(doc):
+    loop = {"for_each": {"as": "a", "in": {"zone": "garden", "side": "opponent"}, "do": [{"tap": "a"}]}}
+    _with_ability(doc, _on_play(loop, loop, {"repeat": {"times": 2, "do": [loop]}}))
+    load_cardset("mem.json", text=json.dumps(doc))
+
+
+def test_repeat_beyond_the_step_limit_rejected(doc):
+    """127 x 127 iterations cannot finish within AZK_VM_STEP_LIMIT instructions:
+    the engine would stop the program with an error at run time."""
+    inner = {"repeat": {"times": 127, "do": [{"tap": "self"}]}}
+    i = _with_ability(doc, _on_play({"repeat": {"times": 127, "do": [inner]}}))
+    p = _problem(doc)
+    assert p.path == f"cards[{i}].abilities[0].effect[0].repeat.times"
+    assert "AZK_VM_STEP_LIMIT" in p.message and "4096" in p.message
+
+
+def test_repeat_within_the_step_limit_compiles(doc):
+    _with_ability(doc, _on_play({"repeat": {"times": 127, "do": [{"tap": "self"}]}},
+                                {"if": {"condition": True, "then": [{"draw": 1}], "else": [{"draw": 2}]}}))
+    load_cardset("mem.json", text=json.dumps(doc))
+
+
+@pytest.mark.parametrize("sel,where,message", [
+    ({"zone": "garden", "cost_min": 3, "cost_max": 2}, "cost_min", r"cost_min 3 is greater than cost_max 2"),
+    ({"zone": "garden", "tapped": True, "untapped": True}, "untapped", r"tapped and untapped together"),
+])
+def test_selector_that_can_never_match_rejected(doc, sel, where, message):
+    i = _with_ability(doc, _on_play({"choose": {"as": "x", "from": sel}}, {"tap": "x"}))
+    p = _problem(doc)
+    assert p.path == f"cards[{i}].abilities[0].effect[0].choose.from.{where}" and re.search(message, p.message)
+
+
+@pytest.mark.parametrize("bad", ["yes", 1, None])
+def test_choose_optional_must_be_boolean(doc, bad):
+    """"optional": "no" used to compile as optional (any truthy value)."""
+    i = _with_ability(doc, _on_play({"choose": {"as": "x", "from": {"zone": "garden"}, "optional": bad}},
+                                    {"tap": "x"}))
+    p = _problem(doc)
+    assert p.path == f"cards[{i}].abilities[0].effect[0].choose.optional" and "true or false" in p.message
+
+
+def test_activated_ikz_cost_over_capacity_rejected():
+    """compile_abilities (used without the schema, e.g. by tools) bounds the IKZ
+    cost by what a player can have (AZK_IKZ_AREA_CAP), not a retyped 20."""
+    from azuki.convert.abilities import AbilityError, compile_abilities
+    card = {"id": "X", "card_type": "entity", "abilities": [
+        {"kind": "activated", "cost": {"ikz": 12}, "effect": [{"draw": 1}]}]}
+    with pytest.raises(AbilityError) as ei:
+        compile_abilities([card], {})
+    assert ei.value.path == "cards[0].abilities[0].cost.ikz" and "[0, 11]" in ei.value.message
+    card["abilities"][0]["cost"]["ikz"] = 11
+    compile_abilities([card], {})
+
+
+# Self-replay: an on-play ability that returns its own card to hand and plays
+# it (or a copy) again triggers itself forever. Patterns a, b and e made
+# `python -m azuki simulate` hang before this check (never-ending games).
+RETURN_SELF = {"return_to_hand": "self"}
+FROM_HAND = {"zone": "hand", "side": "self"}
+SELF_REPLAY = [
+    ("return_then_play_self", [RETURN_SELF, {"play_free": {"card": "self"}}], 1, "plays it again"),
+    ("play_copy_by_id", [RETURN_SELF, {"choose": {"as": "c", "from": dict(FROM_HAND, card="STT02-007")}},
+                         {"play_free": {"card": "c"}}], 2, "'c' can be that card"),
+    ("play_any_entity", [RETURN_SELF, {"choose": {"as": "c", "from": dict(FROM_HAND, type="entity")}},
+                         {"play_free": {"card": "c"}}], 2, "cost_max below 2"),
+    ("return_as_cost_optional", [{"return_as_cost": "self"},
+                                 {"choose": {"as": "c", "from": FROM_HAND, "optional": True}},
+                                 {"if": {"condition": {"chosen": "c"}, "then": [{"play_free": {"card": "c"}}]}}],
+     "2].if.then[0", "STT02-007"),
+    ("play_first_then_return", [{"choose": {"as": "c", "from": dict(FROM_HAND, another=True)}},
+                                {"may": [{"play_free": {"card": "c", "to": "alley"}}]}, RETURN_SELF],
+     "1].may[0", "returns its own card"),
+    ("return_a_chosen_own_entity", [{"choose": {"as": "r", "from": {"zone": "garden", "side": "self"}}},
+                                    {"return_to_hand": "r"},
+                                    {"choose": {"as": "c", "from": dict(FROM_HAND, cost_max=2)}},
+                                    {"play_free": {"card": "c"}}], 3, "effect[1].return_to_hand"),
+]
+
+
+@pytest.mark.parametrize("label,effect,at,message", SELF_REPLAY, ids=[s[0] for s in SELF_REPLAY])
+def test_self_replay_rejected(doc, label, effect, at, message):
+    i = _with_ability(doc, _on_play(*effect))
+    p = _problem(doc)
+    assert p.path == f"cards[{i}].abilities[0].effect[{at}].play_free.card", p
+    assert p.message.startswith("self-replay loop: this on_play ability returns its own card to hand")
+    assert message in p.message
+
+
+SELF_REPLAY_OK = [
+    # the returned card is a stale reference after it moves: play_free does nothing
+    ("return_and_play_same_variable", "on_play",
+     [{"choose": {"as": "x", "from": {"zone": "garden", "side": "self", "another": True}}},
+      {"return_to_hand": "x"}, {"play_free": {"card": "x"}}]),
+    ("cannot_match_by_cost", "on_play",
+     [RETURN_SELF, {"choose": {"as": "c", "from": dict(FROM_HAND, cost_max=1)}}, {"play_free": {"card": "c"}}]),
+    ("cannot_match_by_type", "on_play",
+     [RETURN_SELF, {"choose": {"as": "c", "from": dict(FROM_HAND, type="weapon")}}, {"play_free": {"card": "c"}}]),
+    ("cannot_match_other_card", "on_play",
+     [RETURN_SELF, {"choose": {"as": "c", "from": dict(FROM_HAND, card="STT02-004")}}, {"play_free": {"card": "c"}}]),
+    ("garden_trigger_plays_to_alley", "on_play_garden", [RETURN_SELF, {"play_free": {"card": "self", "to": "alley"}}]),
+    ("once_a_turn_blink", "start_of_turn", [RETURN_SELF, {"play_free": {"card": "self"}}]),
+    ("play_without_return", "on_play",
+     [{"choose": {"as": "c", "from": FROM_HAND, "optional": True}}, {"play_free": {"card": "c"}}]),
+]
+
+
+@pytest.mark.parametrize("label,trigger,effect", SELF_REPLAY_OK, ids=[s[0] for s in SELF_REPLAY_OK])
+def test_self_replay_check_accepts(doc, label, trigger, effect):
+    _with_ability(doc, {"kind": "triggered", "trigger": trigger, "effect": effect})
+    load_cardset("mem.json", text=json.dumps(doc))
+
+
+def test_self_replay_cli(tmp_path, doc):
+    i = _with_ability(doc, _on_play(RETURN_SELF, {"play_free": {"card": "self"}}))
+    stderr = assert_rejected(tmp_path, doc, f"cards[{i}].abilities[0].effect[1].play_free.card", r"^self-replay loop")
+    assert len(stderr.splitlines()) == 1
+
+
+def test_computed_negative_repeat_runs_zero_times(tmp_path, doc):
+    """A computed repeat count below zero used to count down until the VM's
+    step limit (an engine error in every game that played the card); the
+    compiler now clamps it to zero."""
+    azuki = pytest.importorskip("azuki._core")
+    _with_ability(doc, _on_play({"repeat": {"times": {"sub": [0, 1]}, "do": [{"tap": "self"}]}}))
+    f = tmp_path / "neg.json"
+    f.write_text(json.dumps(doc))
+    r = azuki.simulate(60, seed=1, decks=("STT02", "STT02"), cards=str(f))
+    assert r["errors"] == 0

@@ -1,21 +1,86 @@
 #!/usr/bin/env bash
-# The full test run (what `make test` and CI execute), in this order:
+# The test runs. `tools/test.sh` (what `make test` and CI execute) runs, in order:
 #   1. generated files are fresh (azuki.convert --check),
-#   2. pytest (Python API, scenarios, property suites),
+#   2. pytest (Python API, scenarios, property suites, the CLIs),
 #   3. C test programs, normal build and ASan+UBSan build (incl. the no-allocation test),
 #   4. the sanitizer soak (1,000,000 decisions, invariants after every step),
 #   5. the three libFuzzer harnesses, time-boxed (FUZZ_SECONDS each, default 60),
-#      after replaying every saved regression input (installs clang if needed).
+#      after replaying every saved regression input.
+# Step 5 needs clang with libFuzzer (-fsanitize=fuzzer). If it is missing it is
+# installed with apt-get (Debian package `clang`) as root or through sudo; that
+# is checked first, so a machine that cannot get it fails at once with one line.
+#
+# `tools/test.sh --quick` (`make quick-test`) runs steps 1, 2 and the normal C
+# build of step 3 only: under a minute, needs just Python and gcc.
 # Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
+QUICK=0
+case "${1:-}" in
+    --quick) QUICK=1 ;;
+    "") ;;
+    *) echo "usage: tools/test.sh [--quick]" >&2; exit 2 ;;
+esac
+
+# Does `clang -fsanitize=fuzzer,address,undefined` build and run a program?
+fuzzer_works() {
+    command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1 || return 1
+    local d ok
+    d=$(mktemp -d)
+    printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > "$d/p.c"
+    ok=0
+    "${FUZZ_CC:-clang}" -fsanitize=fuzzer,address,undefined "$d/p.c" -o "$d/p" >/dev/null 2>&1 \
+        && "$d/p" -runs=1 >/dev/null 2>&1 || ok=1
+    rm -rf "$d"
+    return $ok
+}
+
+# Before anything long: make sure step 5 will have its compiler.
+fuzz_preflight() {
+    if fuzzer_works; then
+        echo "   clang with libFuzzer: found"
+        return 0
+    fi
+    local why=""
+    if ! command -v apt-get >/dev/null 2>&1; then
+        why="clang with libFuzzer is not installed and this system has no apt-get to install it"
+    elif [ "$(id -u)" != 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            why="clang with libFuzzer is not installed, and installing it needs root (not root, no sudo)"
+        elif ! sudo -n true 2>/dev/null && ! [ -t 0 ]; then
+            why="clang with libFuzzer is not installed, and installing it needs root (sudo asks for a password and there is no terminal)"
+        fi
+    fi
+    if [ -n "$why" ]; then
+        echo "error: make test: $why; install clang (Debian/Ubuntu: apt-get install clang) or run \`make quick-test\` (convert --check, pytest, C tests)" >&2
+        exit 1
+    fi
+    echo "   clang with libFuzzer: missing, installing it now (apt-get install clang)"
+    bash tools/install_fuzz_deps.sh || {
+        echo "error: make test: installing clang with libFuzzer failed (see above); install it yourself or run \`make quick-test\`" >&2
+        exit 1
+    }
+}
+
+if [ "$QUICK" = 1 ]; then
+    echo "== quick test run: convert --check, pytest, C tests (normal build); needs Python 3.11 and gcc"
+else
+    echo "== full test run (CI): convert --check, pytest, C tests (normal and ASan+UBSan), sanitizer soak,"
+    echo "   fuzzers (${FUZZ_SECONDS:-60}s each); needs Python 3.11, gcc, and clang with libFuzzer"
+    echo "   (installed with apt-get as root or through sudo if missing). Without them: make quick-test"
+    fuzz_preflight
+fi
 echo "== azuki.convert --check"
 "$PY" -m azuki.convert --check
 echo "== pytest"
 "$PY" -m pytest -q -x
 echo "== C tests"
 make --no-print-directory ctest
+if [ "$QUICK" = 1 ]; then
+    echo "== quick tests passed (the full run is make test)"
+    exit 0
+fi
 echo "== C tests under ASan + UBSan"
 make --no-print-directory asan
 echo "== sanitizer soak"

@@ -28,16 +28,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .abilities import AbilityError, CompiledAbilities, compile_abilities
-from .defs import DEF_FAMILIES
+from .defs import CAPS, DEF_FAMILIES
 
 PKG_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = PKG_DIR / "data"
 DEFAULT_CARDS = DATA_DIR / "cards.json"
+# How the checked-in generated files are rewritten (named in their stamps and
+# in --check's "stale" message). `make regen` runs the same command.
+REGEN_COMMAND = "python -m azuki.convert --write-default"
 SCHEMA_FILE = DATA_DIR / "cardset.schema.json"
 REPO_DIR = PKG_DIR.parent
 
-DECK_MAIN = 50
-DECK_IKZ = 10
+DECK_MAIN = CAPS["AZK_DECK_MAIN"]
+DECK_IKZ = CAPS["AZK_DECK_IKZ"]
 MAX_COPIES = 4
 MAX_JSON_BYTES = 4 << 20
 MAX_JSON_DEPTH = 64
@@ -289,7 +292,7 @@ def _build(doc, fname) -> CardSet:
 
 def _stamp(cs: CardSet):
     return (f"generated from {cs.source} (sha256 {cs.digest[:16]}) by azuki.convert — do not edit; "
-            f"regenerate with `python -m azuki.convert`")
+            f"regenerate with `{REGEN_COMMAND}`")
 
 
 def cardset_sources(cs: CardSet) -> dict:
@@ -317,16 +320,24 @@ def cardset_sources(cs: CardSet) -> dict:
 
 
 def spec_source() -> str:
-    """azuki/spec_autogen.py: every .def family as Python constants."""
-    from .defs import def_files
+    """azuki/spec_autogen.py: every .def family as Python constants, plus the
+    engine capacities the compiler needs (CAPS, from the C headers)."""
+    from .defs import CAPACITY_HEADERS, def_files
 
-    L = ['"""generated from csrc/*.def by azuki.convert — do not edit; regenerate with `python -m azuki.convert`.',
+    L = [f'"""generated from csrc/*.def by azuki.convert — do not edit; regenerate with `{REGEN_COMMAND}`.',
          "",
          "The engine's vocabularies as Python constants. Each family is a tuple of",
          "names (index = the C enum value) plus NAME = value constants.",
+         f"CAPS: the capacities azuki.convert needs, from csrc/{{{','.join(CAPACITY_HEADERS)}}}",
+         "(read from here when the package is installed without its C sources).",
          '"""', ""]
     srcs = ", ".join(f.name for f in def_files())
     L.append(f"SOURCES = {srcs!r}")
+    L.append("")
+    L.append("CAPS = {")
+    for name, v in CAPS.items():
+        L.append(f"    {name!r}: {v},")
+    L.append("}")
     L.append("")
     for fam, entries in sorted(DEF_FAMILIES.items()):
         short = fam[len("AZK_"):]

@@ -25,15 +25,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .defs import DEF_FAMILIES
+from .defs import CAPS, DEF_FAMILIES
 
-NO_PC = 0xFFFF
-NONE = 0xFF
-NUM_REGS = 8
-NUM_TREGS = 4
-MAX_BYTECODE = 8192
-MAX_SELECTORS = 128
-MAX_ABILITIES = 128
+# Engine capacities, read from the C headers (defs.CAPS), never retyped.
+NO_PC = CAPS["AZK_NO_PC"]
+NONE = CAPS["AZK_NONE"]
+NUM_REGS = CAPS["AZK_REGS"]
+NUM_TREGS = CAPS["AZK_TREGS"]
+MAX_BYTECODE = CAPS["AZK_MAX_BYTECODE"]
+MAX_SELECTORS = CAPS["AZK_MAX_SELECTORS"]
+MAX_ABILITIES = CAPS["AZK_MAX_ABILITIES"]
+MAX_EACH = CAPS["AZK_MAX_EACH"]            # cards one for_each snapshot holds
+LOOK_CAP = CAPS["AZK_LOOK_CAP"]            # cards one effect looks at
+STEP_LIMIT = CAPS["AZK_VM_STEP_LIMIT"]     # instructions one program run may execute
+MAX_NUMBER = CAPS["AZK_MAX_OPTIONS"] - 1   # choose_number offers 0..MAX_NUMBER at most
+DECK_CAP = CAPS["AZK_DECK_CAP"]            # cards a deck holds (draw / mill)
+IKZ_AREA_CAP = CAPS["AZK_IKZ_AREA_CAP"]    # IKZ cards a player can have (untap, IKZ cost)
+NUM_VARS = 3                               # named numbers: R1..R3 (R0: condition result)
+NUM_TEMPS = NUM_REGS - 1 - NUM_VARS        # expression temporaries: R4..R7
 
 
 def _family(name):
@@ -52,14 +61,11 @@ ELEMENTS = _family("AZK_ELEMENT")
 ABILITY_KINDS = {"triggered": 0, "activated": 1, "static": 2, "spell": 3}
 FLAG_ONCE, FLAG_ALLEY, FLAG_GARDEN, FLAG_RESPONSE, FLAG_TAP, FLAG_SACRIFICE, FLAG_NO_COOLDOWN = (1 << i for i in range(7))
 ZONE_BITS = {"leader": 1, "garden": 2, "alley": 4, "hand": 8, "discard": 16, "weapon": 32, "looked": 64, "ikz_area": 128}
-# Engine capacities the compiler must respect (csrc/game.h; tests/test_convert.py
-# checks these against the #defines so they cannot drift).
-MAX_EACH = 16          # AZK_MAX_EACH: cards one for_each snapshot holds
-LOOK_CAP = 10          # AZK_LOOK_CAP: cards one effect looks at
 # Most cards one player can have in each selector zone (RULES §2; a weapon
 # zone and the discard pile can hold the whole 50-card main deck).
-ZONE_MAX = {"leader": 1, "garden": 5, "alley": 5, "hand": 50, "discard": 50, "weapon": 50,
-            "looked": LOOK_CAP, "ikz_area": 11}
+ZONE_MAX = {"leader": 1, "garden": CAPS["AZK_ROW"], "alley": CAPS["AZK_ROW"], "hand": CAPS["AZK_HAND_CAP"],
+            "discard": CAPS["AZK_DISCARD_CAP"], "weapon": CAPS["AZK_WEAPON_CAP"], "looked": LOOK_CAP,
+            "ikz_area": IKZ_AREA_CAP}
 SIDES = {"self": 1, "opponent": 2, "any": 3}
 SEL_FLAGS = {"another": 1, "has_weapon": 2, "tapped": 4, "untapped": 8, "attached_to_self": 16}
 PLACES = {"garden": 1, "alley": 2, "either": 3}
@@ -152,6 +158,10 @@ class _Scope:
         self.cards = {}
         self.nums = {}
         self.temps_in_use = 0
+        self.card_sel = {}        # card variable -> the Selector it was chosen from
+        self.each_path = None     # path of the enclosing for_each, if any
+        self.returns_self = []    # paths of statements that may return the source to hand
+        self.plays_self = []      # (path, how) of play_free statements that may play the source again
 
     def card(self, name, path, create=False):
         _name(name, path, "card variable")
@@ -170,13 +180,13 @@ class _Scope:
             return self.nums[name]
         if not create:
             raise AbilityError(path, f"unknown number variable {name!r}")
-        if len(self.nums) >= 3:
-            raise AbilityError(path, "too many number variables (at most 3)")
+        if len(self.nums) >= NUM_VARS:
+            raise AbilityError(path, f"too many number variables (at most {NUM_VARS})")
         self.nums[name] = 1 + len(self.nums)
         return self.nums[name]
 
     def temp(self, path):
-        if self.temps_in_use >= 4:
+        if self.temps_in_use >= NUM_TEMPS:
             raise AbilityError(path, "expression too deep")
         self.temps_in_use += 1
         return 3 + self.temps_in_use
@@ -193,6 +203,9 @@ class Compiler:
         self.subtype_bits = subtype_bits      # subtype name -> bit index
         self.out = CompiledAbilities()
         self._sel_index = {}
+        self._steps = 0           # worst-case instructions executed by the code emitted so far
+        self._source = None       # the card whose abilities are being compiled (a JSON dict)
+        self._trigger = None      # the trigger name of the ability being compiled
 
     # ---- emission --------------------------------------------------------
     def _emit(self, path, op, *operands):
@@ -203,6 +216,7 @@ class Compiler:
             if not 0 <= v <= 255:
                 raise AbilityError(path, f"value {v} does not fit an operand byte")
         self.out.bytecode += bytes([code, *operands])
+        self._steps += 1
         if len(self.out.bytecode) > MAX_BYTECODE:
             raise AbilityError(path, f"card set bytecode exceeds {MAX_BYTECODE} bytes")
 
@@ -237,6 +251,7 @@ class Compiler:
             raise AbilityError(f"{path}.zone", f"for_each can match up to {most} cards here ({', '.join(zones)} "
                                f"x {sides} side(s)); the engine iterates at most {MAX_EACH}: narrow the zones "
                                f"or the side")
+        return most
 
     def selector(self, spec, path, scope=None):
         if not isinstance(spec, dict):
@@ -290,6 +305,12 @@ class Compiler:
             if scope is None:
                 raise AbilityError(f"{path}.exclude", "not available here")
             s.exclude_t = scope.card(spec["exclude"], f"{path}.exclude")
+        if s.cost_min > s.cost_max:
+            raise AbilityError(f"{path}.cost_min", f"cost_min {s.cost_min} is greater than cost_max {s.cost_max}: "
+                                                   "the selector can never match")
+        both = SEL_FLAGS["tapped"] | SEL_FLAGS["untapped"]
+        if s.flags & both == both:
+            raise AbilityError(f"{path}.untapped", "tapped and untapped together: the selector can never match")
         key = s.key()
         if key not in self._sel_index:
             if len(self.out.selectors) >= MAX_SELECTORS:
@@ -416,6 +437,97 @@ class Compiler:
         else:
             raise AbilityError(p, f"unknown condition kind {k!r}")
 
+    def count(self, v, path, scope, reg, hi=None, what_hi="", what="a count"):
+        """A count operand (draw 2, repeat 3 times, 1 damage) into `reg`. A
+        literal must not be negative (the engine would silently do nothing, or
+        count down forever) nor exceed the engine's capacity `hi`; a computed
+        value is checked at run time (clamped by the VM)."""
+        if isinstance(v, int) and not isinstance(v, bool):
+            if v < 0:
+                raise AbilityError(path, f"expected {'an amount' if what == 'damage' else 'a count'} >= 0, got {v}")
+            if hi is not None and v > hi:
+                raise AbilityError(path, f"{what_hi}, got {v}")
+        self.value(v, path, scope, reg)
+
+    def _check_steps(self, path, what):
+        if self._steps > STEP_LIMIT:
+            raise AbilityError(path, f"{what} can run {self._steps} VM instructions, more than the engine's "
+                                     f"limit of {STEP_LIMIT} per program run (AZK_VM_STEP_LIMIT): "
+                                     "fewer repetitions or a shorter body")
+
+    # ---- self-replay detection ------------------------------------------------
+    # A card whose on-play ability returns the card itself to hand and plays it
+    # again triggers that ability again: a game that never ends. The patterns
+    # visible in one program are rejected here; anything subtler (two cards
+    # replaying each other, a loop through several abilities) is ended by the
+    # engine's per-game decision cap (docs/abilities.md).
+    REPLAY_TRIGGERS = {"on_play": ("garden", "alley", "either"), "on_play_garden": ("garden", "either"),
+                       "on_play_alley": ("alley", "either")}
+
+    def _could_match_source(self, sel: Selector, on_field: bool):
+        """Can selector `sel` (relative to the source's controller) match the
+        source card (on the field) or a copy of it (in hand)?"""
+        c = self._source
+        if c is None:
+            return False
+        zones = ZONE_BITS["garden"] | ZONE_BITS["alley"] if on_field else ZONE_BITS["hand"]
+        if sel.zones and not sel.zones & zones:
+            return False
+        if sel.side not in (SIDES["self"], SIDES["any"]):
+            return False
+        ct = c.get("card_type")
+        if sel.types and (not isinstance(ct, str) or ct.upper() not in CARD_TYPES
+                          or not sel.types & (1 << CARD_TYPES[ct.upper()])):
+            return False
+        if sel.flags & SEL_FLAGS["attached_to_self"]:
+            return False
+        if on_field and sel.flags & SEL_FLAGS["another"]:
+            return False
+        if not on_field and sel.flags & (SEL_FLAGS["has_weapon"] | SEL_FLAGS["tapped"]):
+            return False
+        cost = c.get("cost", 0)
+        if isinstance(cost, int) and not (sel.cost_min <= cost <= sel.cost_max):
+            return False
+        el = c.get("element")
+        if sel.element != NONE and (not isinstance(el, str) or ELEMENTS.get(el.upper()) != sel.element):
+            return False
+        if sel.def_index != NONE and self.card_index.get(c.get("id")) != sel.def_index:
+            return False
+        if sel.subtypes:
+            bits = 0
+            for st in c.get("subtypes", []) if isinstance(c.get("subtypes"), list) else []:
+                if st in self.subtype_bits:
+                    bits |= 1 << self.subtype_bits[st]
+            if not sel.subtypes & bits:
+                return False
+        return True
+
+    def _may_be_source(self, ref, scope, on_field):
+        """Does card operand `ref` possibly name this ability's own card (on the
+        field, for a return) or that card or a copy of it (in hand, for a play)?"""
+        if ref == "self":
+            return True
+        sel = scope.card_sel.get(ref) if isinstance(ref, str) else None
+        return sel is not None and self._could_match_source(sel, on_field)
+
+    def _check_self_replay(self, scope):
+        places = self.REPLAY_TRIGGERS.get(self._trigger)
+        if not places or not scope.returns_self:
+            return
+        for path, to, ref in scope.plays_self:
+            if to not in places:
+                continue
+            cid = self._source.get("id")
+            head = (f"self-replay loop: this {self._trigger} ability returns its own card to hand "
+                    f"({scope.returns_self[0]}) and ")
+            if ref == "self":
+                raise AbilityError(path, head + "plays it again, which triggers the ability again, forever")
+            hint = f"a cost_max below {self._source['cost']}" if isinstance(self._source.get("cost"), int) \
+                else "a \"card\" naming another card"
+            raise AbilityError(path, head + f"{ref!r} can be that card (or a copy of {cid}) played again, which "
+                                            f"triggers the ability again, forever; narrow the selector so it cannot "
+                                            f"match {cid} (e.g. {hint})")
+
     # ---- statements --------------------------------------------------------
     def block(self, stmts, path, scope, pure=False):
         if not isinstance(stmts, list):
@@ -448,8 +560,11 @@ class Compiler:
         p = f"{path}.{k}"
         if k == "choose":
             a = self._fields(arg, p, ("as", "from"), ("optional",))
+            if not isinstance(a.get("optional", False), bool):
+                raise AbilityError(f"{p}.optional", f"expected true or false, got {a['optional']!r}")
             sel = self.selector(a["from"], f"{p}.from", scope)
             t = scope.card(a["as"], f"{p}.as", create=True)
+            scope.card_sel[a["as"]] = self.out.selectors[sel]
             self._emit(p, "CHOOSE", t, sel, 1 if a.get("optional") else 0)
         elif k == "may":
             r = scope.temp(p)
@@ -464,19 +579,22 @@ class Compiler:
             self.condition(a["condition"], f"{p}.condition", scope, r)
             j = self._emit_jump(p, "JZ", r)
             scope.release()
+            before = self._steps
             self.block(a["then"], f"{p}.then", scope)
             if "else" in a:
                 j2 = self._emit_jump(p, "JMP")
+                then_steps, self._steps = self._steps - before, before
                 self._patch(j)
                 self.block(a["else"], f"{p}.else", scope)
                 self._patch(j2)
+                self._steps = before + max(then_steps, self._steps - before)
             else:
                 self._patch(j)
         elif k == "deal_damage":
             a = self._fields(arg, p, ("to", "amount"))
             t = self.card_ref(a["to"], f"{p}.to", scope)
             r = scope.temp(p)
-            self.value(a["amount"], f"{p}.amount", scope, r)
+            self.count(a["amount"], f"{p}.amount", scope, r, what="damage")
             self._emit(p, "DAMAGE", t, r)
             scope.release()
         elif k == "modify_attack":
@@ -497,10 +615,14 @@ class Compiler:
                 raise AbilityError(f"{p}.status", "grant needs at least one status")
             self._emit(p, "GRANT", t, bits, self._duration(a.get("duration"), f"{p}.duration"))
         elif k in ("draw", "mill", "look", "untap_ikz"):
-            if k == "look" and isinstance(arg, int) and not isinstance(arg, bool) and arg > LOOK_CAP:
-                raise AbilityError(p, f"look at most {LOOK_CAP} cards at once (engine capacity AZK_LOOK_CAP)")
             r = scope.temp(p)
-            self.value(arg, p, scope, r)
+            self.count(arg, p, scope, r, *{
+                "draw": (DECK_CAP, f"draw at most {DECK_CAP} cards (a deck holds {DECK_CAP}, AZK_DECK_CAP)"),
+                "mill": (DECK_CAP, f"mill at most {DECK_CAP} cards (a deck holds {DECK_CAP}, AZK_DECK_CAP)"),
+                "look": (LOOK_CAP, f"look at most {LOOK_CAP} cards at once (engine capacity AZK_LOOK_CAP)"),
+                "untap_ikz": (IKZ_AREA_CAP, f"untap at most {IKZ_AREA_CAP} IKZ cards (a player has "
+                                            f"{IKZ_AREA_CAP} at most, AZK_IKZ_AREA_CAP)"),
+            }[k])
             self._emit(p, {"draw": "DRAW", "mill": "MILL", "look": "LOOK", "untap_ikz": "UNTAP_IKZ"}[k], r)
             scope.release()
         elif k in ("discard", "return_to_hand", "return_as_cost", "to_hand", "tap", "sacrifice"):
@@ -508,6 +630,8 @@ class Compiler:
             op = {"discard": "DISCARD", "return_to_hand": "RETURN", "return_as_cost": "RETURN_COST",
                   "to_hand": "TO_HAND", "tap": "TAP", "sacrifice": "SACRIFICE"}[k]
             self._emit(p, op, t)
+            if k in ("return_to_hand", "return_as_cost") and self._may_be_source(arg, scope, on_field=True):
+                scope.returns_self.append(p)
         elif k == "bottom_looked":
             if arg is not True:
                 raise AbilityError(p, "write \"bottom_looked\": true")
@@ -519,11 +643,15 @@ class Compiler:
             if to not in PLACES:
                 raise AbilityError(f"{p}.to", f"unknown place {to!r} (garden, alley, either)")
             self._emit(p, "PLAY_FREE", t, PLACES[to])
+            if self._may_be_source(a["card"], scope, on_field=False):
+                scope.plays_self.append((f"{p}.card", to, a["card"]))
         elif k == "choose_number":
             a = self._fields(arg, p, ("as", "max"))
             r = scope.num(a["as"], f"{p}.as", create=True)
             m = scope.temp(p)
-            self.value(a["max"], f"{p}.max", scope, m)
+            self.count(a["max"], f"{p}.max", scope, m, MAX_NUMBER,
+                       f"choose a number of at most {MAX_NUMBER} (a prompt offers at most {MAX_NUMBER + 1} "
+                       f"options, AZK_MAX_OPTIONS)")
             self._emit(p, "CHOOSE_NUM", r, m)
             scope.release()
         elif k == "set":
@@ -532,33 +660,59 @@ class Compiler:
             self.value(a["value"], f"{p}.value", scope, r)
         elif k == "for_each":
             a = self._fields(arg, p, ("as", "in", "do"))
+            if scope.each_path is not None:
+                raise AbilityError(p, f"for_each cannot be nested inside another for_each ({scope.each_path}): "
+                                      "the engine keeps one snapshot per program; use a separate ability or "
+                                      "a choose inside the loop")
             sel = self.selector(a["in"], f"{p}.in", scope)
-            self._check_each_bound(a["in"], f"{p}.in")
+            most = self._check_each_bound(a["in"], f"{p}.in")
             t = scope.card(a["as"], f"{p}.as", create=True)
+            scope.card_sel[a["as"]] = self.out.selectors[sel]
             j = self._emit_jump(p, "FOREACH", t, sel)
-            body = self._pc()
+            body, before = self._pc(), self._steps
+            scope.each_path = p
             self.block(a["do"], f"{p}.do", scope)
+            scope.each_path = None
             self._emit(p, "NEXT", t, body & 0xFF, body >> 8)
             self._patch(j)
+            self._steps = before + most * (self._steps - before)
+            self._check_steps(p, "for_each")
         elif k == "repeat":
             a = self._fields(arg, p, ("times", "do"))
             r = scope.temp(p)
-            self.value(a["times"], f"{p}.times", scope, r)
-            top = self._pc()
+            times = a["times"]
+            self.count(times, f"{p}.times", scope, r)
+            literal = isinstance(times, int) and not isinstance(times, bool)
+            if not literal:
+                # A computed count below 0 would count down forever (until the
+                # step limit ends the program with an engine error): R = max(R, 0).
+                z = scope.temp(p)
+                self._emit(p, "SETI", z, 0)
+                self._emit(p, "MIN", z, r)
+                self._emit(p, "SUB", r, z)
+                scope.release()
+            top, before = self._pc(), self._steps
             j = self._emit_jump(p, "JZ", r)
             self.block(a["do"], f"{p}.do", scope)
             self._emit(p, "ADDI", r, 0xFF)      # -1
             self._emit(p, "JMP", top & 0xFF, top >> 8)
             self._patch(j)
             scope.release()
+            if literal:     # a computed count is bounded at run time only (the step limit)
+                self._steps = before + times * (self._steps - before) + 1
+                self._check_steps(f"{p}.times", "repeat")
         else:
             raise AbilityError(p, f"unknown statement {k!r}")
 
     # ---- programs and abilities ---------------------------------------------
     def program(self, stmts, path):
         start = self._pc()
-        self.block(stmts, path, _Scope(path))
+        self._steps = 0
+        scope = _Scope(path)
+        self.block(stmts, path, scope)
         self._emit(path, "END")
+        self._check_steps(path, "this effect")
+        self._check_self_replay(scope)
         return start
 
     def condition_program(self, cond, path):
@@ -587,6 +741,7 @@ class Compiler:
             if k not in allowed:
                 raise AbilityError(f"{path}.{k}", f"not a field of a {kind} ability (allowed: {', '.join(allowed)})")
         ab = Ability(kind=ABILITY_KINDS[kind])
+        self._trigger = None
         if a.get("once_per_turn"):
             ab.flags |= FLAG_ONCE
         zone = a.get("zone")
@@ -600,6 +755,7 @@ class Compiler:
                 raise AbilityError(f"{path}.trigger", f"unknown trigger {a.get('trigger')!r} "
                                                       f"(known: {', '.join(t.lower() for t in TRIGGERS)})")
             ab.trigger = TRIGGERS[trig]
+            self._trigger = trig.lower()
         if kind in ("activated", "spell"):
             timing = a.get("timing", "main")
             if timing not in ("main", "response"):
@@ -616,8 +772,9 @@ class Compiler:
                 if k not in ("ikz", "tap", "sacrifice", "ignores_cooldown"):
                     raise AbilityError(f"{path}.cost.{k}", "unknown cost (ikz, tap, sacrifice, ignores_cooldown)")
             ikz = cost.get("ikz", 0)
-            if not isinstance(ikz, int) or isinstance(ikz, bool) or not 0 <= ikz <= 20:
-                raise AbilityError(f"{path}.cost.ikz", "IKZ cost must be an integer in [0, 20]")
+            if not isinstance(ikz, int) or isinstance(ikz, bool) or not 0 <= ikz <= IKZ_AREA_CAP:
+                raise AbilityError(f"{path}.cost.ikz", f"IKZ cost must be an integer in [0, {IKZ_AREA_CAP}] "
+                                                       "(a player has at most that many IKZ, AZK_IKZ_AREA_CAP)")
             ab.ikz_cost = ikz
             if cost.get("tap"):
                 ab.flags |= FLAG_TAP
@@ -647,8 +804,9 @@ class Compiler:
                 raise AbilityError(path, "a static ability must change attack, health or a weapon bonus")
         return ab
 
-    def card(self, abilities, path, card_type=None):
+    def card(self, abilities, path, card_type=None, source=None):
         first = len(self.out.abilities)
+        self._source = source if isinstance(source, dict) else None
         if not isinstance(abilities, list):
             raise AbilityError(path, "abilities must be a list")
         activated = 0
@@ -682,7 +840,7 @@ def compile_abilities(cards, subtype_bits, path_prefix="cards"):
     index = {c["id"]: i for i, c in enumerate(cards)}
     comp = Compiler(index, subtype_bits)
     for i, c in enumerate(cards):
-        comp.card(c.get("abilities", []), f"{path_prefix}[{i}].abilities", c.get("card_type"))
+        comp.card(c.get("abilities", []), f"{path_prefix}[{i}].abilities", c.get("card_type"), c)
     if not comp.out.bytecode:
         comp.out.bytecode = bytearray([OPS["END"][0]])
     return comp.out

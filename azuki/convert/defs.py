@@ -8,6 +8,13 @@ without a second hand-maintained list.
 
 The files are found next to the sources (csrc/, in a checkout) or in the
 package data (azuki/data/, copied there by setup.py for installed builds).
+
+The engine's capacities (look cap, for_each snapshot, registers, step limit,
+...) are `#define`s in csrc/card_def.h, game.h and cardset.h. :data:`CAPS`
+reads the ones the compiler needs (:data:`CAPACITY_NAMES`) from those headers
+in a checkout; an installed package has no headers and reads the copy that
+azuki.convert writes into azuki/spec_autogen.py (``CAPS``), which
+`python -m azuki.convert --check` keeps equal to the headers.
 """
 from __future__ import annotations
 
@@ -64,3 +71,76 @@ def load_families():
 
 
 DEF_FAMILIES = load_families()
+
+
+# ---- capacities (#defines of the C headers) ----------------------------------
+
+CAPACITY_HEADERS = ("card_def.h", "game.h", "cardset.h")
+# The capacities Python needs; a new #define elsewhere in the headers does not
+# make azuki/spec_autogen.py stale.
+CAPACITY_NAMES = (
+    "AZK_DECK_MAIN", "AZK_DECK_IKZ", "AZK_ROW", "AZK_HAND_CAP", "AZK_DECK_CAP", "AZK_DISCARD_CAP",
+    "AZK_WEAPON_CAP", "AZK_IKZ_AREA_CAP", "AZK_LOOK_CAP", "AZK_MAX_OPTIONS", "AZK_MAX_EACH", "AZK_REGS",
+    "AZK_TREGS", "AZK_VM_STEP_LIMIT", "AZK_MAX_ABILITIES", "AZK_MAX_SELECTORS", "AZK_MAX_BYTECODE",
+    "AZK_MAX_ACTIVATED", "AZK_DEFAULT_TURN_CAP", "AZK_NO_PC", "AZK_NONE",
+)
+_DEFINE = re.compile(r"^\s*#\s*define\s+(AZK_[A-Z0-9_]+)\s+(.+?)\s*$")
+
+
+def _eval_define(expr: str, known: dict):
+    """An integer #define body: literals, earlier AZK_ names, + - * / ( )."""
+    expr = re.sub(r"/\*.*?\*/|//.*$", "", expr).strip()
+    expr = re.sub(r"\b(0[xX][0-9A-Fa-f]+|\d+)[uUlL]*\b", r"\1", expr)
+    tokens = re.findall(r"0[xX][0-9A-Fa-f]+|\d+|AZK_[A-Z0-9_]+|[-+*/()]|\S", expr)
+    out = []
+    for t in tokens:
+        if t.startswith("AZK_"):
+            if t not in known:
+                return None
+            out.append(str(known[t]))
+        elif re.fullmatch(r"0[xX][0-9A-Fa-f]+|\d+|[-+*/()]", t):
+            out.append("//" if t == "/" else t)
+        else:
+            return None                      # not a plain integer expression
+    if not out:
+        return None
+    try:
+        v = eval(" ".join(out), {"__builtins__": {}}, {})   # digits and operators only
+    except (SyntaxError, ZeroDivisionError):
+        return None
+    return v if isinstance(v, int) else None
+
+
+def parse_header_constants(texts):
+    """{name: int} for every integer-valued `#define AZK_...` in the texts, in order."""
+    known = {}
+    for text in texts:
+        for line in text.splitlines():
+            m = _DEFINE.match(line)
+            if m and "(" not in m.group(1):
+                v = _eval_define(m.group(2), known)
+                if v is not None:
+                    known[m.group(1)] = v
+    return known
+
+
+def header_files():
+    """The C headers that declare the capacities, or None outside a checkout."""
+    d = Path(__file__).resolve().parent.parent.parent / "csrc"
+    files = [d / h for h in CAPACITY_HEADERS]
+    return files if all(f.is_file() for f in files) else None
+
+
+def load_capacities():
+    files = header_files()
+    if files is not None:
+        found = parse_header_constants(f.read_text() for f in files)
+        missing = [n for n in CAPACITY_NAMES if n not in found]
+        if missing:
+            raise ValueError(f"cannot find {', '.join(missing)} in csrc/{{{','.join(CAPACITY_HEADERS)}}}")
+        return {n: found[n] for n in CAPACITY_NAMES}
+    from .. import spec_autogen           # installed package: the generated copy
+    return dict(spec_autogen.CAPS)
+
+
+CAPS = load_capacities()
