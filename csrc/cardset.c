@@ -114,6 +114,9 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
         if (ab->kind == AZK_AB_STATIC && ab->static_target == AZK_STT_SELECTOR && ab->selector >= cs->num_selectors)
             return AZK_ERR_CARDSET;
         if (ab->static_target > AZK_STT_SELECTOR) return AZK_ERR_CARDSET;
+        /* an IKZ cost above the whole IKZ supply (10 cards + token) can never
+         * be paid: a card-set mistake, not a rule (the compiler says so too) */
+        if (ab->ikz_cost > AZK_DECK_IKZ + 1) return AZK_ERR_CARDSET;
         if ((ab->kind == AZK_AB_TRIGGERED || ab->kind == AZK_AB_SPELL) && ab->program == AZK_NO_PC)
             return AZK_ERR_CARDSET;
     }

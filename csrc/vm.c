@@ -202,6 +202,7 @@ typedef struct pure_ctx {
     uint16_t *t_inc;
     int source, controller, ctx_card;
     int ctx_value;
+    uint16_t source_inc; /* the source object the ability belongs to (RULES §2.1) */
 } pure_ctx;
 
 static int t_valid(const azk_game *g, const pure_ctx *x, int i) {
@@ -215,8 +216,15 @@ static void set_t(const azk_game *g, pure_ctx *x, int i, int c) {
 
 static int load_ref(const azk_game *g, const pure_ctx *x, int ref) {
     switch (ref) {
-    case AZK_REF_SELF: return x->source;
-    case AZK_REF_HOLDER: return x->source == AZK_NONE ? AZK_NONE : g->cards[x->source].holder;
+    /* `self` is the object the ability belongs to: once that card has
+     * changed zone it is a new object (RULES §2.1) and `self` names nothing,
+     * so a program cannot return its card to hand and then play it again
+     * through `self` (found by the compiler's self-replay check) */
+    case AZK_REF_SELF:
+        return x->source != AZK_NONE && g->cards[x->source].incarnation == x->source_inc ? x->source : AZK_NONE;
+    case AZK_REF_HOLDER:
+        return x->source != AZK_NONE && g->cards[x->source].incarnation == x->source_inc ? g->cards[x->source].holder
+                                                                                            : AZK_NONE;
     case AZK_REF_SUBJECT: return x->ctx_card;
     case AZK_REF_OWN_LEADER: return g->pl[x->controller].leader;
     case AZK_REF_OPP_LEADER: return g->pl[1 - x->controller].leader;
@@ -296,7 +304,7 @@ int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int 
     uint8_t t[AZK_TREGS];
     uint16_t t_inc[AZK_TREGS] = {0};
     memset(t, AZK_NONE, sizeof t);
-    pure_ctx x = {r, t, t_inc, source, controller, AZK_NONE, 0};
+    pure_ctx x = {r, t, t_inc, source, controller, AZK_NONE, 0, g->cards[source].incarnation};
     for (int steps = 0; steps < AZK_VM_STEP_LIMIT; steps++) {
         if (cs->bytecode[pc] == AZK_OP_END) return r[0] != 0;
         pc = exec_pure(g, cs, &x, pc);
@@ -413,7 +421,7 @@ static int placement_options(const azk_game *g, const azk_cardset *cs, int c, in
 void azk_vm_run(azk_game *g, const azk_cardset *cs) {
     azk_vm_frame *f = &g->vm;
     const uint8_t *bc = cs->bytecode;
-    pure_ctx x = {f->r, f->t, f->t_inc, f->source, f->controller, f->ctx_card, f->ctx_value};
+    pure_ctx x = {f->r, f->t, f->t_inc, f->source, f->controller, f->ctx_card, f->ctx_value, f->source_inc};
     if (f->ctx_card != AZK_NONE && g->cards[f->ctx_card].incarnation != f->ctx_inc) x.ctx_card = AZK_NONE;
     uint8_t opts[AZK_NUM_CARDS];
     while (f->active && !f->waiting) {

@@ -189,27 +189,42 @@ def test_default_caps_and_natural_end_reasons():
     assert seen == {"LEADER", "DECK_OUT"}
 
 
-def test_self_replaying_card_ends_by_the_decision_cap(tmp_path):
-    """docs/rules.md §13: a card whose on-play returns itself to hand and
-    plays itself again loops inside one turn (the turn cap never fires);
-    the decision cap ends the game as TRUNCATED."""
-    path = runtime_set(tmp_path, "STT02-007", [
-        {"may": [
-            {"choose": {"as": "me", "from": {"zone": ["garden"], "side": "self", "card": "STT02-007"}}},
-            {"return_to_hand": "me"},
-            {"choose": {"as": "again", "from": {"zone": ["hand"], "side": "self", "card": "STT02-007"}}},
-            {"play_free": {"card": "again", "to": "garden"}}]}])
-    g = azuki.Game.from_setup({"decks": ["STT02", "STT01"],
-                               "players": [{"hand": ["STT02-007"], "ikz_area": 3}, {}]}, cards=path)
+def two_card_loop(tmp_path, ask):
+    """Benzai (A) and Rei (B) that keep replaying each other inside one turn;
+    no single ability replays its own card, so the compiler's self-replay
+    check (docs/abilities.md) accepts both: A plays B from hand (after a
+    yes/no question if `ask`); B returns A and itself to hand and plays A
+    again. With the alley full but one slot (A's) and the garden full but one
+    slot (B's), no placement is ever asked."""
+    doc = copy.deepcopy(CARDS)
+    play_b = [{"choose": {"as": "b", "from": {"zone": ["hand"], "side": "self", "card": "STT02-004"}}},
+              {"play_free": {"card": "b", "to": "garden"}}]
+    card(doc, "STT02-007")["abilities"][0]["effect"] = [{"may": play_b}] if ask else play_b
+    card(doc, "STT02-004")["abilities"] = [{"kind": "triggered", "trigger": "on_play", "effect": [
+        {"choose": {"as": "a", "from": {"zone": ["alley"], "side": "self", "card": "STT02-007"}}},
+        {"return_to_hand": "a"},
+        {"return_to_hand": "self"},
+        {"choose": {"as": "a2", "from": {"zone": ["hand"], "side": "self", "card": "STT02-007"}}},
+        {"play_free": {"card": "a2", "to": "alley"}}]}]
+    p = tmp_path / "loop.json"
+    p.write_text(json.dumps(doc))
+    return azuki.Game.from_setup({"decks": ["STT02", "STT01"],
+                                  "players": [{"hand": ["STT02-007", "STT02-004"], "ikz_area": 3,
+                                               "garden": ["STT02-008"] * 4, "alley": ["STT02-008"] * 4}, {}]},
+                                 cards=str(p))
+
+
+def test_self_replaying_cards_end_by_the_decision_cap(tmp_path):
+    """docs/rules.md §13.2: cards that replay each other inside one turn,
+    with a question each time, loop through decisions (the turn cap never
+    fires); the decision cap ends the game as TRUNCATED."""
+    g = two_card_loop(tmp_path, ask=True)
     g.set_decision_cap(500)
-    do(g, "PLAY_ENTITY_TO_GARDEN", "Benzai")
+    do(g, "PLAY_ENTITY_TO_ALLEY", "Benzai")
     turn = g.turn
     while not g.is_terminal:
-        pr = g.prompt()
-        if pr and pr["kind"] == "YES_NO":
-            choose(g, value=1)
-        else:
-            g.step(int(g.legal_actions()[-1]))
+        assert g.prompt()["kind"] == "YES_NO"
+        choose(g, value=1)
     assert g.turn == turn
     assert g.result == "TRUNCATED" and g.end_reason == "DECISION_CAP" and g.decisions == 500
 
@@ -246,15 +261,19 @@ def test_runaway_ability_ends_the_game(tmp_path):
     """docs/rules.md §13: an ability that runs more than the VM's
     instruction bound ends the game TRUNCATED (VM_STEPS): the old engine
     abandoned the ability half-applied and played on."""
-    g = _play_benzai(tmp_path, [{"repeat": {"times": 100, "do": [
-        {"repeat": {"times": 100, "do": [{"set": {"var": "n", "value": 1}}]}}]}}])
+    deck = {"context": "deck_size"}     # computed: the compiler cannot bound it
+    g = _play_benzai(tmp_path, [{"repeat": {"times": deck, "do": [
+        {"repeat": {"times": deck, "do": [{"set": {"var": "n", "value": 1}}]}}]}}])
     assert g.result == "TRUNCATED" and g.end_reason == "VM_STEPS"
 
 
 def test_too_many_options_end_the_game(tmp_path):
-    """docs/rules.md §13: 0..100 does not fit one prompt (64 options): the
-    old engine silently offered 0..63; now the game ends TRUNCATED (OPTIONS)."""
-    g = _play_benzai(tmp_path, [{"choose_number": {"as": "n", "max": 100}}, {"draw": {"var": "n"}}])
+    """docs/rules.md §13: 0..(30 + deck size) does not fit one prompt (64
+    options; a literal max above 63 is a compile error, a computed one is
+    not): the old engine silently offered 0..63; now the game ends TRUNCATED
+    (OPTIONS)."""
+    g = _play_benzai(tmp_path, [{"choose_number": {"as": "n", "max": {"add": [30, {"context": "deck_size"}]}}},
+                                  {"draw": {"var": "n"}}])
     assert g.result == "TRUNCATED" and g.end_reason == "OPTIONS"
 
 
@@ -307,18 +326,10 @@ def test_render_uses_the_api_names():
 
 
 def test_loop_without_decisions_ends_by_the_trigger_bound(tmp_path):
-    """docs/rules.md §13.3: a card that returns itself and plays itself again
-    with no question asked (one matching card, one free slot) would loop
+    """docs/rules.md §13.3: the same loop with no question asked would run
     forever inside one step; after 256 triggers the game ends TRUNCATED
     (TRIGGER_LIMIT) and the step returns normally."""
-    path = runtime_set(tmp_path, "STT02-007", [
-        {"choose": {"as": "me", "from": {"zone": ["garden"], "side": "self", "card": "STT02-007"}}},
-        {"return_to_hand": "me"},
-        {"choose": {"as": "again", "from": {"zone": ["hand"], "side": "self", "card": "STT02-007"}}},
-        {"play_free": {"card": "again", "to": "garden"}}])
-    g = azuki.Game.from_setup({"decks": ["STT02", "STT01"],
-                               "players": [{"hand": ["STT02-007"], "ikz_area": 3,
-                                            "garden": ["STT02-004"] * 4}, {}]}, cards=path)
-    do(g, "PLAY_ENTITY_TO_GARDEN", "Benzai")
+    g = two_card_loop(tmp_path, ask=False)
+    do(g, "PLAY_ENTITY_TO_ALLEY", "Benzai")
     assert g.result == "TRUNCATED" and g.end_reason == "TRIGGER_LIMIT"
     assert g.check_invariants() == 0

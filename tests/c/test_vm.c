@@ -985,6 +985,25 @@ static int sel_def(uint8_t zones, uint8_t side, int def) {
 /* Definitions used below (default set): entities without abilities. */
 enum { DEF_INDRA = 9, DEF_REI = 22, DEF_MISAKI = 26, DEF_SHURIKEN = 11, DEF_ORB = 16 };
 
+static void test_self_is_stale_after_zone_change(void) {
+    /* SELF and HOLDER once the source changed zone: a new object (RULES 2.1),
+     * so `self` names nothing; a program cannot return its own card to hand
+     * and then play it again through `self` (helper found, compiler-rejected) */
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_SELF, OP(VALID), 1, 0, OP(RETURN), 0, OP(LOAD), 0, REF_SELF, OP(VALID), 2, 0,
+              OP(NOT), 2, OP(ADD), 1, 2, OP(LOAD), 3, REF_HOLDER, OP(VALID), 2, 3, OP(NOT), 2, OP(ADD), 1, 2,
+              OP(DRAW), 1, OP(END));
+    int src = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    azk_rebuild_hints(&G, &CS);
+    int h = G.pl[0].hand_n;
+    azk_vm_start(&G, &CS, ab, src, 0, -1, 0, -1);
+    azk_advance(&G, &CS);
+    INV();
+    AZK_CHECK(G.cards[src].zone == AZK_Z_HAND);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h + 1 + 3); /* returned, then drew 1 (valid) + 1 (stale) + 1 (no holder) */
+}
+
 static void test_defs_assumed(void) {
     const azk_cardset *d = azk_default_cardset();
     AZK_CHECK(d->defs[DEF_INDRA].card_type == AZK_CT_ENTITY && d->defs[DEF_INDRA].ability_count == 0);
@@ -1676,6 +1695,7 @@ int main(void) {
     AZK_RUN(test_op_ctx_ikz_and_untap);
     AZK_RUN(test_op_count);
     AZK_RUN(test_op_valid_load);
+    AZK_RUN(test_self_is_stale_after_zone_change);
     AZK_RUN(test_op_match);
     AZK_RUN(test_op_choose);
     AZK_RUN(test_op_may);
