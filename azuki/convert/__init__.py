@@ -345,8 +345,11 @@ def spec_source() -> str:
         L.append(f"{short}_DOC = {tuple(e.doc for e in entries)!r}")
         if entries and entries[0].args:
             L.append(f"{short}_ARGS = {tuple(tuple(int(a, 0) if a.lstrip('-').isdigit() else a for a in e.args) for e in entries)!r}")
+        # an entry's value is its position, except in families that declare
+        # their own codes (azk_invariants.def: AZK_INV(NAME, code, doc))
+        coded = fam == "AZK_INV"
         for i, e in enumerate(entries):
-            L.append(f"{short}_{e.name} = {i}")
+            L.append(f"{short}_{e.name} = {int(e.args[0]) if coded else i}")
         L.append("")
     return "\n".join(L)
 
