@@ -675,14 +675,14 @@ cdef class Game:
         if type is not None:
             tv = _type_index(type)
             if not 0 <= tv < HEAD_SIZES[0]:
-                raise ValueError(f"no action type {type!r}")
+                raise ValueError(f"no action type {excerpt(type)}")
             ti = tv
         if p0 is not None:
             if type is None:
                 raise ValueError("p0 needs a type")
             pv = _as_int(p0, "p0")
             if not 0 <= pv < HEAD_SIZES[1]:
-                raise ValueError(f"p0 {pv} out of range [0, {HEAD_SIZES[1]})")
+                raise ValueError(f"p0 {excerpt(pv)} out of range [0, {HEAD_SIZES[1]})")
             pi = pv
         mt = np.zeros(HEAD_SIZES[0], dtype=np.uint8)
         m0 = np.zeros(HEAD_SIZES[1], dtype=np.uint8)
@@ -706,7 +706,7 @@ cdef class Game:
         self._ck()
         ai = _as_int(a, "action")
         if not 0 <= ai < NUM_ACTIONS:
-            raise IllegalActionError(f"action {ai} out of range [0, {NUM_ACTIONS})")
+            raise IllegalActionError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
         cdef azk_status st = azk_step(self.g, self.cs, ai)
         if st == AZK_OK:
             return None
