@@ -26,6 +26,9 @@ def excerpt(v, limit: int = EXCERPT_LIMIT) -> str:
 
     Never raises and never builds a huge string: containers show their first
     few entries, long strings/bytes their start, huge integers their size."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 8:
+        limit = EXCERPT_LIMIT
+    limit = min(limit, 4096)
     try:
         if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 128:
             s = f"<int of {v.bit_length()} bits>"

@@ -80,8 +80,13 @@ def load_replay(path_or_dict):
     if not isinstance(rep, dict):
         if isinstance(rep, (bytes, bytearray)) or not isinstance(rep, (str, os.PathLike)):
             raise TypeError(f"a replay is a dict or a path (str / os.PathLike), got {type(rep).__name__}")
-        with open(rep, encoding="utf-8") as f:
-            rep = json.load(f)
+        try:
+            with open(rep, encoding="utf-8") as f:
+                rep = json.load(f)
+        except OSError as e:
+            raise OSError(e.errno, f"cannot read replay {excerpt(os.fspath(path_or_dict))}: {e.strerror}") from None
+        except ValueError as e:   # JSON or UTF-8 errors
+            raise ValueError(f"{excerpt(os.fspath(path_or_dict))}: not a JSON replay: {excerpt(str(e), 200)}") from None
         if not isinstance(rep, dict):
             raise ValueError(f"{excerpt(os.fspath(path_or_dict))}: a replay file holds a JSON object")
     if rep.get("format") != FORMAT:

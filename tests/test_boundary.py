@@ -29,39 +29,37 @@ def run_py(code, timeout=60):
     return r.returncode, r.stdout, r.stderr
 
 
-def expect_raises_in_child(expr, exc):
-    """`expr` raises `exc` (by name) in a child interpreter - no segfault."""
-    rc, out, err = run_py(f"""
-        import azuki
-        from azuki import Game, CardSet, simulate
-        try:
-            {expr}
-        except {exc} as e:
-            print("RAISED", type(e).__name__, str(e)[:200])
-        else:
-            print("NO EXCEPTION")
-    """)
-    assert rc == 0, f"{expr}: child died with {rc}: {err[-2000:]}"
-    assert "RAISED" in out, f"{expr}: {out}"
-    return out
+def expect_raises_in_child(cases):
+    """Each (expr, exception name) raises that exception in one child
+    interpreter - no segfault; a crash names the expression that caused it."""
+    body = "\n".join(f"""
+print("BEGIN", {expr!r}, flush=True)
+try:
+    {expr}
+except {exc} as e:
+    print("RAISED", type(e).__name__, repr(str(e)[:200]), flush=True)
+else:
+    print("NO EXCEPTION", flush=True)""" for expr, exc in cases)
+    rc, out, err = run_py("import azuki\nfrom azuki import Game, CardSet, simulate\n" + body)
+    lines = out.splitlines()
+    began = [ln for ln in lines if ln.startswith("BEGIN")]
+    assert rc == 0, f"child died with {rc} during {began[-1] if began else '?'}: {err[-2000:]}"
+    results = [ln for ln in lines if not ln.startswith("BEGIN")]
+    assert len(results) == len(cases)
+    for (expr, exc), r in zip(cases, results):
+        assert r.startswith("RAISED"), f"{expr}: {r}"
+    return results
 
 
 # ---- 1. simulate ---------------------------------------------------------------
-@pytest.mark.parametrize("decks", [("STT01",), [], (), ("STT01", "STT02", "STT01"), "STT01", None, {"a": 1}])
-def test_simulate_bad_decks_raise(decks):
-    expect_raises_in_child(f"simulate(10, decks={decks!r})", "(TypeError, ValueError)")
+def test_simulate_bad_decks_raise():
+    expect_raises_in_child([(f"simulate(10, decks={d!r})", "(TypeError, ValueError)") for d in
+                            [("STT01",), [], (), ("STT01", "STT02", "STT01"), "STT01", None, {"a": 1}]])
 
 
-@pytest.mark.parametrize("chunk", [0, -1, True, 1.5, "5"])
-def test_simulate_bad_chunk_raises_quickly(chunk):
-    rc, out, err = run_py(f"""
-        import azuki
-        try:
-            azuki.simulate(10, chunk={chunk!r})
-        except (TypeError, ValueError) as e:
-            print("RAISED", e)
-    """, timeout=30)
-    assert rc == 0 and "RAISED" in out, (out, err)
+def test_simulate_bad_chunk_raises_quickly():
+    expect_raises_in_child([(f"simulate(10, chunk={c!r})", "(TypeError, ValueError)")
+                            for c in [0, -1, True, 1.5, "5", None]])
 
 
 @pytest.mark.parametrize("kw", [dict(games=True), dict(games=False), dict(games=1.0), dict(games=-1),
@@ -109,15 +107,14 @@ GAME_CALLS = ["render()", "state_dict()", "to_bytes()", "check_invariants()", "c
               "first_player", "turn_cap", "__reduce__()"]
 
 
-@pytest.mark.parametrize("call", GAME_CALLS)
-def test_uninitialised_game_raises(call):
-    out = expect_raises_in_child(f"Game.__new__(Game).{call}", "RuntimeError")
-    assert "not initialised" in out
+def test_uninitialised_game_raises():
+    for r in expect_raises_in_child([(f"Game.__new__(Game).{call}", "RuntimeError") for call in GAME_CALLS]):
+        assert "not initialised" in r
 
 
-@pytest.mark.parametrize("call", ["deck_list(0)", "deck_index('STT01')", "def_index('STT01-001')", "__reduce__()"])
-def test_uninitialised_cardset_raises(call):
-    expect_raises_in_child(f"CardSet.__new__(CardSet).{call}", "RuntimeError")
+def test_uninitialised_cardset_raises():
+    expect_raises_in_child([(f"CardSet.__new__(CardSet).{call}", "RuntimeError") for call in
+                            ["deck_list(0)", "deck_index('STT01')", "def_index('STT01-001')", "__reduce__()"]])
 
 
 def test_uninitialised_reprs_and_cardset_constructor():
@@ -139,11 +136,10 @@ def test_failed_reinit_leaves_the_game_unchanged():
 
 
 # ---- 3. deck_list ------------------------------------------------------------------
-@pytest.mark.parametrize("k, exc", [(2, IndexError), (99, IndexError), (2**31 - 1, IndexError), (-1, IndexError),
-                                    (2**64, IndexError), (True, TypeError), (1.0, TypeError), (None, TypeError),
-                                    ("NOPE", ValueError), ([0], TypeError)])
-def test_deck_list_validates(k, exc):
-    expect_raises_in_child(f"CardSet.default().deck_list({k!r})", exc.__name__)
+def test_deck_list_validates():
+    cases = [(2, IndexError), (99, IndexError), (2**31 - 1, IndexError), (-1, IndexError), (2**64, IndexError),
+             (True, TypeError), (1.0, TypeError), (None, TypeError), ("NOPE", ValueError), ([0], TypeError)]
+    expect_raises_in_child([(f"CardSet.default().deck_list({k!r})", e.__name__) for k, e in cases])
 
 
 def test_deck_list_by_index_and_name():
