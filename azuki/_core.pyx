@@ -252,7 +252,10 @@ cdef class CardSet:
         from .convert import MAX_JSON_BYTES, load_cardset
         try:
             with open(path, "rb") as f:
-                raw = f.read(MAX_JSON_BYTES + 1)
+                size = os.fstat(f.fileno()).st_size
+                raw = f.read(min(size, MAX_JSON_BYTES) + 1)
+                if len(raw) > size:   # it grew since fstat: read the rest (up to the cap)
+                    raw += f.read(MAX_JSON_BYTES + 1 - len(raw))
         except OSError:
             return CardSet.from_compiled(load_cardset(path))   # its ConvertError names the problem
         if len(raw) > MAX_JSON_BYTES:
