@@ -8,8 +8,16 @@ __version__ = "0.1.0"
 
 # DESIGN §5 names (the public contract) plus the RNG helpers.
 _CORE_NAMES = ("Game", "CardSet", "IllegalActionError", "StateError", "CardSetError", "AzukiError",
-               "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "INVARIANTS", "invariant_text", "encode", "decode", "simulate",
-               "rng_outputs", "rng_bounded", "rng_shuffle")
+               "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "INVARIANTS",
+               "invariant_text", "encode", "decode", "simulate",
+               "rng_outputs", "rng_bounded", "rng_shuffle", "clear_cardset_cache", "cardset_cache_info")
+
+
+# Pure-Python helpers (no extension needed).
+from ._util import excerpt  # noqa: E402  (the one way error messages quote values)
+from .locations import Location, format_location, parse_location  # noqa: E402
+
+_PY_NAMES = ("excerpt", "Location", "format_location", "parse_location")
 
 
 def __getattr__(name):
@@ -19,4 +27,4 @@ def __getattr__(name):
     raise AttributeError(f"module 'azuki' has no attribute {name!r}")
 
 
-__all__ = list(_CORE_NAMES)
+__all__ = list(_CORE_NAMES) + list(_PY_NAMES)

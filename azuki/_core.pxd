@@ -209,6 +209,8 @@ cdef extern from "game.h" nogil:
         uint8_t controller
         uint8_t source
         uint8_t ability
+        uint16_t pc
+        uint8_t t[4]
 
     ctypedef struct azk_prompt:
         uint8_t kind

@@ -7,14 +7,20 @@ themselves then run without the GIL where that matters (simulate). The C core
 never allocates: a Game owns one malloc'd azk_game, a CardSet one azk_cardset.
 """
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.exc cimport PyErr_CheckSignals
 from libc.string cimport memcpy, memset, strncpy
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t
 cimport numpy as cnp
 import numpy as np
+import hashlib
 import operator
+import os
+import threading
 import time
 
 from . import spec_autogen as S
+from . import locations as L
+from ._util import excerpt
 
 cnp.import_array()
 
@@ -67,30 +73,77 @@ class CardSetError(AzukiError, ValueError):
 
 
 # ---------------------------------------------------------------------------
+# Argument checks shared by every entry point: integers are ints (Python or
+# numpy, never bools or floats), seeds are in [0, 2**64).
+# ---------------------------------------------------------------------------
+cdef object _as_int(object v, str what):
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, got a boolean")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {type(v).__name__}") from None
+
+
+cdef object _int_in(object v, str what, object lo, object hi):
+    """An int in [lo, hi] (TypeError / ValueError otherwise)."""
+    i = _as_int(v, what)
+    if not lo <= i <= hi:
+        raise ValueError(f"{what} must be in [{lo}, {hi}], got {excerpt(i)}")
+    return i
+
+
+cdef object _seed(object v, str what="seed"):
+    return _int_in(v, what, 0, 2**64 - 1)
+
+
+# Largest n of rng_outputs / rng_bounded per call (bounded work per call).
+RNG_MAX_N = 1 << 24
+
+
+# ---------------------------------------------------------------------------
 # RNG (exposed for the golden-vector tests and for users who want the engine's
 # generator, e.g. to derive seeds reproducibly)
 # ---------------------------------------------------------------------------
-def rng_outputs(uint64_t initstate, uint64_t initseq, Py_ssize_t n):
+def rng_outputs(initstate, initseq, n):
     """The first n outputs of pcg32 seeded (initstate, initseq), as uint32."""
-    if n < 0:
-        raise ValueError("n must be >= 0")
+    cdef uint64_t s0 = _seed(initstate, "initstate"), s1 = _seed(initseq, "initseq")
+    cdef Py_ssize_t k = _int_in(n, "n", 0, RNG_MAX_N)
     cdef azk_rng r
-    azk_rng_seed(&r, initstate, initseq)
-    out = np.empty(n, dtype=np.uint32)
+    azk_rng_seed(&r, s0, s1)
+    out = np.empty(k, dtype=np.uint32)
     cdef uint32_t[::1] v = out
     cdef Py_ssize_t i
-    for i in range(n):
+    for i in range(k):
         v[i] = azk_rng_next(&r)
     return out
 
 
-def rng_bounded(uint64_t initstate, uint64_t initseq, bounds):
+def rng_bounded(initstate, initseq, bounds):
     """One bounded draw per entry of `bounds` (uint32 each), in order."""
-    b = np.ascontiguousarray(bounds, dtype=np.uint64)
-    if b.ndim != 1 or (b.size and int(b.max()) > 0xFFFFFFFF):
-        raise ValueError("bounds must be a 1-D sequence of uint32 values")
+    cdef uint64_t s0 = _seed(initstate, "initstate"), s1 = _seed(initseq, "initseq")
+    if isinstance(bounds, (str, bytes, bytearray, dict)) or bounds is None:
+        raise TypeError(f"bounds must be a 1-D sequence of integers, got {type(bounds).__name__}")
+    if isinstance(bounds, np.ndarray):
+        if bounds.dtype.kind not in "iu":
+            raise TypeError(f"bounds must hold integers, got dtype {bounds.dtype}")
+        if bounds.ndim != 1:
+            raise ValueError(f"bounds must be 1-D, got shape {bounds.shape}")
+        if bounds.shape[0] > RNG_MAX_N:
+            raise ValueError(f"at most {RNG_MAX_N} bounds per call")
+        vals = bounds.tolist()
+    else:
+        try:
+            n = len(bounds)
+        except TypeError:
+            raise TypeError(f"bounds must be a 1-D sequence of integers, got {type(bounds).__name__}") from None
+        if n > RNG_MAX_N:
+            raise ValueError(f"at most {RNG_MAX_N} bounds per call")
+        vals = list(bounds)
+    vals = [_int_in(x, "bound", 0, 0xFFFFFFFF) for x in vals]
+    b = np.array(vals, dtype=np.uint64)
     cdef azk_rng r
-    azk_rng_seed(&r, initstate, initseq)
+    azk_rng_seed(&r, s0, s1)
     out = np.empty(b.shape[0], dtype=np.uint32)
     cdef uint32_t[::1] v = out
     cdef uint64_t[::1] bv = b
@@ -100,16 +153,16 @@ def rng_bounded(uint64_t initstate, uint64_t initseq, bounds):
     return out
 
 
-def rng_shuffle(uint64_t initstate, uint64_t initseq, Py_ssize_t n):
+def rng_shuffle(initstate, initseq, n):
     """Fisher-Yates shuffle of range(n) (n <= 255) and the generator's next output."""
-    if not 0 <= n <= 255:
-        raise ValueError("n must be in [0, 255]")
+    cdef uint64_t s0 = _seed(initstate, "initstate"), s1 = _seed(initseq, "initseq")
+    cdef Py_ssize_t k = _int_in(n, "n", 0, 255)
     cdef azk_rng r
-    azk_rng_seed(&r, initstate, initseq)
-    a = np.arange(n, dtype=np.uint8)
+    azk_rng_seed(&r, s0, s1)
+    a = np.arange(k, dtype=np.uint8)
     cdef uint8_t[::1] v = a
-    if n:
-        azk_rng_shuffle_u8(&r, &v[0], <uint32_t>n)
+    if k:
+        azk_rng_shuffle_u8(&r, &v[0], <uint32_t>k)
     return a, int(azk_rng_next(&r))
 
 
@@ -121,17 +174,8 @@ def _type_index(t):
         try:
             return S.ACTION.index(t.upper())
         except ValueError:
-            raise ValueError(f"unknown action type {t!r} (known: {', '.join(S.ACTION)})") from None
+            raise ValueError(f"unknown action type {excerpt(t)} (known: {', '.join(S.ACTION)})") from None
     return _as_int(t, "action type")
-
-
-cdef object _as_int(object v, str what):
-    if isinstance(v, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an integer, got a boolean")
-    try:
-        return operator.index(v)
-    except TypeError:
-        raise TypeError(f"{what} must be an integer, got {type(v).__name__}") from None
 
 
 def encode(t, p0=0, p1=0, p2=0):
@@ -139,10 +183,10 @@ def encode(t, p0=0, p1=0, p2=0):
     ti = _type_index(t)
     a0, a1, a2 = _as_int(p0, "p0"), _as_int(p1, "p1"), _as_int(p2, "p2")
     if a2 != 0 or not (-2**31 < ti < 2**31 and -2**31 < a0 < 2**31 and -2**31 < a1 < 2**31):
-        raise ValueError(f"no action ({t}, {p0}, {p1}, {p2})")
+        raise ValueError(f"no action ({excerpt(t)}, {excerpt(a0)}, {excerpt(a1)}, {excerpt(a2)})")
     cdef int a = azk_encode(ti, a0, a1)
     if a < 0:
-        raise ValueError(f"no action ({t}, {p0}, {p1}, {p2})")
+        raise ValueError(f"no action ({excerpt(t)}, {a0}, {a1}, {a2})")
     return a
 
 
@@ -151,7 +195,7 @@ def decode(a):
     cdef int t, p0, p1
     ai = _as_int(a, "action")
     if not 0 <= ai < NUM_ACTIONS or azk_decode(ai, &t, &p0, &p1) != 0:
-        raise ValueError(f"action {ai} out of range [0, {NUM_ACTIONS})")
+        raise ValueError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
     return (S.ACTION[t], p0, p1, 0)
 
 
@@ -159,28 +203,45 @@ def decode(a):
 # Card sets
 # ---------------------------------------------------------------------------
 cdef class CardSet:
-    """A verified card set: the embedded default or one compiled at run time
-    from JSON (azuki.convert). Immutable once built."""
+    """A verified card set: the embedded default (`CardSet.default()`) or one
+    compiled at run time from JSON (`CardSet.from_json(path)`, cached by path
+    and content hash). Immutable once built; copies are the object itself;
+    pickles carry the JSON text (or, for the default, just its hash)."""
     cdef azk_cardset *owned
     cdef const azk_cardset *cs
     cdef readonly object ids, names, card_types, decks, source, keywords
     cdef readonly uint64_t hash
+    cdef object _json        # the JSON text a run-time set was compiled from (for pickling)
+    cdef bint _is_default
 
     def __cinit__(self):
         self.owned = NULL
         self.cs = NULL
+        self._json = None
+        self._is_default = False
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("use azuki.CardSet.default() or azuki.CardSet.from_json(path)")
 
     def __dealloc__(self):
         if self.owned != NULL:
             PyMem_Free(self.owned)
 
+    cdef inline int _ck(self) except -1:
+        if self.cs == NULL:
+            raise RuntimeError("CardSet is not initialised; use azuki.CardSet.default() or CardSet.from_json(path)")
+        return 0
+
     @staticmethod
     def default():
+        """The embedded default card set (one shared object)."""
         global _DEFAULT
+        cdef CardSet c
         if _DEFAULT is None:
-            c = CardSet()
+            c = CardSet.__new__(CardSet)
             c.cs = azk_default_cardset()
             c.source = "<embedded default>"
+            c._is_default = True
             c._index()
             _DEFAULT = c
         return _DEFAULT
@@ -188,28 +249,60 @@ cdef class CardSet:
     @staticmethod
     def from_json(path=None, text=None):
         """Compile a JSON card set (raises azuki.convert.ConvertError with
-        file/path/message problems) and verify it in C (CardSetError)."""
-        from .convert import load_cardset
-        return CardSet.from_compiled(load_cardset(path, text=text))
+        file/path/message problems) and verify it in C (CardSetError).
+        Compiled sets are cached by (path, SHA-256 of the bytes) or by the
+        text's hash: a second call with unchanged content costs one read and
+        one hash; a changed file is recompiled."""
+        if text is not None:
+            if not isinstance(text, str):
+                raise TypeError(f"text must be a str, got {type(text).__name__}")
+            if path is not None:
+                path = _as_path(path)
+            return _cached_compile(("text", path, hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()),
+                                   path, text)
+        if path is None:
+            raise TypeError("from_json needs a path or text")
+        path = _as_path(path)
+        from .convert import MAX_JSON_BYTES, load_cardset
+        try:
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                raw = f.read(min(size, MAX_JSON_BYTES) + 1)
+                if len(raw) > size:   # it grew since fstat: read the rest (up to the cap)
+                    raw += f.read(MAX_JSON_BYTES + 1 - len(raw))
+        except OSError:
+            return CardSet.from_compiled(load_cardset(path))   # its ConvertError names the problem
+        if len(raw) > MAX_JSON_BYTES:
+            return CardSet.from_compiled(load_cardset(path))
+        try:
+            txt = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return CardSet.from_compiled(load_cardset(path))
+        return _cached_compile(("path", os.path.abspath(path), hashlib.sha256(raw).digest()), path, txt)
 
     @staticmethod
     def from_compiled(object cs):
-        cdef CardSet c = CardSet()
+        """Verify and load an azuki.convert.CardSet (uncached)."""
+        from .convert import CardSet as CompiledCardSet
+        if not isinstance(cs, CompiledCardSet):
+            raise TypeError(f"expected an azuki.convert.CardSet, got {type(cs).__name__}")
+        cdef CardSet c = CardSet.__new__(CardSet)
         cdef azk_cardset *p = <azk_cardset *>PyMem_Malloc(sizeof(azk_cardset))
         if p == NULL:
             raise MemoryError()
         memset(p, 0, sizeof(azk_cardset))
         c.owned = p
-        c.cs = p
-        c.source = cs.source
         _fill_cardset(p, cs)
         cdef azk_status st = azk_cardset_finish(p)
         if st != AZK_OK:
-            raise CardSetError(f"{cs.source}: the engine rejected the card set: {azk_status_name(st).decode()}")
+            raise CardSetError(f"{excerpt(cs.source)}: the engine rejected the card set: {azk_status_name(st).decode()}")
+        c.cs = p
+        c.source = cs.source
         c._index()
         return c
 
     def _index(self):
+        self._ck()
         cdef const azk_cardset *cs = self.cs
         self.ids = tuple(cs.defs[i].id.decode() for i in range(cs.num_defs))
         self.names = tuple(cs.defs[i].name.decode("utf-8", "replace") for i in range(cs.num_defs))
@@ -219,23 +312,130 @@ cdef class CardSet:
         self.hash = azk_cardset_hash(cs)
 
     def deck_index(self, name):
-        if isinstance(name, (int, np.integer)) and not isinstance(name, bool):
-            if 0 <= name < len(self.decks):
-                return int(name)
-        elif isinstance(name, str) and name in self.decks:
-            return self.decks.index(name)
-        raise ValueError(f"unknown deck {name!r} (known: {', '.join(self.decks)})")
+        """Index of a deck given by name or index (ValueError / IndexError / TypeError)."""
+        self._ck()
+        if isinstance(name, str):
+            if name in self.decks:
+                return self.decks.index(name)
+            raise ValueError(f"unknown deck {excerpt(name)} (known: {', '.join(self.decks)})")
+        if name is None or isinstance(name, (bool, np.bool_)) or not hasattr(type(name), "__index__"):
+            raise TypeError(f"a deck is a name or an index, got {type(name).__name__}")
+        k = operator.index(name)
+        if not 0 <= k < len(self.decks):
+            raise IndexError(f"deck index {excerpt(k)} out of range [0, {len(self.decks)})")
+        return k
 
     def def_index(self, card_id):
+        self._ck()
+        if not isinstance(card_id, str):
+            raise TypeError(f"a card id is a str, got {type(card_id).__name__}")
         try:
             return self.ids.index(card_id)
         except ValueError:
-            raise ValueError(f"unknown card id {card_id!r}") from None
+            raise ValueError(f"unknown card id {excerpt(card_id)}") from None
 
-    def deck_list(self, int k):
+    def deck_list(self, deck):
+        """The decklist (definition indices) of a deck given by index or name."""
+        cdef int k = self.deck_index(deck)
         cdef const azk_decklist *d = &self.cs.decks[k]
         return dict(leader=d.leader, gate=d.gate, token=d.token,
                     ikz=[d.ikz[i] for i in range(AZK_DECK_IKZ)], main=[d.main[i] for i in range(AZK_DECK_MAIN)])
+
+    def __repr__(self):
+        if self.cs == NULL:
+            return "<azuki.CardSet (not initialised)>"
+        return f"<azuki.CardSet {excerpt(self.source)} {len(self.ids)} cards, decks {', '.join(self.decks)}, hash {self.hash:016x}>"
+
+    def __eq__(self, other):
+        if not isinstance(other, CardSet):
+            return NotImplemented
+        return self is other or ((<CardSet>self).cs != NULL and (<CardSet>other).cs != NULL
+                                 and self.hash == other.hash)
+
+    def __hash__(self):
+        return hash(("azuki.CardSet", self.hash))
+
+    # ---- copy / pickle: card sets are immutable --------------------------------
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        self._ck()
+        if self._is_default:
+            return (_restore_cardset, (None, None, self.hash))
+        if self._json is None:
+            raise TypeError("this CardSet was built from a compiled object without its JSON text; "
+                            "build it with CardSet.from_json to pickle it")
+        return (_restore_cardset, (self.source, self._json, self.hash))
+
+
+def _restore_cardset(source, text, h):
+    """Unpickle a CardSet (see CardSet.__reduce__); checks the hash."""
+    cdef CardSet c
+    if text is None:
+        c = CardSet.default()
+    else:
+        c = CardSet.from_json(source if isinstance(source, str) else None, text=text)
+    if c.hash != h:
+        raise CardSetError(f"the pickled card set (hash {h:016x}) compiles to {c.hash:016x} with this engine")
+    return c
+
+
+cdef object _as_path(object path):
+    if isinstance(path, CardSet):
+        raise TypeError("expected a path, got a CardSet")
+    try:
+        p = os.fspath(path)
+    except TypeError:
+        raise TypeError(f"a card-set path must be a str or os.PathLike, got {type(path).__name__}") from None
+    if not isinstance(p, str):
+        raise TypeError(f"a card-set path must be a str or os.PathLike, got {type(p).__name__}")
+    if not p:
+        raise ValueError("empty card-set path (use cards=None for the default set)")
+    if "\0" in p:
+        raise ValueError(f"card-set path {excerpt(p)} contains a NUL character")
+    return p
+
+
+# Compiled run-time card sets: key -> CardSet (LRU, bounded).
+_CACHE = {}
+_CACHE_MAX = 32
+_CACHE_LOCK = threading.Lock()
+_CACHE_STATS = {"hits": 0, "misses": 0}
+
+
+def _cached_compile(key, path, text):
+    cdef CardSet c
+    with _CACHE_LOCK:
+        c = _CACHE.pop(key, None)
+        if c is not None:
+            _CACHE[key] = c          # most recently used last
+            _CACHE_STATS["hits"] += 1
+            return c
+    from .convert import load_cardset
+    c = CardSet.from_compiled(load_cardset(path, text=text))
+    c._json = text
+    with _CACHE_LOCK:
+        _CACHE_STATS["misses"] += 1
+        _CACHE[key] = c
+        while len(_CACHE) > _CACHE_MAX:
+            del _CACHE[next(iter(_CACHE))]
+    return c
+
+
+def clear_cardset_cache():
+    """Forget every cached run-time card set (games keep theirs)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+def cardset_cache_info():
+    """{"size", "max", "hits", "misses"} of the run-time card-set cache."""
+    with _CACHE_LOCK:
+        return {"size": len(_CACHE), "max": _CACHE_MAX, **_CACHE_STATS}
 
 
 _DEFAULT = None
@@ -317,11 +517,33 @@ cdef _fill_cardset(azk_cardset *p, object cs):
 
 
 cdef CardSet _resolve_cards(object cards):
+    """None: the default set; a CardSet; or a JSON path (str / os.PathLike).
+    Anything else (including "", {} and []) is an error."""
+    cdef CardSet c
     if cards is None:
         return CardSet.default()
     if isinstance(cards, CardSet):
-        return cards
-    return CardSet.from_json(cards)
+        c = cards
+        c._ck()
+        return c
+    return CardSet.from_json(_as_path(cards))
+
+
+cdef object _deck_pair(CardSet cs, object decks):
+    """(d0, d1) deck indices of a pair of deck names/indices."""
+    if not isinstance(decks, (tuple, list)):
+        raise TypeError(f"decks must be a pair (tuple or list), e.g. ('STT01', 'STT02'), got {type(decks).__name__}")
+    if len(decks) != 2:
+        raise ValueError(f"decks must be a pair, e.g. ('STT01', 'STT02'), got {len(decks)} entries")
+    return cs.deck_index(decks[0]), cs.deck_index(decks[1])
+
+
+cdef int _turn_cap(object v) except -1:
+    return _int_in(v, "turn_cap", 1, 60000)
+
+
+cdef int _decision_cap(object v) except -1:
+    return _int_in(v, "decision_cap", 1, 60000)
 
 
 # ---------------------------------------------------------------------------
@@ -336,6 +558,7 @@ cdef class Game:
     cdef readonly tuple decks
 
     def __cinit__(self, *args, **kwargs):
+        self.cs = NULL
         self.g = <azk_game *>PyMem_Malloc(azk_game_size())
         if self.g == NULL:
             raise MemoryError()
@@ -346,21 +569,27 @@ cdef class Game:
             PyMem_Free(self.g)
 
     def __init__(self, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=None, decision_cap=None):
-        self.cards = _resolve_cards(cards)
-        self.cs = self.cards.cs
-        if not isinstance(decks, (tuple, list)) or len(decks) != 2:
-            raise ValueError("decks must be a pair, e.g. ('STT01', 'STT02')")
-        d0, d1 = self.cards.deck_index(decks[0]), self.cards.deck_index(decks[1])
-        self.decks = (self.cards.decks[d0], self.cards.decks[d1])
-        s = _as_int(seed, "seed")
-        if not 0 <= s < 2**64:
-            raise ValueError("seed must be in [0, 2**64)")
-        if azk_game_init(self.g, self.cs, <uint64_t>s, d0, d1) != AZK_OK:
+        # validate everything before touching the object (a failed re-__init__ changes nothing)
+        cdef CardSet cs = _resolve_cards(cards)
+        d0, d1 = _deck_pair(cs, decks)
+        cdef uint64_t s = _seed(seed)
+        cdef int tc = 0 if turn_cap is None else _turn_cap(turn_cap)
+        cdef int dc = 0 if decision_cap is None else _decision_cap(decision_cap)
+        if azk_game_init(self.g, cs.cs, s, d0, d1) != AZK_OK:
+            self.cs = NULL
             raise ValueError("could not initialise the game")
-        if turn_cap is not None:
-            self.set_turn_cap(turn_cap)
-        if decision_cap is not None:
-            self.set_decision_cap(decision_cap)
+        self.cards = cs
+        self.cs = cs.cs
+        self.decks = (cs.decks[d0], cs.decks[d1])
+        if tc:
+            azk_game_set_turn_cap(self.g, tc)
+        if dc:
+            azk_game_set_decision_cap(self.g, dc)
+
+    cdef inline int _ck(self) except -1:
+        if self.cs == NULL:
+            raise RuntimeError("Game is not initialised; use azuki.Game(...)")
+        return 0
 
     cdef Game _blank(self):
         cdef Game o = Game.__new__(Game)
@@ -370,83 +599,106 @@ cdef class Game:
         return o
 
     def set_turn_cap(self, turns):
-        t = _as_int(turns, "turn_cap")
-        if not 1 <= t <= 60000:
-            raise ValueError("turn_cap must be in [1, 60000]")
-        azk_game_set_turn_cap(self.g, t)
+        self._ck()
+        azk_game_set_turn_cap(self.g, _turn_cap(turns))
+
+    @property
+    def turn_cap(self):
+        self._ck()
+        return self.g.turn_cap
+
+    # ---- copy / pickle -------------------------------------------------------
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()   # the card set is immutable and shared
+
+    def __reduce__(self):
+        """Pickles carry the card set (the default one by hash, a run-time one
+        as its JSON text), the deck names and the state bytes."""
+        self._ck()
+        return (_restore_game, (self.cards, self.decks, self.to_bytes()))
 
     def set_decision_cap(self, decisions):
-        """Per-game decision cap (docs/rules.md §13, default 10,000): the step
+        """Per-game decision cap (docs/rules.md §13.2, default 10,000): the step
         that applies the cap-th decision ends a still-ongoing game as
         TRUNCATED with end_reason "DECISION_CAP"."""
-        t = _as_int(decisions, "decision_cap")
-        if not 1 <= t <= 60000:
-            raise ValueError("decision_cap must be in [1, 60000]")
-        azk_game_set_decision_cap(self.g, t)
+        self._ck()
+        azk_game_set_decision_cap(self.g, _decision_cap(decisions))
 
     @property
     def decisions(self):
         """Decisions applied so far (steps; one-answer choices do not count)."""
+        self._ck()
         return azk_decisions(self.g)
 
     @property
     def decision_cap(self):
+        self._ck()
         return self.g.decision_cap
-
-    @property
-    def turn_cap(self):
-        return self.g.turn_cap
 
     @property
     def end_reason(self):
         """Why the game ended (END_REASONS): None while it goes on; "LEADER",
         "DECK_OUT"; for TRUNCATED games the cap or engine bound reached
         ("TURN_CAP", "DECISION_CAP", "VM_STEPS", ...; docs/rules.md §13)."""
+        self._ck()
         r = azk_end_reason(self.g)
         return None if r == 0 else END_REASONS[r]
 
     # ---- facts ---------------------------------------------------------------
     @property
     def current_player(self):
+        self._ck()
         return azk_current_player(self.g)
 
     @property
     def phase(self):
+        self._ck()
         return S.PHASE[azk_phase(self.g)]
 
     @property
     def turn(self):
+        self._ck()
         return azk_turn(self.g)
 
     @property
     def active_player(self):
+        self._ck()
         return self.g.active
 
     @property
     def first_player(self):
+        self._ck()
         return self.g.first_player
 
     @property
     def is_terminal(self):
+        self._ck()
         return bool(azk_is_terminal(self.g))
 
     @property
     def result(self):
+        self._ck()
         return S.RESULT[azk_result(self.g)]
 
     @property
     def winner(self):
+        self._ck()
         w = azk_winner(self.g)
         return None if w < 0 else w
 
     # ---- actions -------------------------------------------------------------
     def legal_actions(self):
+        self._ck()
         out = np.empty(NUM_ACTIONS, dtype=np.int32)
         cdef int32_t[::1] v = out
         cdef int n = azk_legal_actions(self.g, self.cs, &v[0], NUM_ACTIONS)
         return out[:n].copy()
 
     def action_mask(self, out=None):
+        self._ck()
         if out is None:
             out = np.empty(NUM_ACTIONS, dtype=np.uint8)
         else:
@@ -469,18 +721,19 @@ cdef class Game:
         is always the marginal. Sampling type, then p0 given type, then p1
         given both always gives a legal action; marginals alone are not exact
         jointly (see actions.c)."""
+        self._ck()
         cdef int ti = -1, pi = -1
         if type is not None:
             tv = _type_index(type)
             if not 0 <= tv < HEAD_SIZES[0]:
-                raise ValueError(f"no action type {type!r}")
+                raise ValueError(f"no action type {excerpt(type)}")
             ti = tv
         if p0 is not None:
             if type is None:
                 raise ValueError("p0 needs a type")
             pv = _as_int(p0, "p0")
             if not 0 <= pv < HEAD_SIZES[1]:
-                raise ValueError(f"p0 {pv} out of range [0, {HEAD_SIZES[1]})")
+                raise ValueError(f"p0 {excerpt(pv)} out of range [0, {HEAD_SIZES[1]})")
             pi = pv
         mt = np.zeros(HEAD_SIZES[0], dtype=np.uint8)
         m0 = np.zeros(HEAD_SIZES[1], dtype=np.uint8)
@@ -493,6 +746,7 @@ cdef class Game:
         return mt, m0, m1
 
     def is_legal(self, a):
+        self._ck()
         ai = _as_int(a, "action")
         if not 0 <= ai < NUM_ACTIONS:
             return False
@@ -500,9 +754,10 @@ cdef class Game:
 
     def step(self, a):
         """Apply flat action `a`. Raises IllegalActionError (state unchanged)."""
+        self._ck()
         ai = _as_int(a, "action")
         if not 0 <= ai < NUM_ACTIONS:
-            raise IllegalActionError(f"action {ai} out of range [0, {NUM_ACTIONS})")
+            raise IllegalActionError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
         cdef azk_status st = azk_step(self.g, self.cs, ai)
         if st == AZK_OK:
             return None
@@ -513,24 +768,30 @@ cdef class Game:
         raise AzukiError(f"engine error {azk_status_name(st).decode()} on action {ai}")
 
     def decode(self, a):
+        self._ck()
         return decode(a)
 
     def encode(self, t, p0=0, p1=0, p2=0):
+        self._ck()
         return encode(t, p0, p1, p2)
 
     def action_str(self, a):
+        """Text of action `a` in the current position; the places it names
+        are locations (docs/python_api.md), e.g.
+        "ATTACK p0.garden[0] Crate Rat Kurobo -> p1.leader"."""
+        self._ck()
         t, p0, p1, _ = decode(a)
         p = self.current_player
         me = p if p >= 0 else self.g.active
         def slot(who, zone, s):
             c = self._slot_card(who, zone, s)
-            return f"{zone}[{s}]" + (f" {self.cards.names[self.g.cards[c].def_]}" if c >= 0 else "")
+            return f"p{who}.{zone}[{s}]" + (f" {self.cards.names[self.g.cards[c].def_]}" if c >= 0 else "")
         def holder(who, code):
-            return "leader" if code == 0 else slot(who, "garden", code - 1)
+            return f"p{who}.leader" if code == 0 else slot(who, "garden", code - 1)
         def hand(i):
             if i < self.g.pl[me].hand_n:
-                return f"hand[{i}] {self.cards.names[self.g.cards[self.g.pl[me].hand[i]].def_]}"
-            return f"hand[{i}]"
+                return f"p{me}.hand[{i}] {self.cards.names[self.g.cards[self.g.pl[me].hand[i]].def_]}"
+            return f"p{me}.hand[{i}]"
         if t in ("PLAY_ENTITY_TO_GARDEN", "PLAY_ENTITY_TO_ALLEY"):
             zone = "garden" if t.endswith("GARDEN") else "alley"
             return f"{t} {hand(p0)} -> {slot(me, zone, p1)}"
@@ -539,15 +800,13 @@ cdef class Game:
         if t in ("PLAY_SPELL_MAIN", "PLAY_SPELL_RESPONSE"):
             return f"{t} {hand(p0)}"
         if t == "ATTACK":
-            a = "leader" if p0 == 0 else slot(me, "garden", p0 - 1)
-            d = "enemy leader" if p1 == 0 else "enemy " + slot(1 - me, "garden", p1 - 1)
-            return f"ATTACK {a} -> {d}"
+            return f"ATTACK {holder(me, p0)} -> {holder(1 - me, p1)}"
         if t == "DECLARE_DEFENDER":
             return f"{t} {slot(me, 'garden', p0)}"
         if t == "PORTAL_GATE":
-            return f"{t} {slot(me, 'alley', p0)} -> garden[{p1}]"
+            return f"{t} {slot(me, 'alley', p0)} -> p{me}.garden[{p1}]"
         if t == "ACTIVATE_ABILITY":
-            src = "leader" if p0 == 0 else slot(me, "garden", p0 - 1) if p0 <= 5 else slot(me, "alley", p0 - 6)
+            src = holder(me, p0) if p0 <= 5 else slot(me, "alley", p0 - 6)
             return f"{t} {src} ability {p1}"
         if t == "CHOOSE":
             pr = self.prompt()
@@ -562,105 +821,184 @@ cdef class Game:
         cdef int c = self.g.pl[p].garden[s] if zone == "garden" else self.g.pl[p].alley[s]
         return -1 if c == AZK_NONE else c
 
-    # ---- card naming ---------------------------------------------------------
-    cdef str _where(self, int c):
+    # ---- locations (one grammar: azuki/locations.py) ---------------------------
+    cdef object _loc_of(self, int c):
+        """The Location of physical card c."""
         cdef azk_card *k = &self.g.cards[c]
-        cdef azk_player *pl
-        cdef int j, n
-        p = f"p{k.owner}"
+        cdef azk_player *pl = &self.g.pl[k.owner]
+        cdef int j, n, p = k.owner
         z = _ZONE_NAMES[k.zone]
-        if z in ("leader", "gate"):
-            return f"{p}.{z}"
+        if z in ("leader", "gate", "aside", "resolving"):
+            return L.Location(p, z)
         if z == "weapon":   # k-th weapon of its holder, in attachment order
-            pl = &self.g.pl[k.owner]
             n = 0
             for j in range(pl.weapons_n):
                 if pl.weapons[j] == c:
                     break
                 if self.g.cards[pl.weapons[j]].holder == k.holder:
                     n += 1
-            return f"{self._where(k.holder)}.weapons[{n}]"
-        if z in ("aside", "out", "resolving"):
-            return f"{p}.{z}"
-        return f"{p}.{z}[{k.pos}]"
+            return L.Location(p, "weapons", n, self._loc_of(k.holder))
+        if z == "deck":
+            return L.Location(p, z, pl.deck_n - 1 - k.pos)
+        if z == "ikz_pile":
+            return L.Location(p, z, pl.ikz_pile_n - 1 - k.pos)
+        if z == "out":
+            return L.Location(p, z, self._out_cards(p).index(c))
+        return L.Location(p, z, k.pos)   # garden, alley (slot), hand, discard, ikz_area, look
 
-    def card_info(self, int c):
-        """Id, name, owner, zone and location of physical card index c."""
-        if not 0 <= c < AZK_NUM_CARDS:
-            raise ValueError(f"card index {c} out of range")
-        cdef azk_card *k = &self.g.cards[c]
-        return {"index": c, "id": self.cards.ids[k.def_], "name": self.cards.names[k.def_],
-                "owner": k.owner, "zone": _ZONE_NAMES[k.zone], "where": self._where(c)}
+    cdef list _out_cards(self, int p):
+        """p's out-of-game cards in physical order, the used IKZ token last."""
+        cdef int c, base = p * AZK_CARDS_PER_PLAYER, tok = self.g.pl[p].token
+        out = [c for c in range(base, base + AZK_CARDS_PER_PLAYER) if self.g.cards[c].zone == S.ZONE_OUT and c != tok]
+        if self.g.cards[tok].zone == S.ZONE_OUT:
+            out.append(tok)
+        return out
+
+    cdef str _where(self, int c):
+        return L.format_location(self._loc_of(c))
+
+    cdef int _card_at(self, object loc):
+        """Physical card at a Location, or -1 when the place is empty."""
+        cdef int p = loc.player, c, j, h, n
+        cdef azk_player *pl = &self.g.pl[p]
+        place = loc.place
+        i = loc.index
+        if place == "leader":
+            return pl.leader
+        if place == "gate":
+            return pl.gate
+        if place in ("garden", "alley"):
+            return self._slot_card(p, place, i)
+        if place == "hand":
+            return pl.hand[i] if i < pl.hand_n else -1
+        if place == "deck":
+            return pl.deck[pl.deck_n - 1 - i] if i < pl.deck_n else -1
+        if place == "discard":
+            return pl.discard[i] if i < pl.discard_n else -1
+        if place == "ikz_area":
+            return pl.ikz_area[i] if i < pl.ikz_area_n else -1
+        if place == "ikz_pile":
+            return pl.ikz_pile[pl.ikz_pile_n - 1 - i] if i < pl.ikz_pile_n else -1
+        if place == "look":
+            return pl.look[i] if i < pl.look_n else -1
+        if place == "out":
+            out = self._out_cards(p)
+            return out[i] if i < len(out) else -1
+        if place == "aside":
+            return pl.token if self.g.cards[pl.token].zone == S.ZONE_ASIDE else -1
+        if place == "resolving":
+            for c in range(p * AZK_CARDS_PER_PLAYER, (p + 1) * AZK_CARDS_PER_PLAYER):
+                if self.g.cards[c].zone == S.ZONE_RESOLVING:
+                    return c
+            return -1
+        if place == "weapons":
+            h = self._card_at(loc.holder)
+            if h < 0:
+                return -1
+            n = 0
+            for j in range(pl.weapons_n):
+                if self.g.cards[pl.weapons[j]].holder == h:
+                    if n == i:
+                        return pl.weapons[j]
+                    n += 1
+            return -1
+        return -1
+
+    def locate(self, where):
+        """Physical card index (0..125) at a location string (or
+        azuki.locations.Location). TypeError for a non-location type,
+        ValueError for a malformed location or an empty place."""
+        self._ck()
+        loc = where if isinstance(where, L.Location) else L.parse_location(where)
+        if isinstance(where, L.Location):
+            L.format_location(loc)   # validates
+        cdef int c = self._card_at(loc)
+        if c < 0:
+            raise ValueError(f"no card at {excerpt(str(loc))}")
+        return c
+
+    def where(self, c):
+        """The location string of physical card index c (= card_info(c)["where"])."""
+        self._ck()
+        return self._where(_int_in(c, "card index", 0, AZK_NUM_CARDS - 1))
+
+    def card_info(self, c):
+        """Id, name, owner, zone and location of a card given by physical
+        index (0..125) or by location string."""
+        self._ck()
+        cdef int ci
+        if isinstance(c, (str, L.Location)):
+            ci = self.locate(c)
+        else:
+            ci = _int_in(c, "card index", 0, AZK_NUM_CARDS - 1)
+        cdef azk_card *k = &self.g.cards[ci]
+        return {"index": ci, "id": self.cards.ids[k.def_], "name": self.cards.names[k.def_],
+                "owner": k.owner, "zone": _ZONE_NAMES[k.zone], "where": self._where(ci)}
 
     def attack_of(self, where):
         """Current attack of the card at `where` ("p0.garden[1]", "p1.leader")."""
-        return azk_attack_of(self.g, self.cs, self._locate(where))
+        self._ck()
+        return azk_attack_of(self.g, self.cs, self.locate(where))
 
     def health_of(self, where):
         """Current maximum health of the card at `where`."""
-        return azk_health_of(self.g, self.cs, self._locate(where))
+        self._ck()
+        return azk_health_of(self.g, self.cs, self.locate(where))
 
     def statuses_of(self, where):
-        cdef unsigned s = azk_status_of(self.g, self.cs, self._locate(where))
+        """Sorted status names of the card at `where`."""
+        self._ck()
+        cdef unsigned s = azk_status_of(self.g, self.cs, self.locate(where))
         st = s
         return sorted(n for i, n in enumerate(_STATUS_NAMES) if st & (1 << i))
 
-    def _locate(self, where):
-        """Card index at a location string: p0.leader, p1.gate, p0.garden[2],
-        p1.alley[0], p0.hand[3], p0.discard[0], p0.deck[0] (0 = top)."""
-        if not isinstance(where, str) or len(where) < 4 or where[0] != "p" or where[1] not in "01" or where[2] != ".":
-            raise ValueError(f"bad location {where!r} (e.g. 'p0.garden[1]')")
-        cdef int p = int(where[1])
-        rest = where[3:]
-        cdef azk_player *pl = &self.g.pl[p]
-        if rest == "leader":
-            return pl.leader
-        if rest == "gate":
-            return pl.gate
-        if "[" not in rest or not rest.endswith("]"):
-            raise ValueError(f"bad location {where!r}")
-        zone, idx = rest[:-1].split("[", 1)
-        i = int(idx)
-        c = -1
-        if zone in ("garden", "alley"):
-            c = self._slot_card(p, zone, i)
-        elif zone == "hand" and 0 <= i < pl.hand_n:
-            c = pl.hand[i]
-        elif zone == "discard" and 0 <= i < pl.discard_n:
-            c = pl.discard[i]
-        elif zone == "deck" and 0 <= i < pl.deck_n:
-            c = pl.deck[pl.deck_n - 1 - i]
-        elif zone == "ikz_area" and 0 <= i < pl.ikz_area_n:
-            c = pl.ikz_area[i]
-        if c < 0:
-            raise ValueError(f"no card at {where!r}")
-        return c
-
     # ---- prompt --------------------------------------------------------------
+    cdef int _placing_owner(self):
+        """Owner of the card a SLOT/HOLDER prompt places (PLAY_FREE's T[a]),
+        else the chooser."""
+        cdef azk_vm_frame *f = &self.g.vm
+        cdef int reg, c
+        if f.active and f.waiting and f.pc + 1 < self.cs.bytecode_len and self.cs.bytecode[f.pc] == S.OP_PLAY_FREE:
+            reg = self.cs.bytecode[f.pc + 1]
+            if reg < 4:
+                c = f.t[reg]
+                if c < AZK_NUM_CARDS:
+                    return self.g.cards[c].owner
+        return self.g.prompt.chooser
+
     def prompt(self):
         """None, or the pending choice: kind, chooser, optional, source and the
-        options (each with its CHOOSE action id and what it names)."""
+        options (each with its CHOOSE action id and what it names). CARD,
+        BOTTOM_ORDER, SLOT and HOLDER options carry a location `where`."""
+        self._ck()
         if azk_phase(self.g) != S.PHASE_PROMPT:
             return None
         cdef azk_prompt *pr = &self.g.prompt
         kind = S.PROMPT[pr.kind]
         opts = []
-        cdef int i, v, c
+        cdef int i, v, c, owner = -1
+        if kind in ("SLOT", "HOLDER"):
+            owner = self._placing_owner()
         for i in range(pr.n):
             v = pr.opt[i]
             o = {"index": i, "action": azk_encode(S.ACTION_CHOOSE, i, 0)}
             if kind in ("CARD", "BOTTOM_ORDER"):
-                o.update(card=self.cards.ids[self.g.cards[v].def_], card_index=v, where=self._where(v),
-                         label=f"{self.cards.names[self.g.cards[v].def_]} @ {self._where(v)}")
+                w = self._where(v)
+                o.update(card=self.cards.ids[self.g.cards[v].def_], card_index=v, where=w,
+                         label=f"{self.cards.names[self.g.cards[v].def_]} @ {w}")
             elif kind == "YES_NO":
                 o.update(value=v, label="yes" if v else "no")
             elif kind == "NUMBER":
                 o.update(value=v, label=str(v))
-            elif kind == "SLOT":
-                o.update(slot=v, label=f"slot {v}")
             else:
-                label = "leader" if v == 0 else f"garden[{v - 1}]"
-                o.update(holder=v, label=label)
+                loc = L.slot_location(owner, v) if kind == "SLOT" else L.holder_location(owner, v)
+                w = L.format_location(loc)
+                c = self._card_at(loc)
+                label = w + (f" {self.cards.names[self.g.cards[c].def_]}" if c >= 0 else "")
+                if kind == "SLOT":
+                    o.update(slot=v, where=w, label=label)
+                else:
+                    o.update(holder=v, where=w, label=label)
             opts.append(o)
         d = {"kind": kind, "chooser": pr.chooser, "optional": bool(pr.optional), "options": opts,
              "decline_action": azk_encode(S.ACTION_NO_OP, 0, 0) if pr.optional else None}
@@ -671,14 +1009,17 @@ cdef class Game:
 
     # ---- services ------------------------------------------------------------
     def clone(self):
+        self._ck()
         cdef Game o = self._blank()
         azk_game_clone(o.g, self.g)
         return o
 
     def state_hash(self):
+        self._ck()
         return int(azk_hash(self.g))
 
     def to_bytes(self):
+        self._ck()
         cdef size_t cap = azk_serialized_size()
         buf = bytearray(cap)
         cdef unsigned char[::1] v = buf
@@ -689,24 +1030,67 @@ cdef class Game:
 
     @staticmethod
     def from_bytes(data, cards=None, decks=None):
-        """Rebuild a game from to_bytes() output. Raises StateError."""
+        """Rebuild a game from to_bytes() output (the engine's own format,
+        unchanged). `cards` must be the card set the bytes were made with.
+        The deck names are not part of the bytes: give them as `decks`, or
+        they are recovered from the position (each player's leader, gate,
+        IKZ and main-deck composition matched against the card set's
+        decklists - exact for every game built by Game(); see
+        docs/python_api.md). Raises StateError, TypeError, ValueError."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError("state bytes must be bytes-like")
+            raise TypeError(f"state bytes must be bytes-like, got {type(data).__name__}")
         b = bytes(data)
+        cdef CardSet cs = _resolve_cards(cards)
+        if decks is not None:
+            d0, d1 = _deck_pair(cs, decks)
         cdef Game o = Game.__new__(Game)
-        o.cards = _resolve_cards(cards)
-        o.cs = o.cards.cs
-        o.decks = tuple(decks) if decks else ("?", "?")
         cdef const unsigned char *p = b
-        cdef azk_status st = azk_deserialize(o.g, o.cs, p if len(b) else NULL, len(b))
+        cdef azk_status st = azk_deserialize(o.g, cs.cs, p if len(b) else NULL, len(b))
         if st != AZK_OK:
             reason = {AZK_ERR_CARDSET: "the bytes belong to another card set",
                       AZK_ERR_CORRUPT: "corrupt, truncated or wrong-version state bytes"}.get(st, azk_status_name(st).decode())
             raise StateError(f"cannot load state ({len(b)} bytes): {reason}")
+        o.cards = cs
+        o.cs = cs.cs
+        o.decks = (cs.decks[d0], cs.decks[d1]) if decks is not None else o._recover_decks()
         return o
+
+    def _recover_decks(self):
+        """Deck names from the position: per player, the decklist whose
+        leader, gate, token, IKZ and main cards match its physical cards
+        exactly (the first such decklist), else the closest one."""
+        self._ck()
+        cdef const azk_cardset *cs = self.cs
+        cdef int p, k, j, base
+        lists = []
+        for k in range(cs.num_decks):
+            lists.append(self.cards.deck_list(k))
+        names = []
+        for p in range(2):
+            base = p * AZK_CARDS_PER_PLAYER
+            defs = []
+            for j in range(AZK_CARDS_PER_PLAYER):
+                defs.append(self.g.cards[base + j].def_)
+            lead, gate, tok = defs[0], defs[1], defs[AZK_CARDS_PER_PLAYER - 1]
+            main = sorted(defs[2:2 + AZK_DECK_MAIN])
+            ikz = sorted(defs[2 + AZK_DECK_MAIN:2 + AZK_DECK_MAIN + AZK_DECK_IKZ])
+            best, best_score = 0, None
+            for k, dl in enumerate(lists):
+                dmain = sorted(dl["main"])
+                common = 0
+                for x in set(main):
+                    common += min(main.count(x), dmain.count(x))
+                exact = (dl["leader"] == lead and dl["gate"] == gate and dl["token"] == tok
+                         and sorted(dl["ikz"]) == ikz and dmain == main)
+                score = (exact, (dl["leader"] == lead) + (dl["gate"] == gate), common)
+                if best_score is None or score > best_score:
+                    best, best_score = k, score
+            names.append(self.cards.decks[best])
+        return tuple(names)
 
     def events(self):
         """Semantic events since the last call (drains the log)."""
+        self._ck()
         cdef uint32_t buf[128]
         out = []
         cdef int n, i, c
@@ -730,6 +1114,7 @@ cdef class Game:
                 return out
 
     def render(self):
+        self._ck()
         cdef int cap = 16384
         buf = bytearray(cap)
         cdef char *p = buf
@@ -740,9 +1125,12 @@ cdef class Game:
         """0 when the engine's invariant checker accepts the state, else the
         negative code of the first invariant violated (azuki.INVARIANTS,
         azuki.invariant_text(code))."""
+        self._ck()
         return azk_check_invariants(self.g, self.cs)
 
     def __repr__(self):
+        if self.cs == NULL:
+            return "<azuki.Game (not initialised)>"
         return f"<azuki.Game turn {self.turn} {self.phase} to act P{self.current_player} {self.result}>"
 
     # ---- state_dict / from_setup ------------------------------------------------
@@ -772,6 +1160,7 @@ cdef class Game:
 
     def state_dict(self):
         """The whole position as plain JSON-able data (docs/state_format.md)."""
+        self._ck()
         cdef azk_game *g = self.g
         cdef azk_player *pl
         cdef int p, i, c
@@ -853,19 +1242,24 @@ cdef class Game:
         Raises ValueError on anything that cannot be a legal position."""
         from ._setup import build_setup
         if not isinstance(d, dict):
-            raise ValueError("setup must be a dict")
-        cs = _resolve_cards(cards if cards is not None else d.get("cards"))
+            raise ValueError(f"setup must be a dict, got {type(d).__name__}")
+        cdef CardSet cs = _resolve_cards(cards if cards is not None else d.get("cards"))
+        cdef uint64_t s = 0
+        if seed is not None:
+            s = _seed(seed)
         plan = build_setup(d, cs)
+        if seed is None:
+            s = plan["seed"]
         cdef Game o = Game.__new__(Game)
+        if azk_game_init(o.g, cs.cs, s, plan["deck_index"][0], plan["deck_index"][1]) != AZK_OK:
+            raise ValueError("could not initialise the game")
         o.cards = cs
         o.cs = cs.cs
         o.decks = tuple(plan["decks"])
-        s = plan["seed"] if seed is None else _as_int(seed, "seed")
-        azk_game_init(o.g, o.cs, <uint64_t>s, plan["deck_index"][0], plan["deck_index"][1])
         o._apply_plan(plan)
         return o
 
-    def _apply_plan(self, plan):
+    cdef _apply_plan(self, plan):
         cdef azk_game *g = self.g
         cdef azk_player *pl
         cdef azk_card *k
@@ -942,6 +1336,11 @@ cdef class Game:
         azk_events(g, NULL, 1 << 30)   # drain: setup is not news
 
 
+def _restore_game(cards, decks, state):
+    """Unpickle a Game (see Game.__reduce__)."""
+    return Game.from_bytes(state, cards=cards, decks=decks)
+
+
 cdef void _fill_list(azk_game *g, uint8_t *arr, uint8_t *n, object cards):
     """Append physical cards to a zone array, keeping each record's pos."""
     for c in cards:
@@ -953,17 +1352,26 @@ cdef void _fill_list(azk_game *g, uint8_t *arr, uint8_t *n, object cards):
 # ---------------------------------------------------------------------------
 # Simulation (the main job): uniform-random legal players, C speed
 # ---------------------------------------------------------------------------
-def simulate(long games, uint64_t seed=0, decks=("STT01", "STT02"), cards=None, int turn_cap=200,
-             progress=None, long chunk=500):
+# Games per GIL-free stretch of simulate(): signals (Ctrl-C) are checked
+# between stretches whatever `chunk` is.
+SIM_SIGNAL_GAMES = 64
+
+
+def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, progress=None, chunk=500):
     """Play `games` games between two uniform-random legal players. Game i uses
-    engine seed `seed + i`; the players draw from a separate pcg32 stream.
-    Returns a dict of results; `progress(done, games)` is called between chunks."""
-    if games < 0:
-        raise ValueError("games must be >= 0")
-    if not 1 <= turn_cap <= 60000:
-        raise ValueError("turn_cap must be in [1, 60000]")
+    engine seed `seed + i` (mod 2**64); the players draw from a separate pcg32
+    stream. Returns a dict of results; `progress(done, games)` is called after
+    every `chunk` games. Ctrl-C (KeyboardInterrupt) stops it within a few
+    games, progress callback or not."""
+    cdef long ngames = _int_in(games, "games", 0, 2**62)
+    cdef uint64_t seed_ = _seed(seed)
     cdef CardSet cs = _resolve_cards(cards)
-    cdef int d0 = cs.deck_index(decks[0]), d1 = cs.deck_index(decks[1])
+    dd = _deck_pair(cs, decks)
+    cdef int d0 = dd[0], d1 = dd[1]
+    cdef int tcap = _turn_cap(turn_cap)
+    cdef long chunk_ = _int_in(chunk, "chunk", 1, 2**62)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable or None, got {type(progress).__name__}")
     cdef azk_game *g = <azk_game *>PyMem_Malloc(azk_game_size())
     cdef int32_t *legal = <int32_t *>PyMem_Malloc(sizeof(int32_t) * NUM_ACTIONS)
     if g == NULL or legal == NULL:
@@ -971,26 +1379,27 @@ def simulate(long games, uint64_t seed=0, decks=("STT01", "STT02"), cards=None, 
         PyMem_Free(legal)
         raise MemoryError()
     cdef azk_rng pick
-    azk_rng_seed(&pick, seed, 0x5eed5eedULL)
+    azk_rng_seed(&pick, seed_, 0x5eed5eedULL)
     cdef long by_seat[2]
     cdef long by_deck[2]
     cdef long first_wins = 0
     cdef long results[5]
     cdef long long decisions = 0, turns = 0
-    cdef long i, start = 0, end, errors = 0
+    cdef long i, start = 0, end, errors = 0, next_report
     cdef int n, r, w, swap, na = NUM_ACTIONS
     memset(by_seat, 0, sizeof(by_seat))
     memset(by_deck, 0, sizeof(by_deck))
     memset(results, 0, sizeof(results))
+    next_report = min(ngames, chunk_)
     t0 = time.perf_counter()
     try:
-        while start < games:
-            end = min(games, start + chunk)
+        while start < ngames:
+            end = min(next_report, start + SIM_SIGNAL_GAMES)
             with nogil:
                 for i in range(start, end):
                     swap = <int>(i & 1)   # alternate seats so deck and seat effects separate
-                    azk_game_init(g, cs.cs, seed + <uint64_t>i, d1 if swap else d0, d0 if swap else d1)
-                    azk_game_set_turn_cap(g, turn_cap)
+                    azk_game_init(g, cs.cs, seed_ + <uint64_t>i, d1 if swap else d0, d0 if swap else d1)
+                    azk_game_set_turn_cap(g, tcap)
                     while not azk_is_terminal(g):
                         n = azk_legal_actions(g, cs.cs, legal, na)
                         if n <= 0:
@@ -1001,7 +1410,8 @@ def simulate(long games, uint64_t seed=0, decks=("STT01", "STT02"), cards=None, 
                             break
                         decisions += 1
                     r = azk_result(g)
-                    results[r] += 1
+                    if 0 <= r < 5:
+                        results[r] += 1
                     turns += azk_turn(g)
                     w = azk_winner(g)
                     if w >= 0:
@@ -1010,12 +1420,16 @@ def simulate(long games, uint64_t seed=0, decks=("STT01", "STT02"), cards=None, 
                         if w == g.first_player:
                             first_wins += 1
             start = end
-            if progress is not None:
-                progress(start, games)
+            PyErr_CheckSignals()   # raises KeyboardInterrupt & co.
+            if start == next_report:
+                if progress is not None:
+                    progress(start, ngames)
+                next_report = min(ngames, next_report + chunk_)
     finally:
         PyMem_Free(g)
         PyMem_Free(legal)
     dt = time.perf_counter() - t0
+    games = ngames
     return {"games": games, "decks": (cs.decks[d0], cs.decks[d1]),
             "wins_by_deck": {cs.decks[d0]: by_deck[0], cs.decks[d1]: by_deck[1]} if d0 != d1 else None,
             "wins_by_seat": [by_seat[0], by_seat[1]], "wins_first_player": first_wins,

@@ -14,6 +14,8 @@ which case the rest are out of the game.
 from __future__ import annotations
 
 from . import spec_autogen as S
+from ._util import excerpt
+from .locations import parse_location
 
 CARDS_PER_PLAYER = 63
 ROW = 5
@@ -36,15 +38,22 @@ FIELD_KEYS = {"card", "tapped", "damage", "cooldown", "shocked", "once_used", "w
 
 
 def _int(v, path, lo, hi):
+    """An int (not a bool) in [lo, hi]."""
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise ValueError(f"{path}: expected an integer in [{lo}, {hi}], got {v!r}")
+        raise ValueError(f"{path}: expected an integer in [{lo}, {hi}], got {excerpt(v)}")
     return v
 
 
 def _bool(v, path):
+    """A bool (not 0/1, not "", not [])."""
     if not isinstance(v, bool):
-        raise ValueError(f"{path}: expected true or false, got {v!r}")
+        raise ValueError(f"{path}: expected true or false, got {excerpt(v)}")
     return v
+
+
+def _flag(e, key, path):
+    """Optional bool field `key` of dict e (absent: False)."""
+    return _bool(e[key], f"{path}.{key}") if key in e else False
 
 
 def _list(v, path, cap=None):
@@ -53,6 +62,19 @@ def _list(v, path, cap=None):
     if cap is not None and len(v) > cap:
         raise ValueError(f"{path}: at most {cap} entries, got {len(v)}")
     return list(v)
+
+
+def _dict(v, path):
+    if not isinstance(v, dict):
+        raise ValueError(f"{path}: expected an object, got {type(v).__name__}")
+    return v
+
+
+def _keys(d, allowed, path):
+    bad = [k for k in d if k not in allowed]
+    if bad:
+        shown = ", ".join(excerpt(k, 30) for k in bad[:5]) + (f" (+{len(bad) - 5} more)" if len(bad) > 5 else "")
+        raise ValueError(f"{path}: unknown keys {shown} (known: {', '.join(sorted(allowed))})")
 
 
 class _Player:
@@ -69,11 +91,11 @@ class _Player:
 
     def def_of(self, cid, path, types):
         if not isinstance(cid, str):
-            raise ValueError(f"{path}: expected a card id, got {cid!r}")
+            raise ValueError(f"{path}: expected a card id, got {excerpt(cid)}")
         try:
             k = self.cs.ids.index(cid)
         except ValueError:
-            raise ValueError(f"{path}: unknown card id {cid!r}") from None
+            raise ValueError(f"{path}: unknown card id {excerpt(cid)}") from None
         t = self.cs.card_types[k]
         if t not in types:
             raise ValueError(f"{path}: {cid} is a {t}; expected {' or '.join(types)}")
@@ -93,11 +115,11 @@ class _Player:
         if isinstance(e, str):
             return
         flags = 0
-        if e.get("tapped") and _bool(e["tapped"], f"{path}.tapped"):
+        if _flag(e, "tapped", path):
             flags |= CF_TAPPED
-        if e.get("cooldown") and _bool(e["cooldown"], f"{path}.cooldown"):
+        if _flag(e, "cooldown", path):
             flags |= CF_COOLDOWN
-        if e.get("shocked") and _bool(e["shocked"], f"{path}.shocked"):
+        if _flag(e, "shocked", path):
             flags |= CF_SHOCKED
         self.cards[c]["flags"] = flags
         self.cards[c]["damage"] = _int(e.get("damage", 0), f"{path}.damage", 0, 99)
@@ -111,10 +133,8 @@ class _Player:
         if isinstance(e, str):
             return e
         if not isinstance(e, dict) or "card" not in e:
-            raise ValueError(f"{path}: expected a card id or an object with \"card\"")
-        bad = set(e) - FIELD_KEYS
-        if bad:
-            raise ValueError(f"{path}: unknown keys {sorted(bad)}")
+            raise ValueError(f"{path}: expected a card id or an object with \"card\", got {excerpt(e)}")
+        _keys(e, FIELD_KEYS, path)
         return e["card"]
 
     def weapons(self, holder, ws, path):
@@ -127,9 +147,7 @@ class _Player:
 def build_setup(d, cs):
     from ._core import rng_shuffle
 
-    bad = set(d) - TOP_KEYS
-    if bad:
-        raise ValueError(f"setup: unknown keys {sorted(bad)} (known: {', '.join(sorted(TOP_KEYS))})")
+    _keys(d, TOP_KEYS, "setup")
     if d.get("phase", "MAIN") != "MAIN":
         raise ValueError("phase: from_setup builds main-phase positions only (use step() to reach others)")
     if d.get("result", "ONGOING") != "ONGOING":
@@ -139,10 +157,14 @@ def build_setup(d, cs):
     decks = _list(d.get("decks", ["STT01", "STT02"]), "decks")
     if len(decks) != 2:
         raise ValueError("decks: expected two deck names")
-    deck_index = [cs.deck_index(x) for x in decks]
-    seed = d.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed: expected an integer in [0, 2**64), got {seed!r}")
+    deck_index = []
+    for i, x in enumerate(decks):
+        if not isinstance(x, str):
+            raise ValueError(f"decks[{i}]: expected a deck name, got {excerpt(x)}")
+        if x not in cs.decks:
+            raise ValueError(f"decks[{i}]: unknown deck {excerpt(x)} (known: {', '.join(cs.decks)})")
+        deck_index.append(cs.decks.index(x))
+    seed = _int(d.get("seed", 0), "seed", 0, 2**64 - 1)
     turn = _int(d.get("turn", 3), "turn", 1, 60000)
     active = _int(d.get("active", 0), "active", 0, 1)
     first = _int(d.get("first_player", active if turn % 2 == 1 else 1 - active), "first_player", 0, 1)
@@ -158,12 +180,9 @@ def build_setup(d, cs):
     for p in range(2):
         pd = players_in[p]
         path = f"players[{p}]"
-        if not isinstance(pd, dict):
-            raise ValueError(f"{path}: expected an object")
-        bad = set(pd) - PLAYER_KEYS
-        if bad:
-            raise ValueError(f"{path}: unknown keys {sorted(bad)} (known: {', '.join(sorted(PLAYER_KEYS))})")
-        if pd.get("look"):
+        _dict(pd, path)
+        _keys(pd, PLAYER_KEYS, path)
+        if "look" in pd and _list(pd["look"], f"{path}.look"):
             raise ValueError(f"{path}.look: looked-at cards cannot be set up")
         pl = _Player(p, cs, deck_index[p])
         players.append(pl)
@@ -171,20 +190,18 @@ def build_setup(d, cs):
         # leader and gate
         lead = pd.get("leader", {})
         lead = {"card": lead} if isinstance(lead, str) else lead
-        if not isinstance(lead, dict):
-            raise ValueError(f"{path}.leader: expected an object")
-        if set(lead) - FIELD_KEYS:
-            raise ValueError(f"{path}.leader: unknown keys {sorted(set(lead) - FIELD_KEYS)}")
+        _dict(lead, f"{path}.leader")
+        _keys(lead, FIELD_KEYS, f"{path}.leader")
         lk = pl.def_of(lead["card"], f"{path}.leader.card", ("leader",)) if "card" in lead else pl.deck["leader"]
         pl.cards[pl.base] = {"def": lk, "zone": ZONE["leader"]}
         pl.fields(pl.base, lead, f"{path}.leader")
         gate = pd.get("gate", {})
         gate = {"card": gate} if isinstance(gate, str) else gate
-        if not isinstance(gate, dict) or set(gate) - {"card", "tapped"}:
-            raise ValueError(f"{path}.gate: expected {{\"card\": id, \"tapped\": bool}}")
+        _dict(gate, f"{path}.gate")
+        _keys(gate, {"card", "tapped"}, f"{path}.gate")
         gk = pl.def_of(gate["card"], f"{path}.gate.card", ("gate",)) if "card" in gate else pl.deck["gate"]
         pl.cards[pl.base + 1] = {"def": gk, "zone": ZONE["gate"],
-                                 "flags": CF_TAPPED if _bool(gate.get("tapped", False), f"{path}.gate.tapped") else 0}
+                                 "flags": CF_TAPPED if _flag(gate, "tapped", f"{path}.gate") else 0}
         # rows
         for row in ("garden", "alley"):
             entries = _list(pd.get(row, []), f"{path}.{row}", ROW)
@@ -195,11 +212,11 @@ def build_setup(d, cs):
                 c = pl.main_card(pl.entry(e, ep), ep, ("entity",), row)
                 pl.fields(c, e, ep)
                 o[row][i] = c
-                if isinstance(e, dict) and e.get("weapons"):
+                if isinstance(e, dict) and "weapons" in e and _list(e["weapons"], f"{ep}.weapons"):
                     if row == "alley":
                         raise ValueError(f"{ep}.weapons: only the leader and garden entities hold weapons")
                     pl.weapons(c, e["weapons"], f"{ep}.weapons")
-        if lead.get("weapons"):
+        if "weapons" in lead and _list(lead["weapons"], f"{path}.leader.weapons"):
             pl.weapons(pl.base, lead["weapons"], f"{path}.leader.weapons")
         for zone in ("hand", "discard"):
             for i, e in enumerate(_list(pd.get(zone, []), f"{path}.{zone}", DECK_MAIN)):
@@ -239,16 +256,17 @@ def build_setup(d, cs):
         area = _list(area, f"{path}.ikz_area", DECK_IKZ + 1)
         regular = 0
         token_zone = pd.get("token", "aside")
-        if token_zone not in ("aside", "out", "ikz_area"):
-            raise ValueError(f"{path}.token: expected \"aside\", \"out\" or \"ikz_area\"")
+        if not isinstance(token_zone, str) or token_zone not in ("aside", "out", "ikz_area"):
+            raise ValueError(f"{path}.token: expected \"aside\", \"out\" or \"ikz_area\", got {excerpt(token_zone)}")
         token_in_area = False
         for i, e in enumerate(area):
             ep = f"{path}.ikz_area[{i}]"
             if isinstance(e, str):
                 e = {"card": e}
-            if not isinstance(e, dict) or set(e) - {"card", "tapped", "token"}:
-                raise ValueError(f"{ep}: expected {{\"tapped\": bool, \"token\": bool}}")
-            is_token = _bool(e.get("token", False), f"{ep}.token")
+            if not isinstance(e, dict):
+                raise ValueError(f"{ep}: expected {{\"tapped\": bool, \"token\": bool}}, got {excerpt(e)}")
+            _keys(e, {"card", "tapped", "token"}, ep)
+            is_token = _flag(e, "token", ep)
             if is_token:
                 if token_in_area:
                     raise ValueError(f"{ep}: only one IKZ token")
@@ -262,7 +280,7 @@ def build_setup(d, cs):
                 k = pl.deck["ikz"][regular]
                 regular += 1
             pl.cards[c] = {"def": k, "zone": ZONE["ikz_area"],
-                           "flags": CF_TAPPED if _bool(e.get("tapped", False), f"{ep}.tapped") else 0}
+                           "flags": CF_TAPPED if _flag(e, "tapped", ep) else 0}
             o["ikz_area"].append(c)
         if token_in_area and token_zone not in ("ikz_area", "aside") and "token" in pd:
             raise ValueError(f"{path}.token: the token is listed in ikz_area")
@@ -281,12 +299,13 @@ def build_setup(d, cs):
     # temporary effects
     for i, fx in enumerate(_list(d.get("effects", []), "effects", 48)):
         ep = f"effects[{i}]"
-        if not isinstance(fx, dict) or set(fx) - {"where", "card", "attack", "statuses", "duration", "creator"}:
-            raise ValueError(f"{ep}: expected {{where, attack | statuses, duration, creator}}")
+        if not isinstance(fx, dict):
+            raise ValueError(f"{ep}: expected {{where, attack | statuses, duration, creator}}, got {excerpt(fx)}")
+        _keys(fx, {"where", "card", "attack", "statuses", "duration", "creator"}, ep)
         c = _locate_planned(plan, fx.get("where"), ep)
         dur = fx.get("duration", "end_of_turn")
-        if dur not in DURATION:
-            raise ValueError(f"{ep}.duration: unknown duration {dur!r} (known: {', '.join(DURATION)})")
+        if not isinstance(dur, str) or dur not in DURATION:
+            raise ValueError(f"{ep}.duration: unknown duration {excerpt(dur)} (known: {', '.join(DURATION)})")
         e = {"card": c, "duration": DURATION[dur], "creator": _int(fx.get("creator", active), f"{ep}.creator", 0, 1),
              "amount": 0, "status": 0}
         if "attack" in fx:
@@ -295,8 +314,8 @@ def build_setup(d, cs):
         else:
             e["kind"] = 1
             for j, s in enumerate(_list(fx.get("statuses", []), f"{ep}.statuses", 8)):
-                if s not in STATUS:
-                    raise ValueError(f"{ep}.statuses[{j}]: unknown status {s!r} (known: {', '.join(STATUS)})")
+                if not isinstance(s, str) or s not in STATUS:
+                    raise ValueError(f"{ep}.statuses[{j}]: unknown status {excerpt(s)} (known: {', '.join(STATUS)})")
                 e["status"] |= 1 << STATUS[s]
             if not e["status"]:
                 raise ValueError(f"{ep}: needs \"attack\" or \"statuses\"")
@@ -305,30 +324,29 @@ def build_setup(d, cs):
 
 
 def _locate_planned(plan, where, path):
-    if not isinstance(where, str) or len(where) < 4 or where[:1] != "p" or where[1:2] not in ("0", "1") \
-            or where[2:3] != ".":
-        raise ValueError(f"{path}.where: expected a location like \"p0.garden[1]\" or \"p1.leader\", got {where!r}")
-    p = int(where[1])
-    rest = where[3:]
-    if rest.endswith("]") and ".weapons[" in rest:   # k-th weapon of a holder
-        head, k = rest[:-1].rsplit(".weapons[", 1)
-        holder = _locate_planned(plan, f"p{p}.{head}", path)
+    """The planned card at an effect's `where` (azuki/locations.py grammar):
+    a leader, a garden/alley card or a weapon (p0.garden[1].weapons[0])."""
+    try:
+        loc = parse_location(where)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{path}.where: {e}") from None
+    return _planned_card(plan, loc, where, path)
+
+
+def _planned_card(plan, loc, where, path):
+    p = loc.player
+    if loc.place == "weapons":
+        holder = _planned_card(plan, loc.holder, where, path)
         ws = [c for c, h in plan["players"][p]["weapons"] if h == holder]
-        try:
-            return ws[int(k)]
-        except (ValueError, IndexError):
-            raise ValueError(f"{path}.where: no weapon at {where}") from None
-    if rest == "leader":
+        if loc.index >= len(ws):
+            raise ValueError(f"{path}.where: no weapon at {excerpt(where)}")
+        return ws[loc.index]
+    if loc.place == "leader":
         return p * CARDS_PER_PLAYER
-    for row in ("garden", "alley"):
-        if rest.startswith(row + "[") and rest.endswith("]"):
-            try:
-                i = int(rest[len(row) + 1:-1])
-            except ValueError:
-                break
-            c = plan["players"][p][row].get(i)
-            if c is None:
-                raise ValueError(f"{path}.where: no card at {where}")
-            return c
+    if loc.place in ("garden", "alley"):
+        c = plan["players"][p][loc.place].get(loc.index)
+        if c is None:
+            raise ValueError(f"{path}.where: no card at {excerpt(where)}")
+        return c
     raise ValueError(f"{path}.where: effects apply to the leader, a garden/alley card or a weapon "
-                     f"(e.g. p0.garden[1].weapons[0]), got {where!r}")
+                     f"(e.g. p0.garden[1].weapons[0]), got {excerpt(where)}")

@@ -48,8 +48,9 @@ azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int 
 void azk_game_clone(azk_game *dst, const azk_game *src);
 void azk_game_set_turn_cap(azk_game *g, int turns);                  /* clamped to [1, 60000]; default 200 */
 /* Per-game decision cap (docs/rules.md §13): the azk_step that applies the
- * cap-th decision ends a still-ongoing game as TRUNCATED (DECISION_CAP).
- * Clamped to [1, 60000]; default 10,000. */
+ * cap-th decision ends a still-ongoing game as TRUNCATED (DECISION_CAP);
+ * a cap at or below the decisions already made ends it at once. Clamped to
+ * [1, 60000]; default 10,000. */
 void azk_game_set_decision_cap(azk_game *g, int decisions);
 
 /* Decisions. */

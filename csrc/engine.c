@@ -1110,4 +1110,10 @@ void azk_game_set_turn_cap(azk_game *g, int turns) {
 
 void azk_game_set_decision_cap(azk_game *g, int decisions) {
     g->decision_cap = (uint16_t)(decisions < 1 ? 1 : decisions > AZK_MAX_DECISION_CAP ? AZK_MAX_DECISION_CAP : decisions);
+    /* a cap the game has already reached ends it now, as the step reaching
+     * it would have (found by the Python API fuzz: checker -17) */
+    if (g->result == AZK_RES_ONGOING && g->decisions >= g->decision_cap) {
+        azk_truncate(g, AZK_END_DECISION_CAP);
+        azk_store_legal(g, NULL, 0);
+    }
 }

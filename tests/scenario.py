@@ -5,6 +5,8 @@ driven through the public action API; actions are found by the text
 `Game.action_str` gives them, prompt options by the card, location, value or
 holder they name.
 """
+import re
+
 import azuki
 from azuki._core import encode
 
@@ -22,8 +24,15 @@ def strs(g):
     return [g.action_str(a) for a in g.legal_actions()]
 
 
+def _matches(text, parts):
+    """All parts in the action text, or in it without the player prefixes of
+    its locations ("-> garden[0]" matches "-> p0.garden[0]")."""
+    short = re.sub(r"\bp[01]\.", "", text)
+    return all(p in text for p in parts) or all(p in short for p in parts)
+
+
 def find(g, *parts):
-    return [int(a) for a in g.legal_actions() if all(p in g.action_str(a) for p in parts)]
+    return [int(a) for a in g.legal_actions() if _matches(g.action_str(a), parts)]
 
 
 def has(g, *parts):

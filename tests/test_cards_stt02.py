@@ -1368,7 +1368,7 @@ def test_shao_response_not_in_defender_step_and_alley_not_targetable():
     choose(g, where="p1.garden[0]")
     assert g.phase == "DEFENDER"
     assert SHAO_RESPONSE not in g.legal_actions()
-    assert sorted(strs(g)) == ["DECLARE_DEFENDER garden[0] Foamback Crab", "NO_OP"]
+    assert sorted(strs(g)) == ["DECLARE_DEFENDER p0.garden[0] Foamback Crab", "NO_OP"]
 
 
 def test_shao_response_once_per_turn_resets_next_turn():

@@ -173,6 +173,18 @@ def test_decision_cap_truncates_with_its_reason():
         azuki.Game(decision_cap=60001)
 
 
+def test_lowering_the_decision_cap_below_the_count_ends_the_game():
+    """docs/rules.md §13.2: a cap the game has already reached ends it at
+    once (found by the API fuzz: the state checker's -17 broke)."""
+    g = azuki.Game(seed=5)
+    r = random.Random(5)
+    for _ in range(12):
+        g.step(r.choice(list(g.legal_actions())))
+    g.set_decision_cap(12)
+    assert g.is_terminal and g.end_reason == "DECISION_CAP" and g.legal_actions().size == 0
+    assert g.check_invariants() == 0
+
+
 def test_default_caps_and_natural_end_reasons():
     """docs/rules.md §9, §13: default caps 200 turns / 10,000 decisions;
     games that end by the rules say why (LEADER or DECK_OUT)."""

@@ -53,5 +53,5 @@ def test_bad_arguments():
         rng_shuffle(1, 2, 300)
     with pytest.raises(ValueError):
         rng_bounded(1, 2, [2**33])
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError):     # negative seeds: ValueError, not OverflowError
         rng_outputs(-1, 0, 3)

@@ -441,7 +441,7 @@ def test_entity_slot_choice_and_entry_state():
     g = game({"hand": [REI, BENZAI], "ikz_area": 5, "garden": [KUROBO, None, KUROBO]})
     g.events()
     assert sorted(s.split("-> ")[1] for s in strs(g) if "Rei" in s) == \
-        ["alley[0]", "alley[1]", "alley[2]", "alley[3]", "alley[4]", "garden[1]", "garden[3]", "garden[4]"]
+        ["p0.alley[0]", "p0.alley[1]", "p0.alley[2]", "p0.alley[3]", "p0.alley[4]", "p0.garden[1]", "p0.garden[3]", "p0.garden[4]"]
     do(g, "PLAY_ENTITY_TO_GARDEN", "Rei", "garden[3]")
     e = P(g, 0)["garden"][3]
     assert e["card"] == REI and not e["tapped"] and e["cooldown"]
@@ -460,7 +460,7 @@ def test_full_garden_replacement_discards_without_destroying():
     g = game({"hand": [REI], "ikz_area": 1,
               "garden": [KUROBO, {"card": ALLEY_GUY, "weapons": [SHURIKEN]}, CREW, PROWLER, INDRA]})
     targets = sorted(s.split("-> ")[1].split()[0] for s in strs(g) if s.startswith("PLAY_ENTITY_TO_GARDEN"))
-    assert targets == [f"garden[{i}]" for i in range(5)]
+    assert targets == [f"p0.garden[{i}]" for i in range(5)]
     g.events()
     do(g, "PLAY_ENTITY_TO_GARDEN", "Rei", "garden[1]")
     assert row(g, 0) == [KUROBO, REI, CREW, PROWLER, INDRA]
@@ -486,7 +486,7 @@ def test_weapon_holders_are_own_leader_and_garden_entities():
     g = game({"hand": [SHURIKEN], "ikz_area": 1, "garden": [None, KUROBO], "alley": [ALLEY_GUY]},
              {"garden": [{"card": REI, "tapped": True}]})
     holders = sorted(s.split("-> ")[1] for s in strs(g) if s.startswith("PLAY_WEAPON"))
-    assert holders == ["garden[1] Crate Rat Kurobo", "leader"]
+    assert holders == ["p0.garden[1] Crate Rat Kurobo", "p0.leader"]
 
 
 def test_any_number_of_weapons_stack_their_bonuses():
@@ -590,7 +590,7 @@ def test_portal_moves_an_untapped_alley_entity_with_cooldown():
               "alley": [BENZAI, {"card": REI, "tapped": True}]})
     portals = [s for s in strs(g) if s.startswith("PORTAL_GATE")]
     assert portals and all("Benzai" in s for s in portals)
-    assert sorted(s.split("-> ")[1] for s in portals) == ["garden[1]", "garden[2]", "garden[3]", "garden[4]"]
+    assert sorted(s.split("-> ")[1] for s in portals) == ["p0.garden[1]", "p0.garden[2]", "p0.garden[3]", "p0.garden[4]"]
     n_hand = len(hand(g, 0))
     g.events()
     do(g, "PORTAL_GATE", "Benzai", "garden[2]")
@@ -746,8 +746,8 @@ def test_defender_redirect_from_an_attacked_entity():
     g = game({"hand": [REI], "ikz_area": 1, "garden": [INDRA]},
              {"garden": [{"card": REI, "tapped": True}, CRAB, CRAB]})
     attack(g, 1, 1)
-    assert sorted(s for s in strs(g)) == ["DECLARE_DEFENDER garden[1] Foamback Crab",
-                                          "DECLARE_DEFENDER garden[2] Foamback Crab", "NO_OP"]
+    assert sorted(s for s in strs(g)) == ["DECLARE_DEFENDER p1.garden[1] Foamback Crab",
+                                          "DECLARE_DEFENDER p1.garden[2] Foamback Crab", "NO_OP"]
     do(g, "DECLARE_DEFENDER", "garden[2]")
     assert g.phase == "MAIN"
     assert row(g, 1) == [REI, CRAB, None, None, None] and P(g, 1)["garden"][0]["damage"] == 0
@@ -971,8 +971,8 @@ def test_identical_copies_are_offered_once():
     name only the first copy."""
     g = game({"hand": [REI, REI, REI, KUROBO], "ikz_area": 1})
     names = [s.split(" -> ")[0] for s in strs(g) if s.startswith("PLAY_ENTITY_TO_ALLEY")]
-    assert sorted(set(names)) == ["PLAY_ENTITY_TO_ALLEY hand[0] Crate Rat Kurobo",
-                                  "PLAY_ENTITY_TO_ALLEY hand[1] Rei"]
+    assert sorted(set(names)) == ["PLAY_ENTITY_TO_ALLEY p0.hand[0] Crate Rat Kurobo",
+                                  "PLAY_ENTITY_TO_ALLEY p0.hand[1] Rei"]
     assert not legal(g, encode("PLAY_ENTITY_TO_ALLEY", 2, 0))
     with pytest.raises(azuki.IllegalActionError):
         g.step(encode("PLAY_ENTITY_TO_ALLEY", 2, 0))
