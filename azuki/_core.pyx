@@ -1116,10 +1116,15 @@ cdef class Game:
     def render(self):
         self._ck()
         cdef int cap = 16384
-        buf = bytearray(cap)
-        cdef char *p = buf
-        cdef int n = azk_render(self.g, self.cs, p, cap)
-        return bytes(buf[:n]).decode("utf-8", "replace")
+        cdef int n = 0
+        cdef char *p
+        while True:   # azk_render stops at cap - 1 characters: a full buffer means "grow and retry"
+            buf = bytearray(cap)
+            p = buf
+            n = azk_render(self.g, self.cs, p, cap)
+            if n < cap - 1 or cap >= (1 << 22):
+                return bytes(buf[:n]).decode("utf-8", "replace")
+            cap *= 4
 
     def check_invariants(self):
         """0 when the engine's invariant checker accepts the state, else the

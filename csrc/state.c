@@ -219,6 +219,14 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
         }
         INV(seen[c], AZK_INV_CONSERVATION);
     }
+    int resolving = 0; /* spells resolve one at a time, inside the one VM frame (RULES §5.4) */
+    for (int c = 0; c < AZK_NUM_CARDS; c++)
+        if (g->cards[c].zone == AZK_Z_RESOLVING) {
+            resolving++;
+            /* a game that ended mid-spell keeps the spell where it was */
+            INV(g->result != AZK_RES_ONGOING || (g->vm.active && g->vm.spell_card == c), AZK_INV_ONE_RESOLVING);
+        }
+    INV(resolving <= 1, AZK_INV_ONE_RESOLVING);
     /* effects, triggers, VM, prompt: every index in range */
     INV(g->fx_n <= AZK_MAX_EFFECTS && g->trig_n <= AZK_MAX_TRIGGERS, AZK_INV_QUEUE_COUNTS);
     for (int i = 0; i < g->fx_n; i++)
