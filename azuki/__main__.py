@@ -125,7 +125,7 @@ def cmd_simulate(args) -> int:
     chunk = max(100, min(5000, args.games // 50 or 100))
     show = _progress_bar(not args.quiet and args.games >= 2000 and sys.stderr.isatty() or args.progress)
     r = simulate(args.games, seed=args.seed, decks=tuple(args.decks), cards=args.cards,
-                 turn_cap=args.turn_cap, progress=show, chunk=chunk)
+                 turn_cap=args.turn_cap, decision_cap=args.decision_cap, progress=show, chunk=chunk)
     if args.json:
         print(json.dumps(r, indent=1))
         return 0 if r["errors"] == 0 else 1
@@ -140,7 +140,9 @@ def cmd_simulate(args) -> int:
         print(f"  wins seat {s}   {w:8d}  {pct(w)}")
     print(f"  wins first player {r['wins_first_player']:6d}  {pct(r['wins_first_player'])}")
     print(f"  draws          {r['draws']:8d}  {pct(r['draws'])}")
-    print(f"  truncated      {r['truncated']:8d}  {pct(r['truncated'])}  (turn cap {args.turn_cap})")
+    print(f"  truncated      {r['truncated']:8d}  {pct(r['truncated'])}  "
+          f"(turn cap {args.turn_cap}, decision cap {args.decision_cap})")
+    print("  ended by       " + ", ".join(f"{k} {v}" for k, v in sorted(r["end_reasons"].items())))
     print(f"  mean decisions/game {r['decisions_per_game']:.1f}, turns/game {r['turns_per_game']:.1f}")
     print(f"  {r['games_per_second']:,.0f} games/s, {r['decisions_per_second']:,.0f} decisions/s "
           f"({r['decisions']:,} decisions in {r['seconds']:.2f} s, on one core)")
@@ -233,7 +235,7 @@ def _common(p, seed_help):
     p.add_argument("--cards", default=None, metavar="FILE",
                    help="JSON card set to play with (default: the embedded starter set)")
     p.add_argument("--turn-cap", type=_int_in(1, TURN_CAP_MAX, "--turn-cap"), default=_default_turn_cap(),
-                   metavar="T", help="a game still running after T turns ends as truncated (RULES §9)")
+                   metavar="T", help="a game still running after T turns ends as truncated (docs/rules.md §13.1)")
 
 
 def build_parser() -> Parser:
@@ -243,6 +245,8 @@ def build_parser() -> Parser:
     s.add_argument("--games", type=_int_in(1, None, "--games"), default=1000, metavar="N",
                    help="number of games")
     _common(s, "engine seed of the first game (game i uses S+i)")
+    s.add_argument("--decision-cap", type=_int_in(1, TURN_CAP_MAX, "--decision-cap"), default=10000,
+                   metavar="D", help="a game still running after D decisions ends as truncated (docs/rules.md §13.2)")
     s.add_argument("--json", action="store_true", help="print the result dict as JSON")
     s.add_argument("--progress", action="store_true", help="always show the progress bar")
     s.add_argument("--quiet", action="store_true",

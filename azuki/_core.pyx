@@ -1362,18 +1362,24 @@ cdef void _fill_list(azk_game *g, uint8_t *arr, uint8_t *n, object cards):
 SIM_SIGNAL_GAMES = 64
 
 
-def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, progress=None, chunk=500):
+def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, progress=None, chunk=500,
+             decision_cap=10000):
     """Play `games` games between two uniform-random legal players. Game i uses
     engine seed `seed + i` (mod 2**64); the players draw from a separate pcg32
     stream. Returns a dict of results; `progress(done, games)` is called after
     every `chunk` games. Ctrl-C (KeyboardInterrupt) stops it within a few
-    games, progress callback or not."""
+    games, progress callback or not. `end_reasons` counts how the games
+    ended (azuki.END_REASONS; docs/rules.md §13)."""
     cdef long ngames = _int_in(games, "games", 0, 2**62)
     cdef uint64_t seed_ = _seed(seed)
     cdef CardSet cs = _resolve_cards(cards)
     dd = _deck_pair(cs, decks)
     cdef int d0 = dd[0], d1 = dd[1]
     cdef int tcap = _turn_cap(turn_cap)
+    cdef int dcap = _decision_cap(decision_cap)
+    cdef long reasons[32]
+    memset(reasons, 0, sizeof(reasons))
+    assert len(END_REASONS) <= 32
     cdef long chunk_ = _int_in(chunk, "chunk", 1, 2**62)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable or None, got {type(progress).__name__}")
@@ -1405,6 +1411,7 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
                     swap = <int>(i & 1)   # alternate seats so deck and seat effects separate
                     azk_game_init(g, cs.cs, seed_ + <uint64_t>i, d1 if swap else d0, d0 if swap else d1)
                     azk_game_set_turn_cap(g, tcap)
+                    azk_game_set_decision_cap(g, dcap)
                     while not azk_is_terminal(g):
                         n = azk_legal_actions(g, cs.cs, legal, na)
                         if n <= 0:
@@ -1417,6 +1424,7 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
                     r = azk_result(g)
                     if 0 <= r < 5:
                         results[r] += 1
+                        reasons[azk_end_reason(g)] += 1
                     turns += azk_turn(g)
                     w = azk_winner(g)
                     if w >= 0:
@@ -1439,6 +1447,7 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
             "wins_by_deck": {cs.decks[d0]: by_deck[0], cs.decks[d1]: by_deck[1]} if d0 != d1 else None,
             "wins_by_seat": [by_seat[0], by_seat[1]], "wins_first_player": first_wins,
             "mirror": d0 == d1, "draws": results[3], "truncated": results[4],
+            "end_reasons": {END_REASONS[k]: reasons[k] for k in range(1, len(END_REASONS)) if reasons[k]},
             "errors": errors, "decisions": decisions, "turns": turns, "seconds": dt,
             "decisions_per_game": <double>decisions / games if games else 0.0,
             "turns_per_game": <double>turns / games if games else 0.0,
