@@ -8,34 +8,31 @@
  * cannot disagree.
  */
 #include "game.h"
+#include "action_space.h"
 
-#define AZK_ACTION(name, n0, n1, doc) (n0),
-static const int P0_SIZE[AZK_ACT_COUNT] = {
-#include "azk_actions.def"
-};
-#undef AZK_ACTION
-#define AZK_ACTION(name, n0, n1, doc) (n1),
-static const int P1_SIZE[AZK_ACT_COUNT] = {
-#include "azk_actions.def"
-};
-#undef AZK_ACTION
-#define AZK_ACTION(name, n0, n1, doc) AZK_BASE_##name, AZK_BASE_END_##name = AZK_BASE_##name + (n0) * (n1) - 1,
-enum azk_action_base {
-#include "azk_actions.def"
-    AZK_BASE_TOTAL_
-};
-#undef AZK_ACTION
-_Static_assert((int)AZK_BASE_TOTAL_ == (int)AZK_NUM_ACTIONS_, "bases tile the flat space");
-
-static const int BASE[AZK_ACT_COUNT] = {
-#define AZK_ACTION(name, n0, n1, doc) AZK_BASE_##name,
-#include "azk_actions.def"
-#undef AZK_ACTION
-};
-
-/* The options of one prompt are one run of at most 64 CHOOSE ids. (At file
- * scope: clang rejects a static assertion right after a case label.) */
-_Static_assert(AZK_MAX_OPTIONS <= 64, "the options of one prompt are one run");
+/* Legality of activated abilities (docs/rules.md §8): the enumeration below
+ * and nothing else asks it. */
+/* Can activated ability `ab` (absolute index) of card `c` be used now?
+ * `untapped_ikz` is azk_untapped_ikz of c's owner (the caller has it). */
+int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ab_index, int untapped_ikz) {
+    const azk_ability *ab = &cs->abilities[ab_index];
+    const azk_card *k = &g->cards[c];
+    int p = k->owner;
+    int rel = ab_index - azk_def(cs, g, c)->ability_first;
+    if (ab->kind != AZK_AB_ACTIVATED) return 0;
+    if (!(k->zone == AZK_Z_LEADER || k->zone == AZK_Z_GATE || k->zone == AZK_Z_GARDEN || k->zone == AZK_Z_ALLEY))
+        return 0;
+    if (!azk_zone_allows(g, c, ab->flags)) return 0;
+    if (azk_granted_status(g, c) & AZK_ST_FROZEN) return 0;
+    if ((ab->flags & AZK_ABF_ONCE_PER_TURN) && (k->once_used & (1u << rel))) return 0;
+    if (ab->ikz_cost > untapped_ikz) return 0;
+    if (ab->flags & AZK_ABF_TAP_COST) {
+        if (k->flags & AZK_CF_TAPPED) return 0;
+        if ((k->flags & AZK_CF_COOLDOWN) && !(ab->flags & AZK_ABF_IGNORES_COOLDOWN)) return 0;
+    }
+    if (ab->requirement != AZK_NO_PC && !azk_vm_condition(g, cs, ab->requirement, c, p)) return 0;
+    return 1;
+}
 
 int azk_num_actions(void) { return AZK_NUM_ACTIONS_; }
 
@@ -45,30 +42,7 @@ int azk_encode(int type, int p0, int p1) {
     return BASE[type] + p0 * P1_SIZE[type] + p1;
 }
 
-/* Distance from each block's start to the end of the space, padded to 16
- * entries with 0 (a block "starting past the end"), for the branchless
- * search below: a branchy binary search mispredicts about every other step,
- * and decode runs at every step. BASE[i] <= a  <=>  FROM_END[i] >= N - a. */
-static const int FROM_END[16] = {
-#define AZK_ACTION(name, n0, n1, doc) AZK_NUM_ACTIONS_ - AZK_BASE_##name,
-#include "azk_actions.def"
-#undef AZK_ACTION
-};
-_Static_assert(AZK_ACT_COUNT <= 16, "the action types fit the 4-step search");
-
-int azk_decode(int action, int *type, int *p0, int *p1) {
-    if (action < 0 || action >= AZK_NUM_ACTIONS_) return -1;
-    int back = AZK_NUM_ACTIONS_ - action, t = 0; /* t: the last type whose block starts at or before action */
-    t += (FROM_END[t + 8] >= back) << 3;
-    t += (FROM_END[t + 4] >= back) << 2;
-    t += (FROM_END[t + 2] >= back) << 1;
-    t += FROM_END[t + 1] >= back;
-    int rel = action - BASE[t];
-    *type = t;
-    *p0 = rel / P1_SIZE[t];
-    *p1 = rel % P1_SIZE[t];
-    return 0;
-}
+int azk_decode(int action, int *type, int *p0, int *p1) { return azk_decode_inline(action, type, p0, p1); }
 
 /* ---- legality helpers ---------------------------------------------------- */
 static int first_of_copies(const azk_game *g, const azk_player *pl, int i) {
@@ -343,25 +317,6 @@ int azk_is_legal(const azk_game *g, const azk_cardset *cs, int action) {
     (void)cs;
     if (action < 0 || action >= AZK_NUM_ACTIONS_) return 0;
     return (int)((g->legal[action >> 6] >> (action & 63)) & 1u);
-}
-
-azk_status azk_step(azk_game *g, const azk_cardset *cs, int action) {
-    if (g->result != AZK_RES_ONGOING) return AZK_TERMINAL;
-    if (!azk_is_legal(g, cs, action)) return AZK_ILLEGAL;
-    int type = 0, p0 = 0, p1 = 0;
-    azk_decode(action, &type, &p0, &p1);
-    azk_apply(g, cs, type, p0, p1);
-    azk_advance(g, cs);
-    /* Every game ends (rules §13): a card set can loop through decisions
-     * inside one turn, where the turn cap never fires. The decision that
-     * reaches the cap is applied in full (a game it decides keeps its
-     * result); if the game goes on, it ends TRUNCATED there. */
-    if (++g->decisions >= g->decision_cap && g->result == AZK_RES_ONGOING) {
-        azk_truncate(g, AZK_END_DECISION_CAP);
-        azk_advance(g, cs); /* settles the finished game (phase, empty legal set) */
-    }
-    AZK_ASSERT(azk_check_invariants(g, cs) == 0); /* debug builds: every step keeps every invariant */
-    return AZK_OK;
 }
 
 /* ---- per-head masks (DESIGN §3) -------------------------------------------

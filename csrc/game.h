@@ -361,7 +361,25 @@ static inline int azk_on_field(const azk_game *g, int c) {
            z == AZK_Z_WEAPON || z == AZK_Z_IKZ_AREA;
 }
 
-void azk_event(azk_game *g, int type, int player, int card, int value);
+/* The log is a ring (above): a full log overwrites its oldest event, so
+ * the newest (GAME_OVER above all) survive a caller that never drains, and
+ * azk_events reports how many were lost. */
+static inline void azk_event(azk_game *g, int type, int player, int card, int value) {
+    uint32_t p = (player < 0 || player > 1) ? 3u : (uint32_t)player;
+    uint32_t c = (card < 0) ? AZK_NONE : (uint32_t)card & 0xFF;
+    g->events[g->events_wr++ & (AZK_EVENT_CAP - 1)] =
+        (uint32_t)type | (p << 8) | (c << 10) | (((uint32_t)value & 0x3FFF) << 18);
+}
+
+
+/* The one writer of the tapped flag: keeps the untapped-IKZ hint exact. */
+static inline void azk_set_tapped(azk_game *g, int c, int tapped) {
+    azk_card *k = &g->cards[c];
+    int was = (k->flags & AZK_CF_TAPPED) != 0;
+    if (was == (tapped != 0)) return;
+    k->flags = (uint8_t)(tapped ? k->flags | AZK_CF_TAPPED : k->flags & ~AZK_CF_TAPPED);
+    if (k->zone == AZK_Z_IKZ_AREA) g->ikz_untapped[k->owner] = (uint8_t)(g->ikz_untapped[k->owner] + (tapped ? -1 : 1));
+}
 void azk_truncate(azk_game *g, int reason); /* end the game TRUNCATED (enum azk_end_reason) */
 
 /* Statuses granted by live temporary effects (an effect on an earlier
@@ -384,7 +402,16 @@ static inline unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, i
     return s | azk_def(cs, g, c)->keywords;
 }
 
-/* engine.c */
+/* Does card c stand where an ability with these flags works ([Garden
+ * Only] / [Alley Only], rules §8)? */
+static inline int azk_zone_allows(const azk_game *g, int c, unsigned flags) {
+    uint8_t z = g->cards[c].zone;
+    if ((flags & AZK_ABF_GARDEN_ONLY) && z != AZK_Z_GARDEN) return 0;
+    if ((flags & AZK_ABF_ALLEY_ONLY) && z != AZK_Z_ALLEY) return 0;
+    return 1;
+}
+
+/* zones.c: rule primitives (see its opening comment for the layers) */
 int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_health_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w);
@@ -416,6 +443,12 @@ void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int
 void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot_or_holder, int free);
 void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int ctx_value);
 void azk_fire_card_slow(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value);
+void azk_fire_with_weapons(azk_game *g, const azk_cardset *cs, int holder, int trigger);
+void azk_fire_all(azk_game *g, const azk_cardset *cs, int trigger, unsigned players, int ctx_card, int ctx_value);
+void azk_place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);
+void azk_pay_ikz(azk_game *g, const azk_cardset *cs, int p, int n);
+void azk_expire_effects(azk_game *g, int duration, int creator);
+void azk_game_over(azk_game *g, int result, int reason);
 /* Queue `source`'s abilities for `trigger`. Inline: every event asks every
  * card on the field, and most definitions do not listen (cs->facts). */
 static inline void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card,
@@ -423,10 +456,11 @@ static inline void azk_fire_card(azk_game *g, const azk_cardset *cs, int source,
     if (cs->facts[g->cards[source].def].trigger_mask & (1u << trigger))
         azk_fire_card_slow(g, cs, source, trigger, ctx_card, ctx_value);
 }
-int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ability_index, int untapped_ikz);
+int azk_holder_code_card(const azk_game *g, int p, int code);
+
+/* engine.c: the turn machine (azk_step is public, azuki.h) */
 int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1);
 void azk_advance(azk_game *g, const azk_cardset *cs);
-int azk_holder_code_card(const azk_game *g, int p, int code);
 
 /* vm.c */
 void azk_vm_start(azk_game *g, const azk_cardset *cs, int ability, int source, int controller, int ctx_card,
@@ -438,7 +472,8 @@ int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selec
 int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure);
 int azk_op_operands(int op);
 
-/* actions.c */
+/* actions.c: legality and the action space */
+int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ability_index, int untapped_ikz);
 int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
 void azk_store_legal(azk_game *g, const int32_t *actions, int n);
 int azk_refresh_legal(azk_game *g, const azk_cardset *cs); /* enumerate into the cache; returns legal_n */

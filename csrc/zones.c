@@ -1,0 +1,577 @@
+/* zones.c — the rule primitives every higher layer builds on (docs/rules.md
+ * §2, §5.1, §7-§9): stats computed on read, zones and moves, draws and IKZ
+ * payment, temporary effects, damage, state checks, the trigger queue, and
+ * the derived hints (game.h) with their mutators.
+ *
+ * Layers (each file uses only those below it): zones.c <- vm.c (the effect
+ * VM: abilities change the game only through these primitives) <- actions.c
+ * (legality and the action space) <- engine.c (the turn machine, combat,
+ * applying decisions, azk_step) <- state.c, setup/export (services).
+ *
+ * Invariants kept here: a card changes zone only through azk_move (which
+ * gives it a new incarnation, rules §2.1, sends a leaving holder's weapons to
+ * the discard pile, §5.3, and keeps the row hints); the tapped flag changes
+ * only through azk_set_tapped (which keeps the untapped-IKZ count); a game
+ * ends only through azk_game_over; no function allocates; nothing prints.
+ */
+#include "game.h"
+
+/* ---------------------------------------------------------------------------
+ * Stats: computed on every read from the card, its weapons, live temporary
+ * effects and static abilities, so they never go stale (RULES §8).
+ * ------------------------------------------------------------------------- */
+static int fx_live(const azk_game *g, const azk_effect *e) {
+    return g->cards[e->card].incarnation == e->incarnation;
+}
+
+/* granted_status and azk_status_of are static inline in game.h: the legal
+ * enumeration asks for statuses several times per decision. */
+
+static int fx_attack(const azk_game *g, int c) {
+    int a = 0;
+    for (int i = 0; i < g->fx_n; i++) {
+        const azk_effect *e = &g->fx[i];
+        if (e->card == c && e->kind == AZK_FX_ATTACK && fx_live(g, e)) a += e->amount;
+    }
+    return a;
+}
+
+/* Does static ability `ab` of `src` apply now? Statics work only while the
+ * source is in play and not frozen. */
+static int static_active(const azk_game *g, const azk_cardset *cs, const azk_ability *ab, int src) {
+    uint8_t z = g->cards[src].zone;
+    if (!(z == AZK_Z_LEADER || z == AZK_Z_GARDEN || z == AZK_Z_ALLEY || z == AZK_Z_WEAPON)) return 0;
+    if (azk_granted_status(g, src) & AZK_ST_FROZEN) return 0;
+    if (ab->condition == AZK_NO_PC) return 1;
+    return azk_vm_condition(g, cs, ab->condition, src, g->cards[src].owner);
+}
+
+/* Sum of a card's own static modifications (target SELF). */
+static void self_statics(const azk_game *g, const azk_cardset *cs, int c, int *attack, int *health) {
+    if (!(cs->facts[g->cards[c].def].flags & AZK_DF_SELF_STAT)) return;
+    const azk_card_def *d = azk_def(cs, g, c);
+    for (int i = 0; i < d->ability_count; i++) {
+        const azk_ability *ab = &cs->abilities[d->ability_first + i];
+        if (ab->kind != AZK_AB_STATIC || ab->static_target != AZK_STT_SELF) continue;
+        if (!((attack && ab->attack) || (health && ab->health))) continue; /* skip unneeded conditions */
+        if (!static_active(g, cs, ab, c)) continue;
+        if (attack) *attack += ab->attack;
+        if (health) *health += ab->health;
+    }
+}
+
+/* A weapon's bonus: printed, unless a static of its controller's field sets it
+ * ("+5 instead of +4", D12: set, so two sources never stack), plus its own
+ * statics and effects (Dagger's +1). */
+int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w) {
+    int base = azk_def(cs, g, w)->attack;
+    int p = g->cards[w].owner;
+    const azk_player *pl = &g->pl[p];
+    for (int k = 0; k < 2 * AZK_ROW + 1; k++) {
+        int src = k == 0 ? pl->leader : (k <= AZK_ROW ? pl->garden[k - 1] : pl->alley[k - 1 - AZK_ROW]);
+        if (src == AZK_NONE || !(cs->facts[g->cards[src].def].flags & AZK_DF_SET_BONUS)) continue;
+        const azk_card_def *d = azk_def(cs, g, src);
+        for (int i = 0; i < d->ability_count; i++) {
+            const azk_ability *ab = &cs->abilities[d->ability_first + i];
+            if (ab->kind != AZK_AB_STATIC || !ab->set_bonus || ab->static_target != AZK_STT_SELECTOR) continue;
+            if (!azk_selector_match(g, cs, &cs->selectors[ab->selector], p, src, NULL, NULL, w)) continue;
+            if (!static_active(g, cs, ab, src)) continue;
+            base = ab->set_bonus;
+        }
+    }
+    int bonus = base + fx_attack(g, w);
+    self_statics(g, cs, w, &bonus, NULL);
+    return bonus;
+}
+
+int azk_weapon_count(const azk_game *g, int holder) {
+    const azk_player *pl = &g->pl[g->cards[holder].owner];
+    int n = 0;
+    for (int i = 0; i < pl->weapons_n; i++) n += g->cards[pl->weapons[i]].holder == holder;
+    return n;
+}
+
+int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c) {
+    int a = azk_def(cs, g, c)->attack + fx_attack(g, c);
+    self_statics(g, cs, c, &a, NULL);
+    const azk_player *pl = &g->pl[g->cards[c].owner];
+    for (int i = 0; i < pl->weapons_n; i++)
+        if (g->cards[pl->weapons[i]].holder == c) a += azk_weapon_bonus(g, cs, pl->weapons[i]);
+    return a;
+}
+
+int azk_health_of(const azk_game *g, const azk_cardset *cs, int c) {
+    int h = azk_def(cs, g, c)->health;
+    self_statics(g, cs, c, NULL, &h);
+    return h;
+}
+
+int azk_count_untapped_ikz(const azk_game *g, int p) {
+    const azk_player *pl = &g->pl[p];
+    int n = 0;
+    for (int i = 0; i < pl->ikz_area_n; i++) n += !(g->cards[pl->ikz_area[i]].flags & AZK_CF_TAPPED);
+    return n;
+}
+
+/* ---------------------------------------------------------------------------
+ * Zones
+ * ------------------------------------------------------------------------- */
+/* The lowest health a card of this definition can have: printed health plus
+ * every negative static health change (precomputed, cardset.h). Statics are
+ * conditional, so this is a bound that lets state checks skip evaluating
+ * conditions. */
+static inline int min_health(const azk_cardset *cs, const azk_game *g, int c) {
+    return cs->facts[g->cards[c].def].min_health;
+}
+int azk_min_health(const azk_cardset *cs, const azk_game *g, int c) { return min_health(cs, g, c); }
+
+/* at_risk bit of a card in a row (game.h); 0 elsewhere. */
+static inline unsigned risk_bit(const azk_card *k) {
+    return k->zone == AZK_Z_GARDEN ? 1u << k->pos : k->zone == AZK_Z_ALLEY ? 1u << (AZK_ROW + k->pos) : 0;
+}
+
+static void list_remove(azk_game *g, uint8_t *arr, uint8_t *n, int pos) {
+    for (int i = pos; i + 1 < *n; i++) {
+        arr[i] = arr[i + 1];
+        g->cards[arr[i]].pos = (uint8_t)i;
+    }
+    (*n)--;
+}
+
+static void list_insert(azk_game *g, uint8_t *arr, uint8_t *n, int pos, int c) {
+    for (int i = *n; i > pos; i--) {
+        arr[i] = arr[i - 1];
+        g->cards[arr[i]].pos = (uint8_t)i;
+    }
+    arr[pos] = (uint8_t)c;
+    g->cards[c].pos = (uint8_t)pos;
+    (*n)++;
+}
+
+/* The row hints (game.h: act_src, occ) as card k leaves or enters the
+ * place `code` (AZK_CODE_GARDEN / AZK_CODE_ALLEY). */
+static inline void row_hints_leave(azk_game *g, const azk_card *k, unsigned code) {
+    g->act_src[k->owner] &= (uint16_t)~code;
+    g->occ[k->owner] &= (uint16_t)~code;
+}
+static inline void row_hints_enter(azk_game *g, const azk_cardset *cs, const azk_card *k, unsigned code) {
+    if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)code;
+    g->occ[k->owner] |= (uint16_t)code;
+}
+
+static void zone_remove(azk_game *g, int c) {
+    azk_card *k = &g->cards[c];
+    azk_player *pl = &g->pl[k->owner];
+    switch (k->zone) {
+    case AZK_Z_DECK: list_remove(g, pl->deck, &pl->deck_n, k->pos); break;
+    case AZK_Z_HAND: list_remove(g, pl->hand, &pl->hand_n, k->pos); break;
+    case AZK_Z_DISCARD: list_remove(g, pl->discard, &pl->discard_n, k->pos); break;
+    case AZK_Z_WEAPON: list_remove(g, pl->weapons, &pl->weapons_n, k->pos); break;
+    case AZK_Z_IKZ_AREA:
+        list_remove(g, pl->ikz_area, &pl->ikz_area_n, k->pos);
+        g->ikz_untapped[k->owner] -= !(k->flags & AZK_CF_TAPPED);
+        break;
+    case AZK_Z_IKZ_PILE: list_remove(g, pl->ikz_pile, &pl->ikz_pile_n, k->pos); break;
+    case AZK_Z_LOOK: list_remove(g, pl->look, &pl->look_n, k->pos); break;
+    case AZK_Z_GARDEN: pl->garden[k->pos] = AZK_NONE; row_hints_leave(g, k, AZK_CODE_GARDEN(k->pos)); break;
+    case AZK_Z_ALLEY: pl->alley[k->pos] = AZK_NONE; row_hints_leave(g, k, AZK_CODE_ALLEY(k->pos)); break;
+    default: break; /* leader, gate, out, aside, resolving: no array */
+    }
+}
+
+/* Canonical hand position: by definition index, then card index (DESIGN §3). */
+static int hand_insert_pos(const azk_game *g, const azk_player *pl, int c) {
+    int d = g->cards[c].def;
+    int pos = pl->hand_n;
+    while (pos > 0) {
+        const azk_card *o = &g->cards[pl->hand[pos - 1]];
+        if (o->def < d || (o->def == d && pl->hand[pos - 1] < c)) break;
+        pos--;
+    }
+    return pos;
+}
+
+/* `slot`: garden/alley slot; deck: 0 = bottom, 1 = top; ignored elsewhere. */
+static void zone_add(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
+    azk_card *k = &g->cards[c];
+    azk_player *pl = &g->pl[k->owner];
+    k->zone = (uint8_t)zone;
+    switch (zone) {
+    case AZK_Z_DECK:
+        if (slot == 0) list_insert(g, pl->deck, &pl->deck_n, 0, c);
+        else list_insert(g, pl->deck, &pl->deck_n, pl->deck_n, c);
+        break;
+    case AZK_Z_HAND: list_insert(g, pl->hand, &pl->hand_n, hand_insert_pos(g, pl, c), c); break;
+    case AZK_Z_DISCARD: list_insert(g, pl->discard, &pl->discard_n, pl->discard_n, c); break;
+    case AZK_Z_WEAPON: list_insert(g, pl->weapons, &pl->weapons_n, pl->weapons_n, c); break;
+    case AZK_Z_IKZ_AREA: /* enters untapped (azk_move cleared the flags) */
+        list_insert(g, pl->ikz_area, &pl->ikz_area_n, pl->ikz_area_n, c);
+        g->ikz_untapped[k->owner]++;
+        break;
+    case AZK_Z_IKZ_PILE: list_insert(g, pl->ikz_pile, &pl->ikz_pile_n, pl->ikz_pile_n, c); break;
+    case AZK_Z_LOOK: list_insert(g, pl->look, &pl->look_n, pl->look_n, c); break;
+    case AZK_Z_GARDEN:
+        pl->garden[slot] = (uint8_t)c;
+        k->pos = (uint8_t)slot;
+        row_hints_enter(g, cs, k, AZK_CODE_GARDEN(slot));
+        break;
+    case AZK_Z_ALLEY:
+        pl->alley[slot] = (uint8_t)c;
+        k->pos = (uint8_t)slot;
+        row_hints_enter(g, cs, k, AZK_CODE_ALLEY(slot));
+        break;
+    default: k->pos = 0; break;
+    }
+}
+
+/* Move a card to a zone: a new object (RULES §2.1). A holder leaving the
+ * garden takes its weapons to the discard pile (RULES §5.3). */
+void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
+    azk_card *k = &g->cards[c];
+    int was_holder = k->zone == AZK_Z_GARDEN;
+    zone_remove(g, c);
+    k->incarnation = ++g->next_incarnation;
+    k->damage = 0;
+    k->flags = 0;
+    k->once_used = 0;
+    k->holder = AZK_NONE;
+    zone_add(g, cs, c, zone, slot);
+    if ((zone == AZK_Z_GARDEN || zone == AZK_Z_ALLEY) && min_health(cs, g, c) <= 0)
+        g->at_risk[k->owner] |= (uint16_t)risk_bit(k);
+    if (was_holder && zone != AZK_Z_GARDEN) {
+        azk_player *pl = &g->pl[k->owner];
+        for (int i = 0; i < pl->weapons_n;) {
+            int w = pl->weapons[i];
+            if (g->cards[w].holder == c) {
+                azk_move(g, cs, w, AZK_Z_DISCARD, 0);
+                azk_event(g, AZK_EV_DISCARDED, k->owner, w, 0);
+            } else {
+                i++;
+            }
+        }
+    }
+}
+
+/* Put an entity into a row slot; an occupied slot is replaced first (§2.3). */
+void azk_place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
+    azk_player *pl = &g->pl[g->cards[c].owner];
+    uint8_t *row = zone == AZK_Z_GARDEN ? pl->garden : pl->alley;
+    if (row[slot] != AZK_NONE) {
+        int old = row[slot];
+        azk_move(g, cs, old, AZK_Z_DISCARD, 0);
+        azk_event(g, AZK_EV_REPLACED, g->cards[old].owner, old, zone);
+    }
+    azk_move(g, cs, c, zone, slot);
+    if (zone == AZK_Z_GARDEN) g->cards[c].flags |= AZK_CF_COOLDOWN; /* §5.5 */
+}
+
+/* The one way a game ends: result and reason together (RULES §9, rules
+ * §13). Whatever was in progress (a suspended ability, queued triggers) is
+ * abandoned; the finished game accepts no further step. */
+void azk_game_over(azk_game *g, int result, int reason) {
+    if (g->result != AZK_RES_ONGOING) return;
+    g->result = (uint8_t)result;
+    g->end_reason = (uint8_t)reason;
+    g->phase = AZK_PHASE_GAME_OVER;
+    g->flow = AZK_FLOW_OVER;
+    g->vm.active = 0;
+    g->vm.waiting = 0;
+    g->trig_n = 0;
+    if (result == AZK_RES_TRUNCATED) azk_event(g, AZK_EV_TRUNCATED, -1, -1, reason);
+    azk_event(g, AZK_EV_GAME_OVER, -1, -1, result);
+}
+
+/* An engine bound or cap was reached: the game ends TRUNCATED with the
+ * reason (docs/rulings.md R-TRUNC). Called where the bound is hit, so the
+ * step stops there; nobody plays on from the partial state. */
+void azk_truncate(azk_game *g, int reason) { azk_game_over(g, AZK_RES_TRUNCATED, reason); }
+
+/* Draw n; drawing from an empty deck loses at once (RULES §9). */
+void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n) {
+    for (int i = 0; i < n && g->result == AZK_RES_ONGOING; i++) {
+        azk_player *pl = &g->pl[p];
+        if (pl->deck_n == 0) {
+            azk_game_over(g, p == 0 ? AZK_RES_WIN_P1 : AZK_RES_WIN_P0, AZK_END_DECK_OUT);
+            return;
+        }
+        int c = pl->deck[pl->deck_n - 1];
+        azk_move(g, cs, c, AZK_Z_HAND, 0);
+        azk_event(g, AZK_EV_DRAWN, p, c, 0);
+    }
+}
+
+/* Pay IKZ: regular cards before the token, the token goes out of game (§5.1, D4). */
+void azk_pay_ikz(azk_game *g, const azk_cardset *cs, int p, int n) {
+    azk_player *pl = &g->pl[p];
+    for (int pass = 0; pass < 2 && n > 0; pass++) {
+        for (int i = 0; i < pl->ikz_area_n && n > 0; i++) {
+            int c = pl->ikz_area[i];
+            int is_token = c == pl->token;
+            if ((pass == 0) == is_token || (g->cards[c].flags & AZK_CF_TAPPED)) continue;
+            if (is_token) {
+                azk_move(g, cs, c, AZK_Z_OUT, 0);
+                i--;
+            } else {
+                azk_set_tapped(g, c, 1);
+            }
+            n--;
+            azk_event(g, AZK_EV_PAID, p, c, 1);
+        }
+    }
+}
+
+void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status) {
+    if (g->fx_n >= AZK_MAX_EFFECTS) { /* compact dead entries first */
+        int w = 0;
+        for (int i = 0; i < g->fx_n; i++)
+            if (fx_live(g, &g->fx[i])) g->fx[w++] = g->fx[i];
+        g->fx_n = (uint8_t)w;
+        if (g->fx_n >= AZK_MAX_EFFECTS) { /* a bound, never a silent drop */
+            azk_truncate(g, AZK_END_EFFECTS);
+            return;
+        }
+    }
+    azk_effect *e = &g->fx[g->fx_n++];
+    memset(e, 0, sizeof *e);
+    e->card = (uint8_t)c;
+    e->kind = (uint8_t)kind;
+    e->duration = (uint8_t)duration;
+    e->creator = (uint8_t)creator;
+    e->amount = (int8_t)amount;
+    e->status = (uint8_t)status;
+    e->incarnation = g->cards[c].incarnation;
+    azk_event(g, AZK_EV_EFFECT, creator, c, kind == AZK_FX_ATTACK ? amount : (int)status);
+}
+
+/* Drop effects with the given duration (and creator, for START_OF_NEXT_TURN),
+ * and every dead one. */
+void azk_expire_effects(azk_game *g, int duration, int creator) {
+    int w = 0;
+    for (int i = 0; i < g->fx_n; i++) {
+        azk_effect *e = &g->fx[i];
+        int expire = !fx_live(g, e) || (e->duration == duration && (creator < 0 || e->creator == creator));
+        if (!expire) g->fx[w++] = *e;
+    }
+    memset(&g->fx[w], 0, sizeof(azk_effect) * (size_t)(g->fx_n - w));
+    g->fx_n = (uint8_t)w;
+}
+
+/* ---------------------------------------------------------------------------
+ * Damage and state checks (RULES §6.3, §7, §9)
+ * ------------------------------------------------------------------------- */
+void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect) {
+    if (amount <= 0 || !azk_on_field(g, c)) return;
+    unsigned st = azk_status_of(g, cs, c);
+    if (st & AZK_ST_FROZEN) return;                      /* cannot be damaged */
+    if (is_effect && (st & AZK_ST_EFFECT_IMMUNE)) return; /* prevented */
+    amount -= azk_def(cs, g, c)->carapace;
+    if (amount <= 0) return;
+    g->cards[c].damage = (int16_t)(g->cards[c].damage + amount > 30000 ? 30000 : g->cards[c].damage + amount);
+    g->at_risk[g->cards[c].owner] |= (uint16_t)risk_bit(&g->cards[c]);
+    azk_event(g, AZK_EV_DAMAGE, g->cards[c].owner, c, amount);
+}
+
+unsigned azk_count_occ(const azk_game *g, int p) {
+    unsigned m = 1u; /* the leader */
+    for (int s = 0; s < AZK_ROW; s++) {
+        if (g->pl[p].garden[s] != AZK_NONE) m |= AZK_CODE_GARDEN(s);
+        if (g->pl[p].alley[s] != AZK_NONE) m |= AZK_CODE_ALLEY(s);
+    }
+    return m;
+}
+
+/* The occupied places (azk_count_occ) whose card has an activated ability. */
+unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p) {
+    unsigned m = 0;
+    for (unsigned o = azk_count_occ(g, p); o; o &= o - 1) {
+        int code = __builtin_ctz(o);
+        if (cs->facts[g->cards[azk_place_card(&g->pl[p], code)].def].flags & AZK_DF_ACTIVATED) m |= 1u << code;
+    }
+    return m;
+}
+
+unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p) {
+    unsigned m = 0;
+    for (int c = p * AZK_CARDS_PER_PLAYER; c < (p + 1) * AZK_CARDS_PER_PLAYER; c++)
+        m |= cs->facts[g->cards[c].def].trigger_mask;
+    return m;
+}
+
+void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        g->ikz_untapped[p] = (uint8_t)azk_count_untapped_ikz(g, p);
+        g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
+        g->occ[p] = (uint16_t)azk_count_occ(g, p);
+        g->listen[p] = (uint16_t)azk_count_listen(g, cs, p);
+        g->at_risk[p] = 0;
+        for (int s = 0; s < AZK_ROW; s++) { /* bits 0..4 garden slots, 5..9 alley slots */
+            int c = g->pl[p].garden[s];
+            if (c != AZK_NONE && g->cards[c].damage >= min_health(cs, g, c)) g->at_risk[p] |= (uint16_t)(1u << s);
+            c = g->pl[p].alley[s];
+            if (c != AZK_NONE && g->cards[c].damage >= min_health(cs, g, c))
+                g->at_risk[p] |= (uint16_t)(1u << (AZK_ROW + s));
+        }
+    }
+}
+
+/* The full check; azk_state_check (game.h) calls it only when a row slot is
+ * in the at_risk hint or a leader's damage reached its lowest possible
+ * health: otherwise nothing can be destroyed and nobody has lost. */
+void azk_state_check_slow(azk_game *g, const azk_cardset *cs) {
+    if (g->result != AZK_RES_ONGOING) return;
+    for (int changed = 1; changed;) { /* a death can shrink another's static health */
+        changed = 0;
+        for (int p = 0; p < AZK_PLAYERS; p++) {
+            /* only slots in the at_risk hint (game.h), in slot order as before:
+             * bits 0..4 garden slots, 5..9 alley slots (each row indexed in
+             * its own array: reading past garden[] into alley[] is undefined) */
+            for (unsigned risk = g->at_risk[p]; risk; risk &= risk - 1) {
+                int k = __builtin_ctz(risk);
+                int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+                /* fast path: damage below the lowest health its statics could give;
+                 * it stays so until new damage, which sets the bit again */
+                if (c == AZK_NONE || g->cards[c].damage < min_health(cs, g, c)) {
+                    g->at_risk[p] &= (uint16_t)~(1u << k);
+                    continue;
+                }
+                if (g->cards[c].damage < azk_health_of(g, cs, c)) continue;
+                if (azk_status_of(g, cs, c) & AZK_ST_GODMODE) continue;
+                azk_move(g, cs, c, AZK_Z_DISCARD, 0);
+                azk_event(g, AZK_EV_DESTROYED, p, c, 0);
+                changed = 1;
+            }
+        }
+    }
+    int dead[AZK_PLAYERS];
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        int c = g->pl[p].leader;
+        dead[p] = g->cards[c].damage >= min_health(cs, g, c) && /* same fast path */
+                  azk_health_of(g, cs, c) - g->cards[c].damage <= 0;
+    }
+    int dead0 = dead[0], dead1 = dead[1];
+    if (dead0 && dead1) azk_game_over(g, AZK_RES_DRAW, AZK_END_LEADER); /* D10 */
+    else if (dead0) azk_game_over(g, AZK_RES_WIN_P1, AZK_END_LEADER);
+    else if (dead1) azk_game_over(g, AZK_RES_WIN_P0, AZK_END_LEADER);
+}
+
+void azk_state_check_all(azk_game *g, const azk_cardset *cs) {
+    azk_rebuild_hints(g, cs);
+    azk_state_check(g, cs);
+}
+
+/* ---------------------------------------------------------------------------
+ * Triggers (RULES §8, D8)
+ * ------------------------------------------------------------------------- */
+
+static void enqueue(azk_game *g, int source, int ability, int ctx_card, int ctx_value) {
+    if (g->trig_n >= AZK_MAX_TRIGGERS) {
+        azk_truncate(g, AZK_END_TRIGGER_QUEUE);
+        return;
+    }
+    azk_trigger_entry *t = &g->trig[g->trig_n++];
+    t->source = (uint8_t)source;
+    t->ability = (uint8_t)ability;
+    t->controller = g->cards[source].owner;
+    t->ctx_card = (uint8_t)(ctx_card < 0 ? AZK_NONE : ctx_card);
+    t->source_inc = g->cards[source].incarnation;
+    t->ctx_inc = ctx_card < 0 ? 0 : g->cards[ctx_card].incarnation;
+    t->ctx_value = (int16_t)ctx_value;
+}
+
+/* Queue `source`'s abilities for `trigger` (azk_fire_card in game.h has
+ * already seen that the definition listens). Frozen cards have no abilities. */
+void azk_fire_card_slow(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value) {
+    const azk_card_def *d = azk_def(cs, g, source);
+    if (azk_granted_status(g, source) & AZK_ST_FROZEN) return;
+    for (int i = 0; i < d->ability_count; i++) {
+        const azk_ability *ab = &cs->abilities[d->ability_first + i];
+        if (ab->kind != AZK_AB_TRIGGERED || ab->trigger != trigger) continue;
+        if (!azk_zone_allows(g, source, ab->flags)) continue;
+        if ((ab->flags & AZK_ABF_ONCE_PER_TURN) && (g->cards[source].once_used & (1u << i))) continue;
+        enqueue(g, source, d->ability_first + i, ctx_card, ctx_value);
+    }
+}
+
+void azk_fire_with_weapons(azk_game *g, const azk_cardset *cs, int holder, int trigger) {
+    azk_fire_card(g, cs, holder, trigger, holder, 0);
+    const azk_player *pl = &g->pl[g->cards[holder].owner];
+    for (int i = 0; i < pl->weapons_n; i++)
+        if (g->cards[pl->weapons[i]].holder == holder) azk_fire_card(g, cs, pl->weapons[i], trigger, holder, 0);
+}
+
+/* An event seen by every card of the players in `players` (bit mask), active
+ * player first, each in field order (D8). */
+void azk_fire_all(azk_game *g, const azk_cardset *cs, int trigger, unsigned players, int ctx_card, int ctx_value) {
+    for (int k = 0; k < AZK_PLAYERS; k++) {
+        int p = k == 0 ? g->active : 1 - g->active;
+        if (!(players & (1u << p)) || !(g->listen[p] & (1u << trigger))) continue; /* none of p's cards listens */
+        const azk_player *pl = &g->pl[p];
+        azk_fire_card(g, cs, pl->leader, trigger, ctx_card, ctx_value);
+        azk_fire_card(g, cs, pl->gate, trigger, ctx_card, ctx_value);
+        for (unsigned m = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); m; m &= m - 1) { /* garden, then alley */
+            int code = __builtin_ctz(m);
+            azk_fire_card(g, cs, azk_row_card(pl, code), trigger,
+                          ctx_card, ctx_value);
+        }
+        /* weapons grouped by holder in field order, each in attachment order */
+        for (int h = 0; h <= AZK_ROW; h++) {
+            int holder = h == 0 ? pl->leader : pl->garden[h - 1];
+            if (holder == AZK_NONE) continue;
+            for (int i = 0; i < pl->weapons_n; i++)
+                if (g->cards[pl->weapons[i]].holder == holder)
+                    azk_fire_card(g, cs, pl->weapons[i], trigger, ctx_card, ctx_value);
+        }
+    }
+}
+
+void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int ctx_value) {
+    azk_fire_all(g, cs, trigger, 3u, ctx_card, ctx_value);
+}
+
+void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c) {
+    int owner = g->cards[c].owner;
+    azk_move(g, cs, c, AZK_Z_HAND, 0);
+    azk_event(g, AZK_EV_RETURNED, owner, c, 0);
+    azk_fire(g, cs, AZK_TRIG_ENTITY_RETURNED, c, 0);
+}
+
+/* ---------------------------------------------------------------------------
+ * Playing cards (RULES §5)
+ * ------------------------------------------------------------------------- */
+/* Holder code (0 leader, 1..5 garden slot+1) to card index, AZK_NONE if empty. */
+int azk_holder_code_card(const azk_game *g, int p, int code) {
+    if (code == 0) return g->pl[p].leader;
+    if (code < 1 || code > AZK_ROW) return AZK_NONE;
+    return g->pl[p].garden[code - 1];
+}
+
+/* Play card `c` (already paid for unless free): entity to `zone` slot, weapon
+ * onto holder code, spell onto the resolving zone with its program started. */
+void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int where, int free) {
+    int p = g->cards[c].owner;
+    const azk_card_def *d = azk_def(cs, g, c);
+    (void)free;
+    azk_event(g, AZK_EV_PLAYED, p, c, zone);
+    if (d->card_type == AZK_CT_ENTITY) {
+        int before = g->pl[p].played_entities;
+        if (g->pl[p].played_entities < 255) g->pl[p].played_entities++;
+        azk_place_in_row(g, cs, c, zone, where);
+        azk_fire_card(g, cs, c, AZK_TRIG_ON_PLAY, c, before);
+        azk_fire_card(g, cs, c, zone == AZK_Z_GARDEN ? AZK_TRIG_ON_PLAY_GARDEN : AZK_TRIG_ON_PLAY_ALLEY, c, before);
+    } else if (d->card_type == AZK_CT_WEAPON) {
+        int holder = azk_holder_code_card(g, p, where);
+        azk_move(g, cs, c, AZK_Z_WEAPON, 0);
+        g->cards[c].holder = (uint8_t)holder;
+        azk_fire_card(g, cs, c, AZK_TRIG_ON_PLAY, holder, 0);
+        azk_fire_card(g, cs, c, AZK_TRIG_WHEN_EQUIPPING, holder, 0);
+    } else if (d->card_type == AZK_CT_SPELL) {
+        azk_move(g, cs, c, AZK_Z_RESOLVING, 0);
+        int ab = cs->facts[g->cards[c].def].spell_ability;
+        if (ab != AZK_NO_ABILITY && cs->abilities[ab].program != AZK_NO_PC) {
+            azk_vm_start(g, cs, ab, c, p, -1, 0, c);
+        } else {
+            azk_move(g, cs, c, AZK_Z_DISCARD, 0);
+        }
+    }
+    azk_state_check(g, cs);
+}
