@@ -16,7 +16,13 @@ include csrc/sources.mk
 
 CC ?= gcc
 CFLAGS_COMMON = -std=c11 -Wall -Wextra -Werror -Icsrc -Igenerated -Itests/c
-CFLAGS_OPT = $(CFLAGS_COMMON) -O3 -DNDEBUG   # as setup.py builds the core
+# -flto: the core is split in layers (zones.c < vm.c < actions.c < engine.c);
+# link-time optimization inlines the small primitives across them again
+# (callgrind: 390 M -> 367 M instructions / 1,000 games). Fat objects keep the
+# library usable by a link without -flto.
+LTO = -flto=auto -ffat-lto-objects
+AR = gcc-ar
+CFLAGS_OPT = $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO)   # as setup.py builds the core
 CFLAGS_DBG = $(CFLAGS_COMMON) -O1 -g -DAZK_DEBUG
 CFLAGS_SAN = $(CFLAGS_COMMON) -O1 -g -DAZK_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 PY ?= .venv/bin/python
@@ -49,7 +55,7 @@ regen: venv
 
 $(OUT)/opt/libazuki_core.a: $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h)
 	@mkdir -p $(OUT)/opt
-	cd $(OUT)/opt && rm -f *.o && for s in $(AZK_CORE_SOURCES); do $(CC) $(CFLAGS_OPT) -I../../csrc -I../../generated -c ../../$$s || exit 1; done && ar rcs libazuki_core.a *.o
+	cd $(OUT)/opt && rm -f *.o && for s in $(AZK_CORE_SOURCES); do $(CC) $(CFLAGS_OPT) -I../../csrc -I../../generated -c ../../$$s || exit 1; done && $(AR) rcs libazuki_core.a *.o
 
 $(OUT)/san/libazuki_core.a: $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h)
 	@mkdir -p $(OUT)/san
@@ -70,7 +76,7 @@ asan: $(addprefix $(OUT)/san/,$(C_TESTS))
 	@set -e; for t in $(C_TESTS); do echo "== $$t (asan+ubsan)"; ASAN_OPTIONS=detect_leaks=1 ./$(OUT)/san/$$t; done
 
 $(OUT)/opt/bench_engine: bench/bench_engine.c $(OUT)/opt/libazuki_core.a
-	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG -march=native -o $@ $< $(OUT)/opt/libazuki_core.a
+	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -march=native -o $@ $< $(OUT)/opt/libazuki_core.a
 
 bench: $(OUT)/opt/bench_engine
 	./$(OUT)/opt/bench_engine

@@ -16,7 +16,9 @@ from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # -O3: the engine runs ~7% faster than at -O2 (bench/README.md, session 6)
-CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-DNDEBUG", "-fPIC"]
+# -flto: link-time inlining across the core's layers (Makefile, bench/README.md);
+# fat objects keep the archive usable by any link.
+CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-DNDEBUG", "-fPIC", "-flto=auto", "-ffat-lto-objects"]
 INCLUDE = ["csrc", "generated"]
 
 
@@ -43,6 +45,7 @@ ext = Extension(
     include_dirs=INCLUDE + [numpy.get_include()],
     libraries=["azuki_core"],
     extra_compile_args=["-O2", "-Wno-unused-function"],
+    extra_link_args=["-flto=auto", "-O3"],
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
 )
 

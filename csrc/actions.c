@@ -260,23 +260,17 @@ int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int ca
 }
 
 /* clear only the words that were in use */
-static void clear_legal(azk_game *g) {
+/* The empty legal set: a finished game's (azk_advance) and the start of
+ * every refresh. Only the words in use are cleared. */
+void azk_clear_legal(azk_game *g) {
     for (uint32_t w = g->legal_words; w; w &= w - 1) g->legal[__builtin_ctz(w)] = 0;
     g->legal_words = 0;
-}
-
-void azk_store_legal(azk_game *g, const int32_t *actions, int n) {
-    clear_legal(g);
-    for (int i = 0; i < n; i++) {
-        g->legal[actions[i] >> 6] |= 1ull << (actions[i] & 63);
-        g->legal_words |= 1u << (actions[i] >> 6);
-    }
-    g->legal_n = (uint16_t)n;
+    g->legal_n = 0;
 }
 
 int azk_refresh_legal(azk_game *g, const azk_cardset *cs) {
     uint32_t words;
-    clear_legal(g);
+    azk_clear_legal(g);
     int n = enumerate_bits(g, cs, g->legal, &words);
     g->legal_words = words;
     g->legal_n = (uint16_t)n;

@@ -196,114 +196,115 @@ int azk_current_player(const azk_game *g) {
 }
 
 /* ---------------------------------------------------------------------------
- * Applying one validated decision
+ * Applying one validated decision (azk_step has checked it is legal)
  * ------------------------------------------------------------------------- */
-
-static int apply_decision(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
-    int me = azk_current_player(g);
+/* Main phase (rules §4.2, §5): play a card from hand, paying its IKZ first. */
+static void apply_play(azk_game *g, const azk_cardset *cs, int me, int type, int p0, int p1) {
     azk_player *pl = &g->pl[me];
+    int c = pl->hand[p0];
+    azk_pay_ikz(g, cs, me, azk_def(cs, g, c)->cost);
+    int zone = type == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? AZK_Z_GARDEN : type == AZK_ACT_PLAY_ENTITY_TO_ALLEY ? AZK_Z_ALLEY : 0;
+    azk_play_card(g, cs, c, zone, p1, 0);
+}
+
+/* Rules §6.1: the attacker taps, "when attacking" abilities trigger, and
+ * the response window opens. */
+static void apply_attack(azk_game *g, const azk_cardset *cs, int me, int p0, int p1) {
+    int a = azk_place_card(&g->pl[me], p0);
+    int t = p1 == 0 ? g->pl[1 - me].leader : g->pl[1 - me].garden[p1 - 1];
+    azk_set_tapped(g, a, 1);
+    g->in_attack = 1;
+    g->attacker = (uint8_t)a;
+    g->target = (uint8_t)t;
+    g->attacker_inc = g->cards[a].incarnation;
+    g->target_inc = g->cards[t].incarnation;
+    g->defender_used = 0;
+    azk_event(g, AZK_EV_ATTACK_DECLARED, me, a, t);
+    azk_fire_with_weapons(g, cs, a, AZK_TRIG_WHEN_ATTACKING);
+    g->flow = AZK_FLOW_RESPONSE;
+}
+
+/* Rules §5.6: tap the gate, move the alley entity to the chosen garden slot
+ * (not played: no on-play), then the gate's extra effect with its GP. */
+static void apply_portal(azk_game *g, const azk_cardset *cs, int me, int p0, int p1) {
+    azk_player *pl = &g->pl[me];
+    int e = pl->alley[p0];
+    azk_set_tapped(g, pl->gate, 1);
+    azk_place_in_row(g, cs, e, AZK_Z_GARDEN, p1);
+    azk_event(g, AZK_EV_PORTALED, me, e, p1);
+    azk_fire_card(g, cs, pl->gate, AZK_TRIG_PORTAL, e, azk_def(cs, g, e)->gate_points);
+}
+
+/* Rules §8: the p1-th activated ability of the card at place p0; costs are
+ * paid (IKZ, TAP, sacrifice) before the effect runs. */
+static void apply_activate(azk_game *g, const azk_cardset *cs, int me, int p0, int p1) {
+    int c = azk_place_card(&g->pl[me], p0);
+    int ab = cs->defs[g->cards[c].def].ability_first;
+    const azk_card_def *d = azk_def(cs, g, c);
+    int k = 0, idx = -1;
+    for (int i = 0; i < d->ability_count; i++) {
+        if (cs->abilities[ab + i].kind != AZK_AB_ACTIVATED) continue;
+        if (k++ == p1) { idx = ab + i; break; }
+    }
+    const azk_ability *a = &cs->abilities[idx];
+    g->cards[c].once_used |= (uint8_t)(1u << (idx - ab));
+    azk_pay_ikz(g, cs, me, a->ikz_cost);
+    if (a->flags & AZK_ABF_TAP_COST) azk_set_tapped(g, c, 1);
+    azk_event(g, AZK_EV_ABILITY, me, c, idx - ab);
+    if (a->flags & AZK_ABF_SACRIFICE_COST) {
+        azk_move(g, cs, c, AZK_Z_DISCARD, 0);
+        azk_event(g, AZK_EV_DISCARDED, me, c, 1);
+        azk_state_check(g, cs);
+    }
+    if (a->program != AZK_NO_PC) azk_vm_start(g, cs, idx, c, me, -1, 0, -1);
+}
+
+/* Rules §3.4: keep, or mulligan; when both have chosen, turn 1 begins. */
+static void apply_mulligan(azk_game *g, const azk_cardset *cs, int me, int shuffle) {
+    if (shuffle) mulligan(g, cs, me);
+    else azk_event(g, AZK_EV_MULLIGAN, me, -1, 0);
+    g->pl[me].mulligan_done = 1;
+    if (g->pl[0].mulligan_done && g->pl[1].mulligan_done) {
+        g->turn = 1;
+        g->active = g->first_player;
+        g->flow = AZK_FLOW_START;
+    }
+}
+
+/* A pending prompt's answer: option value, or -1 for NO_OP (declined). The
+ * VM takes it when it resumes (vm.c). */
+static void answer_prompt(azk_game *g, int value) {
+    g->vm.has_answer = 1;
+    g->vm.answer = (int16_t)value;
+    g->vm.waiting = 0;
+}
+
+static void pass_response(azk_game *g);
+static void pass_defender(azk_game *g);
+static void apply_defender(azk_game *g, int me, int p0);
+
+static void apply_decision(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
+    int me = azk_current_player(g);
     switch (type) {
-    case AZK_ACT_MULLIGAN_KEEP:
-    case AZK_ACT_MULLIGAN_SHUFFLE:
-        if (type == AZK_ACT_MULLIGAN_SHUFFLE) mulligan(g, cs, me);
-        else azk_event(g, AZK_EV_MULLIGAN, me, -1, 0);
-        pl->mulligan_done = 1;
-        if (g->pl[0].mulligan_done && g->pl[1].mulligan_done) {
-            g->turn = 1;
-            g->active = g->first_player;
-            g->flow = AZK_FLOW_START;
-        }
-        return AZK_OK;
-    case AZK_ACT_CHOOSE:
-        g->vm.has_answer = 1;
-        g->vm.answer = g->prompt.opt[p0];
-        g->vm.waiting = 0;
-        return AZK_OK;
-    case AZK_ACT_NO_OP:
-        if (g->phase == AZK_PHASE_PROMPT) {
-            g->vm.has_answer = 1;
-            g->vm.answer = -1;
-            g->vm.waiting = 0;
-        } else if (g->phase == AZK_PHASE_RESPONSE) {
-            g->flow = AZK_FLOW_DEFENDER;
-        } else if (g->phase == AZK_PHASE_DEFENDER) {
-            g->flow = AZK_FLOW_WHEN_ATTACKED;
-        }
-        return AZK_OK;
-    case AZK_ACT_END_TURN:
-        g->flow = AZK_FLOW_END;
-        return AZK_OK;
+    case AZK_ACT_MULLIGAN_KEEP: apply_mulligan(g, cs, me, 0); break;
+    case AZK_ACT_MULLIGAN_SHUFFLE: apply_mulligan(g, cs, me, 1); break;
+    case AZK_ACT_CHOOSE: answer_prompt(g, g->prompt.opt[p0]); break;
+    case AZK_ACT_NO_OP: /* decline a prompt, or pass a response-window step */
+        if (g->phase == AZK_PHASE_PROMPT) answer_prompt(g, -1);
+        else if (g->phase == AZK_PHASE_RESPONSE) pass_response(g);
+        else if (g->phase == AZK_PHASE_DEFENDER) pass_defender(g);
+        break;
+    case AZK_ACT_END_TURN: g->flow = AZK_FLOW_END; break; /* rules §4.2: the only way to pass the turn */
     case AZK_ACT_PLAY_ENTITY_TO_GARDEN:
     case AZK_ACT_PLAY_ENTITY_TO_ALLEY:
     case AZK_ACT_PLAY_WEAPON:
     case AZK_ACT_PLAY_SPELL_MAIN:
-    case AZK_ACT_PLAY_SPELL_RESPONSE: {
-        int c = pl->hand[p0];
-        azk_pay_ikz(g, cs, me, azk_def(cs, g, c)->cost);
-        int zone = type == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? AZK_Z_GARDEN
-                   : type == AZK_ACT_PLAY_ENTITY_TO_ALLEY ? AZK_Z_ALLEY
-                                                         : 0;
-        azk_play_card(g, cs, c, zone, p1, 0);
-        return AZK_OK;
-    }
-    case AZK_ACT_ATTACK: {
-        int a = azk_place_card(&g->pl[me], p0);
-        int t = p1 == 0 ? g->pl[1 - me].leader : g->pl[1 - me].garden[p1 - 1];
-        azk_set_tapped(g, a, 1);
-        g->in_attack = 1;
-        g->attacker = (uint8_t)a;
-        g->target = (uint8_t)t;
-        g->attacker_inc = g->cards[a].incarnation;
-        g->target_inc = g->cards[t].incarnation;
-        g->defender_used = 0;
-        azk_event(g, AZK_EV_ATTACK_DECLARED, me, a, t);
-        azk_fire_with_weapons(g, cs, a, AZK_TRIG_WHEN_ATTACKING);
-        g->flow = AZK_FLOW_RESPONSE;
-        return AZK_OK;
-    }
-    case AZK_ACT_DECLARE_DEFENDER: {
-        int d = pl->garden[p0];
-        azk_set_tapped(g, d, 1);
-        g->target = (uint8_t)d;
-        g->target_inc = g->cards[d].incarnation;
-        g->defender_used = 1;
-        azk_event(g, AZK_EV_DEFENDER_DECLARED, me, d, 0);
-        g->flow = AZK_FLOW_WHEN_ATTACKED;
-        return AZK_OK;
-    }
-    case AZK_ACT_PORTAL_GATE: {
-        int e = pl->alley[p0];
-        azk_set_tapped(g, pl->gate, 1);
-        azk_place_in_row(g, cs, e, AZK_Z_GARDEN, p1); /* not played: no on-play (§5.6) */
-        azk_event(g, AZK_EV_PORTALED, me, e, p1);
-        azk_fire_card(g, cs, pl->gate, AZK_TRIG_PORTAL, e, azk_def(cs, g, e)->gate_points);
-        return AZK_OK;
-    }
-    case AZK_ACT_ACTIVATE_ABILITY: {
-        int c = azk_place_card(&g->pl[me], p0);
-        int ab = cs->defs[g->cards[c].def].ability_first;
-        const azk_card_def *d = azk_def(cs, g, c);
-        int k = 0, idx = -1;
-        for (int i = 0; i < d->ability_count; i++) {
-            if (cs->abilities[ab + i].kind != AZK_AB_ACTIVATED) continue;
-            if (k++ == p1) { idx = ab + i; break; }
-        }
-        const azk_ability *a = &cs->abilities[idx];
-        g->cards[c].once_used |= (uint8_t)(1u << (idx - ab));
-        azk_pay_ikz(g, cs, me, a->ikz_cost);
-        if (a->flags & AZK_ABF_TAP_COST) azk_set_tapped(g, c, 1);
-        azk_event(g, AZK_EV_ABILITY, me, c, idx - ab);
-        if (a->flags & AZK_ABF_SACRIFICE_COST) {
-            azk_move(g, cs, c, AZK_Z_DISCARD, 0);
-            azk_event(g, AZK_EV_DISCARDED, me, c, 1);
-            azk_state_check(g, cs);
-        }
-        if (a->program != AZK_NO_PC) azk_vm_start(g, cs, idx, c, me, -1, 0, -1);
-        return AZK_OK;
-    }
-    default:
-        AZK_UNREACHABLE(); /* azk_step decodes only legal actions, and every type has a case */
-        return AZK_ILLEGAL;
+    case AZK_ACT_PLAY_SPELL_RESPONSE: apply_play(g, cs, me, type, p0, p1); break;
+    case AZK_ACT_ATTACK: apply_attack(g, cs, me, p0, p1); break;
+    case AZK_ACT_DECLARE_DEFENDER: apply_defender(g, me, p0); break;
+    case AZK_ACT_PORTAL_GATE: apply_portal(g, cs, me, p0, p1); break;
+    case AZK_ACT_ACTIVATE_ABILITY: apply_activate(g, cs, me, p0, p1); break;
+    default: AZK_UNREACHABLE(); break; /* azk_step decodes only legal actions, and every type has a case */
     }
 }
 
@@ -317,20 +318,156 @@ static const uint8_t CHECK_AFTER[AZK_ACT_COUNT] = {
 };
 
 /* Apply one validated decision, then the state checks it calls for. */
-int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
-    int st = apply_decision(g, cs, type, p0, p1);
+void azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1) {
+    apply_decision(g, cs, type, p0, p1);
     if (CHECK_AFTER[type]) azk_state_check(g, cs);
-    return st;
 }
 
-/* Is there a legal defender redirect (RULES §6.2 b)? */
-static int defender_step_needed(const azk_game *g, const azk_cardset *cs) {
-    if (g->defender_used) return 0;
-    if (azk_status_of(g, cs, g->attacker) & AZK_ST_INFILTRATE) return 0;
+/* ---------------------------------------------------------------------------
+ * The response window (docs/rules.md §6.2), all of its flow in one place.
+ * The attack declared (apply_attack) opens it at step (a); each step asks
+ * the defender only when it has a choice (rules §12; what it may do in each
+ * step is enumerated in actions.c, enumerate_response / the DEFENDER phase):
+ *   (a) responses: [Response] spells and abilities, any number, each
+ *       resolving at once (D7); NO_OP passes to (b);
+ *   (b) defender: tap an untapped, non-frozen defender in the garden that is
+ *       not the target, to become the target; skipped against infiltrate and
+ *       after one redirect; NO_OP passes to (c);
+ *   (c) "when attacked" abilities of the current target, then damage (§6.3).
+ * At every step the attack ends if attacker or target has left (§6.4).
+ * ------------------------------------------------------------------------- */
+static void pass_response(azk_game *g) { g->flow = AZK_FLOW_DEFENDER; }  /* (a) -> (b) */
+static void pass_defender(azk_game *g) { g->flow = AZK_FLOW_WHEN_ATTACKED; } /* (b) -> (c) */
+
+/* (b): the chosen defender taps and becomes the target. */
+static void apply_defender(azk_game *g, int me, int p0) {
+    int d = g->pl[me].garden[p0];
+    azk_set_tapped(g, d, 1);
+    g->target = (uint8_t)d;
+    g->target_inc = g->cards[d].incarnation;
+    g->defender_used = 1;
+    azk_event(g, AZK_EV_DEFENDER_DECLARED, me, d, 0);
+    g->flow = AZK_FLOW_WHEN_ATTACKED;
+}
+
+/* Is step (b) open: no redirect yet, and the attacker lacks infiltrate? */
+static int defender_step_open(const azk_game *g, const azk_cardset *cs) {
+    return !g->defender_used && !(azk_status_of(g, cs, g->attacker) & AZK_ST_INFILTRATE);
+}
+
+/* One step of the window: 1 when it stops at a decision point (phase set),
+ * 0 when the machine moved on. */
+static int response_window_step(azk_game *g, const azk_cardset *cs) {
+    if (!attack_intact(g)) { /* §6.4 */
+        end_attack(g);
+        return 0;
+    }
+    switch (g->flow) {
+    case AZK_FLOW_RESPONSE: g->phase = AZK_PHASE_RESPONSE; return 1;
+    case AZK_FLOW_DEFENDER:
+        if (!defender_step_open(g, cs)) { pass_defender(g); return 0; }
+        g->phase = AZK_PHASE_DEFENDER;
+        return 1;
+    default: /* AZK_FLOW_WHEN_ATTACKED: (c) */
+        azk_fire_card(g, cs, g->target, AZK_TRIG_WHEN_ATTACKED, g->attacker, 0);
+        g->flow = AZK_FLOW_DAMAGE;
+        return 0;
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Driving the game to the next decision
+ * ------------------------------------------------------------------------- */
+/* Resolve the next queued trigger (rules §8, D8): start its program, unless
+ * it no longer applies. */
+static void resolve_next_trigger(azk_game *g, const azk_cardset *cs, int *resolved) {
+    azk_trigger_entry t = g->trig[0];
+    memmove(&g->trig[0], &g->trig[1], sizeof(azk_trigger_entry) * (size_t)(g->trig_n - 1));
+    g->trig_n--;
+    memset(&g->trig[g->trig_n], 0, sizeof(azk_trigger_entry));
+    if (++*resolved > AZK_TRIGGER_LIMIT) { /* a bound: the game ends (rules §13.3) */
+        azk_truncate(g, AZK_END_TRIGGER_LIMIT);
+        return;
+    }
+    const azk_card *src = &g->cards[t.source];
+    const azk_ability *ab = &cs->abilities[t.ability];
+    /* A trigger whose source became a new object, or left the zone its
+     * ability works from, does nothing (RULES §2.1). */
+    if (src->incarnation != t.source_inc) return;
+    if (!azk_zone_allows(g, t.source, ab->flags)) return;
+    /* a source frozen since the event has no abilities (RULES §7,
+     * docs/rulings.md 18); frozen is only ever granted by effects */
+    if (g->fx_n && (azk_granted_status(g, t.source) & AZK_ST_FROZEN)) return;
+    int rel = t.ability - azk_def(cs, g, t.source)->ability_first;
+    if (ab->flags & AZK_ABF_ONCE_PER_TURN) {
+        if (g->cards[t.source].once_used & (1u << rel)) return;
+        g->cards[t.source].once_used |= (uint8_t)(1u << rel);
+    }
+    int ctx = t.ctx_card;
+    if (ctx != AZK_NONE && g->cards[ctx].incarnation != t.ctx_inc) ctx = AZK_NONE;
+    azk_vm_start(g, cs, t.ability, t.source, t.controller, ctx == AZK_NONE ? -1 : ctx, t.ctx_value, -1);
+}
+
+/* One step of the turn machine (g->flow): 1 when it stops at a decision
+ * point (phase set), 0 when it moved on. */
+static int flow_step(azk_game *g, const azk_cardset *cs) {
+    switch (g->flow) {
+    case AZK_FLOW_MULLIGAN: g->phase = AZK_PHASE_MULLIGAN; return 1;
+    case AZK_FLOW_START:
+        start_phase(g, cs);
+        azk_state_check(g, cs); /* expired effects and untaps can change statics */
+        return 0;
+    case AZK_FLOW_START_DRAW:
+        start_draw(g, cs);
+        azk_state_check(g, cs); /* hand, deck and IKZ counts can change statics */
+        return 0;
+    case AZK_FLOW_MAIN: g->phase = AZK_PHASE_MAIN; return 1;
+    case AZK_FLOW_RESPONSE:
+    case AZK_FLOW_DEFENDER:
+    case AZK_FLOW_WHEN_ATTACKED: return response_window_step(g, cs);
+    case AZK_FLOW_DAMAGE: /* rules §6.3 */
+        if (!attack_intact(g)) { end_attack(g); return 0; } /* §6.4 */
+        combat_damage(g, cs);
+        if (g->result != AZK_RES_ONGOING) return 0;
+        if (g->cards[g->attacker].incarnation == g->attacker_inc && azk_on_field(g, g->attacker))
+            azk_fire_with_weapons(g, cs, g->attacker, AZK_TRIG_AFTER_ATTACKING);
+        g->flow = AZK_FLOW_AFTER_ATTACK;
+        return 0;
+    case AZK_FLOW_AFTER_ATTACK:
+        g->in_attack = 0;
+        g->flow = AZK_FLOW_MAIN;
+        return 0;
+    case AZK_FLOW_END: /* rules §4.3 step 1 */
+        azk_fire_all(g, cs, AZK_TRIG_END_OF_TURN, 1u << g->active, -1, 0);
+        g->flow = AZK_FLOW_END_CLEANUP;
+        return 0;
+    case AZK_FLOW_END_CLEANUP: end_cleanup(g, cs); return 0;
+    default: /* AZK_FLOW_OVER only with a result, which azk_advance saw first */
+        AZK_UNREACHABLE();
+        azk_game_over(g, AZK_RES_TRUNCATED, AZK_END_TURN_CAP);
+        return 0;
+    }
+}
+
+/* At a decision point: build the legal-action cache (game.h). One legal
+ * answer is no question (rules §12): apply it and return 0 to go on; else
+ * return 1, the player decides. */
+static int decision_point(azk_game *g, const azk_cardset *cs) {
+    int n = azk_refresh_legal(g, cs);
+    if (n == 1 && g->phase != AZK_PHASE_MULLIGAN) {
+        int type = 0, p0 = 0, p1 = 0, w = __builtin_ctz(g->legal_words);
+        azk_decode_inline(w * 64 + __builtin_ctzll(g->legal[w]), &type, &p0, &p1);
+        azk_apply(g, cs, type, p0, p1);
+        return 0;
+    }
+    /* the defender is asked for a response, again after each one (D7) */
+    if (g->phase == AZK_PHASE_RESPONSE) azk_event(g, AZK_EV_RESPONSE_REQUESTED, 1 - g->active, g->attacker, 0);
     return 1;
 }
 
-/* Drive the game to the next real decision (RULES §12) or the end.
+/* Drive the game to the next real decision (RULES §12) or the end: run the
+ * VM if an ability is active, else resolve the next queued trigger, else
+ * take the next step of the turn machine.
  *
  * State checks (RULES §9) follow every change before anything else happens,
  * and in particular before any decision is offered: no main phase,
@@ -339,126 +476,29 @@ static int defender_step_needed(const azk_game *g, const azk_cardset *cs) {
  * azk_check_state enforces it at every decision point, -15). The places:
  * after each decision that changes cards (azk_apply, CHECK_AFTER: e.g. a
  * portal that takes a bonus away), after each turn-machine step that
- * changes cards (below), after every
- * VM instruction that changes the game and when an ability finishes (vm.c),
- * and inside damage, plays and sacrifices. Steps that only move the machine
- * (queueing triggers, phase changes) need none. */
+ * changes cards (flow_step), after every VM instruction that changes the
+ * game and when an ability finishes (vm.c), and inside damage, plays and
+ * sacrifices. Steps that only move the machine need none. */
 void azk_advance(azk_game *g, const azk_cardset *cs) {
     int triggers_resolved = 0;
     for (;;) {
         if (g->result != AZK_RES_ONGOING) {
             g->phase = AZK_PHASE_GAME_OVER;
-            azk_store_legal(g, NULL, 0);
+            azk_clear_legal(g);
             return;
         }
         if (g->vm.active) {
-            if (g->vm.waiting) {
+            if (g->vm.waiting) { /* a prompt: always a real question (the VM asks only then) */
                 g->phase = AZK_PHASE_PROMPT;
                 azk_refresh_legal(g, cs);
                 return;
             }
             azk_vm_run(g, cs);
-            continue;
-        }
-        if (g->trig_n > 0) {
-            azk_trigger_entry t = g->trig[0];
-            memmove(&g->trig[0], &g->trig[1], sizeof(azk_trigger_entry) * (size_t)(g->trig_n - 1));
-            g->trig_n--;
-            memset(&g->trig[g->trig_n], 0, sizeof(azk_trigger_entry));
-            if (++triggers_resolved > AZK_TRIGGER_LIMIT) {
-                azk_truncate(g, AZK_END_TRIGGER_LIMIT);
-                continue;
-            }
-            const azk_card *src = &g->cards[t.source];
-            const azk_ability *ab = &cs->abilities[t.ability];
-            /* A trigger whose source became a new object, or left the zone its
-             * ability works from, does nothing (RULES §2.1). */
-            if (src->incarnation != t.source_inc) continue;
-            if (!azk_zone_allows(g, t.source, ab->flags)) continue;
-            /* a source frozen since the event has no abilities (RULES §7,
-             * docs/rulings.md 18); frozen is only ever granted by effects */
-            if (g->fx_n && (azk_granted_status(g, t.source) & AZK_ST_FROZEN)) continue;
-            int rel = t.ability - azk_def(cs, g, t.source)->ability_first;
-            if (ab->flags & AZK_ABF_ONCE_PER_TURN) {
-                if (g->cards[t.source].once_used & (1u << rel)) continue;
-                g->cards[t.source].once_used |= (uint8_t)(1u << rel);
-            }
-            int ctx = t.ctx_card;
-            if (ctx != AZK_NONE && g->cards[ctx].incarnation != t.ctx_inc) ctx = AZK_NONE;
-            azk_vm_start(g, cs, t.ability, t.source, t.controller, ctx == AZK_NONE ? -1 : ctx, t.ctx_value, -1);
-            continue;
-        }
-        switch (g->flow) {
-        case AZK_FLOW_MULLIGAN:
-            g->phase = AZK_PHASE_MULLIGAN;
-            azk_refresh_legal(g, cs);
-            return;
-        case AZK_FLOW_START:
-            start_phase(g, cs);
-            azk_state_check(g, cs); /* expired effects and untaps can change statics */
-            continue;
-        case AZK_FLOW_START_DRAW:
-            start_draw(g, cs);
-            azk_state_check(g, cs); /* hand, deck and IKZ counts can change statics */
-            continue;
-        case AZK_FLOW_MAIN:
-            g->phase = AZK_PHASE_MAIN;
-            break;
-        case AZK_FLOW_RESPONSE:
-            if (!attack_intact(g)) { end_attack(g); continue; } /* §6.4 */
-            g->phase = AZK_PHASE_RESPONSE;
-            break;
-        case AZK_FLOW_DEFENDER:
-            if (!attack_intact(g)) { end_attack(g); continue; }
-            if (!defender_step_needed(g, cs)) { g->flow = AZK_FLOW_WHEN_ATTACKED; continue; }
-            g->phase = AZK_PHASE_DEFENDER;
-            break;
-        case AZK_FLOW_WHEN_ATTACKED:
-            if (!attack_intact(g)) { end_attack(g); continue; }
-            azk_fire_card(g, cs, g->target, AZK_TRIG_WHEN_ATTACKED, g->attacker, 0);
-            g->flow = AZK_FLOW_DAMAGE;
-            continue;
-        case AZK_FLOW_DAMAGE:
-            if (!attack_intact(g)) { end_attack(g); continue; }
-            combat_damage(g, cs);
-            if (g->result != AZK_RES_ONGOING) continue;
-            if (g->cards[g->attacker].incarnation == g->attacker_inc && azk_on_field(g, g->attacker))
-                azk_fire_with_weapons(g, cs, g->attacker, AZK_TRIG_AFTER_ATTACKING);
-            g->flow = AZK_FLOW_AFTER_ATTACK;
-            continue;
-        case AZK_FLOW_AFTER_ATTACK:
-            g->in_attack = 0;
-            g->flow = AZK_FLOW_MAIN;
-            continue;
-        case AZK_FLOW_END:
-            azk_fire_all(g, cs, AZK_TRIG_END_OF_TURN, 1u << g->active, -1, 0);
-            g->flow = AZK_FLOW_END_CLEANUP;
-            continue;
-        case AZK_FLOW_END_CLEANUP:
-            end_cleanup(g, cs);
-            continue;
-        default:
-            g->phase = AZK_PHASE_GAME_OVER;
-            azk_store_legal(g, NULL, 0);
+        } else if (g->trig_n > 0) {
+            resolve_next_trigger(g, cs, &triggers_resolved);
+        } else if (flow_step(g, cs) && decision_point(g, cs)) {
             return;
         }
-        /* A decision point: one legal answer is no question (RULES §12).
-         * The enumeration is the legal-action cache (game.h); a lone answer
-         * is applied and the cache rebuilt at the next decision point. */
-        int n = azk_refresh_legal(g, cs);
-        if (n == 1) {
-            int type = 0, p0 = 0, p1 = 0, w = __builtin_ctz(g->legal_words);
-            azk_decode(w * 64 + __builtin_ctzll(g->legal[w]), &type, &p0, &p1);
-            if (g->phase == AZK_PHASE_RESPONSE && type == AZK_ACT_NO_OP) {
-                g->flow = AZK_FLOW_DEFENDER;
-            } else {
-                azk_apply(g, cs, type, p0, p1);
-            }
-            continue;
-        }
-        /* The defender is asked for a response (again after each one, D7). */
-        if (g->phase == AZK_PHASE_RESPONSE) azk_event(g, AZK_EV_RESPONSE_REQUESTED, 1 - g->active, g->attacker, 0);
-        return;
     }
 }
 
@@ -551,6 +591,6 @@ void azk_game_set_decision_cap(azk_game *g, int decisions) {
      * it would have (found by the Python API fuzz: checker -17) */
     if (g->result == AZK_RES_ONGOING && g->decisions >= g->decision_cap) {
         azk_truncate(g, AZK_END_DECISION_CAP);
-        azk_store_legal(g, NULL, 0);
+        azk_clear_legal(g);
     }
 }

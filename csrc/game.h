@@ -302,8 +302,8 @@ struct azk_game {
     uint32_t legal_words;               /* bit w: legal[w] != 0 */
     uint64_t legal[AZK_LEGAL_WORDS];
     /* ---- not hashed, not serialized: state-check hint ----
-     * Bit k of at_risk[p]: row slot k of player p (garden 0..4, alley 5..9)
-     * may hold an entity with damage >= its definition's min health (the
+     * Bit `code` of at_risk[p] (a place code, below: 1..5 garden slots,
+     * 6..10 alley slots) may hold an entity with damage >= its definition's min health (the
      * only ones a state check can destroy). A superset, kept by
      * azk_deal_damage and azk_move (a card entering a row) and cleared
      * lazily by azk_state_check; rebuilt by deserialize and
@@ -334,7 +334,11 @@ struct azk_game {
     uint16_t listen[AZK_PLAYERS];
 };
 
-/* Place codes of the act_src / occ hints (ACTIVATE_ABILITY's source codes). */
+/* Place codes: the one internal scheme for naming a player's places.
+ * 0 the leader, 1..5 garden slots 0..4, 6..10 alley slots 0..4. They are
+ * ACTIVATE_ABILITY's source codes, the weapon-holder codes (0..5, also
+ * PLAY_WEAPON's target and HOLDER prompt options) and the bit positions of
+ * the occ / act_src / at_risk hints. AZK_CODE_* give the hint bit of a slot. */
 #define AZK_CODE_GARDEN(s) (1u << (1 + (s)))
 #define AZK_CODE_ALLEY(s) (1u << (1 + AZK_ROW + (s)))
 #define AZK_CODES_GARDEN (((1u << AZK_ROW) - 1) << 1)
@@ -351,7 +355,6 @@ static inline int azk_place_card(const azk_player *pl, int code) {
 #define AZK_HASHED_BYTES offsetof(azk_game, events_wr)
 
 /* ---- internal API shared by engine.c, actions.c, vm.c, state.c -------------- */
-static inline azk_card *azk_c(azk_game *g, int i) { return &g->cards[i]; }
 static inline const azk_card_def *azk_def(const azk_cardset *cs, const azk_game *g, int card) {
     return &cs->defs[g->cards[card].def];
 }
@@ -459,7 +462,7 @@ static inline void azk_fire_card(azk_game *g, const azk_cardset *cs, int source,
 int azk_holder_code_card(const azk_game *g, int p, int code);
 
 /* engine.c: the turn machine (azk_step is public, azuki.h) */
-int azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1);
+void azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1);
 void azk_advance(azk_game *g, const azk_cardset *cs);
 
 /* vm.c */
@@ -475,7 +478,7 @@ int azk_op_operands(int op);
 /* actions.c: legality and the action space */
 int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int ability_index, int untapped_ikz);
 int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
-void azk_store_legal(azk_game *g, const int32_t *actions, int n);
+void azk_clear_legal(azk_game *g);
 int azk_refresh_legal(azk_game *g, const azk_cardset *cs); /* enumerate into the cache; returns legal_n */
 
 /* state.c */

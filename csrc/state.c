@@ -307,10 +307,10 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
         for (int w = 0; w < AZK_LEGAL_WORDS; w++) words |= (uint32_t)(fresh[w] != 0) << w;
         INV(words == g->legal_words, AZK_INV_LEGAL_WORDS);
         for (int p = 0; p < AZK_PLAYERS; p++) /* the state-check hint is a superset */
-            for (int k = 0; k < 2 * AZK_ROW; k++) {
-                int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+            for (int code = 1; code <= 2 * AZK_ROW; code++) {
+                int c = azk_row_card(&g->pl[p], code);
                 if (c != AZK_NONE && g->cards[c].damage >= azk_min_health(cs, g, c))
-                    INV(g->at_risk[p] & (1u << k), AZK_INV_AT_RISK_HINT);
+                    INV(g->at_risk[p] & (1u << code), AZK_INV_AT_RISK_HINT);
             }
         for (int p = 0; p < AZK_PLAYERS; p++) /* the untapped-IKZ hint is exact */
             INV(g->ikz_untapped[p] == azk_count_untapped_ikz(g, p) && g->act_src[p] == azk_count_act_src(g, cs, p) &&

@@ -125,9 +125,9 @@ static inline int min_health(const azk_cardset *cs, const azk_game *g, int c) {
 }
 int azk_min_health(const azk_cardset *cs, const azk_game *g, int c) { return min_health(cs, g, c); }
 
-/* at_risk bit of a card in a row (game.h); 0 elsewhere. */
+/* at_risk bit of a card in a row: its place code (game.h); 0 elsewhere. */
 static inline unsigned risk_bit(const azk_card *k) {
-    return k->zone == AZK_Z_GARDEN ? 1u << k->pos : k->zone == AZK_Z_ALLEY ? 1u << (AZK_ROW + k->pos) : 0;
+    return k->zone == AZK_Z_GARDEN ? AZK_CODE_GARDEN(k->pos) : k->zone == AZK_Z_ALLEY ? AZK_CODE_ALLEY(k->pos) : 0;
 }
 
 static void list_remove(azk_game *g, uint8_t *arr, uint8_t *n, int pos) {
@@ -404,12 +404,9 @@ void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
         g->occ[p] = (uint16_t)azk_count_occ(g, p);
         g->listen[p] = (uint16_t)azk_count_listen(g, cs, p);
         g->at_risk[p] = 0;
-        for (int s = 0; s < AZK_ROW; s++) { /* bits 0..4 garden slots, 5..9 alley slots */
-            int c = g->pl[p].garden[s];
-            if (c != AZK_NONE && g->cards[c].damage >= min_health(cs, g, c)) g->at_risk[p] |= (uint16_t)(1u << s);
-            c = g->pl[p].alley[s];
-            if (c != AZK_NONE && g->cards[c].damage >= min_health(cs, g, c))
-                g->at_risk[p] |= (uint16_t)(1u << (AZK_ROW + s));
+        for (unsigned o = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); o; o &= o - 1) {
+            int code = __builtin_ctz(o), c = azk_row_card(&g->pl[p], code);
+            if (g->cards[c].damage >= min_health(cs, g, c)) g->at_risk[p] |= (uint16_t)(1u << code);
         }
     }
 }
@@ -422,16 +419,15 @@ void azk_state_check_slow(azk_game *g, const azk_cardset *cs) {
     for (int changed = 1; changed;) { /* a death can shrink another's static health */
         changed = 0;
         for (int p = 0; p < AZK_PLAYERS; p++) {
-            /* only slots in the at_risk hint (game.h), in slot order as before:
-             * bits 0..4 garden slots, 5..9 alley slots (each row indexed in
-             * its own array: reading past garden[] into alley[] is undefined) */
+            /* only places in the at_risk hint (game.h), garden slots then
+             * alley slots (the place-code order) */
             for (unsigned risk = g->at_risk[p]; risk; risk &= risk - 1) {
-                int k = __builtin_ctz(risk);
-                int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+                int code = __builtin_ctz(risk);
+                int c = azk_row_card(&g->pl[p], code);
                 /* fast path: damage below the lowest health its statics could give;
                  * it stays so until new damage, which sets the bit again */
                 if (c == AZK_NONE || g->cards[c].damage < min_health(cs, g, c)) {
-                    g->at_risk[p] &= (uint16_t)~(1u << k);
+                    g->at_risk[p] &= (uint16_t)~(1u << code);
                     continue;
                 }
                 if (g->cards[c].damage < azk_health_of(g, cs, c)) continue;

@@ -26,11 +26,11 @@ static void test_cardset_verifies(void) {
 
 static void test_encode_decode(void) {
     for (int a = 0; a < NA; a++) {
-        int t, p0, p1;
+        int t = 0, p0 = 0, p1 = 0;
         AZK_CHECK(azk_decode(a, &t, &p0, &p1) == 0);
         AZK_CHECK(azk_encode(t, p0, p1) == a);
     }
-    int t, p0, p1;
+    int t = 0, p0 = 0, p1 = 0;
     AZK_CHECK(azk_decode(-1, &t, &p0, &p1) == -1);
     AZK_CHECK(azk_decode(NA, &t, &p0, &p1) == -1);
     AZK_CHECK(azk_encode(AZK_ACT_COUNT, 0, 0) == -1);
