@@ -121,13 +121,8 @@ static int check_list(const azk_game *g, const uint8_t *arr, int n, int cap, int
     return 0;
 }
 
-/* 0 when every invariant of game.h holds, else a negative code naming the
- * first violated one. Also bounds-checks every index, so a state that passes
- * can be played without any out-of-range access. */
-int azk_check_invariants(const azk_game *g, const azk_cardset *cs) { return azk_check_state(g, cs, 1); }
-
-int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache) {
-    int seen[AZK_NUM_CARDS] = {0};
+/* The game as a whole: enums in range, the turn machine, result and end reason, caps, RNG. */
+static int check_game(const azk_game *g, const azk_cardset *cs) {
     INV(azk_cardset_facts_ok(cs), AZK_INV_CARDSET_FACTS); /* derived tables match the set (azk_cardset_finish ran last) */
     INV(g->result < AZK_RES_COUNT && g->phase < AZK_PHASE_COUNT && g->flow <= AZK_FLOW_OVER, AZK_INV_ENUM_RANGE);
     INV(g->active < 2 && g->first_player < 2, AZK_INV_PLAYER_RANGE);
@@ -151,6 +146,11 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
     /* every game ends: an ongoing game is below its decision cap */
     INV(g->decision_cap >= 1 && g->decision_cap <= AZK_MAX_DECISION_CAP && g->turn_cap >= 1 &&
             g->turn_cap <= AZK_MAX_TURN_CAP && (g->result != AZK_RES_ONGOING || g->decisions < g->decision_cap), AZK_INV_CAPS);
+    return 0;
+}
+
+/* Every card record, and the card types each zone may hold. */
+static int check_cards(const azk_game *g, const azk_cardset *cs) {
     for (int c = 0; c < AZK_NUM_CARDS; c++) {
         const azk_card *k = &g->cards[c];
         INV(k->def < cs->num_defs && k->owner == c / AZK_CARDS_PER_PLAYER && k->zone < AZK_Z_COUNT, AZK_INV_CARD_RECORD);
@@ -173,6 +173,11 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
                           k->zone == AZK_Z_ALLEY || k->zone == AZK_Z_WEAPON;
         INV(marked_zone || (k->once_used == 0 && !(k->flags & AZK_CF_COOLDOWN)), AZK_INV_MARKS_ON_FIELD);
     }
+    return 0;
+}
+
+/* Each player's fixed cards and zone arrays (marking the cards they hold in `seen`). */
+static int check_players(const azk_game *g, const azk_cardset *cs, int *seen) {
     for (int p = 0; p < AZK_PLAYERS; p++) {
         const azk_player *pl = &g->pl[p];
         int base = p * AZK_CARDS_PER_PLAYER;
@@ -211,6 +216,11 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
         INV(pl->ikz_area_n + pl->ikz_pile_n + (g->cards[pl->token].zone == AZK_Z_ASIDE) +
                 (g->cards[pl->token].zone == AZK_Z_OUT) == AZK_DECK_IKZ + 1, AZK_INV_IKZ_CONSERVED);
     }
+    return 0;
+}
+
+/* Every physical card in exactly one zone; at most one spell resolving. */
+static int check_conservation(const azk_game *g, int *seen) {
     for (int c = 0; c < AZK_NUM_CARDS; c++) { /* conservation: each card in exactly one zone */
         uint8_t z = g->cards[c].zone;
         if (z == AZK_Z_OUT || z == AZK_Z_ASIDE || z == AZK_Z_RESOLVING) {
@@ -227,6 +237,11 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
             INV(g->result != AZK_RES_ONGOING || (g->vm.active && g->vm.spell_card == c), AZK_INV_ONE_RESOLVING);
         }
     INV(resolving <= 1, AZK_INV_ONE_RESOLVING);
+    return 0;
+}
+
+/* Effects, the trigger queue, the VM frame, the prompt and the combat context: every index in range. */
+static int check_queues(const azk_game *g, const azk_cardset *cs) {
     /* effects, triggers, VM, prompt: every index in range */
     INV(g->fx_n <= AZK_MAX_EFFECTS && g->trig_n <= AZK_MAX_TRIGGERS, AZK_INV_QUEUE_COUNTS);
     for (int i = 0; i < g->fx_n; i++)
@@ -296,32 +311,41 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
     INV(!f->has_answer || g->result != AZK_RES_ONGOING, AZK_INV_ANSWER_CONSUMED);
     INV(!f->has_answer || (f->answer >= -1 && f->answer < AZK_NUM_CARDS), AZK_INV_ANSWER_RANGE);
     if (g->in_attack) INV(g->attacker < AZK_NUM_CARDS && g->target < AZK_NUM_CARDS, AZK_INV_COMBAT_RANGE);
-    if (check_legal_cache) { /* the cache is exactly a fresh enumeration */
-        int32_t buf[AZK_NUM_ACTIONS_];
-        int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
-        INV(n == g->legal_n, AZK_INV_LEGAL_COUNT);
-        uint64_t fresh[AZK_LEGAL_WORDS] = {0};
-        for (int i = 0; i < n; i++) fresh[buf[i] >> 6] |= 1ull << (buf[i] & 63);
-        INV(memcmp(fresh, g->legal, sizeof fresh) == 0, AZK_INV_LEGAL_SET);
-        uint32_t words = 0;
-        for (int w = 0; w < AZK_LEGAL_WORDS; w++) words |= (uint32_t)(fresh[w] != 0) << w;
-        INV(words == g->legal_words, AZK_INV_LEGAL_WORDS);
-        for (int p = 0; p < AZK_PLAYERS; p++) /* the state-check hint is a superset */
-            for (int code = 1; code <= 2 * AZK_ROW; code++) {
-                int c = azk_row_card(&g->pl[p], code);
-                if (c != AZK_NONE && g->cards[c].damage >= azk_min_health(cs, g, c))
-                    INV(g->at_risk[p] & (1u << code), AZK_INV_AT_RISK_HINT);
-            }
-        for (int p = 0; p < AZK_PLAYERS; p++) /* the untapped-IKZ hint is exact */
-            INV(g->ikz_untapped[p] == azk_count_untapped_ikz(g, p) && g->act_src[p] == azk_count_act_src(g, cs, p) &&
-                    g->occ[p] == azk_count_occ(g, p) && g->listen[p] == azk_count_listen(g, cs, p), AZK_INV_HINTS_EXACT);
-    }
+    return 0;
+}
+
+/* The caches outside the hashed bytes: the legal-action set and the derived hints. */
+static int check_caches(const azk_game *g, const azk_cardset *cs) {
+    /* the cache is exactly a fresh enumeration */
+    int32_t buf[AZK_NUM_ACTIONS_];
+    int n = azk_enumerate(g, cs, buf, AZK_NUM_ACTIONS_);
+    INV(n == g->legal_n, AZK_INV_LEGAL_COUNT);
+    uint64_t fresh[AZK_LEGAL_WORDS] = {0};
+    for (int i = 0; i < n; i++) fresh[buf[i] >> 6] |= 1ull << (buf[i] & 63);
+    INV(memcmp(fresh, g->legal, sizeof fresh) == 0, AZK_INV_LEGAL_SET);
+    uint32_t words = 0;
+    for (int w = 0; w < AZK_LEGAL_WORDS; w++) words |= (uint32_t)(fresh[w] != 0) << w;
+    INV(words == g->legal_words, AZK_INV_LEGAL_WORDS);
+    for (int p = 0; p < AZK_PLAYERS; p++) /* the state-check hint is a superset */
+        for (int code = 1; code <= 2 * AZK_ROW; code++) {
+            int c = azk_row_card(&g->pl[p], code);
+            if (c != AZK_NONE && g->cards[c].damage >= azk_min_health(cs, g, c))
+                INV(g->at_risk[p] & (1u << code), AZK_INV_AT_RISK_HINT);
+        }
+    for (int p = 0; p < AZK_PLAYERS; p++) /* the untapped-IKZ hint is exact */
+        INV(g->ikz_untapped[p] == azk_count_untapped_ikz(g, p) && g->act_src[p] == azk_count_act_src(g, cs, p) &&
+                g->occ[p] == azk_count_occ(g, p) && g->listen[p] == azk_count_listen(g, cs, p), AZK_INV_HINTS_EXACT);
+    return 0;
+}
+
+/* State checks came before the decision now asked (rules §9, §13.4). */
+static int check_decision_state(const azk_game *g, const azk_cardset *cs) {
     /* State checks come before every question (RULES §9, rules §13): no
      * decision is offered while an entity without godmode has damage >= its
      * health or a leader is at 0 or less. Statics read the derived hints,
      * so this runs with the full check only (verified just above;
      * deserialize rebuilds them, then runs the full check). */
-    if (check_legal_cache && g->result == AZK_RES_ONGOING) {
+    if (g->result == AZK_RES_ONGOING) {
         for (int p = 0; p < AZK_PLAYERS; p++) {
             int l = g->pl[p].leader;
             INV(azk_health_of(g, cs, l) - g->cards[l].damage > 0, AZK_INV_LETHAL_AT_DECISION);
@@ -334,6 +358,24 @@ int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_ca
     }
     return 0;
 }
+
+/* 0 when every invariant of game.h holds, else the code of the first one
+ * violated (azk_invariants.def). Also bounds-checks every index, so a state
+ * that passes can be played without any out-of-range access. Each part
+ * relies on the ones before it having passed. */
+int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache) {
+    int seen[AZK_NUM_CARDS] = {0}, r;
+    if ((r = check_game(g, cs)) || (r = check_cards(g, cs)) || (r = check_players(g, cs, seen)) ||
+        (r = check_conservation(g, seen)) || (r = check_queues(g, cs)))
+        return r;
+    /* the caches and the decision-point rule need the derived hints, which
+     * deserialize rebuilds only after the checks above passed */
+    if (check_legal_cache && ((r = check_caches(g, cs)) || (r = check_decision_state(g, cs)))) return r;
+    return 0;
+}
+
+/* The full check, caches included (azuki.h). */
+int azk_check_invariants(const azk_game *g, const azk_cardset *cs) { return azk_check_state(g, cs, 1); }
 
 /* ---- serialization --------------------------------------------------------- */
 size_t azk_serialized_size(void) { return AZK_HEADER_BYTES + AZK_HASHED_BYTES + 8; }
