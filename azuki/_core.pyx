@@ -292,7 +292,7 @@ cdef class CardSet:
         try:
             data = pack_cardset(cs)
         except PackError as e:
-            raise CardSetError(f"{excerpt(cs.source)}: card set exceeds the engine's capacities: {e}") from None
+            raise CardSetError(f"{excerpt(cs.source)}: the card set does not fit the engine's records: {e}") from None
         cdef const uint8_t[::1] view = data
         cdef CardSet c = CardSet.__new__(CardSet)
         cdef azk_cardset *p = <azk_cardset *>PyMem_Malloc(sizeof(azk_cardset))
@@ -479,11 +479,11 @@ cdef object _deck_pair(CardSet cs, object decks):
 
 
 cdef int _turn_cap(object v) except -1:
-    return _int_in(v, "turn_cap", 1, 60000)
+    return _int_in(v, "turn_cap", 1, S.CAPS["AZK_MAX_TURN_CAP"])
 
 
 cdef int _decision_cap(object v) except -1:
-    return _int_in(v, "decision_cap", 1, 60000)
+    return _int_in(v, "decision_cap", 1, S.CAPS["AZK_MAX_DECISION_CAP"])
 
 
 # ---------------------------------------------------------------------------
@@ -1330,7 +1330,7 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
         PyMem_Free(legal)
         raise MemoryError()
     cdef azk_rng pick
-    azk_rng_seed(&pick, seed_, 0x5eed5eedULL)
+    azk_rng_seed(&pick, seed_, <uint64_t>S.CAPS["AZK_SIM_RNG_STREAM"])
     cdef long by_seat[2]
     cdef long by_deck[2]
     cdef long first_wins = 0
