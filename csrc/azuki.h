@@ -67,7 +67,7 @@ void azk_game_set_turn_cap(azk_game *g, int turns);                  /* clamped 
 /* Per-game decision cap (docs/rules.md §13): the azk_step that applies the
  * cap-th decision ends a still-ongoing game as TRUNCATED (DECISION_CAP);
  * a cap at or below the decisions already made ends it at once. Clamped to
- * [1, 60000]; default 10,000. */
+ * [1, AZK_MAX_DECISION_CAP]; default 10,000. */
 void azk_game_set_decision_cap(azk_game *g, int decisions);
 
 /* Decisions. */
