@@ -379,7 +379,7 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
     if (is_effect && (st & AZK_ST_EFFECT_IMMUNE)) return; /* prevented */
     amount -= azk_def(cs, g, c)->carapace;
     if (amount <= 0) return;
-    g->cards[c].damage = (int16_t)(g->cards[c].damage + amount > 30000 ? 30000 : g->cards[c].damage + amount);
+    g->cards[c].damage = (int16_t)(g->cards[c].damage + amount > AZK_MAX_DAMAGE ? AZK_MAX_DAMAGE : g->cards[c].damage + amount);
     g->at_risk[g->cards[c].owner] |= (uint16_t)risk_bit(&g->cards[c]);
     azk_event(g, AZK_EV_DAMAGE, g->cards[c].owner, c, amount);
 }
@@ -1054,7 +1054,7 @@ void azk_advance(azk_game *g, const azk_cardset *cs) {
 azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int deck0, int deck1) {
     if (!g || !cs || deck0 < 0 || deck1 < 0 || deck0 >= cs->num_decks || deck1 >= cs->num_decks) return AZK_ERR_ARG;
     memset(g, 0, sizeof *g);
-    azk_rng_seed(&g->rng, seed, 0xa2b1c0d5ULL);
+    azk_rng_seed(&g->rng, seed, AZK_GAME_RNG_STREAM);
     g->turn_cap = AZK_DEFAULT_TURN_CAP;
     g->decision_cap = AZK_DEFAULT_DECISION_CAP;
     g->vm.source = g->vm.ctx_card = g->vm.spell_card = AZK_NONE;
