@@ -2,7 +2,8 @@
 #
 # Declares the public C API (csrc/azuki.h) plus the parts of the game and
 # card-set structs (csrc/game.h, csrc/cardset.h) that the binding reads for
-# state_dict()/prompt() and writes in from_setup() / runtime card sets.
+# state_dict()/prompt() and writes in from_setup() (run-time card sets are
+# loaded from bytes: azk_cardset_load).
 # Field names and types mirror the C headers exactly; Cython checks every
 # access against the real struct when compiling the generated C.
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t
