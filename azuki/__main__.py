@@ -21,6 +21,7 @@ import json
 import sys
 import time
 
+from . import spec_autogen as S
 from .convert.cli import Parser, fail, run_main
 
 SIMULATE_DOC = """Play N games between two uniform-random legal players at C speed.
@@ -43,7 +44,8 @@ different hash, an illegal action, another player to act, another card set).
 """
 
 SEED_MAX = (1 << 64) - 1     # engine seeds are uint64
-TURN_CAP_MAX = 60000         # the binding's bound (azuki.Game.set_turn_cap)
+TURN_CAP_MAX = S.CAPS["AZK_MAX_TURN_CAP"]           # the binding's bound (azuki.Game.set_turn_cap)
+DECISION_CAP_MAX = S.CAPS["AZK_MAX_DECISION_CAP"]   # azuki.Game.set_decision_cap's bound
 REPLAY_KEYS = {"format": str, "cardset": str, "decks": list, "seed": int, "initial_hash": str, "steps": list}
 
 
@@ -245,7 +247,8 @@ def build_parser() -> Parser:
     s.add_argument("--games", type=_int_in(1, None, "--games"), default=1000, metavar="N",
                    help="number of games")
     _common(s, "engine seed of the first game (game i uses S+i)")
-    s.add_argument("--decision-cap", type=_int_in(1, TURN_CAP_MAX, "--decision-cap"), default=10000,
+    s.add_argument("--decision-cap", type=_int_in(1, DECISION_CAP_MAX, "--decision-cap"),
+                   default=S.CAPS["AZK_DEFAULT_DECISION_CAP"],
                    metavar="D", help="a game still running after D decisions ends as truncated (docs/rules.md §13.2)")
     s.add_argument("--json", action="store_true", help="print the result dict as JSON")
     s.add_argument("--progress", action="store_true", help="always show the progress bar")

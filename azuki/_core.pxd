@@ -2,7 +2,8 @@
 #
 # Declares the public C API (csrc/azuki.h) plus the parts of the game and
 # card-set structs (csrc/game.h, csrc/cardset.h) that the binding reads for
-# state_dict()/prompt() and writes in from_setup() / runtime card sets.
+# state_dict()/prompt() and writes in from_setup() (run-time card sets are
+# loaded from bytes: azk_cardset_load).
 # Field names and types mirror the C headers exactly; Cython checks every
 # access against the real struct when compiling the generated C.
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t
@@ -23,6 +24,13 @@ cdef extern from "azuki.h" nogil:
     const char *azk_status_name(azk_status s)
     azk_status azk_cardset_finish(azk_cardset *cs)
     int azk_cardset_find_deck(const azk_cardset *cs, const char *name)
+    azk_status azk_cardset_load(azk_cardset *cs, const uint8_t *bytes, size_t len)
+    ctypedef struct azk_field_layout:
+        const char *record
+        const char *field
+        uint32_t offset
+        uint32_t size
+    const azk_field_layout *azk_cardset_layout(int *n)
     azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int deck0, int deck1)
     void azk_game_clone(azk_game *dst, const azk_game *src)
     void azk_game_set_turn_cap(azk_game *g, int turns)
@@ -65,82 +73,41 @@ cdef extern from "rng.h" nogil:
     uint32_t azk_rng_bounded(azk_rng *r, uint32_t bound)
     void azk_rng_shuffle_u8(azk_rng *r, uint8_t *a, uint32_t n)
 
+# The card-set records are declared once, in csrc/azk_cardset.def: run-time
+# sets are packed to bytes by azuki.convert.pack and loaded with
+# azk_cardset_load, so the binding writes no field. Only the fields it reads
+# are declared here (Cython checks them against the real structs).
 cdef extern from "cardset.h" nogil:
     enum:
         AZK_MAX_CARD_DEFS
-        AZK_MAX_SUBTYPES
         AZK_MAX_DECKS
         AZK_DECK_MAIN
         AZK_DECK_IKZ
         AZK_CARD_ID_LEN
         AZK_CARD_NAME_LEN
-        AZK_SUBTYPE_NAME_LEN
         AZK_DECK_NAME_LEN
-        AZK_MAX_ABILITIES
-        AZK_MAX_SELECTORS
         AZK_MAX_BYTECODE
-        AZK_NO_PC
 
     ctypedef struct azk_card_def:
-        char id[12]
-        char name[32]
+        char id[AZK_CARD_ID_LEN]
+        char name[AZK_CARD_NAME_LEN]
         uint8_t card_type
-        uint8_t element
-        uint8_t rarity
         uint8_t keywords
-        int8_t cost
-        int8_t attack
-        int8_t health
-        int8_t gate_points
-        uint8_t carapace
-        uint8_t ability_count
-        uint16_t ability_first
-        uint64_t subtypes
 
     ctypedef struct azk_decklist:
-        char name[16]
+        char name[AZK_DECK_NAME_LEN]
         uint8_t leader
         uint8_t gate
         uint8_t token
-        uint8_t ikz[10]
-        uint8_t main[50]
-
-    ctypedef struct azk_ability:
-        uint8_t kind
-        uint8_t trigger
-        uint8_t flags
-        uint8_t ikz_cost
-        uint16_t program
-        uint16_t requirement
-        uint16_t condition
-        uint8_t static_target
-        uint8_t selector
-        int8_t attack
-        int8_t health
-        int8_t set_bonus
-
-    ctypedef struct azk_selector:
-        uint8_t zones
-        uint8_t side
-        uint8_t types
-        uint8_t flags
-        int8_t cost_min
-        int8_t cost_max
-        uint8_t cost_max_reg
-        uint8_t element
-        uint8_t def_ "def"
-        uint8_t exclude_t
-        uint64_t subtypes
+        uint8_t ikz[AZK_DECK_IKZ]
+        uint8_t main[AZK_DECK_MAIN]
 
     ctypedef struct azk_cardset:
-        uint16_t num_defs, num_decks, num_subtypes, num_abilities, num_selectors
+        uint16_t num_defs, num_decks
         uint16_t bytecode_len
-        azk_card_def defs[64]
-        azk_decklist decks[8]
-        char subtype_names[64][24]
-        azk_ability abilities[128]
-        azk_selector selectors[128]
-        uint8_t bytecode[8192]
+        azk_card_def defs[AZK_MAX_CARD_DEFS]
+        azk_decklist decks[AZK_MAX_DECKS]
+        uint8_t bytecode[AZK_MAX_BYTECODE]
 
 cdef extern from "game.h" nogil:
     enum:

@@ -282,18 +282,25 @@ cdef class CardSet:
 
     @staticmethod
     def from_compiled(object cs):
-        """Verify and load an azuki.convert.CardSet (uncached)."""
+        """Verify and load an azuki.convert.CardSet (uncached): its bytes
+        (azuki.convert.pack, laid out from csrc/azk_cardset.def) go to
+        azk_cardset_load, which checks them and runs the verifier."""
         from .convert import CardSet as CompiledCardSet
+        from .convert.pack import PackError, pack_cardset
         if not isinstance(cs, CompiledCardSet):
             raise TypeError(f"expected an azuki.convert.CardSet, got {type(cs).__name__}")
+        try:
+            data = pack_cardset(cs)
+        except PackError as e:
+            raise CardSetError(f"{excerpt(cs.source)}: the card set does not fit the engine's records: {e}") from None
+        cdef const uint8_t[::1] view = data
         cdef CardSet c = CardSet.__new__(CardSet)
         cdef azk_cardset *p = <azk_cardset *>PyMem_Malloc(sizeof(azk_cardset))
         if p == NULL:
             raise MemoryError()
         memset(p, 0, sizeof(azk_cardset))
         c.owned = p
-        _fill_cardset(p, cs)
-        cdef azk_status st = azk_cardset_finish(p)
+        cdef azk_status st = azk_cardset_load(p, &view[0], view.shape[0])
         if st != AZK_OK:
             raise CardSetError(f"{excerpt(cs.source)}: the engine rejected the card set: {azk_status_name(st).decode()}")
         c.cs = p
@@ -441,79 +448,12 @@ def cardset_cache_info():
 _DEFAULT = None
 
 
-cdef void _copy_str(char *dst, str s, size_t cap):
-    b = s.encode("utf-8")[:cap - 1]
-    memset(dst, 0, cap)
-    memcpy(dst, <const char *>b, len(b))
-
-
-cdef _fill_cardset(azk_cardset *p, object cs):
-    comp = cs.compiled
-    if len(cs.defs) > AZK_MAX_CARD_DEFS or len(cs.decks) > AZK_MAX_DECKS or len(cs.subtypes) > AZK_MAX_SUBTYPES \
-            or len(comp.abilities) > AZK_MAX_ABILITIES or len(comp.selectors) > AZK_MAX_SELECTORS \
-            or len(comp.bytecode) > AZK_MAX_BYTECODE:
-        raise CardSetError("card set exceeds the engine's capacities")
-    p.num_defs = len(cs.defs)
-    p.num_decks = len(cs.decks)
-    p.num_subtypes = len(cs.subtypes)
-    p.num_abilities = len(comp.abilities)
-    p.num_selectors = len(comp.selectors)
-    p.bytecode_len = len(comp.bytecode)
-    cdef int i, j
-    for i, d in enumerate(cs.defs):
-        first, count = comp.ranges[i]
-        _copy_str(p.defs[i].id, d["id"], AZK_CARD_ID_LEN)
-        _copy_str(p.defs[i].name, d["name"], AZK_CARD_NAME_LEN)
-        p.defs[i].card_type = d["card_type"]
-        p.defs[i].element = d["element"]
-        p.defs[i].rarity = d["rarity"]
-        p.defs[i].keywords = d["keywords"]
-        p.defs[i].cost = d["cost"]
-        p.defs[i].attack = d["attack"]
-        p.defs[i].health = d["health"]
-        p.defs[i].gate_points = d["gate_points"]
-        p.defs[i].carapace = d["carapace"]
-        p.defs[i].ability_count = count
-        p.defs[i].ability_first = first
-        p.defs[i].subtypes = d["subtypes"]
-    for i, d in enumerate(cs.decks):
-        _copy_str(p.decks[i].name, d["name"], AZK_DECK_NAME_LEN)
-        p.decks[i].leader = d["leader"]
-        p.decks[i].gate = d["gate"]
-        p.decks[i].token = d["token"]
-        for j in range(AZK_DECK_IKZ):
-            p.decks[i].ikz[j] = d["ikz"][j]
-        for j in range(AZK_DECK_MAIN):
-            p.decks[i].main[j] = d["main"][j]
-    for i, s in enumerate(cs.subtypes):
-        _copy_str(p.subtype_names[i], s, AZK_SUBTYPE_NAME_LEN)
-    for i, a in enumerate(comp.abilities):
-        p.abilities[i].kind = a.kind
-        p.abilities[i].trigger = a.trigger
-        p.abilities[i].flags = a.flags
-        p.abilities[i].ikz_cost = a.ikz_cost
-        p.abilities[i].program = a.program
-        p.abilities[i].requirement = a.requirement
-        p.abilities[i].condition = a.condition
-        p.abilities[i].static_target = a.static_target
-        p.abilities[i].selector = a.selector
-        p.abilities[i].attack = a.attack
-        p.abilities[i].health = a.health
-        p.abilities[i].set_bonus = a.set_bonus
-    for i, s in enumerate(comp.selectors):
-        p.selectors[i].zones = s.zones
-        p.selectors[i].side = s.side
-        p.selectors[i].types = s.types
-        p.selectors[i].flags = s.flags
-        p.selectors[i].cost_min = s.cost_min
-        p.selectors[i].cost_max = s.cost_max
-        p.selectors[i].cost_max_reg = s.cost_max_reg
-        p.selectors[i].element = s.element
-        p.selectors[i].def_ = s.def_index
-        p.selectors[i].exclude_t = s.exclude_t
-        p.selectors[i].subtypes = s.subtypes
-    bc = bytes(comp.bytecode)
-    memcpy(p.bytecode, <const char *>bc, len(bc))
+def cardset_layout():
+    """[(record, field, offset, size)] of the card-set records as the C core
+    was compiled (azk_cardset_layout; field "" is the record's own size)."""
+    cdef int n = 0
+    cdef const azk_field_layout *t = azk_cardset_layout(&n)
+    return [(t[i].record.decode(), t[i].field.decode(), t[i].offset, t[i].size) for i in range(n)]
 
 
 cdef CardSet _resolve_cards(object cards):
@@ -539,11 +479,11 @@ cdef object _deck_pair(CardSet cs, object decks):
 
 
 cdef int _turn_cap(object v) except -1:
-    return _int_in(v, "turn_cap", 1, 60000)
+    return _int_in(v, "turn_cap", 1, S.CAPS["AZK_MAX_TURN_CAP"])
 
 
 cdef int _decision_cap(object v) except -1:
-    return _int_in(v, "decision_cap", 1, 60000)
+    return _int_in(v, "decision_cap", 1, S.CAPS["AZK_MAX_DECISION_CAP"])
 
 
 # ---------------------------------------------------------------------------
@@ -1390,7 +1330,7 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
         PyMem_Free(legal)
         raise MemoryError()
     cdef azk_rng pick
-    azk_rng_seed(&pick, seed_, 0x5eed5eedULL)
+    azk_rng_seed(&pick, seed_, <uint64_t>S.CAPS["AZK_SIM_RNG_STREAM"])
     cdef long by_seat[2]
     cdef long by_deck[2]
     cdef long first_wins = 0

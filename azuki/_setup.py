@@ -17,6 +17,9 @@ from . import spec_autogen as S
 from ._util import excerpt
 from .locations import parse_location
 
+_MAX_TURN_CAP = S.CAPS["AZK_MAX_TURN_CAP"]
+_CARD_ABILITIES = S.CAPS["AZK_MAX_CARD_ABILITIES"]     # a card's once_used: a bit per ability
+
 CARDS_PER_PLAYER = 63
 ROW = 5
 DECK_MAIN = 50
@@ -124,8 +127,8 @@ class _Player:
         self.cards[c]["flags"] = flags
         self.cards[c]["damage"] = _int(e.get("damage", 0), f"{path}.damage", 0, 99)
         used = 0
-        for i, a in enumerate(_list(e.get("once_used", []), f"{path}.once_used", 8)):
-            used |= 1 << _int(a, f"{path}.once_used[{i}]", 0, 7)
+        for i, a in enumerate(_list(e.get("once_used", []), f"{path}.once_used", _CARD_ABILITIES)):
+            used |= 1 << _int(a, f"{path}.once_used[{i}]", 0, _CARD_ABILITIES - 1)
         self.cards[c]["once_used"] = used
 
     @staticmethod
@@ -165,11 +168,12 @@ def build_setup(d, cs):
             raise ValueError(f"decks[{i}]: unknown deck {excerpt(x)} (known: {', '.join(cs.decks)})")
         deck_index.append(cs.decks.index(x))
     seed = _int(d.get("seed", 0), "seed", 0, 2**64 - 1)
-    turn = _int(d.get("turn", 3), "turn", 1, 60000)
+    turn = _int(d.get("turn", 3), "turn", 1, _MAX_TURN_CAP)
     active = _int(d.get("active", 0), "active", 0, 1)
     first = _int(d.get("first_player", active if turn % 2 == 1 else 1 - active), "first_player", 0, 1)
-    turn_cap = _int(d.get("turn_cap", 200), "turn_cap", 1, 60000)
-    decision_cap = _int(d.get("decision_cap", 10000), "decision_cap", 1, 60000)
+    turn_cap = _int(d.get("turn_cap", S.CAPS["AZK_DEFAULT_TURN_CAP"]), "turn_cap", 1, _MAX_TURN_CAP)
+    decision_cap = _int(d.get("decision_cap", S.CAPS["AZK_DEFAULT_DECISION_CAP"]), "decision_cap", 1,
+                        S.CAPS["AZK_MAX_DECISION_CAP"])
     players_in = _list(d.get("players", [{}, {}]), "players")
     if len(players_in) != 2:
         raise ValueError("players: expected two player objects")

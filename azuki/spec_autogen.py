@@ -6,7 +6,7 @@ CAPS: the capacities azuki.convert needs, from csrc/{card_def.h,game.h,cardset.h
 (read from here when the package is installed without its C sources).
 """
 
-SOURCES = 'azk_actions.def, azk_enums.def, azk_invariants.def, azk_opcodes.def'
+SOURCES = 'azk_actions.def, azk_cardset.def, azk_enums.def, azk_invariants.def, azk_opcodes.def'
 
 CAPS = {
     'AZK_DECK_MAIN': 50,
@@ -30,6 +30,23 @@ CAPS = {
     'AZK_DEFAULT_TURN_CAP': 200,
     'AZK_NO_PC': 65535,
     'AZK_NONE': 255,
+    'AZK_MAX_TURN_CAP': 60000,
+    'AZK_DEFAULT_DECISION_CAP': 10000,
+    'AZK_MAX_DECISION_CAP': 60000,
+    'AZK_MAX_DAMAGE': 30000,
+    'AZK_GAME_RNG_STREAM': 2729558229,
+    'AZK_SIM_RNG_STREAM': 1592614637,
+    'AZK_MAX_CARD_DEFS': 64,
+    'AZK_MAX_SUBTYPES': 64,
+    'AZK_MAX_DECKS': 8,
+    'AZK_CARD_ID_LEN': 12,
+    'AZK_CARD_NAME_LEN': 32,
+    'AZK_SUBTYPE_NAME_LEN': 24,
+    'AZK_DECK_NAME_LEN': 16,
+    'AZK_MAX_CARD_ABILITIES': 8,
+    'AZK_CARDSET_MAGIC': 1396922945,
+    'AZK_CARDSET_FORMAT_VERSION': 1,
+    'AZK_CARDSET_HEADER_BYTES': 8,
 }
 
 ACTION = ('NO_OP', 'PLAY_ENTITY_TO_GARDEN', 'PLAY_ENTITY_TO_ALLEY', 'PLAY_WEAPON', 'PLAY_SPELL_MAIN', 'PLAY_SPELL_RESPONSE', 'ATTACK', 'DECLARE_DEFENDER', 'PORTAL_GATE', 'ACTIVATE_ABILITY', 'END_TURN', 'MULLIGAN_KEEP', 'MULLIGAN_SHUFFLE', 'CHOOSE')

@@ -42,15 +42,32 @@ const char *azk_status_name(azk_status s);
 /* Card sets: verify (and finish derived tables) a set built at run time. */
 azk_status azk_cardset_finish(azk_cardset *cs);
 int azk_cardset_find_deck(const azk_cardset *cs, const char *name);
+/* Load a card set from its bytes (azuki/convert/pack.py: an 8-byte header,
+ * magic and format version, then the set's data laid out as azk_cardset.def
+ * declares it) into *cs, then verify it (azk_cardset_finish). AZK_ERR_ARG for
+ * NULL, AZK_ERR_CORRUPT for a wrong length, magic or version (cs untouched),
+ * else azk_cardset_finish's status. */
+azk_status azk_cardset_load(azk_cardset *cs, const uint8_t *bytes, size_t len);
+/* The card-set layout as this build compiled it: one row per field of every
+ * record of azk_cardset.def (offset in its record, size of the field), and a
+ * row with field "" per record (its size; for azk_cardset the hashed data).
+ * *n receives the number of rows. For tests that check pack.py's layout. */
+typedef struct azk_field_layout {
+    const char *record;   /* "azk_card_def", "azk_decklist", "azk_ability", "azk_selector", "azk_cardset" */
+    const char *field;    /* the field's name, "" for the record's own row */
+    uint32_t offset;
+    uint32_t size;
+} azk_field_layout;
+const azk_field_layout *azk_cardset_layout(int *n);
 
 /* Lifecycle. decks are deck indices in `cs` for player 0 and player 1. */
 azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int deck0, int deck1);
 void azk_game_clone(azk_game *dst, const azk_game *src);
-void azk_game_set_turn_cap(azk_game *g, int turns);                  /* clamped to [1, 60000]; default 200 */
+void azk_game_set_turn_cap(azk_game *g, int turns);                  /* clamped to [1, AZK_MAX_TURN_CAP]; default 200 */
 /* Per-game decision cap (docs/rules.md §13): the azk_step that applies the
  * cap-th decision ends a still-ongoing game as TRUNCATED (DECISION_CAP);
  * a cap at or below the decisions already made ends it at once. Clamped to
- * [1, 60000]; default 10,000. */
+ * [1, AZK_MAX_DECISION_CAP]; default 10,000. */
 void azk_game_set_decision_cap(azk_game *g, int decisions);
 
 /* Decisions. */

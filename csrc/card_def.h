@@ -62,41 +62,32 @@ enum azk_keyword_bit {
 #define AZK_CARD_NAME_LEN 32     /* longest starter name is 22 chars */
 #define AZK_SUBTYPE_NAME_LEN 24
 #define AZK_DECK_NAME_LEN 16
+#define AZK_MAX_CARD_ABILITIES 8 /* abilities of one definition (a card's once_used is a bit per ability) */
 #define AZK_NO_CARD_DEF 0xFF
 
 _Static_assert(AZK_MAX_CARD_DEFS < AZK_NO_CARD_DEF, "def index must fit a byte");
 _Static_assert(AZK_MAX_SUBTYPES <= 64, "subtypes are a uint64_t bitmask");
 _Static_assert(AZK_KWI_COUNT <= 8, "keywords are a uint8_t bitmask");
+_Static_assert(AZK_MAX_CARD_ABILITIES <= 8, "a card's once_used is a uint8_t bit per ability");
 
-/* One card definition. Numbers absent on the printed card are 0 (cost of a
- * leader, attack of a spell); `has_*` style questions are answered by the
- * card type, never by sentinel values. */
+/* The card-set records are declared once, field by field, in azk_cardset.def
+ * (which also documents every field); the structs below are generated from it,
+ * as are azk_cardset_layout() (cardset.c) and the Python packer
+ * (azuki/convert/pack.py). */
+#define AZK_RECORD_FIELD_(name, type, dims, doc) type name dims;
+
+/* One card definition. */
 typedef struct azk_card_def {
-    char id[AZK_CARD_ID_LEN];        /* e.g. "STT01-011" */
-    char name[AZK_CARD_NAME_LEN];    /* e.g. "Raizan" */
-    uint8_t card_type;               /* enum azk_card_type */
-    uint8_t element;                 /* enum azk_element */
-    uint8_t rarity;                  /* enum azk_rarity */
-    uint8_t keywords;                /* enum azk_keyword_bit mask */
-    int8_t cost;                     /* IKZ cost (entity, weapon, spell) */
-    int8_t attack;                   /* base attack; a weapon's bonus */
-    int8_t health;                   /* entity / leader health */
-    int8_t gate_points;              /* GP (entities) */
-    uint8_t carapace;                /* Carapace N, 0 if none */
-    uint8_t ability_count;           /* abilities[ability_first ..] */
-    uint16_t ability_first;          /* index into azk_cardset.abilities */
-    uint64_t subtypes;               /* bit i = azk_cardset.subtype_names[i] */
+#define AZK_CARD_DEF_FIELD AZK_RECORD_FIELD_
+#include "azk_cardset.def"
+#undef AZK_CARD_DEF_FIELD
 } azk_card_def;
 
-/* One decklist: definition indices. Main deck order is the printed list
- * order (it is shuffled at setup, RULES §3). */
+/* One decklist: definition indices. */
 typedef struct azk_decklist {
-    char name[AZK_DECK_NAME_LEN];    /* e.g. "STT01" */
-    uint8_t leader;
-    uint8_t gate;
-    uint8_t token;
-    uint8_t ikz[AZK_DECK_IKZ];
-    uint8_t main[AZK_DECK_MAIN];
+#define AZK_DECKLIST_FIELD AZK_RECORD_FIELD_
+#include "azk_cardset.def"
+#undef AZK_DECKLIST_FIELD
 } azk_decklist;
 
 #endif /* AZK_CARD_DEF_H */

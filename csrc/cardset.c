@@ -4,6 +4,9 @@
  * use it (the default one in tests, run-time sets from azuki.convert on
  * load): it checks every count, index and enum, and runs the bytecode
  * verifier over every program, so the engine can trust the set afterwards.
+ * azk_cardset_load() is how a run-time set's bytes (azuki/convert/pack.py)
+ * become a set; azk_cardset_layout() reports the compiled layout of the
+ * records declared in azk_cardset.def.
  */
 #include "cards_autogen.h"
 #include "game.h"
@@ -30,6 +33,52 @@ const azk_cardset *azk_default_cardset(void) {
         }
     }
     return &default_set;
+}
+
+_Static_assert(sizeof(((azk_card *)0)->once_used) * 8 >= AZK_MAX_CARD_ABILITIES,
+               "a card's once_used has a bit per ability of its definition");
+
+azk_status azk_cardset_load(azk_cardset *cs, const uint8_t *bytes, size_t len) {
+    if (!cs || !bytes) return AZK_ERR_ARG;
+    if (len != AZK_CARDSET_HEADER_BYTES + AZK_CARDSET_HASHED_BYTES) return AZK_ERR_CORRUPT;
+    uint32_t magic, version;
+    memcpy(&magic, bytes, 4);
+    memcpy(&version, bytes + 4, 4);
+    if (magic != AZK_CARDSET_MAGIC || version != AZK_CARDSET_FORMAT_VERSION) return AZK_ERR_CORRUPT;
+    memset(cs, 0, sizeof *cs);
+    memcpy(cs, bytes + AZK_CARDSET_HEADER_BYTES, AZK_CARDSET_HASHED_BYTES);
+    return azk_cardset_finish(cs);
+}
+
+/* The layout table, one row per line of azk_cardset.def. */
+#define AZK_LAYOUT_ROW_(rec, name) {#rec, #name, (uint32_t)offsetof(rec, name), (uint32_t)sizeof(((rec *)0)->name)},
+static const azk_field_layout cardset_layout[] = {
+    {"azk_card_def", "", 0, (uint32_t)sizeof(azk_card_def)},
+#define AZK_CARD_DEF_FIELD(name, type, dims, doc) AZK_LAYOUT_ROW_(azk_card_def, name)
+#include "azk_cardset.def"
+#undef AZK_CARD_DEF_FIELD
+    {"azk_decklist", "", 0, (uint32_t)sizeof(azk_decklist)},
+#define AZK_DECKLIST_FIELD(name, type, dims, doc) AZK_LAYOUT_ROW_(azk_decklist, name)
+#include "azk_cardset.def"
+#undef AZK_DECKLIST_FIELD
+    {"azk_ability", "", 0, (uint32_t)sizeof(azk_ability)},
+#define AZK_ABILITY_FIELD(name, type, dims, doc) AZK_LAYOUT_ROW_(azk_ability, name)
+#include "azk_cardset.def"
+#undef AZK_ABILITY_FIELD
+    {"azk_selector", "", 0, (uint32_t)sizeof(azk_selector)},
+#define AZK_SELECTOR_FIELD(name, type, dims, doc) AZK_LAYOUT_ROW_(azk_selector, name)
+#include "azk_cardset.def"
+#undef AZK_SELECTOR_FIELD
+    {"azk_cardset", "", 0, (uint32_t)AZK_CARDSET_HASHED_BYTES},
+#define AZK_CARDSET_FIELD(name, type, dims, doc) AZK_LAYOUT_ROW_(azk_cardset, name)
+#include "azk_cardset.def"
+#undef AZK_CARDSET_FIELD
+};
+#undef AZK_LAYOUT_ROW_
+
+const azk_field_layout *azk_cardset_layout(int *n) {
+    if (n) *n = (int)(sizeof cardset_layout / sizeof cardset_layout[0]);
+    return cardset_layout;
 }
 
 static void derive_def(const azk_cardset *cs, int d, azk_def_facts *f) {
@@ -126,7 +175,7 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
             return AZK_ERR_CARDSET;
         if (def->keywords >= (1u << AZK_KWI_COUNT)) return AZK_ERR_CARDSET;
         if (cs->num_subtypes < 64 && (def->subtypes >> cs->num_subtypes)) return AZK_ERR_CARDSET;
-        if (def->ability_count > 8 || def->ability_first + def->ability_count > cs->num_abilities)
+        if (def->ability_count > AZK_MAX_CARD_ABILITIES || def->ability_first + def->ability_count > cs->num_abilities)
             return AZK_ERR_CARDSET;
         int activated = 0, spells = 0;
         for (int i = 0; i < def->ability_count; i++) {

@@ -26,6 +26,14 @@
 #define AZK_MAX_ACTIVATED 2        /* activated abilities per card (action head) */
 #define AZK_NO_PC 0xFFFF           /* "no program" */
 
+/* Card-set bytes (azk_cardset_load, azuki/convert/pack.py): an 8-byte header
+ * (uint32 magic, uint32 format version, native byte order) followed by the
+ * AZK_CARDSET_HASHED_BYTES of the data part of azk_cardset, laid out as the
+ * compiler lays out the records of azk_cardset.def. */
+#define AZK_CARDSET_MAGIC 0x53435a41u   /* "AZCS" as a little-endian uint32 */
+#define AZK_CARDSET_FORMAT_VERSION 1    /* bump when azk_cardset.def changes */
+#define AZK_CARDSET_HEADER_BYTES 8
+
 #define AZK_TRIGGER(name, doc) AZK_TRIG_##name,
 enum azk_trigger {
 #include "azk_enums.def"
@@ -83,20 +91,11 @@ enum azk_static_target {
     AZK_STT_SELECTOR = 1     /* every card matching `selector`, relative to the source */
 };
 
+/* One ability; fields in azk_cardset.def. */
 typedef struct azk_ability {
-    uint8_t kind;            /* enum azk_ability_kind */
-    uint8_t trigger;         /* enum azk_trigger (TRIGGERED only) */
-    uint8_t flags;           /* enum azk_ability_flag */
-    uint8_t ikz_cost;        /* IKZ paid automatically before the program (D4) */
-    uint16_t program;        /* bytecode pc of the body, AZK_NO_PC if none */
-    uint16_t requirement;    /* pure program: may this be activated/played now? */
-    uint16_t condition;      /* pure program: does this static apply now? */
-    uint8_t static_target;   /* enum azk_static_target */
-    uint8_t selector;        /* static target selector */
-    int8_t attack;           /* static: attack (or weapon bonus) change */
-    int8_t health;           /* static: health change */
-    int8_t set_bonus;        /* static: a matching weapon's bonus becomes this (0 = no) */
-    uint8_t pad_;
+#define AZK_ABILITY_FIELD AZK_RECORD_FIELD_
+#include "azk_cardset.def"
+#undef AZK_ABILITY_FIELD
 } azk_ability;
 
 /* Selector zones (bit per zone kind, relative to the selector's side). */
@@ -120,19 +119,11 @@ enum azk_sel_flag {
     AZK_SF_IN_RESPONSE_OK = 1u << 5    /* reserved */
 };
 
+/* One card selector; fields in azk_cardset.def. */
 typedef struct azk_selector {
-    uint8_t zones;           /* enum azk_sel_zone mask; 0 = any zone (for MATCH) */
-    uint8_t side;            /* enum azk_sel_side */
-    uint8_t types;           /* bit per enum azk_card_type; 0 = any */
-    uint8_t flags;           /* enum azk_sel_flag */
-    int8_t cost_min;         /* inclusive; -128 = no bound */
-    int8_t cost_max;         /* inclusive; 127 = no bound */
-    uint8_t cost_max_reg;    /* 0xFF or a register whose value caps the cost */
-    uint8_t element;         /* 0xFF = any, else enum azk_element */
-    uint8_t def;             /* 0xFF = any, else one definition index */
-    uint8_t exclude_t;       /* 0xFF or a T register whose card is excluded */
-    uint8_t pad_[6];
-    uint64_t subtypes;       /* any-of; 0 = no filter */
+#define AZK_SELECTOR_FIELD AZK_RECORD_FIELD_
+#include "azk_cardset.def"
+#undef AZK_SELECTOR_FIELD
 } azk_selector;
 
 /* Facts about one definition that the hot path would otherwise recompute by
@@ -154,17 +145,12 @@ typedef struct azk_def_facts {
 _Static_assert(AZK_MAX_ABILITIES <= AZK_NO_ABILITY, "ability indices fit a byte");
 
 typedef struct azk_cardset {
-    uint16_t num_defs, num_decks, num_subtypes, num_abilities, num_selectors;
-    uint16_t bytecode_len;
-    uint16_t pad_[2];                        /* explicit: the struct is hashed bytewise */
-    azk_card_def defs[AZK_MAX_CARD_DEFS];
-    azk_decklist decks[AZK_MAX_DECKS];
-    char subtype_names[AZK_MAX_SUBTYPES][AZK_SUBTYPE_NAME_LEN];
-    azk_ability abilities[AZK_MAX_ABILITIES];
-    azk_selector selectors[AZK_MAX_SELECTORS];
-    uint8_t bytecode[AZK_MAX_BYTECODE];
-    /* ---- derived by azk_cardset_finish; outside the hashed part (the set's
-     * identity, AZK_CARDSET_HASHED_BYTES, is the data above) ---- */
+    /* ---- the set's data, declared in azk_cardset.def: the bytes that
+     * identify it (AZK_CARDSET_HASHED_BYTES) and that azk_cardset_load reads */
+#define AZK_CARDSET_FIELD AZK_RECORD_FIELD_
+#include "azk_cardset.def"
+#undef AZK_CARDSET_FIELD
+    /* ---- derived by azk_cardset_finish; outside the hashed part ---- */
     azk_def_facts facts[AZK_MAX_CARD_DEFS];
 } azk_cardset;
 

@@ -530,7 +530,7 @@ azk_status azk_step(azk_game *g, const azk_cardset *cs, int action) {
 azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int deck0, int deck1) {
     if (!g || !cs || deck0 < 0 || deck1 < 0 || deck0 >= cs->num_decks || deck1 >= cs->num_decks) return AZK_ERR_ARG;
     memset(g, 0, sizeof *g);
-    azk_rng_seed(&g->rng, seed, 0xa2b1c0d5ULL);
+    azk_rng_seed(&g->rng, seed, AZK_GAME_RNG_STREAM);
     g->turn_cap = AZK_DEFAULT_TURN_CAP;
     g->decision_cap = AZK_DEFAULT_DECISION_CAP;
     g->vm.source = g->vm.ctx_card = g->vm.spell_card = AZK_NONE;

@@ -62,6 +62,9 @@ _Noreturn void azk_assert_fail(const char *what, const char *file, int line);
 #define AZK_MAX_TURN_CAP 60000
 #define AZK_DEFAULT_DECISION_CAP 10000  /* per game (rules 13); a starter game takes ~176 */
 #define AZK_MAX_DECISION_CAP 60000
+#define AZK_MAX_DAMAGE 30000            /* damage on a card saturates here (int16_t) */
+#define AZK_GAME_RNG_STREAM 0xa2b1c0d5ULL /* PCG stream (initseq) of a game's rng (azk_game_init) */
+#define AZK_SIM_RNG_STREAM 0x5eed5eedULL  /* PCG stream of azuki.simulate's seed picker */
 #define AZK_STARTING_HAND 7
 #define AZK_LEADER_HEALTH 20
 #define AZK_NONE 0xFF
@@ -69,6 +72,7 @@ _Noreturn void azk_assert_fail(const char *what, const char *file, int line);
 _Static_assert(AZK_NUM_CARDS < AZK_NONE, "card indices fit a byte");
 _Static_assert((AZK_EVENT_CAP & (AZK_EVENT_CAP - 1)) == 0, "the event ring indexes with a mask");
 _Static_assert(AZK_MAX_TURN_CAP <= UINT16_MAX && AZK_MAX_DECISION_CAP <= UINT16_MAX, "caps are uint16_t");
+_Static_assert(AZK_MAX_DAMAGE <= INT16_MAX, "damage is int16_t");
 
 /* Size of the flat action space, from the one declaration in azk_actions.def. */
 #define AZK_ACTION(name, n0, n1, doc) +(n0) * (n1)

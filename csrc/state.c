@@ -257,7 +257,7 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
          * made the once-per-turn bit shift negative */
         const azk_card_def *sd = &cs->defs[g->cards[t->source].def];
         INV(t->ability >= sd->ability_first && t->ability < sd->ability_first + sd->ability_count &&
-                t->ability - sd->ability_first < 8 && cs->abilities[t->ability].kind == AZK_AB_TRIGGERED &&
+                t->ability - sd->ability_first < AZK_MAX_CARD_ABILITIES && cs->abilities[t->ability].kind == AZK_AB_TRIGGERED &&
                 t->controller == g->cards[t->source].owner, AZK_INV_TRIGGER_OWN_ABILITY);
     }
     const azk_vm_frame *f = &g->vm;

@@ -366,7 +366,7 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
     if (is_effect && (st & AZK_ST_EFFECT_IMMUNE)) return; /* prevented */
     amount -= azk_def(cs, g, c)->carapace;
     if (amount <= 0) return;
-    g->cards[c].damage = (int16_t)(g->cards[c].damage + amount > 30000 ? 30000 : g->cards[c].damage + amount);
+    g->cards[c].damage = (int16_t)(g->cards[c].damage + amount > AZK_MAX_DAMAGE ? AZK_MAX_DAMAGE : g->cards[c].damage + amount);
     g->at_risk[g->cards[c].owner] |= (uint16_t)risk_bit(&g->cards[c]);
     azk_event(g, AZK_EV_DAMAGE, g->cards[c].owner, c, amount);
 }

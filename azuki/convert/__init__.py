@@ -11,8 +11,10 @@ semantic checks, compiles every ability to effect-VM bytecode, and produces:
   core includes.
 
 The same :func:`load_cardset` result feeds runtime card sets
-(``azuki.Game(cards="file.json")``): the binding copies its numbers into an
-``azk_cardset`` and the C side verifies the bytecode before any game uses it.
+(``azuki.Game(cards="file.json")``): :mod:`azuki.convert.pack` turns it into
+the bytes of an ``azk_cardset`` (laid out from csrc/azk_cardset.def, the one
+declaration of the records, as the generated C initializer is), and
+``azk_cardset_load`` verifies them, bytecode included, before any game uses it.
 
 Every problem is reported as ``file: json.path: message`` through
 :class:`ConvertError`; nothing is written unless everything is valid.
@@ -82,7 +84,7 @@ class CardSet:
     source: str
     name: str
     doc: dict
-    defs: list = field(default_factory=list)          # dicts, see cstruct.emit_cardset_c
+    defs: list = field(default_factory=list)          # dicts keyed by azk_card_def fields (pack.py)
     decks: list = field(default_factory=list)
     subtypes: list = field(default_factory=list)
     compiled: CompiledAbilities = None
@@ -314,15 +316,14 @@ def cardset_sources(cs: CardSet) -> dict:
         "#endif",
         "",
     ])
-    c = emit_cardset_c("azk_default_cardset_data", cs.defs, cs.decks, cs.subtypes, cs.compiled,
-                       "cards_autogen.h", stamp)
+    c = emit_cardset_c("azk_default_cardset_data", cs, "cards_autogen.h", stamp)
     return {"generated/cards_autogen.h": h, "generated/cards_autogen.c": c}
 
 
 def spec_source() -> str:
     """azuki/spec_autogen.py: every .def family as Python constants, plus the
     engine capacities the compiler needs (CAPS, from the C headers)."""
-    from .defs import CAPACITY_HEADERS, def_files
+    from .defs import CAPACITY_HEADERS, RECORD_FAMILIES, def_files
 
     L = [f'"""generated from csrc/*.def by azuki.convert — do not edit; regenerate with `{REGEN_COMMAND}`.',
          "",
@@ -340,6 +341,8 @@ def spec_source() -> str:
     L.append("}")
     L.append("")
     for fam, entries in sorted(DEF_FAMILIES.items()):
+        if fam in RECORD_FAMILIES:      # the card-set records: azuki.convert.pack reads azk_cardset.def
+            continue
         short = fam[len("AZK_"):]
         L.append(f"{short} = {tuple(e.name for e in entries)!r}")
         L.append(f"{short}_DOC = {tuple(e.doc for e in entries)!r}")

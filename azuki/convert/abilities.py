@@ -825,8 +825,8 @@ class Compiler:
                                    f"only an entity can sacrifice itself as a cost (this card is a {card_type})")
             activated += ab.kind == ABILITY_KINDS["activated"]
             self.out.abilities.append(ab)
-        if len(abilities) > 8:
-            raise AbilityError(path, "at most 8 abilities per card")
+        if len(abilities) > CAPS["AZK_MAX_CARD_ABILITIES"]:
+            raise AbilityError(path, f"at most {CAPS['AZK_MAX_CARD_ABILITIES']} abilities per card")
         if activated > 2:
             raise AbilityError(path, "at most 2 activated abilities per card")
         if len(self.out.abilities) > MAX_ABILITIES:

@@ -1,79 +1,95 @@
-"""Emit a complete `azk_cardset` (csrc/cardset.h) as a C initializer.
+"""Emit a complete `azk_cardset` as a C initializer.
 
-Input is plain numbers (already validated): definition records, decklists,
-subtype names and the compiled abilities. Output is deterministic byte for
-byte: fixed order, no timestamps, integers in decimal, bytecode in hex rows.
+Written field by field from the one declaration of the records
+(csrc/azk_cardset.def, read by :mod:`azuki.convert.pack`) and from the same
+values the run-time packer packs (:func:`pack.cardset_values`), so the
+embedded default holds the bytes a run-time load of the same JSON holds.
+Output is deterministic byte for byte: declaration order, no timestamps,
+integers in decimal, long byte arrays in hex rows; padding fields are left to
+C's zero initialisation.
 """
 from __future__ import annotations
 
+from .pack import CARDSET, cardset_values, encode_str, field_value
 
-def _c_string(s: str) -> str:
+# Integer literal suffixes for 64-bit fields.
+_SUFFIX = {"uint64_t": "ULL", "int64_t": "LL"}
+_HEX_ROW = 16
+_HEX_AFTER = 64      # primitive arrays longer than this are written as hex rows
+
+
+def _c_bytes(b: bytes) -> str:
     out = []
-    for ch in s:
-        if ch in '\\"':
+    for x in b:
+        ch = chr(x)
+        if ch in '\\"?':                     # '?' too: no trigraphs
             out.append("\\" + ch)
-        elif 32 <= ord(ch) < 127:
+        elif 32 <= x < 127:
             out.append(ch)
         else:
-            out.extend(f"\\{b:03o}" for b in ch.encode("utf-8"))
+            out.append(f"\\{x:03o}")
     return '"' + "".join(out) + '"'
 
 
-def emit_cardset_c(name, defs, decks, subtypes, compiled, header_name, stamp):
-    """Return the text of the .c file defining `const azk_cardset <name>`.
+def _scalar(f, v):
+    return f"{int(v)}{_SUFFIX.get(f.ctype, '')}"
 
-    defs: list of dicts with keys id, name, card_type, element, rarity,
-          keywords, cost, attack, health, gate_points, carapace, subtypes
-          (bitmask) — enum values as ints;
-    decks: list of dicts with name, leader, gate, token, ikz (10), main (50)
-          as definition indices;
-    subtypes: list of names (bit i = subtypes[i]);
-    compiled: azuki.convert.abilities.CompiledAbilities.
-    """
+
+def _value(f, v):
+    """The initializer of one field (inline)."""
+    if f.record is not None:
+        return "{" + ", ".join(_record_inline(f.record, x) for x in v) + "}"
+    if f.ctype == "char":
+        cap = f.dims[-1]
+        if len(f.dims) == 1:
+            return _c_bytes(encode_str(v, cap))
+        return "{" + ", ".join(_c_bytes(encode_str(s, cap)) for s in v) + "}"
+    if not f.dims:
+        return _scalar(f, v)
+    return "{" + ", ".join(_scalar(f, x) for x in v) + "}"
+
+
+def _record_inline(rec, obj):
+    return "{" + ", ".join(f".{f.name} = {_value(f, field_value(rec, obj, f.name))}"
+                           for f in rec.fields if not f.is_pad) + "}"
+
+
+def _comment(i, obj, rec):
+    """`/*  3 STT01-004 Name */` for records with an id/name, else the index."""
+    names = {f.name for f in rec.fields}
+    parts = [f"{i:3d}"]
+    for k in ("id", "name"):
+        if k in names:
+            parts.append(str(field_value(rec, obj, k)).replace("*/", "* /"))
+    return "/* " + " ".join(parts) + " */"
+
+
+def emit_values_c(name, values, header_name, stamp):
+    """The text of the .c file defining `const azk_cardset <name>` = values
+    (azk_cardset field values, as pack.cardset_values returns them)."""
     L = [f"/* {stamp} */", f'#include "{header_name}"', "", f"const azk_cardset {name} = {{"]
-    L.append(f"    .num_defs = {len(defs)},")
-    L.append(f"    .num_decks = {len(decks)},")
-    L.append(f"    .num_subtypes = {len(subtypes)},")
-    L.append(f"    .num_abilities = {len(compiled.abilities)},")
-    L.append(f"    .num_selectors = {len(compiled.selectors)},")
-    L.append(f"    .bytecode_len = {len(compiled.bytecode)},")
-    L.append("    .defs = {")
-    for i, d in enumerate(defs):
-        first, count = compiled.ranges[i]
-        L.append(f"        /* {i:2d} {d['id']} {d['name']} */")
-        L.append(
-            f"        {{.id = {_c_string(d['id'])}, .name = {_c_string(d['name'])}, "
-            f".card_type = {d['card_type']}, .element = {d['element']}, .rarity = {d['rarity']}, "
-            f".keywords = {d['keywords']}, .cost = {d['cost']}, .attack = {d['attack']}, "
-            f".health = {d['health']}, .gate_points = {d['gate_points']}, .carapace = {d['carapace']}, "
-            f".ability_count = {count}, .ability_first = {first}, .subtypes = {d['subtypes']}ULL}},")
-    L.append("    },")
-    L.append("    .decks = {")
-    for dk in decks:
-        L.append(f"        {{.name = {_c_string(dk['name'])}, .leader = {dk['leader']}, .gate = {dk['gate']}, "
-                 f".token = {dk['token']},")
-        L.append("         .ikz = {" + ", ".join(map(str, dk["ikz"])) + "},")
-        L.append("         .main = {" + ", ".join(map(str, dk["main"])) + "}},")
-    L.append("    },")
-    L.append("    .subtype_names = {" + ", ".join(_c_string(s) for s in subtypes) + "},")
-    L.append("    .abilities = {")
-    for i, a in enumerate(compiled.abilities):
-        L.append(f"        /* {i:3d} */ {{.kind = {a.kind}, .trigger = {a.trigger}, .flags = {a.flags}, "
-                 f".ikz_cost = {a.ikz_cost}, .program = {a.program}, .requirement = {a.requirement}, "
-                 f".condition = {a.condition}, .static_target = {a.static_target}, .selector = {a.selector}, "
-                 f".attack = {a.attack}, .health = {a.health}, .set_bonus = {a.set_bonus}}},")
-    L.append("    },")
-    L.append("    .selectors = {")
-    for i, s in enumerate(compiled.selectors):
-        L.append(f"        /* {i:3d} */ {{.zones = {s.zones}, .side = {s.side}, .types = {s.types}, "
-                 f".flags = {s.flags}, .cost_min = {s.cost_min}, .cost_max = {s.cost_max}, "
-                 f".cost_max_reg = {s.cost_max_reg}, .element = {s.element}, .def = {s.def_index}, "
-                 f".exclude_t = {s.exclude_t}, .subtypes = {s.subtypes}ULL}},")
-    L.append("    },")
-    L.append("    .bytecode = {")
-    bc = bytes(compiled.bytecode)
-    for i in range(0, len(bc), 16):
-        L.append("        " + ", ".join(f"0x{b:02x}" for b in bc[i:i + 16]) + ",")
-    L.append("    },")
+    for f in CARDSET.fields:
+        if f.is_pad:
+            continue
+        v = field_value(CARDSET, values, f.name)
+        if f.record is not None:
+            L.append(f"    .{f.name} = {{")
+            for i, x in enumerate(v):
+                L.append(f"        {_comment(i, x, f.record)}")
+                L.append(f"        {_record_inline(f.record, x)},")
+            L.append("    },")
+        elif f.ctype != "char" and f.dims and f.count > _HEX_AFTER and f.ctype == "uint8_t":
+            L.append(f"    .{f.name} = {{")
+            b = bytes(v)
+            for i in range(0, len(b), _HEX_ROW):
+                L.append("        " + ", ".join(f"0x{x:02x}" for x in b[i:i + _HEX_ROW]) + ",")
+            L.append("    },")
+        else:
+            L.append(f"    .{f.name} = {_value(f, v)},")
     L.append("};")
     return "\n".join(L) + "\n"
+
+
+def emit_cardset_c(name, cs, header_name, stamp):
+    """The .c text of a compiled card set (azuki.convert.CardSet)."""
+    return emit_values_c(name, cardset_values(cs), header_name, stamp)

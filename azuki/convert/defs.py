@@ -63,6 +63,8 @@ def parse_def_text(text: str, source: str = "<def>"):
 
 
 def load_families():
+    """{family: [DefEntry]} of every azk_*.def, the card-set records included
+    (AZK_<RECORD>_FIELD families of azk_cardset.def, see :data:`RECORD_FAMILIES`)."""
     fams = {}
     for f in def_files():
         for e in parse_def_text(f.read_text(), f.name):
@@ -71,6 +73,17 @@ def load_families():
 
 
 DEF_FAMILIES = load_families()
+
+# The card-set records of azk_cardset.def: X-macro family -> C struct name,
+# in nesting order (a record only nests records declared before it). Each
+# entry is AZK_<RECORD>_FIELD(name, C type, dims, doc); see azuki.convert.pack.
+RECORD_FAMILIES = {
+    "AZK_CARD_DEF_FIELD": "azk_card_def",
+    "AZK_DECKLIST_FIELD": "azk_decklist",
+    "AZK_ABILITY_FIELD": "azk_ability",
+    "AZK_SELECTOR_FIELD": "azk_selector",
+    "AZK_CARDSET_FIELD": "azk_cardset",
+}
 
 
 # ---- capacities (#defines of the C headers) ----------------------------------
@@ -83,6 +96,13 @@ CAPACITY_NAMES = (
     "AZK_WEAPON_CAP", "AZK_IKZ_AREA_CAP", "AZK_LOOK_CAP", "AZK_MAX_OPTIONS", "AZK_MAX_EACH", "AZK_REGS",
     "AZK_TREGS", "AZK_VM_STEP_LIMIT", "AZK_MAX_ABILITIES", "AZK_MAX_SELECTORS", "AZK_MAX_BYTECODE",
     "AZK_MAX_ACTIVATED", "AZK_DEFAULT_TURN_CAP", "AZK_NO_PC", "AZK_NONE",
+    # bounds the binding and the CLI check (game.h)
+    "AZK_MAX_TURN_CAP", "AZK_DEFAULT_DECISION_CAP", "AZK_MAX_DECISION_CAP", "AZK_MAX_DAMAGE",
+    "AZK_GAME_RNG_STREAM", "AZK_SIM_RNG_STREAM",
+    # the card-set record's dimensions and byte format (azk_cardset.def, pack.py)
+    "AZK_MAX_CARD_DEFS", "AZK_MAX_SUBTYPES", "AZK_MAX_DECKS", "AZK_CARD_ID_LEN", "AZK_CARD_NAME_LEN",
+    "AZK_SUBTYPE_NAME_LEN", "AZK_DECK_NAME_LEN", "AZK_MAX_CARD_ABILITIES", "AZK_CARDSET_MAGIC",
+    "AZK_CARDSET_FORMAT_VERSION", "AZK_CARDSET_HEADER_BYTES",
 )
 _DEFINE = re.compile(r"^\s*#\s*define\s+(AZK_[A-Z0-9_]+)\s+(.+?)\s*$")
 
