@@ -210,8 +210,9 @@ static void test_verify_unknown_opcode(void) {
     REJECT(AZK_NUM_OPCODES);
     REJECT(OP(SETI), 0, 1, AZK_NUM_OPCODES, OP(END));
     REJECT(0xFF, OP(END));
-    /* the highest opcode (RETURN_COST) is known */
-    _Static_assert(AZK_OP_RETURN_COST == AZK_NUM_OPCODES - 1, "RETURN_COST is the last opcode");
+    /* the highest opcode (COUNT_GE) is known */
+    _Static_assert(AZK_OP_COUNT_GE == AZK_NUM_OPCODES - 1, "COUNT_GE is the last opcode");
+    ACCEPT(OP(COUNT_GE), 0, 0, 3, OP(END));
     ACCEPT(OP(RETURN_COST), 0, OP(END));
     ACCEPT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(5), OP(END));
 }
