@@ -406,6 +406,8 @@ class Compiler:
             a, b = arg
             if k in ("le", "lt"):
                 a, b = b, a          # a <= b  <=>  b >= a
+            if self._count_at_least(a, b, k, p, scope, reg):
+                return
             self.value(a, f"{p}[0]", scope, reg)
             t = scope.temp(p)
             self.value(b, f"{p}[1]", scope, t)
@@ -461,6 +463,22 @@ class Compiler:
             self._emit(p, "MATCH", reg, t, self.selector(arg["selector"], f"{p}.selector", scope))
         else:
             raise AbilityError(p, f"unknown condition kind {k!r}")
+
+    def _count_at_least(self, a, b, k, p, scope, reg):
+        """`count(SEL) >= k` with a literal k (ge, le swapped; gt, lt: k + 1):
+        one COUNT_GE, the instruction the engine's condition fast path runs
+        without the interpreter. Same result as COUNT; SETI; GE (the count
+        saturates to int16, k is an int8). Returns False when it does not apply."""
+        if not (isinstance(a, dict) and len(a) == 1 and "count" in a):
+            return False
+        if isinstance(b, bool) or not isinstance(b, int):
+            return False
+        at_least = b + (1 if k in ("gt", "lt") else 0)
+        if k == "eq" or not -128 <= b <= 127 or not -128 <= at_least <= 127:
+            return False         # the general path reports (or handles) these
+        sel = self.selector(a["count"], f"{p}[0].count", scope)
+        self._emit(p, "COUNT_GE", reg, sel, at_least & 0xFF)
+        return True
 
     def count(self, v, path, scope, reg, hi=None, what_hi="", what="a count"):
         """A count operand (draw 2, repeat 3 times, 1 damage) into `reg`. A
