@@ -693,6 +693,13 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             f->each_n = f->each_i = 0;
             break;
         }
+#ifdef AZK_TEST_EXTENSIONS
+        /* Test builds only (tests/test_extending.py appends TESTKW and TESTOP
+         * to the .def files): the recipe of docs/extending.md, end to end. */
+        case AZK_OP_TESTOP:
+            if (valid_on_field(g, &x, a[0])) azk_add_effect(g, f->t[a[0]], AZK_FX_STATUS, a[1], f->controller, 0, AZK_ST_TESTKW);
+            break;
+#endif
         case AZK_NUM_OPCODES: /* not an opcode: the verifier rejects it */
             AZK_UNREACHABLE();
             break;
@@ -723,7 +730,7 @@ static int kind_ok(const azk_cardset *cs, uint8_t kind, const uint8_t *a) {
     case AZK_OPK_REF: return a[0] < AZK_REF_COUNT;
     case AZK_OPK_CTXV: return a[0] < AZK_CTXV_COUNT;
     case AZK_OPK_DUR: return a[0] < AZK_DUR_COUNT;
-    case AZK_OPK_STATUS: return a[0] != 0 && a[0] < (1u << AZK_STI_COUNT);
+    case AZK_OPK_STATUS: return a[0] != 0 && (a[0] >> AZK_STI_COUNT) == 0; /* no unknown bit */
     case AZK_OPK_I8: return 1;
     case AZK_OPK_FLAG: return a[0] <= 1;
     case AZK_OPK_PLACE: return a[0] >= 1 && a[0] <= 3;
