@@ -76,6 +76,11 @@ CARD_TYPE_WEAPON = 3
 CARD_TYPE_SPELL = 4
 CARD_TYPE_IKZ = 5
 
+CONDITION = ('FROZEN', 'SHOCKED')
+CONDITION_DOC = ('abilities disabled, cannot attack, cannot be damaged', "does not untap in its controller's next untap step")
+CONDITION_FROZEN = 0
+CONDITION_SHOCKED = 1
+
 CTX = ('TRIGGER_VALUE', 'HAND_SIZE', 'DECK_SIZE', 'DISCARD_SIZE', 'UNTAPPED_IKZ', 'TAPPED_IKZ')
 CTX_DOC = ("the trigger's value: portaled entity's GP (PORTAL), entities played earlier this turn (ON_PLAY)", "cards in the controller's hand", "cards in the controller's deck", "cards in the controller's discard pile", 'untapped IKZ cards of the controller', 'tapped IKZ cards of the controller')
 CTX_TRIGGER_VALUE = 0
@@ -194,9 +199,9 @@ KEYWORD_INFILTRATE = 2
 KEYWORD_GODMODE = 3
 KEYWORD_EFFECT_IMMUNE = 4
 
-OP = ('END', 'JMP', 'JZ', 'SETI', 'ADDI', 'ADD', 'SUB', 'MIN', 'GE', 'GEI', 'LEI', 'NOT', 'COUNT', 'CTX', 'VALID', 'MATCH', 'LOAD', 'CHOOSE', 'MAY', 'CHOOSE_NUM', 'DAMAGE', 'MOD_ATTACK', 'GRANT', 'DRAW', 'MILL', 'DISCARD', 'RETURN', 'LOOK', 'TO_HAND', 'BOTTOM_LOOKED', 'PLAY_FREE', 'UNTAP_IKZ', 'TAP', 'SACRIFICE', 'FOREACH', 'NEXT', 'RETURN_COST')
-OP_DOC = ('finish the program (condition programs return R[0] != 0)', 'pc = off', 'if R[a] == 0: pc = off(b,c)', 'R[a] = (int8)b', 'R[a] += (int8)b', 'R[a] += R[b]', 'R[a] -= R[b]', 'R[a] = min(R[a], R[b])', 'R[a] = R[a] >= R[b]', 'R[a] = R[a] >= (int8)b', 'R[a] = R[a] <= (int8)b', 'R[a] = !R[a]', 'R[a] = number of cards matching selector b', 'R[a] = context value b (enum azk_ctx_value)', 'R[a] = T[b] still names the same object (RULES 2.1)', 'R[a] = T[b] is valid and matches selector c', 'T[a] = the card named by reference b (enum azk_ref)', 'T[a] = a card matching selector b, chosen by the controller; c: 1 = may decline; no candidate -> T[a] empty', 'R[a] = 1 if the controller says yes, else 0', 'R[a] = a number in [0, max(R[b],0)] chosen by the controller', 'deal R[b] effect damage to T[a] (RULES 7)', 'T[a] gets (int8)b attack for duration c', 'T[a] gets status bits b for duration c', 'the controller draws R[a] cards (RULES 9: empty deck loses)', "the top R[a] cards of the controller's deck go to the discard pile", "T[a] goes from its zone to its owner's discard pile", "T[a] returns to its owner's hand (godmode: nothing)", "the top R[a] cards of the controller's deck are looked at", "T[a] (looked at or in a pile) goes to its owner's hand, revealed", "the looked-at cards go to the bottom, one at a time in the controller's chosen order", 'the controller plays T[a] without paying IKZ (RULES 5.7); b: 1 garden, 2 alley, 3 either', 'untap R[a] tapped IKZ cards of the controller', 'tap T[a]', "T[a] goes to its owner's discard pile (a cost: godmode does not stop it)", 'snapshot the cards matching selector b; T[a] = first; none: pc = off(c,d)', 'T[a] = next snapshot card that has not changed zone; pc = off(b,c) while one remains', "T[a] returns to its owner's hand as a cost its controller pays: godmode does not stop it (RULES 7)")
-OP_ARGS = ((0, 1), (2, 1), (3, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (1, 1), (2, 1), (2, 1), (2, 1), (3, 1), (2, 1), (3, 0), (1, 0), (2, 0), (2, 0), (3, 0), (3, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (0, 0), (2, 0), (1, 0), (1, 0), (1, 0), (4, 0), (3, 0), (1, 0))
+OP = ('END', 'JMP', 'JZ', 'SETI', 'ADDI', 'ADD', 'SUB', 'MIN', 'GE', 'GEI', 'LEI', 'NOT', 'COUNT', 'CTX', 'VALID', 'MATCH', 'LOAD', 'CHOOSE', 'MAY', 'CHOOSE_NUM', 'DAMAGE', 'MOD_ATTACK', 'GRANT', 'DRAW', 'MILL', 'DISCARD', 'RETURN', 'LOOK', 'TO_HAND', 'BOTTOM_LOOKED', 'PLAY_FREE', 'UNTAP_IKZ', 'TAP', 'SACRIFICE', 'FOREACH', 'NEXT', 'RETURN_COST', 'COUNT_GE')
+OP_DOC = ('finish the program (condition programs return R[0] != 0)', 'pc = off', 'if R[a] == 0: pc = off(b,c)', 'R[a] = (int8)b', 'R[a] += (int8)b', 'R[a] += R[b]', 'R[a] -= R[b]', 'R[a] = min(R[a], R[b])', 'R[a] = R[a] >= R[b]', 'R[a] = R[a] >= (int8)b', 'R[a] = R[a] <= (int8)b', 'R[a] = !R[a]', 'R[a] = number of cards matching selector b', 'R[a] = context value b (enum azk_ctx_value)', 'R[a] = T[b] still names the same object (RULES 2.1)', 'R[a] = T[b] is valid and matches selector c', 'T[a] = the card named by reference b (enum azk_ref)', 'T[a] = a card matching selector b, chosen by the controller; c: 1 = may decline; no candidate -> T[a] empty', 'R[a] = 1 if the controller says yes, else 0', 'R[a] = a number in [0, max(R[b],0)] chosen by the controller', 'deal R[b] effect damage to T[a] (RULES 7)', 'T[a] gets (int8)b attack for duration c', 'T[a] gets status bits b for duration c', 'the controller draws R[a] cards (RULES 9: empty deck loses)', "the top R[a] cards of the controller's deck go to the discard pile", "T[a] goes from its zone to its owner's discard pile", "T[a] returns to its owner's hand (godmode: nothing)", "the top R[a] cards of the controller's deck are looked at", "T[a] (looked at or in a pile) goes to its owner's hand, revealed", "the looked-at cards go to the bottom, one at a time in the controller's chosen order", 'the controller plays T[a] without paying IKZ (RULES 5.7); b: 1 garden, 2 alley, 3 either', 'untap R[a] tapped IKZ cards of the controller', 'tap T[a]', "T[a] goes to its owner's discard pile (a cost: godmode does not stop it)", 'snapshot the cards matching selector b; T[a] = first; none: pc = off(c,d)', 'T[a] = next snapshot card that has not changed zone; pc = off(b,c) while one remains', "T[a] returns to its owner's hand as a cost its controller pays: godmode does not stop it (RULES 7)", 'R[a] = (number of cards matching selector b) >= (int8)c: at least c match (the condition fast path)')
+OP_ARGS = (('()', 'PURE'), ('(OFF)', 'PURE'), ('(R, OFF)', 'PURE'), ('(R, I8)', 'PURE'), ('(R, I8)', 'PURE'), ('(R, R)', 'PURE'), ('(R, R)', 'PURE'), ('(R, R)', 'PURE'), ('(R, R)', 'PURE'), ('(R, I8)', 'PURE'), ('(R, I8)', 'PURE'), ('(R)', 'PURE'), ('(R, SEL)', 'PURE'), ('(R, CTXV)', 'PURE'), ('(R, T)', 'PURE'), ('(R, T, SEL)', 'PURE'), ('(T, REF)', 'PURE'), ('(T, SEL, FLAG)', 'ASK'), ('(R)', 'ASK'), ('(R, R)', 'ASK'), ('(T, R)', 'FIELD'), ('(T, I8, DUR)', 'EFFECT'), ('(T, STATUS, DUR)', 'FIELD'), ('(R)', 'FIELD'), ('(R)', 'FIELD'), ('(T)', 'FIELD'), ('(T)', 'FIELD'), ('(R)', 'FIELD'), ('(T)', 'FIELD'), ('()', 'ASK_FIELD'), ('(T, PLACE)', 'ASK_FIELD'), ('(R)', 'FIELD'), ('(T)', 'FIELD'), ('(T)', 'FIELD'), ('(T, SEL, OFF)', 'LOOP'), ('(T, OFF)', 'LOOP'), ('(T)', 'FIELD'), ('(R, SEL, I8)', 'PURE'))
 OP_END = 0
 OP_JMP = 1
 OP_JZ = 2
@@ -234,6 +239,23 @@ OP_SACRIFICE = 33
 OP_FOREACH = 34
 OP_NEXT = 35
 OP_RETURN_COST = 36
+OP_COUNT_GE = 37
+
+OPERAND = ('_', 'R', 'T', 'SEL', 'REF', 'CTXV', 'DUR', 'STATUS', 'I8', 'FLAG', 'PLACE', 'OFF')
+OPERAND_DOC = ('no operand (padding of the kind list)', 'R register index, < AZK_REGS', 'T register index, < AZK_TREGS', "selector index, < the set's num_selectors", 'card reference (enum azk_ref), < AZK_REF_COUNT', 'context value (enum azk_ctx_value), < AZK_CTXV_COUNT', 'duration (enum azk_duration), < AZK_DUR_COUNT', 'non-empty enum azk_status_bit mask, < 1 << AZK_STI_COUNT', 'small immediate: any byte, read as int8', '0 or 1', 'placement code: 1 garden, 2 alley, 3 either', 'jump target: u16 little-endian absolute pc onto an instruction of the same program')
+OPERAND_ARGS = ((0,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (2,))
+OPERAND__ = 0
+OPERAND_R = 1
+OPERAND_T = 2
+OPERAND_SEL = 3
+OPERAND_REF = 4
+OPERAND_CTXV = 5
+OPERAND_DUR = 6
+OPERAND_STATUS = 7
+OPERAND_I8 = 8
+OPERAND_FLAG = 9
+OPERAND_PLACE = 10
+OPERAND_OFF = 11
 
 PHASE = ('MULLIGAN', 'MAIN', 'RESPONSE', 'DEFENDER', 'PROMPT', 'GAME_OVER')
 PHASE_DOC = ('a player chooses keep or mulligan', "the active player's main phase", 'response window step (a): the defender may respond', 'response window step (b): the defender may redirect', 'a player answers a pending prompt', 'the game has ended')
@@ -282,7 +304,7 @@ RESULT_DRAW = 3
 RESULT_TRUNCATED = 4
 
 STATUS = ('CHARGE', 'DEFENDER', 'INFILTRATE', 'GODMODE', 'EFFECT_IMMUNE', 'FROZEN', 'SHOCKED')
-STATUS_DOC = ('keyword charge', 'keyword defender', 'keyword infiltrate', 'keyword godmode', 'cannot take damage from card effects', 'abilities disabled, cannot attack, cannot be damaged', "does not untap in its controller's next untap step")
+STATUS_DOC = ('may attack during the turn it entered the garden', 'may be tapped in response step (b) to become the target', 'when it attacks, response step (b) is skipped', 'does not leave the field because of damage or card effects', 'cannot take damage from card effects', 'abilities disabled, cannot attack, cannot be damaged', "does not untap in its controller's next untap step")
 STATUS_CHARGE = 0
 STATUS_DEFENDER = 1
 STATUS_INFILTRATE = 2

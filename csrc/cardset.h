@@ -54,9 +54,19 @@ enum azk_status_bit {
     AZK_ST_NONE_ = 0
 };
 #undef AZK_STATUS
+/* Statuses are generated as keywords then conditions (azk_enums.def), so
+ * each keyword's status bit is its keyword bit; checked per keyword anyway.
+ * 8 bits: azk_card_def.keywords, azk_effect.status and GRANT's operand are
+ * bytes (docs/extending.md, "Status bits", says what widening costs). */
 _Static_assert(AZK_STI_COUNT <= 8, "statuses are a uint8_t mask");
-_Static_assert((int)AZK_STI_CHARGE == (int)AZK_KWI_CHARGE && (int)AZK_STI_EFFECT_IMMUNE == (int)AZK_KWI_EFFECT_IMMUNE,
-               "keyword bits are the first status bits");
+#define AZK_KEYWORD(name, doc) \
+    _Static_assert((int)AZK_STI_##name == (int)AZK_KWI_##name, "keyword " #name " is status bit " #name);
+#include "azk_enums.def"
+#undef AZK_KEYWORD
+#define AZK_CONDITION(name, doc) \
+    _Static_assert((int)AZK_STI_##name >= (int)AZK_KWI_COUNT, "condition " #name " follows the keywords");
+#include "azk_enums.def"
+#undef AZK_CONDITION
 
 #define AZK_DURATION(name, doc) AZK_DUR_##name,
 enum azk_duration {

@@ -24,16 +24,60 @@
  */
 #include "game.h"
 
-#define AZK_OP(name, n, pure, doc) n,
+#include "azk_ops.h"
+
+/* The opcode tables, generated from azk_opcodes.def (operand kinds and bytes,
+ * properties). An AZK_OP line without an operand list, with an unknown kind
+ * or property, or with too many operands does not compile. */
+#define AZK_OP(name, ops, props, doc) AZK_OP_CHECK(name, ops)
+#include "azk_opcodes.def"
+#undef AZK_OP
+#define AZK_OP(name, ops, props, doc) AZK_OP_BYTES ops,
 static const uint8_t OPERANDS[AZK_NUM_OPCODES] = {
 #include "azk_opcodes.def"
 };
 #undef AZK_OP
-#define AZK_OP(name, n, pure, doc) pure,
-static const uint8_t PURE[AZK_NUM_OPCODES] = {
+#define AZK_OP(name, ops, props, doc) AZK_OPP_##props,
+static const uint8_t PROPS[AZK_NUM_OPCODES] = {
 #include "azk_opcodes.def"
 };
 #undef AZK_OP
+#define AZK_OP(name, ops, props, doc) AZK_OP_KINDS ops,
+static const uint8_t KINDS[AZK_NUM_OPCODES][AZK_OP_MAX_OPERANDS] = {
+#include "azk_opcodes.def"
+};
+#undef AZK_OP
+#define AZK_OPERAND(kind, bytes, doc) bytes,
+static const uint8_t KIND_BYTES[AZK_OPK_COUNT] = {
+#include "azk_opcodes.def"
+};
+#undef AZK_OPERAND
+#define PURE_OP(op) (PROPS[op] & AZK_OPP_PURE)
+
+/* Case labels of every opcode with (or without) the PURE property, for the
+ * exhaustive switches below: each switch names every opcode, so an opcode
+ * added to the .def without its case is a compile error (-Wswitch, no
+ * default label), not a silent no-op. */
+#define AZK_PURE_CASE_PURE(name) case AZK_OP_##name:
+#define AZK_PURE_CASE_ASK(name)
+#define AZK_PURE_CASE_FIELD(name)
+#define AZK_PURE_CASE_ASK_FIELD(name)
+#define AZK_PURE_CASE_EFFECT(name)
+#define AZK_PURE_CASE_LOOP(name)
+#define AZK_IMPURE_CASE_PURE(name)
+#define AZK_IMPURE_CASE_ASK(name) case AZK_OP_##name:
+#define AZK_IMPURE_CASE_FIELD(name) case AZK_OP_##name:
+#define AZK_IMPURE_CASE_ASK_FIELD(name) case AZK_OP_##name:
+#define AZK_IMPURE_CASE_EFFECT(name) case AZK_OP_##name:
+#define AZK_IMPURE_CASE_LOOP(name) case AZK_OP_##name:
+
+/* Status masks are stored in a byte per keyword set (azk_card_def.keywords),
+ * per temporary effect (azk_effect.status) and per GRANT operand (one byte:
+ * kind STATUS). Widening them costs a state-format and card-set layout
+ * change: docs/extending.md, "Status bits". */
+_Static_assert(AZK_KWI_COUNT <= 8 * sizeof(((azk_card_def *)0)->keywords), "keywords fit azk_card_def.keywords");
+_Static_assert(AZK_STI_COUNT <= 8 * sizeof(((azk_effect *)0)->status), "statuses fit azk_effect.status");
+_Static_assert(AZK_STI_COUNT <= 8 * AZK_OPB_STATUS, "statuses fit GRANT's STATUS operand");
 
 #define AZK_REF(name, doc) AZK_REF_##name,
 enum azk_ref {
@@ -49,6 +93,11 @@ enum azk_ctx_value {
 #undef AZK_CTX
 
 int azk_op_operands(int op) { return op >= 0 && op < AZK_NUM_OPCODES ? OPERANDS[op] : 0; }
+int azk_op_props(int op) { return op >= 0 && op < AZK_NUM_OPCODES ? PROPS[op] : 0; }
+int azk_op_kind(int op, int i) {
+    return op >= 0 && op < AZK_NUM_OPCODES && i >= 0 && i < AZK_OP_MAX_OPERANDS ? KINDS[op][i] : AZK_OPK__;
+}
+int azk_operand_bytes(int kind) { return kind >= 0 && kind < AZK_OPK_COUNT ? KIND_BYTES[kind] : 0; }
 
 #define U16(lo, hi) ((uint16_t)((lo) | ((hi) << 8)))
 
@@ -255,7 +304,8 @@ static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x,
     uint8_t op = cs->bytecode[pc];
     uint16_t next = (uint16_t)(pc + 1 + OPERANDS[op]);
     int16_t *r = x->r;
-    switch (op) {
+    switch ((enum azk_opcode)op) {
+    case AZK_OP_END: break; /* callers stop at END */
     case AZK_OP_JMP: return U16(a[0], a[1]);
     case AZK_OP_JZ: return r[a[0]] == 0 ? U16(a[1], a[2]) : next;
     case AZK_OP_SETI: r[a[0]] = (int8_t)a[1]; break;
@@ -279,7 +329,17 @@ static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x,
                   sel_match(g, cs, &cs->selectors[a[2]], x->controller, x->source, r, x->t, x->t[a[1]]);
         break;
     case AZK_OP_LOAD: set_t(g, x, a[0], load_ref(g, x, a[1])); break;
-    default: break;
+    case AZK_OP_COUNT_GE: {
+        const azk_selector *s = &cs->selectors[a[1]];
+        r[a[0]] = sat16(count_matching(g, cs, s, x->controller, x->source, r, x->t)) >= (int8_t)a[2];
+        break;
+    }
+#define AZK_OP(name, ops, props, doc) AZK_IMPURE_CASE_##props(name)
+#include "azk_opcodes.def"
+#undef AZK_OP
+    case AZK_NUM_OPCODES: /* not an opcode: the verifier rejects it */
+        AZK_UNREACHABLE(); /* the VM runs impure ops itself; the verifier keeps them out of conditions */
+        break;
     }
     return next;
 }
@@ -291,15 +351,14 @@ _Static_assert(AZK_TREGS == 4, "EMPTY_T lists every T register");
 
 int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller) {
     /* The commonest requirement, "at least k cards match" (the compiler's
-     * COUNT r0,sel; SETI t,k; GE r0,t; END with t != r0), straight to the
-     * count: the same result without the interpreter. Each opcode is read
-     * only after the previous one matched, so a verified program (ending in
-     * END) is never read past its end. */
+     * COUNT_GE r0,sel,k; END), straight to the count: the same result without
+     * the interpreter. The second opcode is read only after the first
+     * matched, so a verified program (ending in END) is never read past its
+     * end. */
     const uint8_t *b = &cs->bytecode[pc];
-    if (b[0] == AZK_OP_COUNT && b[1] == 0 && b[3] == AZK_OP_SETI && b[4] != 0 && b[6] == AZK_OP_GE &&
-        b[7] == 0 && b[8] == b[4] && b[9] == AZK_OP_END)
+    if (b[0] == AZK_OP_COUNT_GE && b[1] == 0 && b[4] == AZK_OP_END)
         return sat16(count_matching(g, cs, &cs->selectors[b[2]], controller, source, ZERO_R, EMPTY_T)) >=
-               (int8_t)b[5];
+               (int8_t)b[3];
     int16_t r[AZK_REGS] = {0};
     uint8_t t[AZK_TREGS];
     uint16_t t_inc[AZK_TREGS] = {0};
@@ -440,11 +499,12 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             finish(g, cs);
             return;
         }
-        if (PURE[op]) {
+        switch ((enum azk_opcode)op) { /* every opcode has a case: no default (-Wswitch) */
+#define AZK_OP(name, ops, props, doc) AZK_PURE_CASE_##props(name)
+#include "azk_opcodes.def"
+#undef AZK_OP
             f->pc = exec_pure(g, cs, &x, pc);
             continue;
-        }
-        switch (op) {
         case AZK_OP_CHOOSE: {
             if (take_answer(f, &v)) {
                 set_t(g, &x, a[0], v < 0 ? -1 : v);
@@ -633,48 +693,64 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             f->each_n = f->each_i = 0;
             break;
         }
-        default: /* a non-pure opcode without a case here would be a silent no-op */
+#ifdef AZK_TEST_EXTENSIONS
+        /* Test builds only (tests/test_extending.py appends TESTKW and TESTOP
+         * to the .def files): the recipe of docs/extending.md, end to end. */
+        case AZK_OP_TESTOP:
+            if (valid_on_field(g, &x, a[0])) azk_add_effect(g, f->t[a[0]], AZK_FX_STATUS, a[1], f->controller, 0, AZK_ST_TESTKW);
+            break;
+#endif
+        case AZK_NUM_OPCODES: /* not an opcode: the verifier rejects it */
             AZK_UNREACHABLE();
             break;
         }
         f->pc = next;
         /* State checks (RULES §9) after every effect step that changes the
          * game, so a prompt is never asked over an unchecked state (rules
-         * §13.4). Pure ops, answered choices (they set registers), attack
-         * changes and loop bookkeeping change no damage, health or field. */
-        if (op != AZK_OP_CHOOSE && op != AZK_OP_MAY && op != AZK_OP_CHOOSE_NUM && op != AZK_OP_MOD_ATTACK &&
-            op != AZK_OP_FOREACH && op != AZK_OP_NEXT)
-            azk_state_check(g, cs);
+         * §13.4): after the ops declared FIELD. Pure ops, answered choices
+         * (they set registers), attack changes (EFFECT) and loop bookkeeping
+         * (LOOP) change no damage, health or field. */
+        if (PROPS[op] & AZK_OPP_FIELD) azk_state_check(g, cs);
     }
 }
 
 /* ---------------------------------------------------------------------------
  * Verifier: every check the interpreter relies on (DESIGN §2).
  * ------------------------------------------------------------------------- */
-static int operand_ok(const azk_cardset *cs, uint8_t op, const uint8_t *a) {
-    switch (op) {
-    case AZK_OP_JZ: case AZK_OP_SETI: case AZK_OP_ADDI: case AZK_OP_GEI: case AZK_OP_LEI: case AZK_OP_NOT:
-    case AZK_OP_MAY: case AZK_OP_DRAW: case AZK_OP_MILL: case AZK_OP_LOOK: case AZK_OP_UNTAP_IKZ:
-        return a[0] < AZK_REGS;
-    case AZK_OP_ADD: case AZK_OP_SUB: case AZK_OP_MIN: case AZK_OP_GE: case AZK_OP_CHOOSE_NUM:
-        return a[0] < AZK_REGS && a[1] < AZK_REGS;
-    case AZK_OP_COUNT: return a[0] < AZK_REGS && a[1] < cs->num_selectors;
-    case AZK_OP_CTX: return a[0] < AZK_REGS && a[1] < AZK_CTXV_COUNT;
-    case AZK_OP_VALID: return a[0] < AZK_REGS && a[1] < AZK_TREGS;
-    case AZK_OP_MATCH: return a[0] < AZK_REGS && a[1] < AZK_TREGS && a[2] < cs->num_selectors;
-    case AZK_OP_LOAD: return a[0] < AZK_TREGS && a[1] < AZK_REF_COUNT;
-    case AZK_OP_CHOOSE: return a[0] < AZK_TREGS && a[1] < cs->num_selectors && a[2] <= 1;
-    case AZK_OP_DAMAGE: return a[0] < AZK_TREGS && a[1] < AZK_REGS;
-    case AZK_OP_MOD_ATTACK: return a[0] < AZK_TREGS && a[2] < AZK_DUR_COUNT;
-    case AZK_OP_GRANT: return a[0] < AZK_TREGS && a[1] != 0 && a[1] < (1u << AZK_STI_COUNT) && a[2] < AZK_DUR_COUNT;
-    case AZK_OP_DISCARD: case AZK_OP_RETURN: case AZK_OP_TO_HAND: case AZK_OP_TAP: case AZK_OP_SACRIFICE:
-    case AZK_OP_RETURN_COST:
-        return a[0] < AZK_TREGS;
-    case AZK_OP_PLAY_FREE: return a[0] < AZK_TREGS && a[1] >= 1 && a[1] <= 3;
-    case AZK_OP_FOREACH: return a[0] < AZK_TREGS && a[1] < cs->num_selectors;
-    case AZK_OP_NEXT: return a[0] < AZK_TREGS;
-    default: return 1;
+/* One operand of kind `kind` at `a`: the checks of azk_opcodes.def's
+ * AZK_OPERAND lines. The switch names every kind and has no default, so a
+ * kind added without its check does not compile (-Wswitch); an unknown kind
+ * fails. Jump targets (OFF) are checked by the verifier's jump pass. */
+static int kind_ok(const azk_cardset *cs, uint8_t kind, const uint8_t *a) {
+    switch ((enum azk_operand_kind)kind) {
+    case AZK_OPK__: return 1;
+    case AZK_OPK_R: return a[0] < AZK_REGS;
+    case AZK_OPK_T: return a[0] < AZK_TREGS;
+    case AZK_OPK_SEL: return a[0] < cs->num_selectors;
+    case AZK_OPK_REF: return a[0] < AZK_REF_COUNT;
+    case AZK_OPK_CTXV: return a[0] < AZK_CTXV_COUNT;
+    case AZK_OPK_DUR: return a[0] < AZK_DUR_COUNT;
+    case AZK_OPK_STATUS: return a[0] != 0 && (a[0] >> AZK_STI_COUNT) == 0; /* no unknown bit */
+    case AZK_OPK_I8: return 1;
+    case AZK_OPK_FLAG: return a[0] <= 1;
+    case AZK_OPK_PLACE: return a[0] >= 1 && a[0] <= 3;
+    case AZK_OPK_OFF: return 1;
+    case AZK_OPK_COUNT: break;
     }
+    return 0;
+}
+
+/* Every operand of `op` by its declared kind; *target = its jump target
+ * (an OFF operand) or -1. */
+static int operand_ok(const azk_cardset *cs, uint8_t op, const uint8_t *a, int *target) {
+    *target = -1;
+    for (int i = 0; i < AZK_OP_MAX_OPERANDS; i++) {
+        uint8_t k = KINDS[op][i];
+        if (!kind_ok(cs, k, a)) return 0;
+        if (k == AZK_OPK_OFF) *target = U16(a[0], a[1]);
+        a += KIND_BYTES[k];
+    }
+    return 1;
 }
 
 /* Verify the program at `pc`: known opcodes, operands in range, jumps onto
@@ -693,16 +769,14 @@ int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure) {
         if (pc >= cs->bytecode_len) return -2; /* unterminated */
         uint8_t op = cs->bytecode[pc];
         if (op >= AZK_NUM_OPCODES) return -3;
-        if (pure && !PURE[op]) return -4;
+        if (pure && !PURE_OP(op)) return -4;
         if (pc + 1 + OPERANDS[op] > cs->bytecode_len) return -2;
         const uint8_t *a = &cs->bytecode[pc + 1];
-        if (!operand_ok(cs, op, a)) return -5;
+        int target;
+        if (!operand_ok(cs, op, a, &target)) return -5;
         boundary[pc >> 3] |= (uint8_t)(1u << (pc & 7));
-        int target = -1;
-        if (op == AZK_OP_JMP) target = U16(a[0], a[1]);
-        else if (op == AZK_OP_JZ) target = U16(a[1], a[2]);
-        else if (op == AZK_OP_FOREACH) { target = U16(a[2], a[3]); if (++depth > 1) return -6; }
-        else if (op == AZK_OP_NEXT) { target = U16(a[1], a[2]); if (--depth < 0) return -6; }
+        if (op == AZK_OP_FOREACH && ++depth > 1) return -6;
+        if (op == AZK_OP_NEXT && --depth < 0) return -6;
         if (target >= 0) {
             if (target < start || target >= cs->bytecode_len) return -7;
             if (pure && target <= pc) return -8;

@@ -971,3 +971,107 @@ def test_computed_negative_repeat_runs_zero_times(tmp_path, doc):
     f.write_text(json.dumps(doc))
     r = azuki.simulate(60, seed=1, decks=("STT02", "STT02"), cards=str(f))
     assert r["errors"] == 0
+
+
+# ---- opcode declarations: operand kinds, COUNT_GE, derived statuses ------------
+
+def test_opcodes_declare_operand_kinds():
+    from azuki import spec_autogen as S
+    from azuki.convert.defs import OPCODES, OPERAND_KINDS
+    assert [o.name for o in OPCODES] == list(S.OP)            # numbers unchanged: append only
+    assert OPCODES[-1].name == "COUNT_GE" and OPCODES[-1].kinds == ("R", "SEL", "I8") and OPCODES[-1].pure
+    for o in OPCODES:
+        assert o.nbytes == sum(OPERAND_KINDS[k].nbytes for k in o.kinds)
+    # the byte counts the VM used before kinds were declared (opcode numbers 0..36)
+    old = (0, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 3, 2, 3, 1, 2, 2, 3, 3, 1, 1, 1, 1, 1, 1, 0, 2, 1, 1, 1, 4, 3, 1)
+    assert tuple(o.nbytes for o in OPCODES[:len(old)]) == old
+
+
+@pytest.mark.parametrize("line,message", [
+    ('AZK_OP(X, (R, NOPE), PURE, "d")', "unknown operand kind"),
+    ('AZK_OP(X, (R, R, R, R), PURE, "d")', "more than 3 operands"),
+    ('AZK_OP(X, (R), SOMETIMES, "d")', "unknown property"),
+    ('AZK_OP(X, 2, 1, "d")', "expected AZK_OP(NAME, (KIND, ...), PROPS"),
+])
+def test_opcode_declaration_errors(line, message):
+    from azuki.convert.defs import DEF_FAMILIES, load_opcodes, parse_def_text
+    fams = {"AZK_OPERAND": DEF_FAMILIES["AZK_OPERAND"], "AZK_OP": parse_def_text(line)}
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_opcodes(fams)
+
+
+def test_statuses_are_keywords_then_conditions():
+    from azuki import spec_autogen as S
+    from azuki.convert.defs import parse_def_text
+    assert S.STATUS == S.KEYWORD + S.CONDITION
+    assert S.STATUS.index("FROZEN") == len(S.KEYWORD)
+    # a status list of its own is refused: it is derived
+    import azuki.convert.defs as defs
+    text = "\n".join(p.read_text() for p in defs.def_files()) + '\nAZK_STATUS(EXTRA, "x")\n'
+    fams = {}
+    for e in parse_def_text(text):
+        fams.setdefault(e.family, []).append(e)
+    assert "AZK_STATUS" in fams     # what load_families() rejects:
+    with pytest.raises(ValueError, match="derived"):
+        orig = defs.def_files
+        try:
+            defs.def_files = lambda: [_TextFile(text)]
+            defs.load_families()
+        finally:
+            defs.def_files = orig
+
+
+class _TextFile:
+    name = "test.def"
+
+    def __init__(self, text):
+        self.text = text
+
+    def read_text(self):
+        return self.text
+
+
+def _program(cond):
+    from azuki.convert.abilities import Compiler
+    c = Compiler({}, {})
+    pc = c.condition_program(cond, "x")
+    return bytes(c.out.bytecode[pc:])
+
+
+@pytest.mark.parametrize("cond,k", [
+    ({"ge": [{"count": {"zone": "hand"}}, 3]}, 3),
+    ({"le": [3, {"count": {"zone": "hand"}}]}, 3),
+    ({"gt": [{"count": {"zone": "hand"}}, 3]}, 4),
+    ({"lt": [3, {"count": {"zone": "hand"}}]}, 4),
+    ({"ge": [{"count": {"zone": "hand"}}, -2]}, -2),
+])
+def test_count_at_least_compiles_to_count_ge(cond, k):
+    from azuki.convert.abilities import OPS
+    assert _program(cond) == bytes([OPS["COUNT_GE"].code, 0, 0, k & 0xFF, OPS["END"].code])
+
+
+@pytest.mark.parametrize("cond", [
+    {"eq": [{"count": {"zone": "hand"}}, 3]},
+    {"ge": [3, {"count": {"zone": "hand"}}]},                 # count <= 3
+    {"ge": [{"count": {"zone": "hand"}}, {"context": "hand_size"}]},
+    {"gt": [{"count": {"zone": "hand"}}, 127]},               # 128 does not fit an int8
+])
+def test_other_comparisons_keep_the_general_code(cond):
+    from azuki.convert.abilities import OPS
+    assert OPS["COUNT_GE"].code not in _program(cond)[:1]
+
+
+def test_count_ge_inside_and_or():
+    from azuki.convert.abilities import OPS
+    p = _program({"and": [{"ge": [{"count": {"zone": "hand"}}, 1]}, {"le": [2, {"count": {"zone": "garden"}}]}]})
+    assert p.count(bytes([OPS["COUNT_GE"].code])) == 2
+
+
+def test_emit_checks_operand_kinds():
+    from azuki.convert.abilities import Compiler
+    c = Compiler({}, {})
+    c._emit("x", "SETI", 7, 0xFF)
+    for op, operands in [("SETI", (8, 0)), ("LOAD", (4, 0)), ("LOAD", (0, 99)), ("COUNT", (0, 0)),
+                         ("GRANT", (0, 0, 0)), ("CHOOSE", (0, 0, 2)), ("PLAY_FREE", (0, 0)), ("SETI", (0,))]:
+        with pytest.raises(AssertionError):
+            c._emit("x", op, *operands)

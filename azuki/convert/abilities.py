@@ -17,15 +17,16 @@ name chosen cards and numbers with strings (``"as": "target"``) and never see
 registers or jump offsets. Errors raise :class:`AbilityError` carrying the JSON
 path of the offending node.
 
-The opcode table, enums and operand counts are read from the C declarations
+The opcode table, enums and operand kinds are read from the C declarations
 (csrc/azk_opcodes.def, csrc/azk_enums.def), so the compiler and the VM cannot
-drift apart.
+drift apart: every operand the compiler emits is checked against its declared
+kind (register, selector, duration, ...) as the C verifier will check it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .defs import CAPS, DEF_FAMILIES
+from .defs import CAPS, DEF_FAMILIES, OPCODES, OPERAND_KINDS
 
 # Engine capacities, read from the C headers (defs.CAPS), never retyped.
 NO_PC = CAPS["AZK_NO_PC"]
@@ -49,7 +50,7 @@ def _family(name):
     return {entry.name: i for i, entry in enumerate(DEF_FAMILIES[name])}
 
 
-OPS = {e.name: (i, int(e.args[0]), e.args[1].strip() == "1") for i, e in enumerate(DEF_FAMILIES["AZK_OP"])}
+OPS = {o.name: o for o in OPCODES}        # name -> defs.OpDecl (code, kinds, props, nbytes)
 TRIGGERS = _family("AZK_TRIGGER")
 STATUSES = _family("AZK_STATUS")
 DURATIONS = _family("AZK_DURATION")
@@ -208,14 +209,38 @@ class Compiler:
         self._trigger = None      # the trigger name of the ability being compiled
 
     # ---- emission --------------------------------------------------------
+    def _operand_range(self, kind):
+        """[lo, hi] accepted for an operand of `kind` (as the C verifier's
+        kind_ok in csrc/vm.c), or None for kinds checked elsewhere (OFF)."""
+        return {
+            "R": (0, NUM_REGS - 1), "T": (0, NUM_TREGS - 1), "SEL": (0, len(self.out.selectors) - 1),
+            "REF": (0, len(REFS) - 1), "CTXV": (0, len(CTX) - 1), "DUR": (0, len(DURATIONS) - 1),
+            "STATUS": (1, (1 << len(STATUSES)) - 1), "I8": (0, 255), "FLAG": (0, 1), "PLACE": (1, 3),
+        }.get(kind)
+
     def _emit(self, path, op, *operands):
-        code, n, _pure = OPS[op]
-        if len(operands) != n:
-            raise AssertionError(f"{op} takes {n} operands")
-        for v in operands:
+        """Emit `op` with one value per declared operand kind (an OFF operand
+        is one u16 pc). A value outside its kind's range is a compiler bug
+        (user input is checked before it gets here), except a byte that does
+        not fit, which is reported as an AbilityError."""
+        d = OPS[op]
+        if len(operands) != len(d.kinds):
+            raise AssertionError(f"{op} takes {len(d.kinds)} operands ({', '.join(d.kinds)})")
+        code = [d.code]
+        for kind, v in zip(d.kinds, operands):
+            if kind == "OFF":
+                if not 0 <= v <= 0xFFFF:
+                    raise AssertionError(f"{op}: jump target {v} is not a u16")
+                code += [v & 0xFF, v >> 8]
+                continue
             if not 0 <= v <= 255:
                 raise AbilityError(path, f"value {v} does not fit an operand byte")
-        self.out.bytecode += bytes([code, *operands])
+            lo, hi = self._operand_range(kind)
+            if not lo <= v <= hi:
+                raise AssertionError(f"{op}: operand {v} out of range for kind {kind} ([{lo}, {hi}], "
+                                     f"{OPERAND_KINDS[kind].doc})")
+            code.append(v)
+        self.out.bytecode += bytes(code)
         self._steps += 1
         if len(self.out.bytecode) > MAX_BYTECODE:
             raise AbilityError(path, f"card set bytecode exceeds {MAX_BYTECODE} bytes")
@@ -225,7 +250,7 @@ class Compiler:
 
     def _emit_jump(self, path, op, *pre):
         """Emit a jump with a placeholder target; returns the patch position."""
-        self._emit(path, op, *pre, 0, 0)
+        self._emit(path, op, *pre, 0)
         return self._pc() - 2
 
     def _patch(self, pos, target=None):
@@ -381,6 +406,8 @@ class Compiler:
             a, b = arg
             if k in ("le", "lt"):
                 a, b = b, a          # a <= b  <=>  b >= a
+            if self._count_at_least(a, b, k, p, scope, reg):
+                return
             self.value(a, f"{p}[0]", scope, reg)
             t = scope.temp(p)
             self.value(b, f"{p}[1]", scope, t)
@@ -436,6 +463,22 @@ class Compiler:
             self._emit(p, "MATCH", reg, t, self.selector(arg["selector"], f"{p}.selector", scope))
         else:
             raise AbilityError(p, f"unknown condition kind {k!r}")
+
+    def _count_at_least(self, a, b, k, p, scope, reg):
+        """`count(SEL) >= k` with a literal k (ge, le swapped; gt, lt: k + 1):
+        one COUNT_GE, the instruction the engine's condition fast path runs
+        without the interpreter. Same result as COUNT; SETI; GE (the count
+        saturates to int16, k is an int8). Returns False when it does not apply."""
+        if not (isinstance(a, dict) and len(a) == 1 and "count" in a):
+            return False
+        if isinstance(b, bool) or not isinstance(b, int):
+            return False
+        at_least = b + (1 if k in ("gt", "lt") else 0)
+        if k == "eq" or not -128 <= b <= 127 or not -128 <= at_least <= 127:
+            return False         # the general path reports (or handles) these
+        sel = self.selector(a["count"], f"{p}[0].count", scope)
+        self._emit(p, "COUNT_GE", reg, sel, at_least & 0xFF)
+        return True
 
     def count(self, v, path, scope, reg, hi=None, what_hi="", what="a count"):
         """A count operand (draw 2, repeat 3 times, 1 damage) into `reg`. A
@@ -673,7 +716,7 @@ class Compiler:
             scope.each_path = p
             self.block(a["do"], f"{p}.do", scope)
             scope.each_path = None
-            self._emit(p, "NEXT", t, body & 0xFF, body >> 8)
+            self._emit(p, "NEXT", t, body)
             self._patch(j)
             self._steps = before + most * (self._steps - before)
             self._check_steps(p, "for_each")
@@ -695,7 +738,7 @@ class Compiler:
             j = self._emit_jump(p, "JZ", r)
             self.block(a["do"], f"{p}.do", scope)
             self._emit(p, "ADDI", r, 0xFF)      # -1
-            self._emit(p, "JMP", top & 0xFF, top >> 8)
+            self._emit(p, "JMP", top)
             self._patch(j)
             scope.release()
             if literal:     # a computed count is bounded at run time only (the step limit)
@@ -842,5 +885,5 @@ def compile_abilities(cards, subtype_bits, path_prefix="cards"):
     for i, c in enumerate(cards):
         comp.card(c.get("abilities", []), f"{path_prefix}[{i}].abilities", c.get("card_type"), c)
     if not comp.out.bytecode:
-        comp.out.bytecode = bytearray([OPS["END"][0]])
+        comp.out.bytecode = bytearray([OPS["END"].code])
     return comp.out

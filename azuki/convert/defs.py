@@ -57,9 +57,29 @@ def parse_def_text(text: str, source: str = "<def>"):
         if not m:
             raise ValueError(f"{source}:{lineno}: cannot parse declaration {line!r}")
         family, name, middle, doc = m.groups()
-        args = tuple(a.strip() for a in middle.split(",")[1:]) if middle else ()
+        args = tuple(_split_args(middle)[1:]) if middle else ()
         entries.append(DefEntry(family, name, args, doc))
     return entries
+
+
+def _split_args(text):
+    """Split at top-level commas: `, (T, R), FIELD` -> ['', '(T, R)', 'FIELD']."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur += ch
+    out.append(cur.strip())
+    return out
+
+
+# Families that are not listed in a .def but expanded from others, exactly as
+# the C side expands them (azk_enums.def: AZK_STATUS is every AZK_KEYWORD,
+# then every AZK_CONDITION).
+DERIVED_FAMILIES = {"AZK_STATUS": ("AZK_KEYWORD", "AZK_CONDITION")}
 
 
 def load_families():
@@ -69,6 +89,10 @@ def load_families():
     for f in def_files():
         for e in parse_def_text(f.read_text(), f.name):
             fams.setdefault(e.family, []).append(e)
+    for fam, parts in DERIVED_FAMILIES.items():
+        if fam in fams:
+            raise ValueError(f"{fam} is derived from {' + '.join(parts)}; do not list its entries")
+        fams[fam] = [DefEntry(fam, e.name, (), e.doc) for p in parts for e in fams.get(p, [])]
     return fams
 
 
@@ -84,6 +108,57 @@ RECORD_FAMILIES = {
     "AZK_SELECTOR_FIELD": "azk_selector",
     "AZK_CARDSET_FIELD": "azk_cardset",
 }
+
+
+# ---- opcodes: operand kinds and properties (csrc/azk_opcodes.def) -------------
+
+@dataclass(frozen=True)
+class OperandKind:
+    name: str            # e.g. "SEL"
+    nbytes: int          # bytes it takes in the instruction
+    doc: str
+
+
+@dataclass(frozen=True)
+class OpDecl:
+    name: str            # e.g. "COUNT_GE"
+    code: int            # opcode byte
+    kinds: tuple         # operand kind names, e.g. ("R", "SEL", "I8")
+    props: str           # PURE, ASK, FIELD, ASK_FIELD, EFFECT or LOOP
+    nbytes: int          # operand bytes (sum of the kinds' widths)
+    doc: str
+
+    @property
+    def pure(self):
+        return self.props == "PURE"
+
+
+OP_PROPS = ("PURE", "ASK", "FIELD", "ASK_FIELD", "EFFECT", "LOOP")
+OP_MAX_OPERANDS = 3      # AZK_OP_MAX_OPERANDS (csrc/azk_ops.h)
+
+
+def load_opcodes(fams):
+    """{kind name: OperandKind}, [OpDecl] from the AZK_OPERAND / AZK_OP lines.
+    Checks what the C preprocessor checks (vm.c, azk_ops.h): known kinds and
+    properties, at most OP_MAX_OPERANDS operands."""
+    kinds = {e.name: OperandKind(e.name, int(e.args[0], 0), e.doc) for e in fams.get("AZK_OPERAND", [])}
+    ops = []
+    for code, e in enumerate(fams.get("AZK_OP", [])):
+        if len(e.args) != 2 or not (e.args[0].startswith("(") and e.args[0].endswith(")")):
+            raise ValueError(f"AZK_OP({e.name}, ...): expected AZK_OP(NAME, (KIND, ...), PROPS, \"doc\")")
+        ks = tuple(k.strip() for k in e.args[0][1:-1].split(",") if k.strip())
+        bad = [k for k in ks if k not in kinds or k == "_"]
+        if bad:
+            raise ValueError(f"AZK_OP({e.name}, ...): unknown operand kind(s) {', '.join(bad)}")
+        if len(ks) > OP_MAX_OPERANDS:
+            raise ValueError(f"AZK_OP({e.name}, ...): more than {OP_MAX_OPERANDS} operands")
+        if e.args[1] not in OP_PROPS:
+            raise ValueError(f"AZK_OP({e.name}, ...): unknown property {e.args[1]} (known: {', '.join(OP_PROPS)})")
+        ops.append(OpDecl(e.name, code, ks, e.args[1], sum(kinds[k].nbytes for k in ks), e.doc))
+    return kinds, ops
+
+
+OPERAND_KINDS, OPCODES = load_opcodes(DEF_FAMILIES)
 
 
 # ---- capacities (#defines of the C headers) ----------------------------------

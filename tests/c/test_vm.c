@@ -11,6 +11,7 @@
  * after every run. Also the execution bound (AZK_VM_STEP_LIMIT).
  */
 #include "azk_test.h"
+#include "azk_ops.h"
 #include "game.h"
 
 /* The VM-private vocabularies (vm.c defines them from the same X-macros). */
@@ -210,8 +211,9 @@ static void test_verify_unknown_opcode(void) {
     REJECT(AZK_NUM_OPCODES);
     REJECT(OP(SETI), 0, 1, AZK_NUM_OPCODES, OP(END));
     REJECT(0xFF, OP(END));
-    /* the highest opcode (RETURN_COST) is known */
-    _Static_assert(AZK_OP_RETURN_COST == AZK_NUM_OPCODES - 1, "RETURN_COST is the last opcode");
+    /* the highest opcode (COUNT_GE) is known */
+    _Static_assert(AZK_OP_COUNT_GE == AZK_NUM_OPCODES - 1, "COUNT_GE is the last opcode");
+    ACCEPT(OP(COUNT_GE), 0, 0, 3, OP(END));
     ACCEPT(OP(RETURN_COST), 0, OP(END));
     ACCEPT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(5), OP(END));
 }
@@ -1672,6 +1674,193 @@ static void test_leader_cannot_be_moved(void) {
     }
 }
 
+/* ---------------------------------------------------------------------------
+ * Declared operand kinds and properties (azk_opcodes.def)
+ * ------------------------------------------------------------------------- */
+/* A valid value of each kind (jumps: to the END that follows), and a value
+ * the verifier must reject (-1: every byte is valid). */
+static int kind_valid(int kind, int ns) {
+    switch (kind) {
+    case AZK_OPK_SEL: return ns - 1;
+    case AZK_OPK_STATUS: return AZK_ST_FROZEN;
+    case AZK_OPK_PLACE: return 3;
+    case AZK_OPK_FLAG: return 1;
+    default: return 0;
+    }
+}
+static int kind_invalid(int kind, int ns) {
+    switch (kind) {
+    case AZK_OPK_R: return AZK_REGS;
+    case AZK_OPK_T: return AZK_TREGS;
+    case AZK_OPK_SEL: return ns;
+    case AZK_OPK_REF: return REF_COUNT_;
+    case AZK_OPK_CTXV: return CTXV_COUNT_;
+    case AZK_OPK_DUR: return AZK_DUR_COUNT;
+    case AZK_OPK_STATUS: return 0;
+    case AZK_OPK_FLAG: return 2;
+    case AZK_OPK_PLACE: return 4;
+    default: return -1;
+    }
+}
+
+/* `op` with valid operands (bad_i >= 0: operand bad_i set to `bad`), then END.
+ * Returns the length. Jump operands point at the END (relative: add_code
+ * relocates). */
+static int build_op(uint8_t *p, int op, int ns, int bad_i, int bad) {
+    int n = 0;
+    p[n++] = (uint8_t)op;
+    int end = 1 + azk_op_operands(op);
+    for (int i = 0; i < AZK_OP_MAX_OPERANDS; i++) {
+        int k = azk_op_kind(op, i);
+        if (k == AZK_OPK_OFF) {
+            p[n++] = (uint8_t)(end & 0xFF);
+            p[n++] = (uint8_t)(end >> 8);
+        }
+        else if (k != AZK_OPK__) p[n++] = (uint8_t)(i == bad_i ? bad : kind_valid(k, ns));
+    }
+    AZK_CHECK(n == end);
+    p[n++] = OP(END);
+    return n;
+}
+
+static void test_declared_operands(void) {
+    int ns = azk_default_cardset()->num_selectors;
+    /* widths: the declared kinds add up to the operand bytes */
+    for (int op = 0; op < AZK_NUM_OPCODES; op++) {
+        int bytes = 0, seen_none = 0;
+        for (int i = 0; i < AZK_OP_MAX_OPERANDS; i++) {
+            int k = azk_op_kind(op, i);
+            AZK_CHECK(k >= 0 && k < AZK_OPK_COUNT);
+            if (k == AZK_OPK__) seen_none = 1;
+            else AZK_CHECK(!seen_none); /* padding only at the end */
+            bytes += azk_operand_bytes(k);
+        }
+        AZK_CHECK(bytes == azk_op_operands(op));
+        int pr = azk_op_props(op);
+        AZK_CHECK(pr != 0);
+        AZK_CHECK(!(pr & AZK_OPP_PURE) || pr == AZK_OPP_PURE); /* PURE excludes the rest */
+    }
+    AZK_CHECK(azk_op_props(AZK_NUM_OPCODES) == 0 && azk_op_kind(AZK_NUM_OPCODES, 0) == AZK_OPK__);
+    /* every opcode but the for-each pair (it needs its partner): valid
+     * operands verify, as an effect and (pure ops only) as a condition; each
+     * bounded operand out of range is rejected */
+    uint8_t p[16];
+    for (int op = 0; op < AZK_NUM_OPCODES; op++) {
+        if (azk_op_props(op) & AZK_OPP_LOOP) continue;
+        int n = build_op(p, op, ns, -1, 0);
+        AZK_CHECK(verify_as(p, n, 0, 1) == AZK_OK);
+        AZK_CHECK((verify_as(p, n, 1, 1) == AZK_OK) == !!(azk_op_props(op) & AZK_OPP_PURE));
+        for (int i = 0; i < AZK_OP_MAX_OPERANDS; i++) {
+            int bad = kind_invalid(azk_op_kind(op, i), ns);
+            if (bad < 0) continue;
+            n = build_op(p, op, ns, i, bad);
+            if (verify_as(p, n, 0, 1) == AZK_OK) fprintf(stderr, "opcode %d operand %d accepts %d\n", op, i, bad);
+            AZK_CHECK(verify_as(p, n, 0, 1) != AZK_OK);
+        }
+    }
+    /* jump operands: only onto the program's instructions */
+    for (int op = 0; op < AZK_NUM_OPCODES; op++) {
+        if (azk_op_props(op) & AZK_OPP_LOOP) continue;
+        int n = build_op(p, op, ns, -1, 0), at = -1;
+        for (int i = 0, off = 1; i < AZK_OP_MAX_OPERANDS; off += azk_operand_bytes(azk_op_kind(op, i)), i++)
+            if (azk_op_kind(op, i) == AZK_OPK_OFF) at = off;
+        if (at < 0) continue;
+        p[at] = (uint8_t)(n + 1); /* past the end */
+        AZK_CHECK(verify_as(p, n, 0, 1) != AZK_OK);
+        p[at] = 1; /* into its own operands */
+        AZK_CHECK(verify_as(p, n, 0, 1) != AZK_OK);
+    }
+}
+
+/* Every declared opcode with every operand valid runs through the VM to the
+ * end (prompts answered with their first option): no opcode lacks a case
+ * (that is also a compile error: the VM's switch is exhaustive) and none
+ * breaks an invariant. */
+static void test_every_opcode_runs(void) {
+    int ns;
+    uint8_t p[32];
+    for (int op = 0; op < AZK_NUM_OPCODES; op++) {
+        if (azk_op_props(op) & AZK_OPP_LOOP) continue; /* test_op_foreach_next */
+        vm_base();
+        ns = CS.num_selectors;
+        /* T0 = own leader, R0 = 1, then the op */
+        int n = 0;
+        p[n++] = OP(LOAD), p[n++] = 0, p[n++] = REF_OWN_LEADER;
+        p[n++] = OP(SETI), p[n++] = 0, p[n++] = 1;
+        int m = build_op(p + n, op, ns, -1, 0);
+        int at = -1;
+        for (int i = 0, off = 1; i < AZK_OP_MAX_OPERANDS; off += azk_operand_bytes(azk_op_kind(op, i)), i++)
+            if (azk_op_kind(op, i) == AZK_OPK_OFF) at = off;
+        if (at >= 0) p[n + at] = (uint8_t)(p[n + at] + n); /* jumps in the op were relative to it */
+        int ab = load_prog(p, n + m);
+        run(ab);
+        for (int guard = 0; G.vm.active && guard < 20; guard++) {
+            AZK_CHECK(G.phase == AZK_PHASE_PROMPT);
+            answer(0);
+        }
+        if (!idle()) fprintf(stderr, "opcode %d did not run to the end\n", op);
+        AZK_CHECK(idle());
+        AZK_CHECK(G.result == AZK_RES_ONGOING);
+    }
+}
+
+static void test_op_count_ge(void) {
+    /* R[a] = count(sel) >= k, in an effect program (observed through DRAW) */
+    vm_base();
+    uint8_t l = (uint8_t)S_LEADERS;
+    static uint8_t p[] = {OP(COUNT_GE), 2, 0, 2, OP(DRAW), 2, OP(END)};
+    p[2] = l;
+    p[3] = 2;
+    AZK_CHECK_EQ_U64(drawn_by(p, sizeof p, 0), 1); /* 2 leaders >= 2 */
+    vm_base();
+    p[3] = 3;
+    AZK_CHECK_EQ_U64(drawn_by(p, sizeof p, 0), 0);
+    vm_base();
+    p[3] = 0xFF; /* -1 */
+    AZK_CHECK_EQ_U64(drawn_by(p, sizeof p, 0), 1);
+    /* as a condition: the fast path (COUNT_GE r0; END) and the interpreter
+     * (any other shape) agree with COUNT; SETI; GE for every threshold */
+    for (int k = -3; k <= 9; k++) {
+        vm_base();
+        uint8_t fast[] = {OP(COUNT_GE), 0, (uint8_t)S_HAND, (uint8_t)k, OP(END)};
+        uint8_t slow[] = {OP(COUNT_GE), 1, (uint8_t)S_HAND, (uint8_t)k, OP(SETI), 0, 0, OP(ADD), 0, 1, OP(END)};
+        uint8_t old[] = {OP(COUNT), 0, (uint8_t)S_HAND, OP(SETI), 1, (uint8_t)k, OP(GE), 0, 1, OP(END)};
+        uint16_t pf = add_code(fast, sizeof fast, 1), ps = add_code(slow, sizeof slow, 1),
+                 po = add_code(old, sizeof old, 1);
+        add_ability(AZK_AB_ACTIVATED, AZK_NO_PC, pf, AZK_NO_PC);
+        add_ability(AZK_AB_ACTIVATED, AZK_NO_PC, ps, AZK_NO_PC);
+        add_ability(AZK_AB_ACTIVATED, AZK_NO_PC, po, AZK_NO_PC);
+        AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+        AZK_CHECK(azk_game_init(&G, &CS, 12345, 0, 1) == AZK_OK);
+        int src = G.pl[0].leader, want = G.pl[0].hand_n >= k;
+        AZK_CHECK(azk_vm_condition(&G, &CS, pf, src, 0) == want);
+        AZK_CHECK(azk_vm_condition(&G, &CS, ps, src, 0) == want);
+        AZK_CHECK(azk_vm_condition(&G, &CS, po, src, 0) == want);
+    }
+    REJECT(OP(COUNT_GE), 8, 0, 1, OP(END));
+    REJECT_PURE(OP(COUNT_GE), 0, 0xFF, 1, OP(END));
+    ACCEPT_PURE(OP(COUNT_GE), 7, 0, 0x80, OP(END));
+}
+
+/* Keyword bits are the first status bits, conditions follow, nothing
+ * aliases (also _Static_asserts in cardset.h). */
+static void test_keywords_and_statuses(void) {
+#define AZK_KEYWORD(name, doc) AZK_CHECK((unsigned)AZK_KW_##name == (unsigned)AZK_ST_##name);
+#include "azk_enums.def"
+#undef AZK_KEYWORD
+    unsigned kw = 0, cond = 0;
+#define AZK_KEYWORD(name, doc) kw |= AZK_KW_##name;
+#include "azk_enums.def"
+#undef AZK_KEYWORD
+#define AZK_CONDITION(name, doc) AZK_CHECK(!(cond & AZK_ST_##name)); cond |= AZK_ST_##name;
+#include "azk_enums.def"
+#undef AZK_CONDITION
+    AZK_CHECK(kw == (1u << AZK_KWI_COUNT) - 1);
+    AZK_CHECK((kw & cond) == 0);
+    AZK_CHECK((kw | cond) == (1u << AZK_STI_COUNT) - 1);
+    AZK_CHECK(AZK_ST_FROZEN == 1u << AZK_KWI_COUNT);
+}
+
 int main(void) {
     AZK_RUN(test_verify_default_and_minimal);
     AZK_RUN(test_verify_unknown_opcode);
@@ -1719,5 +1908,9 @@ int main(void) {
     AZK_RUN(test_return_cost_moves_godmode);
     AZK_RUN(test_leader_cannot_be_moved);
     AZK_RUN(test_verify_activation_owner);
+    AZK_RUN(test_declared_operands);
+    AZK_RUN(test_every_opcode_runs);
+    AZK_RUN(test_op_count_ge);
+    AZK_RUN(test_keywords_and_statuses);
     return azk_test_summary();
 }
