@@ -24,6 +24,8 @@ STATE_FORMAT = "azuki-state/1"
 
 def status_names(mask):
     """Status names of a mask (bit i = spec_autogen.STATUS[i]), in declaration order."""
+    if not mask:
+        return []
     return [n for i, n in enumerate(STATUS_NAMES) if mask & (1 << i)]
 
 
@@ -40,6 +42,7 @@ class Layout:
         if tuple(self.fields) != tuple(names):
             raise ImportError("azuki/spec_autogen.py is stale against the C core's flat layout "
                               "(regenerate with `make regen`, then rebuild)")
+        self.caps = {name: cnt // players for name, (off, cnt) in self.fields.items()}
         for name, (off, _) in self.fields.items():
             setattr(self, name, off)
 
@@ -48,7 +51,7 @@ class Layout:
 
     def cap(self, name):
         """Per-player capacity of a per-player array field."""
-        return self.fields[name][1] // self.players
+        return self.caps[name]
 
 
 class Position:
@@ -83,15 +86,16 @@ class Position:
 
     def plist(self, field, p):
         """Player p's list `field` (DECK, HAND, ...), its count entries long."""
-        cap = self.X.cap(field)
-        off = getattr(self.X, field) + p * cap
-        return list(self.a[off:off + self.a[getattr(self.X, field + "_N") + p]])
+        X = self.X
+        off, cnt = X.fields[field]
+        off += p * X.caps[field]
+        return self.a[off:off + self.a[X.fields[field + "_N"][0] + p]].tolist()
 
     def row(self, zone, p):
         """Player p's garden/alley slots: card index or -1 each."""
-        field = zone.upper()
-        off = getattr(self.X, field) + p * self.X.cap(field)
-        return list(self.a[off:off + self.X.cap(field)])
+        off, cnt = self.X.fields[zone.upper()]
+        cap = self.X.caps[zone.upper()]
+        return self.a[off + p * cap:off + p * cap + cap].tolist()
 
     @property
     def num_cards(self):
@@ -203,14 +207,18 @@ class Position:
             d["damage"] = a[X.CARD_DAMAGE + c]
             d["cooldown"] = bool(flags & CF_COOLDOWN)
             d["shocked"] = bool(flags & CF_SHOCKED)
-            d["once_used"] = [i for i in range(8) if used & (1 << i)]
+            d["once_used"] = [i for i in range(8) if used & (1 << i)] if used else []
             d["attack"] = a[X.CARD_ATTACK + c]
             d["health"] = a[X.CARD_HEALTH + c]
             d["statuses"] = status_names(a[X.CARD_STATUSES + c])
         return d
 
-    def weapons_of(self, p, h):
-        return [self.card_dict(w, False) for w in self.plist("WEAPONS", p) if self.a[self.X.CARD_HOLDER + w] == h]
+    def weapons_of(self, p, h, weapons=None):
+        """Card dicts of the weapons attached to h (weapons: p's WEAPONS list, if at hand)."""
+        if weapons is None:
+            weapons = self.plist("WEAPONS", p)
+        hold = self.X.CARD_HOLDER
+        return [{"card": self.id_of(w), "index": w} for w in weapons if self.a[hold + w] == h]
 
     # ---- the prompt ------------------------------------------------------------
     def prompt(self, choose_action, decline_action):
@@ -257,21 +265,23 @@ class Position:
         lead = a[X.LEADER + p]
         gate = a[X.GATE + p]
         tok = a[X.TOKEN + p]
+        weapons = self.plist("WEAPONS", p)
         leader = self.card_dict(lead, True)
-        leader["weapons"] = self.weapons_of(p, lead)
+        leader["weapons"] = self.weapons_of(p, lead, weapons)
         garden, alley = [], []
         for c in self.row("garden", p):
             if c < 0:
                 garden.append(None)
             else:
                 e = self.card_dict(c, True)
-                e["weapons"] = self.weapons_of(p, c)
+                e["weapons"] = self.weapons_of(p, c, weapons)
                 garden.append(e)
         for c in self.row("alley", p):
             alley.append(None if c < 0 else self.card_dict(c, True))
         n = self.cards_per_player
         ids = self.cards.ids
         defs = X.CARD_DEF
+        out_zone = S.ZONE_OUT
         return {
             "leader": leader,
             "gate": {"card": self.id_of(gate), "tapped": bool(a[X.CARD_FLAGS + gate] & CF_TAPPED)},
@@ -285,8 +295,8 @@ class Position:
             "ikz_pile": a[X.IKZ_PILE_N + p],
             "token": self.zone_of(tok),
             "look": [ids[a[defs + c]] for c in self.plist("LOOK", p)],
-            "out": [ids[a[defs + c]] for c in range(p * n, (p + 1) * n)
-                    if a[X.CARD_ZONE + c] == S.ZONE_OUT and c != tok],
+            "out": [ids[a[defs + c]] for c, z in enumerate(a[X.CARD_ZONE + p * n:X.CARD_ZONE + (p + 1) * n], p * n)
+                    if z == out_zone and c != tok],
             "played_entities": a[X.PLAYED_ENTITIES + p],
             "mulligan_done": bool(a[X.MULLIGAN_DONE + p]),
         }
