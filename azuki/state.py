@@ -11,6 +11,8 @@ statuses, durations) comes from ``spec_autogen``.
 """
 from __future__ import annotations
 
+from array import array
+
 from . import locations as L
 from . import spec_autogen as S
 
@@ -60,7 +62,8 @@ class Position:
     __slots__ = ("a", "X", "cards")
 
     def __init__(self, a, X, cards):
-        self.a = a          # the export (an indexable sequence of ints)
+        # the export: an array('i') (what Game makes); any int sequence is copied into one
+        self.a = a if isinstance(a, array) and a.typecode == "i" else array("i", [int(w) for w in a])
         self.X = X          # its Layout
         self.cards = cards  # the azuki.CardSet (ids, names)
 
