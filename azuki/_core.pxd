@@ -1,14 +1,17 @@
 # _core.pxd — the contract between Python and the C core.
 #
-# Declares the public C API (csrc/azuki.h) plus the parts of the game and
-# card-set structs (csrc/game.h, csrc/cardset.h) that the binding reads for
-# state_dict()/prompt() and writes in from_setup() (run-time card sets are
-# loaded from bytes: azk_cardset_load).
-# Field names and types mirror the C headers exactly; Cython checks every
-# access against the real struct when compiling the generated C.
+# Declares exactly the public C API of csrc/azuki.h (the game is an opaque
+# struct: positions are read through azk_export and the accessors, built with
+# azk_game_setup), the pcg32 helpers of csrc/rng.h used by rng_outputs /
+# rng_bounded / rng_shuffle, and - for the CardSet class only, which reads a
+# few fields (run-time sets are loaded from bytes: azk_cardset_load) - the
+# card-set records of csrc/cardset.h. Nothing of
+# csrc/game.h crosses into Cython.
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t
 
 cdef extern from "azuki.h" nogil:
+    ctypedef struct azk_game:     # opaque: read through azk_export and the accessors
+        pass
     ctypedef enum azk_status:
         AZK_OK
         AZK_ILLEGAL
@@ -63,6 +66,33 @@ cdef extern from "azuki.h" nogil:
     int azk_events(azk_game *g, uint32_t *out, int cap)
     const char *azk_event_name(int type)
     int azk_num_event_types()
+    int azk_check_invariants(const azk_game *g, const azk_cardset *cs)
+    const char *azk_invariant_name(int code)
+    const char *azk_invariant_message(int code)
+
+    # position building and reading (csrc/setup.c, csrc/export.c)
+    int azk_num_cards()
+    int azk_active_player(const azk_game *g)
+    int azk_first_player(const azk_game *g)
+    int azk_turn_cap(const azk_game *g)
+    int azk_decision_cap(const azk_game *g)
+    int azk_card_definition(const azk_game *g, int card)
+    int azk_card_attack(const azk_game *g, const azk_cardset *cs, int card)
+    int azk_card_health(const azk_game *g, const azk_cardset *cs, int card)
+    int azk_card_statuses(const azk_game *g, const azk_cardset *cs, int card)
+    int azk_event_unpack(uint32_t event, int *type, int *player, int *card, int *value)
+    int azk_export_version()
+    int azk_export_size()
+    int azk_export_num_fields()
+    int azk_export_field(int field, int *offset, int *count)
+    const char *azk_export_field_name(int field)
+    int azk_export(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap)
+    int azk_plan_version()
+    int azk_plan_size()
+    int azk_plan_num_fields()
+    int azk_plan_field(int field, int *offset, int *count)
+    const char *azk_plan_field_name(int field)
+    azk_status azk_game_setup(azk_game *g, const azk_cardset *cs, const int32_t *plan, size_t len, int *detail)
 
 cdef extern from "rng.h" nogil:
     ctypedef struct azk_rng:
@@ -108,114 +138,3 @@ cdef extern from "cardset.h" nogil:
         azk_card_def defs[AZK_MAX_CARD_DEFS]
         azk_decklist decks[AZK_MAX_DECKS]
         uint8_t bytecode[AZK_MAX_BYTECODE]
-
-cdef extern from "game.h" nogil:
-    enum:
-        AZK_PLAYERS
-        AZK_CARDS_PER_PLAYER
-        AZK_NUM_CARDS
-        AZK_ROW
-        AZK_HAND_CAP
-        AZK_IKZ_AREA_CAP
-        AZK_LOOK_CAP
-        AZK_MAX_OPTIONS
-        AZK_MAX_EFFECTS
-        AZK_EVENT_CAP
-        AZK_NONE
-        AZK_HASHED_BYTES
-        AZK_DEFAULT_TURN_CAP
-        AZK_CF_TAPPED
-        AZK_CF_COOLDOWN
-        AZK_CF_SHOCKED
-        AZK_CF_REVEALED
-        AZK_FLOW_MAIN
-
-    ctypedef struct azk_card:
-        uint8_t def_ "def"
-        uint8_t owner
-        uint8_t zone
-        uint8_t pos
-        uint8_t holder
-        uint8_t flags
-        uint8_t once_used
-        int16_t damage
-        uint16_t incarnation
-
-    ctypedef struct azk_player:
-        uint8_t deck[50]
-        uint8_t hand[50]
-        uint8_t discard[50]
-        uint8_t weapons[50]
-        uint8_t garden[5]
-        uint8_t alley[5]
-        uint8_t ikz_area[11]
-        uint8_t ikz_pile[10]
-        uint8_t look[10]
-        uint8_t deck_n, hand_n, discard_n, weapons_n, ikz_area_n, ikz_pile_n, look_n
-        uint8_t leader, gate, token
-        uint8_t played_entities
-        uint8_t mulligan_done
-
-    ctypedef struct azk_effect:
-        uint8_t card
-        uint8_t kind
-        uint8_t duration
-        uint8_t creator
-        int8_t amount
-        uint8_t status
-        uint16_t incarnation
-
-    ctypedef struct azk_trigger_entry:
-        uint8_t source
-        uint8_t ability
-        uint8_t controller
-
-    ctypedef struct azk_vm_frame:
-        uint8_t active
-        uint8_t waiting
-        uint8_t controller
-        uint8_t source
-        uint8_t ability
-        uint16_t pc
-        uint8_t t[4]
-
-    ctypedef struct azk_prompt:
-        uint8_t kind
-        uint8_t chooser
-        uint8_t n
-        uint8_t optional
-        uint8_t opt[64]
-
-    ctypedef struct azk_game:
-        azk_rng rng
-        azk_card cards[126]
-        azk_player pl[2]
-        azk_effect fx[48]
-        azk_trigger_entry trig[32]
-        azk_vm_frame vm
-        azk_prompt prompt
-        uint16_t turn
-        uint16_t turn_cap
-        uint16_t next_incarnation
-        uint8_t active
-        uint8_t first_player
-        uint8_t phase
-        uint8_t flow
-        uint8_t result
-        uint8_t fx_n, trig_n
-        uint8_t end_reason
-        uint8_t in_attack
-        uint8_t attacker, target
-        uint8_t defender_used
-        uint16_t attacker_inc, target_inc
-        uint16_t decisions, decision_cap
-
-    int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c)
-    int azk_health_of(const azk_game *g, const azk_cardset *cs, int c)
-    unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c)
-    void azk_state_check(azk_game *g, const azk_cardset *cs)
-    void azk_state_check_all(azk_game *g, const azk_cardset *cs)
-    void azk_advance(azk_game *g, const azk_cardset *cs)
-    void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot)
-    int azk_check_invariants(const azk_game *g, const azk_cardset *cs)
-    int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache)

@@ -1,16 +1,22 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """azuki._core — the Cython binding of the C core (contract: _core.pxd).
 
-Everything that crosses the boundary is validated here (action ids, array
-dtypes/shapes/contiguity, state bytes, setup dicts, card sets); the C calls
-themselves then run without the GIL where that matters (simulate). The C core
-never allocates: a Game owns one malloc'd azk_game, a CardSet one azk_cardset.
+A thin layer: everything that crosses the boundary is validated here once
+(action ids, array dtypes/shapes/contiguity, state bytes, setup plans, card
+sets), then the public C API of csrc/azuki.h is called - without the GIL
+where that matters (simulate). The game struct is opaque to this module:
+positions are read through the engine's flat export (azk_export, turned into
+Python data by azuki/state.py, azuki/text.py, azuki/events.py) and built
+through azk_game_setup (plans from azuki/_setup.py). The C core never
+allocates: a Game owns one malloc'd game, a CardSet one azk_cardset.
 """
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
+from cpython cimport array
 from libc.string cimport memcpy, memset, strncpy
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t
 cimport numpy as cnp
+import array as _pyarray
 import numpy as np
 import hashlib
 import operator
@@ -20,6 +26,10 @@ import time
 
 from . import spec_autogen as S
 from . import locations as L
+from . import events as _events
+from . import text as _text
+from .errors import AzukiError, IllegalActionError, StateError, CardSetError, INVARIANTS, invariant_text
+from .state import Layout, Position, status_names
 from ._util import excerpt
 
 cnp.import_array()
@@ -33,44 +43,51 @@ PROMPT_KINDS = S.PROMPT
 RESULTS = S.RESULT
 ZONES = S.ZONE
 STATUSES = S.STATUS
-MAX_OPTIONS = AZK_MAX_OPTIONS
+NUM_CARDS = azk_num_cards()
 STATE_SIZE = azk_game_size()
 SERIALIZED_SIZE = azk_serialized_size()
 EVENT_TYPES = tuple(azk_event_name(i).decode() for i in range(azk_num_event_types()))
-# The state checker's codes (csrc/azk_invariants.def): code -> (name, what must hold).
-INVARIANTS = {a[0]: (n, d) for n, a, d in zip(S.INV, S.INV_ARGS, S.INV_DOC)}
-
-
-def invariant_text(code):
-    """'NAME: what must hold' for a code check_invariants() returned."""
-    if code == 0:
-        return "OK"
-    n, d = INVARIANTS.get(code, ("UNKNOWN", "unknown invariant"))
-    return f"invariant {code} {n}: {d}"
-
-
 END_REASONS = tuple(azk_end_reason_name(i).decode() for i in range(azk_num_end_reasons()))
 assert END_REASONS == S.END, "azuki/spec_autogen.py is stale against the C core"
-_ZONE_NAMES = tuple(z.lower() for z in S.ZONE)
-_DURATIONS = tuple(d.lower() for d in S.DURATION)
-_STATUS_NAMES = tuple(s.lower() for s in S.STATUS)
 
 
-class AzukiError(Exception):
-    """Base class of azuki's errors."""
+cdef object _layout(int version, int size, int nfields, object field, object name, object names):
+    cdef int i
+    fields = []
+    for i in range(nfields):
+        off, cnt = field(i)
+        fields.append((name(i), (off, cnt)))
+    return Layout(version, size, fields, names)
 
 
-class IllegalActionError(AzukiError, ValueError):
-    """An action that is not legal now (or out of range). The game is unchanged."""
+def _export_field(int i):
+    cdef int off = 0, cnt = 0
+    azk_export_field(i, &off, &cnt)
+    return off, cnt
 
 
-class StateError(AzukiError, ValueError):
-    """State bytes that are corrupt, truncated, of another version or card set."""
+def _plan_field(int i):
+    cdef int off = 0, cnt = 0
+    azk_plan_field(i, &off, &cnt)
+    return off, cnt
 
 
-class CardSetError(AzukiError, ValueError):
-    """A card set the engine's verifier rejected."""
+# The two flat layouts of csrc/azk_export.def: names from spec_autogen,
+# offsets and counts from the C library (which builds them from the same file).
+EXPORT_LAYOUT = _layout(azk_export_version(), azk_export_size(), azk_export_num_fields(), _export_field,
+                        lambda i: azk_export_field_name(i).decode(), S.EXPORT)
+PLAN_LAYOUT = _layout(azk_plan_version(), azk_plan_size(), azk_plan_num_fields(), _plan_field,
+                      lambda i: azk_plan_field_name(i).decode(), S.PLAN)
+MAX_OPTIONS = EXPORT_LAYOUT.count("PROMPT_OPT")
+cdef int _EXPORT_SIZE = EXPORT_LAYOUT.size
+cdef array.array _EXPORT_TEMPLATE = _pyarray.array("i", [0])
+assert _EXPORT_TEMPLATE.itemsize == sizeof(int32_t)
+cdef int _CHOOSE = azk_encode(S.ACTION_CHOOSE, 0, 0)
+cdef int _NO_OP = azk_encode(S.ACTION_NO_OP, 0, 0)
 
+
+def _choose_action(i):
+    return azk_encode(S.ACTION_CHOOSE, i, 0)
 
 # ---------------------------------------------------------------------------
 # Argument checks shared by every entry point: integers are ints (Python or
@@ -486,12 +503,14 @@ cdef int _decision_cap(object v) except -1:
     return _int_in(v, "decision_cap", 1, S.CAPS["AZK_MAX_DECISION_CAP"])
 
 
+
+
 # ---------------------------------------------------------------------------
 # Game
 # ---------------------------------------------------------------------------
 cdef class Game:
     """One game of Azuki (DESIGN §5). All rules run in C; this object owns
-    one flat azk_game struct."""
+    one game (opaque to Python: read through the flat export)."""
     cdef azk_game *g
     cdef const azk_cardset *cs
     cdef readonly CardSet cards
@@ -538,6 +557,19 @@ cdef class Game:
         o.decks = self.decks
         return o
 
+    cdef object _position(self):
+        """The position as azuki.state.Position (one azk_export)."""
+        cdef array.array a = array.clone(_EXPORT_TEMPLATE, _EXPORT_SIZE, False)
+        if azk_export(self.g, self.cs, <int32_t *>a.data.as_ints, _EXPORT_SIZE) != _EXPORT_SIZE:
+            raise AzukiError("the engine's export failed")
+        return Position(a, EXPORT_LAYOUT, self.cards)
+
+    def export(self):
+        """The engine's flat export of the position (numpy int32, layout
+        azuki._core.EXPORT_LAYOUT; docs/state_format.md "Flat export")."""
+        self._ck()
+        return np.frombuffer(self._position().a, dtype=np.int32).copy()
+
     def set_turn_cap(self, turns):
         self._ck()
         azk_game_set_turn_cap(self.g, _turn_cap(turns))
@@ -545,7 +577,7 @@ cdef class Game:
     @property
     def turn_cap(self):
         self._ck()
-        return self.g.turn_cap
+        return azk_turn_cap(self.g)
 
     # ---- copy / pickle -------------------------------------------------------
     def __copy__(self):
@@ -576,7 +608,7 @@ cdef class Game:
     @property
     def decision_cap(self):
         self._ck()
-        return self.g.decision_cap
+        return azk_decision_cap(self.g)
 
     @property
     def end_reason(self):
@@ -606,12 +638,12 @@ cdef class Game:
     @property
     def active_player(self):
         self._ck()
-        return self.g.active
+        return azk_active_player(self.g)
 
     @property
     def first_player(self):
         self._ck()
-        return self.g.first_player
+        return azk_first_player(self.g)
 
     @property
     def is_terminal(self):
@@ -721,191 +753,60 @@ cdef class Game:
         "ATTACK p0.garden[0] Crate Rat Kurobo -> p1.leader"."""
         self._ck()
         t, p0, p1, _ = decode(a)
-        p = self.current_player
-        me = p if p >= 0 else self.g.active
-        def slot(who, zone, s):
-            c = self._slot_card(who, zone, s)
-            return f"p{who}.{zone}[{s}]" + (f" {self.cards.names[self.g.cards[c].def_]}" if c >= 0 else "")
-        def holder(who, code):
-            return f"p{who}.leader" if code == 0 else slot(who, "garden", code - 1)
-        def hand(i):
-            if i < self.g.pl[me].hand_n:
-                return f"p{me}.hand[{i}] {self.cards.names[self.g.cards[self.g.pl[me].hand[i]].def_]}"
-            return f"p{me}.hand[{i}]"
-        if t in ("PLAY_ENTITY_TO_GARDEN", "PLAY_ENTITY_TO_ALLEY"):
-            zone = "garden" if t.endswith("GARDEN") else "alley"
-            return f"{t} {hand(p0)} -> {slot(me, zone, p1)}"
-        if t == "PLAY_WEAPON":
-            return f"{t} {hand(p0)} -> {holder(me, p1)}"
-        if t in ("PLAY_SPELL_MAIN", "PLAY_SPELL_RESPONSE"):
-            return f"{t} {hand(p0)}"
-        if t == "ATTACK":
-            return f"ATTACK {holder(me, p0)} -> {holder(1 - me, p1)}"
-        if t == "DECLARE_DEFENDER":
-            return f"{t} {slot(me, 'garden', p0)}"
-        if t == "PORTAL_GATE":
-            return f"{t} {slot(me, 'alley', p0)} -> p{me}.garden[{p1}]"
-        if t == "ACTIVATE_ABILITY":
-            src = holder(me, p0) if p0 <= 5 else slot(me, "alley", p0 - 6)
-            return f"{t} {src} ability {p1}"
-        if t == "CHOOSE":
-            pr = self.prompt()
-            if pr is not None and p0 < len(pr["options"]):
-                return f"CHOOSE {p0}: {pr['options'][p0]['label']}"
-            return f"CHOOSE {p0}"
-        return t
-
-    cdef int _slot_card(self, int p, str zone, int s):
-        if not 0 <= s < AZK_ROW:
-            return -1
-        cdef int c = self.g.pl[p].garden[s] if zone == "garden" else self.g.pl[p].alley[s]
-        return -1 if c == AZK_NONE else c
+        pos = self._position()
+        return _text.action_str(pos, t, p0, p1, lambda: pos.prompt(_choose_action, _NO_OP))
 
     # ---- locations (one grammar: azuki/locations.py) ---------------------------
-    cdef object _loc_of(self, int c):
-        """The Location of physical card c."""
-        cdef azk_card *k = &self.g.cards[c]
-        cdef azk_player *pl = &self.g.pl[k.owner]
-        cdef int j, n, p = k.owner
-        z = _ZONE_NAMES[k.zone]
-        if z in ("leader", "gate", "aside", "resolving"):
-            return L.Location(p, z)
-        if z == "weapon":   # k-th weapon of its holder, in attachment order
-            n = 0
-            for j in range(pl.weapons_n):
-                if pl.weapons[j] == c:
-                    break
-                if self.g.cards[pl.weapons[j]].holder == k.holder:
-                    n += 1
-            return L.Location(p, "weapons", n, self._loc_of(k.holder))
-        if z == "deck":
-            return L.Location(p, z, pl.deck_n - 1 - k.pos)
-        if z == "ikz_pile":
-            return L.Location(p, z, pl.ikz_pile_n - 1 - k.pos)
-        if z == "out":
-            return L.Location(p, z, self._out_cards(p).index(c))
-        return L.Location(p, z, k.pos)   # garden, alley (slot), hand, discard, ikz_area, look
-
-    cdef list _out_cards(self, int p):
-        """p's out-of-game cards in physical order, the used IKZ token last."""
-        cdef int c, base = p * AZK_CARDS_PER_PLAYER, tok = self.g.pl[p].token
-        out = [c for c in range(base, base + AZK_CARDS_PER_PLAYER) if self.g.cards[c].zone == S.ZONE_OUT and c != tok]
-        if self.g.cards[tok].zone == S.ZONE_OUT:
-            out.append(tok)
-        return out
-
-    cdef str _where(self, int c):
-        return L.format_location(self._loc_of(c))
-
-    cdef int _card_at(self, object loc):
-        """Physical card at a Location, or -1 when the place is empty."""
-        cdef int p = loc.player, c, j, h, n
-        cdef azk_player *pl = &self.g.pl[p]
-        place = loc.place
-        i = loc.index
-        if place == "leader":
-            return pl.leader
-        if place == "gate":
-            return pl.gate
-        if place in ("garden", "alley"):
-            return self._slot_card(p, place, i)
-        if place == "hand":
-            return pl.hand[i] if i < pl.hand_n else -1
-        if place == "deck":
-            return pl.deck[pl.deck_n - 1 - i] if i < pl.deck_n else -1
-        if place == "discard":
-            return pl.discard[i] if i < pl.discard_n else -1
-        if place == "ikz_area":
-            return pl.ikz_area[i] if i < pl.ikz_area_n else -1
-        if place == "ikz_pile":
-            return pl.ikz_pile[pl.ikz_pile_n - 1 - i] if i < pl.ikz_pile_n else -1
-        if place == "look":
-            return pl.look[i] if i < pl.look_n else -1
-        if place == "out":
-            out = self._out_cards(p)
-            return out[i] if i < len(out) else -1
-        if place == "aside":
-            return pl.token if self.g.cards[pl.token].zone == S.ZONE_ASIDE else -1
-        if place == "resolving":
-            for c in range(p * AZK_CARDS_PER_PLAYER, (p + 1) * AZK_CARDS_PER_PLAYER):
-                if self.g.cards[c].zone == S.ZONE_RESOLVING:
-                    return c
-            return -1
-        if place == "weapons":
-            h = self._card_at(loc.holder)
-            if h < 0:
-                return -1
-            n = 0
-            for j in range(pl.weapons_n):
-                if self.g.cards[pl.weapons[j]].holder == h:
-                    if n == i:
-                        return pl.weapons[j]
-                    n += 1
-            return -1
-        return -1
+    cdef int _locate(self, object pos, object where) except -1:
+        loc = where if isinstance(where, L.Location) else L.parse_location(where)
+        if isinstance(where, L.Location):
+            L.format_location(loc)   # validates
+        cdef int c = pos.card_at(loc)
+        if c < 0:
+            raise ValueError(f"no card at {excerpt(str(loc))}")
+        return c
 
     def locate(self, where):
         """Physical card index (0..125) at a location string (or
         azuki.locations.Location). TypeError for a non-location type,
         ValueError for a malformed location or an empty place."""
         self._ck()
-        loc = where if isinstance(where, L.Location) else L.parse_location(where)
-        if isinstance(where, L.Location):
-            L.format_location(loc)   # validates
-        cdef int c = self._card_at(loc)
-        if c < 0:
-            raise ValueError(f"no card at {excerpt(str(loc))}")
-        return c
+        return self._locate(self._position(), where)
 
     def where(self, c):
         """The location string of physical card index c (= card_info(c)["where"])."""
         self._ck()
-        return self._where(_int_in(c, "card index", 0, AZK_NUM_CARDS - 1))
+        ci = _int_in(c, "card index", 0, NUM_CARDS - 1)
+        return self._position().where(ci)
 
     def card_info(self, c):
         """Id, name, owner, zone and location of a card given by physical
         index (0..125) or by location string."""
         self._ck()
+        pos = self._position()
         cdef int ci
         if isinstance(c, (str, L.Location)):
-            ci = self.locate(c)
+            ci = self._locate(pos, c)
         else:
-            ci = _int_in(c, "card index", 0, AZK_NUM_CARDS - 1)
-        cdef azk_card *k = &self.g.cards[ci]
-        return {"index": ci, "id": self.cards.ids[k.def_], "name": self.cards.names[k.def_],
-                "owner": k.owner, "zone": _ZONE_NAMES[k.zone], "where": self._where(ci)}
+            ci = _int_in(c, "card index", 0, NUM_CARDS - 1)
+        return pos.card_info(ci)
 
     def attack_of(self, where):
         """Current attack of the card at `where` ("p0.garden[1]", "p1.leader")."""
         self._ck()
-        return azk_attack_of(self.g, self.cs, self.locate(where))
+        return azk_card_attack(self.g, self.cs, self.locate(where))
 
     def health_of(self, where):
         """Current maximum health of the card at `where`."""
         self._ck()
-        return azk_health_of(self.g, self.cs, self.locate(where))
+        return azk_card_health(self.g, self.cs, self.locate(where))
 
     def statuses_of(self, where):
         """Sorted status names of the card at `where`."""
         self._ck()
-        cdef unsigned s = azk_status_of(self.g, self.cs, self.locate(where))
-        st = s
-        return sorted(n for i, n in enumerate(_STATUS_NAMES) if st & (1 << i))
+        return sorted(status_names(azk_card_statuses(self.g, self.cs, self.locate(where))))
 
     # ---- prompt --------------------------------------------------------------
-    cdef int _placing_owner(self):
-        """Owner of the card a SLOT/HOLDER prompt places (PLAY_FREE's T[a]),
-        else the chooser."""
-        cdef azk_vm_frame *f = &self.g.vm
-        cdef int reg, c
-        if f.active and f.waiting and f.pc + 1 < self.cs.bytecode_len and self.cs.bytecode[f.pc] == S.OP_PLAY_FREE:
-            reg = self.cs.bytecode[f.pc + 1]
-            if reg < 4:
-                c = f.t[reg]
-                if c < AZK_NUM_CARDS:
-                    return self.g.cards[c].owner
-        return self.g.prompt.chooser
-
     def prompt(self):
         """None, or the pending choice: kind, chooser, optional, source and the
         options (each with its CHOOSE action id and what it names). CARD,
@@ -913,39 +814,7 @@ cdef class Game:
         self._ck()
         if azk_phase(self.g) != S.PHASE_PROMPT:
             return None
-        cdef azk_prompt *pr = &self.g.prompt
-        kind = S.PROMPT[pr.kind]
-        opts = []
-        cdef int i, v, c, owner = -1
-        if kind in ("SLOT", "HOLDER"):
-            owner = self._placing_owner()
-        for i in range(pr.n):
-            v = pr.opt[i]
-            o = {"index": i, "action": azk_encode(S.ACTION_CHOOSE, i, 0)}
-            if kind in ("CARD", "BOTTOM_ORDER"):
-                w = self._where(v)
-                o.update(card=self.cards.ids[self.g.cards[v].def_], card_index=v, where=w,
-                         label=f"{self.cards.names[self.g.cards[v].def_]} @ {w}")
-            elif kind == "YES_NO":
-                o.update(value=v, label="yes" if v else "no")
-            elif kind == "NUMBER":
-                o.update(value=v, label=str(v))
-            else:
-                loc = L.slot_location(owner, v) if kind == "SLOT" else L.holder_location(owner, v)
-                w = L.format_location(loc)
-                c = self._card_at(loc)
-                label = w + (f" {self.cards.names[self.g.cards[c].def_]}" if c >= 0 else "")
-                if kind == "SLOT":
-                    o.update(slot=v, where=w, label=label)
-                else:
-                    o.update(holder=v, where=w, label=label)
-            opts.append(o)
-        d = {"kind": kind, "chooser": pr.chooser, "optional": bool(pr.optional), "options": opts,
-             "decline_action": azk_encode(S.ACTION_NO_OP, 0, 0) if pr.optional else None}
-        if self.g.vm.active:
-            d["source"] = self.cards.ids[self.g.cards[self.g.vm.source].def_]
-            d["source_where"] = self._where(self.g.vm.source)
-        return d
+        return self._position().prompt(_choose_action, _NO_OP)
 
     # ---- services ------------------------------------------------------------
     def clone(self):
@@ -996,62 +865,23 @@ cdef class Game:
         return o
 
     def _recover_decks(self):
-        """Deck names from the position: per player, the decklist whose
-        leader, gate, token, IKZ and main cards match its physical cards
-        exactly (the first such decklist), else the closest one."""
+        """Deck names from the position (azuki.state.Position.recover_decks)."""
         self._ck()
-        cdef const azk_cardset *cs = self.cs
-        cdef int p, k, j, base
-        lists = []
-        for k in range(cs.num_decks):
-            lists.append(self.cards.deck_list(k))
-        names = []
-        for p in range(2):
-            base = p * AZK_CARDS_PER_PLAYER
-            defs = []
-            for j in range(AZK_CARDS_PER_PLAYER):
-                defs.append(self.g.cards[base + j].def_)
-            lead, gate, tok = defs[0], defs[1], defs[AZK_CARDS_PER_PLAYER - 1]
-            main = sorted(defs[2:2 + AZK_DECK_MAIN])
-            ikz = sorted(defs[2 + AZK_DECK_MAIN:2 + AZK_DECK_MAIN + AZK_DECK_IKZ])
-            best, best_score = 0, None
-            for k, dl in enumerate(lists):
-                dmain = sorted(dl["main"])
-                common = 0
-                for x in set(main):
-                    common += min(main.count(x), dmain.count(x))
-                exact = (dl["leader"] == lead and dl["gate"] == gate and dl["token"] == tok
-                         and sorted(dl["ikz"]) == ikz and dmain == main)
-                score = (exact, (dl["leader"] == lead) + (dl["gate"] == gate), common)
-                if best_score is None or score > best_score:
-                    best, best_score = k, score
-            names.append(self.cards.decks[best])
-        return tuple(names)
+        return self._position().recover_decks()
 
     def events(self):
         """Semantic events since the last call (drains the log)."""
         self._ck()
         cdef uint32_t buf[128]
-        out = []
-        cdef int n, i, c
-        cdef uint32_t e
+        cdef int n, i, t, pl, c, val
+        rows = []
         while True:
             n = azk_events(self.g, buf, 128)
             for i in range(n):
-                e = buf[i]
-                c = (e >> 10) & 0xFF
-                val = (e >> 18) & 0x3FFF
-                if val & 0x2000:
-                    val -= 0x4000
-                pl = (e >> 8) & 3
-                ev = {"type": EVENT_TYPES[e & 0xFF] if (e & 0xFF) < len(EVENT_TYPES) else str(e & 0xFF),
-                      "player": None if pl == 3 else pl, "value": val}
-                if c != AZK_NONE and c < AZK_NUM_CARDS:
-                    ev["card"] = self.cards.ids[self.g.cards[c].def_]
-                    ev["card_index"] = c
-                out.append(ev)
+                azk_event_unpack(buf[i], &t, &pl, &c, &val)
+                rows.append((t, pl, c, val, azk_card_definition(self.g, c) if c >= 0 else -1))
             if n < 128:
-                return out
+                return _events.event_dicts(rows, EVENT_TYPES, self.cards.ids)
 
     def render(self):
         self._ck()
@@ -1079,113 +909,18 @@ cdef class Game:
         return f"<azuki.Game turn {self.turn} {self.phase} to act P{self.current_player} {self.result}>"
 
     # ---- state_dict / from_setup ------------------------------------------------
-    cdef list _weapons_of(self, int p, int h):
-        cdef azk_player *pl = &self.g.pl[p]
-        cdef int j
-        out = []
-        for j in range(pl.weapons_n):
-            if self.g.cards[pl.weapons[j]].holder == h:
-                out.append(self._card_dict(pl.weapons[j], False))
-        return out
-
-    cdef dict _card_dict(self, int c, bint field):
-        cdef azk_card *k = &self.g.cards[c]
-        d = {"card": self.cards.ids[k.def_], "index": c}
-        if field:
-            d["tapped"] = bool(k.flags & AZK_CF_TAPPED)
-            d["damage"] = k.damage
-            d["cooldown"] = bool(k.flags & AZK_CF_COOLDOWN)
-            d["shocked"] = bool(k.flags & AZK_CF_SHOCKED)
-            d["once_used"] = [i for i in range(8) if k.once_used & (1 << i)]
-            d["attack"] = azk_attack_of(self.g, self.cs, c)
-            d["health"] = azk_health_of(self.g, self.cs, c)
-            st = azk_status_of(self.g, self.cs, c)
-            d["statuses"] = [n for i, n in enumerate(_STATUS_NAMES) if st & (1 << i)]
-        return d
-
     def state_dict(self):
         """The whole position as plain JSON-able data (docs/state_format.md)."""
         self._ck()
-        cdef azk_game *g = self.g
-        cdef azk_player *pl
-        cdef int p, i, c
-        players = []
-        for p in range(2):
-            pl = &g.pl[p]
-            leader = self._card_dict(pl.leader, True)
-            leader["weapons"] = self._weapons_of(p, pl.leader)
-            garden, alley = [], []
-            for i in range(AZK_ROW):
-                c = pl.garden[i]
-                if c == AZK_NONE:
-                    garden.append(None)
-                else:
-                    e = self._card_dict(c, True)
-                    e["weapons"] = self._weapons_of(p, c)
-                    garden.append(e)
-                c = pl.alley[i]
-                alley.append(None if c == AZK_NONE else self._card_dict(c, True))
-            tz = _ZONE_NAMES[g.cards[pl.token].zone]
-            players.append({
-                "leader": leader,
-                "gate": {"card": self.cards.ids[g.cards[pl.gate].def_], "tapped": bool(g.cards[pl.gate].flags & AZK_CF_TAPPED)},
-                "hand": [self.cards.ids[g.cards[pl.hand[i]].def_] for i in range(pl.hand_n)],
-                "deck": [self.cards.ids[g.cards[pl.deck[pl.deck_n - 1 - i]].def_] for i in range(pl.deck_n)],
-                "discard": [self.cards.ids[g.cards[pl.discard[i]].def_] for i in range(pl.discard_n)],
-                "garden": garden,
-                "alley": alley,
-                "ikz_area": [{"card": self.cards.ids[g.cards[pl.ikz_area[i]].def_],
-                              "tapped": bool(g.cards[pl.ikz_area[i]].flags & AZK_CF_TAPPED),
-                              "token": pl.ikz_area[i] == pl.token} for i in range(pl.ikz_area_n)],
-                "ikz_pile": pl.ikz_pile_n,
-                "token": "ikz_area" if tz == "ikz_area" else tz,
-                "look": [self.cards.ids[g.cards[pl.look[i]].def_] for i in range(pl.look_n)],
-                "out": [self.cards.ids[g.cards[c].def_] for c in range(p * AZK_CARDS_PER_PLAYER, (p + 1) * AZK_CARDS_PER_PLAYER)
-                        if g.cards[c].zone == S.ZONE_OUT and c != pl.token],
-                "played_entities": pl.played_entities,
-                "mulligan_done": bool(pl.mulligan_done),
-            })
-        effects = []
-        cdef azk_effect *fe
-        for i in range(g.fx_n):
-            fe = &g.fx[i]
-            if g.cards[fe.card].incarnation != fe.incarnation:
-                continue
-            fx = {"where": self._where(fe.card), "card": self.cards.ids[g.cards[fe.card].def_],
-                  "duration": _DURATIONS[fe.duration], "creator": fe.creator}
-            if fe.kind == 0:
-                fx["attack"] = fe.amount
-            else:
-                st = fe.status
-                fx["statuses"] = [n for j, n in enumerate(_STATUS_NAMES) if st & (1 << j)]
-            effects.append(fx)
-        combat = None
-        if g.in_attack:
-            combat = {"attacker": self._where(g.attacker), "target": self._where(g.target),
-                      "defender_used": bool(g.defender_used)}
-        return {
-            "format": "azuki-state/1",
-            "cardset": f"{self.cards.hash:016x}",
-            "decks": list(self.decks),
-            "turn": g.turn, "turn_cap": g.turn_cap, "active": g.active, "first_player": g.first_player,
-            "decisions": g.decisions, "decision_cap": g.decision_cap,
-            "phase": self.phase, "result": self.result, "end_reason": self.end_reason,
-            "current_player": self.current_player,
-            "rng": [int(g.rng.state), int(g.rng.inc)],
-            "players": players,
-            "effects": effects,
-            "combat": combat,
-            "prompt": self.prompt(),
-            "pending_triggers": g.trig_n,
-            "hash": f"{azk_hash(g):016x}",
-        }
+        pos = self._position()
+        return pos.state_dict(self.decks, azk_hash(self.g), pos.prompt(_choose_action, _NO_OP))
 
     @staticmethod
     def from_setup(d, cards=None, seed=None):
         """Build a position at the start of `active`'s main phase from a dict in
         state_dict() form (missing parts get defaults; docs/state_format.md).
         Raises ValueError on anything that cannot be a legal position."""
-        from ._setup import build_setup
+        from ._setup import build_setup, pack_plan
         if not isinstance(d, dict):
             raise ValueError(f"setup must be a dict, got {type(d).__name__}")
         cdef CardSet cs = _resolve_cards(cards if cards is not None else d.get("cards"))
@@ -1195,103 +930,37 @@ cdef class Game:
         plan = build_setup(d, cs)
         if seed is None:
             s = plan["seed"]
+        words = np.array(pack_plan(plan, PLAN_LAYOUT), dtype=np.int32)
         cdef Game o = Game.__new__(Game)
         if azk_game_init(o.g, cs.cs, s, plan["deck_index"][0], plan["deck_index"][1]) != AZK_OK:
             raise ValueError("could not initialise the game")
-        o.cards = cs
-        o.cs = cs.cs
+        o._setup(cs, words)
         o.decks = tuple(plan["decks"])
-        o._apply_plan(plan)
         return o
 
-    cdef _apply_plan(self, plan):
-        cdef azk_game *g = self.g
-        cdef azk_player *pl
-        cdef azk_card *k
-        cdef int p, i, c, base, h
-        azk_events(g, NULL, 1 << 30)   # drain: setup is not news
-        g.fx_n = 0
-        g.trig_n = 0
-        memset(&g.prompt, 0, sizeof(azk_prompt))
-        for p in range(2):
-            pl = &g.pl[p]
-            base = p * AZK_CARDS_PER_PLAYER
-            pl.deck_n = pl.hand_n = pl.discard_n = pl.weapons_n = pl.ikz_area_n = pl.ikz_pile_n = pl.look_n = 0
-            memset(pl.garden, AZK_NONE, AZK_ROW)
-            memset(pl.alley, AZK_NONE, AZK_ROW)
-            pp = plan["players"][p]
-            for c in range(base, base + AZK_CARDS_PER_PLAYER):
-                k = &g.cards[c]
-                k.flags = 0
-                k.damage = 0
-                k.once_used = 0
-                k.holder = AZK_NONE
-                k.pos = 0
-                g.next_incarnation += 1
-                k.incarnation = g.next_incarnation
-            for c, spec in pp["cards"].items():
-                k = &g.cards[c]
-                k.def_ = spec["def"]
-                k.zone = spec["zone"]
-                k.flags = spec.get("flags", 0)
-                k.damage = spec.get("damage", 0)
-                k.once_used = spec.get("once_used", 0)
-            _fill_list(g, pl.deck, &pl.deck_n, pp["deck"])     # bottom first
-            _fill_list(g, pl.hand, &pl.hand_n, sorted(pp["hand"], key=lambda x: (pp["cards"][x]["def"], x)))
-            _fill_list(g, pl.discard, &pl.discard_n, pp["discard"])
-            _fill_list(g, pl.weapons, &pl.weapons_n, [c for c, _ in pp["weapons"]])
-            for c, h in pp["weapons"]:
-                g.cards[c].holder = h
-            _fill_list(g, pl.ikz_area, &pl.ikz_area_n, pp["ikz_area"])
-            _fill_list(g, pl.ikz_pile, &pl.ikz_pile_n, pp["ikz_pile"])
-            for i, c in pp["garden"].items():
-                g.cards[c].pos = i
-                pl.garden[i] = c
-            for i, c in pp["alley"].items():
-                g.cards[c].pos = i
-                pl.alley[i] = c
-            pl.played_entities = pp["played_entities"]
-            pl.mulligan_done = 1
-        for fx in plan["effects"]:
-            i = g.fx_n
-            g.fx[i].card = fx["card"]
-            g.fx[i].kind = fx["kind"]
-            g.fx[i].duration = fx["duration"]
-            g.fx[i].creator = fx["creator"]
-            g.fx[i].amount = fx["amount"]
-            g.fx[i].status = fx["status"]
-            g.fx[i].incarnation = g.cards[fx["card"]].incarnation
-            g.fx_n += 1
-        g.turn = plan["turn"]
-        g.active = plan["active"]
-        g.first_player = plan["first_player"]
-        g.turn_cap = plan["turn_cap"]
-        g.decision_cap = plan["decision_cap"]
-        g.decisions = 0
-        g.in_attack = 0
-        g.attacker = g.target = 0
-        g.flow = AZK_FLOW_MAIN
-        g.phase = S.PHASE_MAIN
-        g.result = S.RESULT_ONGOING
-        cdef int bad = azk_check_state(g, self.cs, 0)   # the legal cache is built by azk_advance below
-        if bad != 0:
-            raise ValueError(f"setup does not describe a valid position ({invariant_text(bad)})")
-        azk_state_check_all(g, self.cs)   # also rebuilds the engine's state-check hint
-        azk_advance(g, self.cs)
-        azk_events(g, NULL, 1 << 30)   # drain: setup is not news
+    cdef _setup(self, CardSet cs, object words):
+        """azk_game_setup with a flat plan (validated again, completely, in C)."""
+        cdef int32_t[::1] w = words
+        cdef int detail = 0
+        cdef azk_status st = azk_game_setup(self.g, cs.cs, &w[0], <size_t>w.shape[0], &detail)
+        if st != AZK_OK:
+            if detail < 0:
+                raise ValueError(f"setup does not describe a valid position ({invariant_text(detail)})")
+            raise ValueError(f"setup plan rejected at word {detail} ({_plan_word_name(detail)})")
+        self.cards = cs
+        self.cs = cs.cs
+
+
+cdef str _plan_word_name(int k):
+    for name, (off, cnt) in PLAN_LAYOUT.fields.items():
+        if off <= k < off + cnt:
+            return name if cnt == 1 else f"{name}[{k - off}]"
+    return "?"
 
 
 def _restore_game(cards, decks, state):
     """Unpickle a Game (see Game.__reduce__)."""
     return Game.from_bytes(state, cards=cards, decks=decks)
-
-
-cdef void _fill_list(azk_game *g, uint8_t *arr, uint8_t *n, object cards):
-    """Append physical cards to a zone array, keeping each record's pos."""
-    for c in cards:
-        g.cards[c].pos = n[0]
-        arr[n[0]] = c
-        n[0] += 1
 
 
 # ---------------------------------------------------------------------------
@@ -1370,7 +1039,7 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
                     if w >= 0:
                         by_seat[w] += 1
                         by_deck[w ^ swap] += 1
-                        if w == g.first_player:
+                        if w == azk_first_player(g):
                             first_wins += 1
             start = end
             PyErr_CheckSignals()   # raises KeyboardInterrupt & co.

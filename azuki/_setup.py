@@ -1,9 +1,13 @@
 """Validation and planning for Game.from_setup (format: docs/state_format.md).
 
-Turns a dict in state_dict() form into a plan of physical card indices that
-the binding writes into the game struct; every problem is a ValueError naming
-the offending key (e.g. ``players[0].garden[2]: ...``). The engine's invariant
-checker runs on the result as a second line of defence.
+Turns a dict in state_dict() form into a plan of physical card indices
+(``build_setup``), then into the flat int32 plan of the C API
+(``pack_plan``; layout: the AZK_PLAN entries of csrc/azk_export.def,
+docs/state_format.md "Setup plan") that the binding hands to
+``azk_game_setup``. Every problem of the dict is a ValueError naming the
+offending key (e.g. ``players[0].garden[2]: ...``); the C side validates the
+plan again, word by word and with the engine's invariant checker, and leaves
+the game untouched when anything is wrong.
 
 Physical cards: player p owns indices p*63 .. p*63+62: leader, gate, 50 main
 deck cards, 10 IKZ cards, the IKZ token (csrc/game.h). Placed cards take main
@@ -20,15 +24,15 @@ from .locations import parse_location
 _MAX_TURN_CAP = S.CAPS["AZK_MAX_TURN_CAP"]
 _CARD_ABILITIES = S.CAPS["AZK_MAX_CARD_ABILITIES"]     # a card's once_used: a bit per ability
 
-CARDS_PER_PLAYER = 63
-ROW = 5
-DECK_MAIN = 50
-DECK_IKZ = 10
+ROW = S.CAPS["AZK_ROW"]
+DECK_MAIN = S.CAPS["AZK_DECK_MAIN"]
+DECK_IKZ = S.CAPS["AZK_DECK_IKZ"]
+CARDS_PER_PLAYER = 1 + 1 + DECK_MAIN + DECK_IKZ + 1   # leader, gate, main deck, IKZ, token (csrc/game.h)
 
 ZONE = {n.lower(): i for i, n in enumerate(S.ZONE)}
 STATUS = {n.lower(): i for i, n in enumerate(S.STATUS)}
 DURATION = {n.lower(): i for i, n in enumerate(S.DURATION)}
-CF_TAPPED, CF_COOLDOWN, CF_SHOCKED = 1, 2, 4
+CF_TAPPED, CF_COOLDOWN, CF_SHOCKED = 1, 2, 4   # card flags (csrc/azk_export.def: CARD_FLAGS)
 
 TOP_KEYS = {"players", "turn", "active", "first_player", "turn_cap", "decision_cap", "decisions", "end_reason", "decks", "seed", "effects", "cards",
             # derived keys that state_dict() emits; accepted and checked or ignored
@@ -148,7 +152,7 @@ class _Player:
 
 
 def build_setup(d, cs):
-    from ._core import rng_shuffle
+    from ._core import PLAN_LAYOUT, rng_shuffle
 
     _keys(d, TOP_KEYS, "setup")
     if d.get("phase", "MAIN") != "MAIN":
@@ -301,7 +305,7 @@ def build_setup(d, cs):
             o["ikz_pile"].append(c)
         plan["players"].append(o)
     # temporary effects
-    for i, fx in enumerate(_list(d.get("effects", []), "effects", 48)):
+    for i, fx in enumerate(_list(d.get("effects", []), "effects", PLAN_LAYOUT.count("FX_CARD"))):
         ep = f"effects[{i}]"
         if not isinstance(fx, dict):
             raise ValueError(f"{ep}: expected {{where, attack | statuses, duration, creator}}, got {excerpt(fx)}")
@@ -354,3 +358,52 @@ def _planned_card(plan, loc, where, path):
         return c
     raise ValueError(f"{path}.where: effects apply to the leader, a garden/alley card or a weapon "
                      f"(e.g. p0.garden[1].weapons[0]), got {excerpt(where)}")
+
+
+def pack_plan(plan, X):
+    """The flat int32 plan (a list) of a build_setup() plan, in layout X
+    (azuki.state.Layout of the AZK_PLAN fields, from the C library)."""
+    if X.cap("GARDEN") != ROW or X.count("CARD_DEF") != 2 * CARDS_PER_PLAYER:
+        raise RuntimeError("azuki/_setup.py disagrees with the C core's plan layout")
+    w = [-1] * X.size
+    w[X.VERSION] = X.version
+    w[X.TURN] = plan["turn"]
+    w[X.ACTIVE] = plan["active"]
+    w[X.FIRST_PLAYER] = plan["first_player"]
+    w[X.TURN_CAP] = plan["turn_cap"]
+    w[X.DECISION_CAP] = plan["decision_cap"]
+    for p, pp in enumerate(plan["players"]):
+        holder = dict(pp["weapons"])
+        for c in range(p * CARDS_PER_PLAYER, (p + 1) * CARDS_PER_PLAYER):
+            spec = pp["cards"].get(c)
+            if spec is None:
+                raise ValueError(f"players[{p}]: setup leaves physical card {c} unplaced")
+            w[X.CARD_DEF + c] = spec["def"]
+            w[X.CARD_ZONE + c] = spec["zone"]
+            w[X.CARD_FLAGS + c] = spec.get("flags", 0)
+            w[X.CARD_DAMAGE + c] = spec.get("damage", 0)
+            w[X.CARD_ONCE_USED + c] = spec.get("once_used", 0)
+            w[X.CARD_HOLDER + c] = holder.get(c, -1)
+        w[X.PLAYED_ENTITIES + p] = pp["played_entities"]
+        for field, cards in (("DECK", pp["deck"]), ("HAND", pp["hand"]), ("DISCARD", pp["discard"]),
+                             ("WEAPONS", [c for c, _ in pp["weapons"]]), ("IKZ_AREA", pp["ikz_area"]),
+                             ("IKZ_PILE", pp["ikz_pile"])):
+            cap = X.cap(field)
+            if len(cards) > cap:
+                raise ValueError(f"players[{p}]: more than {cap} cards in {field.lower()}")
+            w[getattr(X, field + "_N") + p] = len(cards)
+            off = getattr(X, field) + p * cap
+            w[off:off + len(cards)] = cards
+        for row in ("garden", "alley"):
+            off = getattr(X, row.upper()) + p * ROW
+            for i, c in pp[row].items():
+                w[off + i] = c
+    w[X.EFFECTS_N] = len(plan["effects"])
+    for i, e in enumerate(plan["effects"]):
+        w[X.FX_CARD + i] = e["card"]
+        w[X.FX_KIND + i] = e["kind"]
+        w[X.FX_DURATION + i] = e["duration"]
+        w[X.FX_CREATOR + i] = e["creator"]
+        w[X.FX_AMOUNT + i] = e["amount"]
+        w[X.FX_STATUS + i] = e["status"]
+    return w

@@ -43,12 +43,16 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Optional
 
+from . import spec_autogen as S
 from ._util import excerpt
 
-ROW = 5
+_C = S.CAPS   # the engine's capacities (csrc/game.h, card_def.h), generated
+ROW = _C["AZK_ROW"]
 # place -> number of valid indices (the zone's capacity); None: no index.
-CAPACITY = {"garden": ROW, "alley": ROW, "hand": 50, "deck": 50, "discard": 50, "ikz_area": 11,
-            "ikz_pile": 10, "look": 10, "out": 63, "weapons": 50}
+CAPACITY = {"garden": ROW, "alley": ROW, "hand": _C["AZK_HAND_CAP"], "deck": _C["AZK_DECK_CAP"],
+            "discard": _C["AZK_DISCARD_CAP"], "ikz_area": _C["AZK_IKZ_AREA_CAP"], "ikz_pile": _C["AZK_DECK_IKZ"],
+            "look": _C["AZK_LOOK_CAP"], "out": 1 + 1 + _C["AZK_DECK_MAIN"] + _C["AZK_DECK_IKZ"] + 1,
+            "weapons": _C["AZK_WEAPON_CAP"]}
 BARE = ("leader", "gate", "aside", "resolving")
 INDEXED = ("garden", "alley", "hand", "deck", "discard", "ikz_area", "ikz_pile", "look", "out")
 PLACES = BARE + INDEXED + ("weapons",)

@@ -6,7 +6,7 @@ CAPS: the capacities azuki.convert needs, from csrc/{card_def.h,game.h,cardset.h
 (read from here when the package is installed without its C sources).
 """
 
-SOURCES = 'azk_actions.def, azk_cardset.def, azk_enums.def, azk_invariants.def, azk_opcodes.def'
+SOURCES = 'azk_actions.def, azk_cardset.def, azk_enums.def, azk_export.def, azk_invariants.def, azk_opcodes.def'
 
 CAPS = {
     'AZK_DECK_MAIN': 50,
@@ -121,6 +121,82 @@ END_EFFECTS = 8
 END_OPTIONS = 9
 END_EACH = 10
 END_LOOK = 11
+
+EXPORT = ('VERSION', 'SIZE', 'NUM_CARDS', 'CARDS_PER_PLAYER', 'PLAYERS', 'TURN', 'TURN_CAP', 'DECISIONS', 'DECISION_CAP', 'ACTIVE', 'FIRST_PLAYER', 'PHASE', 'RESULT', 'END_REASON', 'CURRENT_PLAYER', 'WINNER', 'RNG', 'TRIGGERS_N', 'IN_ATTACK', 'ATTACKER', 'TARGET', 'DEFENDER_USED', 'CARD_DEF', 'CARD_OWNER', 'CARD_ZONE', 'CARD_POS', 'CARD_HOLDER', 'CARD_FLAGS', 'CARD_DAMAGE', 'CARD_ONCE_USED', 'CARD_INCARNATION', 'CARD_ATTACK', 'CARD_HEALTH', 'CARD_STATUSES', 'DECK_N', 'HAND_N', 'DISCARD_N', 'WEAPONS_N', 'IKZ_AREA_N', 'IKZ_PILE_N', 'LOOK_N', 'LEADER', 'GATE', 'TOKEN', 'PLAYED_ENTITIES', 'MULLIGAN_DONE', 'DECK', 'HAND', 'DISCARD', 'WEAPONS', 'GARDEN', 'ALLEY', 'IKZ_AREA', 'IKZ_PILE', 'LOOK', 'EFFECTS_N', 'FX_CARD', 'FX_KIND', 'FX_DURATION', 'FX_CREATOR', 'FX_AMOUNT', 'FX_STATUS', 'FX_LIVE', 'PROMPT_PENDING', 'PROMPT_KIND', 'PROMPT_CHOOSER', 'PROMPT_N', 'PROMPT_OPTIONAL', 'PROMPT_OPT', 'PROMPT_SOURCE', 'PROMPT_PLACING', 'PROMPT_PLACING_OWNER')
+EXPORT_DOC = ('layout version (azk_export_version())', 'words written (azk_export_size())', 'physical cards (AZK_NUM_CARDS)', 'physical cards per player; player p owns p*n .. p*n+n-1', 'players (2)', "turn number (1 = the first player's first turn)", 'turn cap', 'decisions applied so far', 'decision cap', 'whose turn it is', 'who took the first turn', 'enum azk_phase (PHASE)', 'enum azk_result (RESULT)', 'enum azk_end_reason (END)', 'player to decide, -1 when over', '0/1, -1 none', 'pcg32 state low, state high, increment low, increment high (32-bit words)', 'queued triggers', '1 during an attack', 'attacking card during an attack, else -1', 'attack target during an attack, else -1', '1 once a defender was declared in this attack', 'definition index in the card set', 'owner (and controller)', 'enum azk_zone (ZONE)', 'index in its zone array (slot for garden/alley)', "attached weapons: the holder's card index, else -1", 'bit 0 tapped, 1 cooldown, 2 shocked, 3 revealed', 'damage marked on it', 'bit i: ability i of its definition used this turn', 'incarnation (new on every zone change)', 'current attack (azk_card_attack)', 'current maximum health (azk_card_health)', 'status mask, bit i = STATUS[i] (azk_card_statuses)', 'cards in the deck', 'cards in the hand', 'cards in the discard pile', 'attached weapons', 'cards in the IKZ area', 'cards in the IKZ pile', 'cards being looked at', "the leader's card index", "the gate's card index", "the IKZ token's card index", 'entities played this turn', '1 once the mulligan decision was made', 'deck, bottom first (entry DECK_N-1 is the top)', 'hand in canonical order', 'discard pile, bottom first', 'attached weapons in attachment order', 'garden slots: card index or -1', 'alley slots: card index or -1', 'IKZ area in order', 'IKZ pile, bottom first (entry IKZ_PILE_N-1 is the top)', 'cards being looked at, in the order taken', 'temporary effects stored (live or dead)', 'effect i: its card', 'effect i: 0 attack change, 1 statuses', 'effect i: enum azk_duration (DURATION)', 'effect i: the player whose next turn ends START_OF_NEXT_TURN', 'effect i: attack change (kind 0)', 'effect i: status mask granted (kind 1)', 'effect i: 1 while it applies (its card has not changed incarnation)', '1 when a prompt is pending (phase PROMPT)', 'enum azk_prompt_kind (PROMPT); -1 when none is pending', 'the player who answers; -1 when none is pending', 'number of options', '1 when NO_OP declines', 'option values: card index (CARD, BOTTOM_ORDER), slot code (SLOT), holder code (HOLDER), number', 'the card whose ability is running (VM active), else -1', 'SLOT/HOLDER prompts of PLAY_FREE: the card being placed, else -1', 'owner of the card being placed (SLOT/HOLDER), else the chooser (-1 when none)')
+EXPORT_ARGS = ((1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (4,), (1,), (1,), (1,), (1,), (1,), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS * AZK_DECK_CAP',), ('AZK_PLAYERS * AZK_HAND_CAP',), ('AZK_PLAYERS * AZK_DISCARD_CAP',), ('AZK_PLAYERS * AZK_WEAPON_CAP',), ('AZK_PLAYERS * AZK_ROW',), ('AZK_PLAYERS * AZK_ROW',), ('AZK_PLAYERS * AZK_IKZ_AREA_CAP',), ('AZK_PLAYERS * AZK_DECK_IKZ',), ('AZK_PLAYERS * AZK_LOOK_CAP',), (1,), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), (1,), (1,), (1,), (1,), (1,), ('AZK_MAX_OPTIONS',), (1,), (1,), (1,))
+EXPORT_VERSION = 0
+EXPORT_SIZE = 1
+EXPORT_NUM_CARDS = 2
+EXPORT_CARDS_PER_PLAYER = 3
+EXPORT_PLAYERS = 4
+EXPORT_TURN = 5
+EXPORT_TURN_CAP = 6
+EXPORT_DECISIONS = 7
+EXPORT_DECISION_CAP = 8
+EXPORT_ACTIVE = 9
+EXPORT_FIRST_PLAYER = 10
+EXPORT_PHASE = 11
+EXPORT_RESULT = 12
+EXPORT_END_REASON = 13
+EXPORT_CURRENT_PLAYER = 14
+EXPORT_WINNER = 15
+EXPORT_RNG = 16
+EXPORT_TRIGGERS_N = 17
+EXPORT_IN_ATTACK = 18
+EXPORT_ATTACKER = 19
+EXPORT_TARGET = 20
+EXPORT_DEFENDER_USED = 21
+EXPORT_CARD_DEF = 22
+EXPORT_CARD_OWNER = 23
+EXPORT_CARD_ZONE = 24
+EXPORT_CARD_POS = 25
+EXPORT_CARD_HOLDER = 26
+EXPORT_CARD_FLAGS = 27
+EXPORT_CARD_DAMAGE = 28
+EXPORT_CARD_ONCE_USED = 29
+EXPORT_CARD_INCARNATION = 30
+EXPORT_CARD_ATTACK = 31
+EXPORT_CARD_HEALTH = 32
+EXPORT_CARD_STATUSES = 33
+EXPORT_DECK_N = 34
+EXPORT_HAND_N = 35
+EXPORT_DISCARD_N = 36
+EXPORT_WEAPONS_N = 37
+EXPORT_IKZ_AREA_N = 38
+EXPORT_IKZ_PILE_N = 39
+EXPORT_LOOK_N = 40
+EXPORT_LEADER = 41
+EXPORT_GATE = 42
+EXPORT_TOKEN = 43
+EXPORT_PLAYED_ENTITIES = 44
+EXPORT_MULLIGAN_DONE = 45
+EXPORT_DECK = 46
+EXPORT_HAND = 47
+EXPORT_DISCARD = 48
+EXPORT_WEAPONS = 49
+EXPORT_GARDEN = 50
+EXPORT_ALLEY = 51
+EXPORT_IKZ_AREA = 52
+EXPORT_IKZ_PILE = 53
+EXPORT_LOOK = 54
+EXPORT_EFFECTS_N = 55
+EXPORT_FX_CARD = 56
+EXPORT_FX_KIND = 57
+EXPORT_FX_DURATION = 58
+EXPORT_FX_CREATOR = 59
+EXPORT_FX_AMOUNT = 60
+EXPORT_FX_STATUS = 61
+EXPORT_FX_LIVE = 62
+EXPORT_PROMPT_PENDING = 63
+EXPORT_PROMPT_KIND = 64
+EXPORT_PROMPT_CHOOSER = 65
+EXPORT_PROMPT_N = 66
+EXPORT_PROMPT_OPTIONAL = 67
+EXPORT_PROMPT_OPT = 68
+EXPORT_PROMPT_SOURCE = 69
+EXPORT_PROMPT_PLACING = 70
+EXPORT_PROMPT_PLACING_OWNER = 71
 
 INV = ('CARDSET_FACTS', 'ENUM_RANGE', 'PLAYER_RANGE', 'RESULT_PHASE', 'RESULT_FLOW', 'PHASE_FLOW', 'LETHAL_AT_DECISION', 'END_REASON', 'CAPS', 'RNG_STREAM', 'CARD_RECORD', 'WEAPON_HOLDER_FIELD', 'LEADER_GATE_TYPE', 'IKZ_ZONE_TYPE', 'SPECIAL_ZONE_TYPE', 'MAIN_ZONE_TYPE', 'MARKS_ON_FIELD', 'FIXED_CARDS', 'LEADER_GATE_ZONE', 'DECK_LIST', 'HAND_LIST', 'DISCARD_LIST', 'WEAPON_LIST', 'IKZ_AREA_LIST', 'IKZ_PILE_LIST', 'LOOK_LIST', 'ROW_INDEX', 'ROW_RECORD', 'ROW_TYPE', 'HAND_ORDER', 'WEAPON_HOLDER', 'WEAPON_TYPE', 'IKZ_AREA_TYPE', 'IKZ_CONSERVED', 'ONE_RESOLVING', 'SPECIAL_ZONE_ONCE', 'CONSERVATION', 'QUEUE_COUNTS', 'EFFECT_RECORD', 'TRIGGER_RECORD', 'TRIGGER_CONTEXT', 'TRIGGER_PROGRAM', 'TRIGGER_OWN_ABILITY', 'VM_FRAME', 'VM_PC', 'VM_CONTEXT', 'VM_SPELL', 'VM_TREGS', 'VM_EACH', 'VM_ABILITY_PROGRAM', 'VM_PC_BOUNDARY', 'PROMPT_PHASE', 'PROMPT_RANGE', 'PROMPT_CHOICE', 'PROMPT_OPCODE', 'PROMPT_CARD_OPTIONS', 'PROMPT_OPTION_RANGE', 'ANSWER_CONSUMED', 'ANSWER_RANGE', 'COMBAT_RANGE', 'LEGAL_COUNT', 'LEGAL_SET', 'LEGAL_WORDS', 'AT_RISK_HINT', 'HINTS_EXACT')
 INV_DOC = ("the card set's derived tables match its data (azk_cardset_finish ran last)", 'result, phase and flow are in range', 'active and first player are 0 or 1', 'the game is ongoing exactly when the phase is not GAME_OVER', 'the game is ongoing exactly when the turn machine is not over', "the decision being asked agrees with the turn machine's position", 'no decision is offered while an entity without godmode has damage >= health or a leader is at 0 or less (rules 9, 13.4)', 'the end reason agrees with the result (rules 13)', 'turn and decision caps are in range and an ongoing game is below its decision cap', "the RNG's increment is odd, as seeding makes it (an even one can cycle, and bounded draws then never end)", "every card's definition, owner and zone are in range", 'exactly the attached weapons have a holder', 'leader and gate zones hold a leader and a gate', 'IKZ zones hold IKZ cards only', 'the resolving zone holds a spell, out of game holds IKZ or main-deck cards', 'deck, hand, discard, rows, weapons and look hold main-deck cards only', 'once-per-turn marks and cooldown exist only on leader, gate, row and weapon cards', "leader, gate and token are each player's fixed card indices", 'the leader and the gate are in their zones', 'the deck array names exactly its cards, in position order, within capacity', 'the hand array names exactly its cards, in position order, within capacity', 'the discard array names exactly its cards, in position order, within capacity', 'the weapon array names exactly the attached weapons, within capacity', 'the IKZ area array names exactly its cards, within capacity', 'the IKZ pile array names exactly its cards, within capacity', 'the look array names exactly the looked-at cards, within capacity', 'a row slot names a card index once', "a row slot's card records that row and slot", 'rows hold entities only', 'the hand is in canonical order (definition, then card index)', "a weapon's holder is its owner's leader or garden entity", 'attached cards are weapons', 'the IKZ area holds IKZ cards only', "each player's 10 IKZ cards and token are all accounted for", 'at most one spell resolves, and in an ongoing game only while the VM runs it', 'a card out of game, aside or resolving is in no array', 'every physical card is in exactly one zone', 'live effects and queued triggers are within capacity', 'every live effect names a card, kind, duration and creator in range', 'every queued trigger names a source, ability and controller in range', "a queued trigger's context card is none or in range", "a queued trigger's ability has a program", "a queued trigger names a triggered ability of its source's own definition, under its owner", 'the running ability, its source and controller are in range', "the VM's pc and for-each cursor are in range", "the VM's context card is none or in range", "the VM's resolving spell is none or in range", "the VM's card registers are none or in range", 'the for-each snapshot names cards in range', 'the running ability has a program', "the VM's pc is an instruction of the running ability's program", 'a prompt is pending exactly when the VM waits on one', "the prompt's kind, chooser and option count are in range", 'a prompt offers at least two answers (rules 12)', 'the prompt is the one the instruction at pc asks', 'a card prompt has options', 'every prompt option is in range for its kind', 'an answer is consumed in the step that gives it', 'a pending answer is -1 (declined) or a card-sized value', 'attacker and target are in range during an attack', 'the legal-action cache has as many actions as a fresh enumeration', 'the legal-action cache is exactly a fresh enumeration', "the legal-action cache's word summary is exact", 'the state-check hint covers every entity at or above its lowest health in damage', 'the untapped-IKZ, activated-source, occupancy and listener hints are exact')
@@ -265,6 +341,44 @@ PHASE_RESPONSE = 2
 PHASE_DEFENDER = 3
 PHASE_PROMPT = 4
 PHASE_GAME_OVER = 5
+
+PLAN = ('VERSION', 'TURN', 'ACTIVE', 'FIRST_PLAYER', 'TURN_CAP', 'DECISION_CAP', 'CARD_DEF', 'CARD_ZONE', 'CARD_FLAGS', 'CARD_DAMAGE', 'CARD_ONCE_USED', 'CARD_HOLDER', 'PLAYED_ENTITIES', 'DECK_N', 'HAND_N', 'DISCARD_N', 'WEAPONS_N', 'IKZ_AREA_N', 'IKZ_PILE_N', 'DECK', 'HAND', 'DISCARD', 'WEAPONS', 'IKZ_AREA', 'IKZ_PILE', 'GARDEN', 'ALLEY', 'EFFECTS_N', 'FX_CARD', 'FX_KIND', 'FX_DURATION', 'FX_CREATOR', 'FX_AMOUNT', 'FX_STATUS')
+PLAN_DOC = ('plan layout version (azk_plan_version())', 'turn number, 1 .. 60000', 'whose main phase it is, 0/1', 'who took the first turn, 0/1', 'turn cap, 1 .. 60000', 'decision cap, 1 .. 60000', 'every physical card: definition index in the card set', 'every physical card: enum azk_zone; must agree with the lists below', 'bit 0 tapped, 1 cooldown, 2 shocked, 3 revealed (0 .. 15)', 'damage, 0 .. 9999', 'once-per-turn marks, 0 .. 255', "attached weapons: the holder's card index; every other card -1", 'entities played this turn, 0 .. 255', 'cards in the deck', 'cards in the hand', 'cards in the discard pile', 'attached weapons', 'cards in the IKZ area', 'cards in the IKZ pile', 'deck, bottom first; own cards; -1 past DECK_N', 'hand in any order (stored in canonical order); -1 past HAND_N', 'discard pile, bottom first; -1 past DISCARD_N', 'attached weapons in attachment order; -1 past WEAPONS_N', 'IKZ area in order; -1 past IKZ_AREA_N', 'IKZ pile, bottom first; -1 past IKZ_PILE_N', 'garden slots: own card index or -1', 'alley slots: own card index or -1', 'temporary effects, 0 .. AZK_MAX_EFFECTS', 'effect i: its card; -1 past EFFECTS_N (all FX_ fields)', 'effect i: 0 attack change, 1 statuses', 'effect i: enum azk_duration (DURATION)', 'effect i: creator, 0/1', 'effect i: attack change, -128 .. 127 (0 for kind 1)', 'effect i: status mask, 0 .. 255 (0 for kind 0)')
+PLAN_ARGS = ((1,), (1,), (1,), (1,), (1,), (1,), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_NUM_CARDS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS',), ('AZK_PLAYERS * AZK_DECK_CAP',), ('AZK_PLAYERS * AZK_HAND_CAP',), ('AZK_PLAYERS * AZK_DISCARD_CAP',), ('AZK_PLAYERS * AZK_WEAPON_CAP',), ('AZK_PLAYERS * AZK_IKZ_AREA_CAP',), ('AZK_PLAYERS * AZK_DECK_IKZ',), ('AZK_PLAYERS * AZK_ROW',), ('AZK_PLAYERS * AZK_ROW',), (1,), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',), ('AZK_MAX_EFFECTS',))
+PLAN_VERSION = 0
+PLAN_TURN = 1
+PLAN_ACTIVE = 2
+PLAN_FIRST_PLAYER = 3
+PLAN_TURN_CAP = 4
+PLAN_DECISION_CAP = 5
+PLAN_CARD_DEF = 6
+PLAN_CARD_ZONE = 7
+PLAN_CARD_FLAGS = 8
+PLAN_CARD_DAMAGE = 9
+PLAN_CARD_ONCE_USED = 10
+PLAN_CARD_HOLDER = 11
+PLAN_PLAYED_ENTITIES = 12
+PLAN_DECK_N = 13
+PLAN_HAND_N = 14
+PLAN_DISCARD_N = 15
+PLAN_WEAPONS_N = 16
+PLAN_IKZ_AREA_N = 17
+PLAN_IKZ_PILE_N = 18
+PLAN_DECK = 19
+PLAN_HAND = 20
+PLAN_DISCARD = 21
+PLAN_WEAPONS = 22
+PLAN_IKZ_AREA = 23
+PLAN_IKZ_PILE = 24
+PLAN_GARDEN = 25
+PLAN_ALLEY = 26
+PLAN_EFFECTS_N = 27
+PLAN_FX_CARD = 28
+PLAN_FX_KIND = 29
+PLAN_FX_DURATION = 30
+PLAN_FX_CREATOR = 31
+PLAN_FX_AMOUNT = 32
+PLAN_FX_STATUS = 33
 
 PROMPT = ('CARD', 'YES_NO', 'NUMBER', 'BOTTOM_ORDER', 'SLOT', 'HOLDER')
 PROMPT_DOC = ('choose a card (target, card to discard, card to pick)', 'option 0 = no, option 1 = yes', 'choose a number: option i means i', 'choose the next looked-at card to put on the bottom', 'choose a slot for a card played by an effect', 'choose a holder for a weapon played by an effect')

@@ -119,6 +119,68 @@ int azk_events(azk_game *g, uint32_t *out, int cap);
 const char *azk_event_name(int type);                 /* "DRAWN", ...; NULL if out of range */
 int azk_num_event_types(void);
 
+/* ==== Position building and reading (csrc/setup.c, csrc/export.c) =========
+ * Everything a binding needs to build a position or read one, without
+ * knowing the game struct: plain integers and int32 arrays only. The two
+ * flat layouts (the export and the setup plan) are declared once, in
+ * csrc/azk_export.def; their field names, offsets and counts are reported
+ * here at run time, and docs/state_format.md tables them. A layout change
+ * bumps its version. */
+#define AZK_EXPORT_VERSION 1
+#define AZK_PLAN_VERSION 1
+
+/* Facts and game fields. */
+int azk_num_cards(void);                     /* physical cards in a game (126) */
+int azk_active_player(const azk_game *g);    /* whose turn */
+int azk_first_player(const azk_game *g);
+int azk_turn_cap(const azk_game *g);
+int azk_decision_cap(const azk_game *g);
+
+/* One physical card (0 .. azk_num_cards()-1): its definition index (-1 for
+ * an out-of-range card), current attack and maximum health as the rules
+ * compute them (0 for an out-of-range card), and its statuses as a mask,
+ * bit i = status i of azk_enums.def (-1 for an out-of-range card). */
+int azk_card_definition(const azk_game *g, int card);
+int azk_card_attack(const azk_game *g, const azk_cardset *cs, int card);
+int azk_card_health(const azk_game *g, const azk_cardset *cs, int card);
+int azk_card_statuses(const azk_game *g, const azk_cardset *cs, int card);
+
+/* A packed event of azk_events (type:8 | player:2 | card:8 | value:14):
+ * player -1 for none, card -1 for none, value sign-extended. Returns 0. */
+int azk_event_unpack(uint32_t event, int *type, int *player, int *card, int *value);
+
+/* The flat export: the whole position as int32 words in the layout of
+ * AZK_EXPORT entries of azk_export.def (header with the version and size,
+ * game fields, per-card records, per-player counts and zone arrays,
+ * effects, combat, the pending prompt). Writes azk_export_size() words and
+ * returns that count, or returns -1 and writes nothing when cap is smaller
+ * or an argument is NULL. */
+int azk_export_version(void);
+int azk_export_size(void);
+int azk_export_num_fields(void);
+int azk_export_field(int field, int *offset, int *count);  /* 0, or -1 for an unknown field */
+const char *azk_export_field_name(int field);              /* NULL for an unknown field */
+int azk_export(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
+
+/* Setup: build a main-phase position from a plan, an int32 array in the
+ * layout of the AZK_PLAN entries of azk_export.def (every physical card's
+ * definition, zone and marks, each player's zone lists, temporary effects,
+ * turn and caps). `g` must hold a game of `cs` (azk_game_init); its RNG is
+ * kept. The plan is validated completely: its length and version, every
+ * value's range, and then the resulting position against the invariant
+ * checker. On any problem it returns AZK_ERR_ARG and leaves the game
+ * byte-for-byte unchanged; *detail (when not NULL) is then the index of the
+ * first rejected plan word (>= 0; 0 for a wrong length or version), or the
+ * negative invariant code (azk_invariant_name) the position violates. On
+ * success the state checks run, the game advances to its first decision,
+ * the setup's events are drained and *detail is 0. */
+int azk_plan_version(void);
+int azk_plan_size(void);
+int azk_plan_num_fields(void);
+int azk_plan_field(int field, int *offset, int *count);    /* 0, or -1 for an unknown field */
+const char *azk_plan_field_name(int field);                /* NULL for an unknown field */
+azk_status azk_game_setup(azk_game *g, const azk_cardset *cs, const int32_t *plan, size_t len, int *detail);
+
 #ifdef __cplusplus
 }
 #endif

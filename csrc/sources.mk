@@ -8,4 +8,6 @@ AZK_CORE_SOURCES = \
 	csrc/vm.c \
 	csrc/state.c \
 	csrc/cardset.c \
+	csrc/setup.c \
+	csrc/export.c \
 	generated/cards_autogen.c

@@ -2,10 +2,11 @@
 
 Independent of the Cython binding: a module-scoped fixture compiles the C
 sources listed in csrc/sources.mk together with a cffi API-mode stub into a
-temporary directory and imports the result. The declarations below are copied
-from csrc/azuki.h by hand (cffi cannot parse the #includes); in API mode cffi
-checks them against the real header when compiling, so a drifted signature or
-enum value fails the build.
+temporary directory and imports the result. The declarations are csrc/azuki.h
+itself, read and stripped of what cffi cannot parse (comments, #includes,
+#defines, the C++ guards) by header_cdef(); in API mode cffi checks them
+against the real header when compiling, so every function the header declares
+is callable here.
 """
 from __future__ import annotations
 
@@ -24,56 +25,28 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from azuki import spec_autogen as spec  # noqa: E402
 
-CDEF = """
-typedef struct azk_game azk_game;
-typedef struct azk_cardset azk_cardset;
+HEADER = REPO / "csrc" / "azuki.h"
 
-typedef enum azk_status {
-    AZK_OK = 0,
-    AZK_ILLEGAL = 1,
-    AZK_TERMINAL = 2,
-    AZK_ERR_ARG = 3,
-    AZK_ERR_CORRUPT = 4,
-    AZK_ERR_CARDSET = 5,
-    AZK_ERR_LIMIT = 6
-} azk_status;
 
-size_t azk_game_size(void);
-int azk_num_actions(void);
-const azk_cardset *azk_default_cardset(void);
-const char *azk_status_name(azk_status s);
-int azk_cardset_find_deck(const azk_cardset *cs, const char *name);
+def header_cdef(text: str) -> str:
+    """The declarations of a C header as cffi's cdef() takes them: comments,
+    the `#ifdef __cplusplus` guards (and what they hold), #include / #define /
+    #if lines (with their continuations) removed."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    text = re.sub(r"#\s*ifdef\s+__cplusplus.*?#\s*endif[^\n]*", "", text, flags=re.S)
+    out, cont = [], False
+    for line in text.splitlines():
+        directive = cont or line.lstrip().startswith("#")
+        cont = directive and line.rstrip().endswith("\\")
+        if not directive and line.strip():
+            out.append(line)
+    return "\n".join(out) + "\n"
 
-azk_status azk_game_init(azk_game *g, const azk_cardset *cs, uint64_t seed, int deck0, int deck1);
-void azk_game_clone(azk_game *dst, const azk_game *src);
-void azk_game_set_turn_cap(azk_game *g, int turns);
 
-azk_status azk_step(azk_game *g, const azk_cardset *cs, int action);
-int azk_legal_actions(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
-int azk_legal_mask(const azk_game *g, const azk_cardset *cs, uint8_t *mask);
-int azk_is_legal(const azk_game *g, const azk_cardset *cs, int action);
-
-int azk_encode(int type, int p0, int p1);
-int azk_decode(int action, int *type, int *p0, int *p1);
-
-int azk_current_player(const azk_game *g);
-int azk_phase(const azk_game *g);
-int azk_is_terminal(const azk_game *g);
-int azk_result(const azk_game *g);
-int azk_winner(const azk_game *g);
-int azk_turn(const azk_game *g);
-
-uint64_t azk_hash(const azk_game *g);
-uint64_t azk_cardset_hash(const azk_cardset *cs);
-uint64_t azk_hash_bytes(const void *data, size_t len);
-size_t azk_serialized_size(void);
-size_t azk_serialize(const azk_game *g, const azk_cardset *cs, uint8_t *out, size_t cap);
-azk_status azk_deserialize(azk_game *g, const azk_cardset *cs, const uint8_t *in, size_t len);
-int azk_render(const azk_game *g, const azk_cardset *cs, char *out, int cap);
-int azk_events(azk_game *g, uint32_t *out, int cap);
-const char *azk_event_name(int type);
-int azk_num_event_types(void);
-"""
+CDEF = header_cdef(HEADER.read_text())
+# every function csrc/azuki.h declares (name before its parameter list)
+HEADER_FUNCTIONS = sorted(set(re.findall(r"\b(azk_\w+)\s*\(", CDEF)))
 
 HEADER_BYTES = 24          # csrc/state.c: magic, version, reserved, size, reserved, card-set hash
 MAGIC = b"AZKS"
@@ -601,3 +574,301 @@ def test_events_do_not_affect_hash_or_serialization(api):
     api.drain(g1)                          # g2 keeps its log
     assert lib.azk_hash(g1) == lib.azk_hash(g2)
     assert api.serialize(g1) == api.serialize(g2)
+
+
+# ---- the header itself ------------------------------------------------------------------
+
+def test_every_header_function_is_callable(api):
+    """The cdef is csrc/azuki.h: each function it declares is in the library."""
+    assert "azk_game_setup" in HEADER_FUNCTIONS and "azk_export" in HEADER_FUNCTIONS
+    missing = [f for f in HEADER_FUNCTIONS if not callable(getattr(api.lib, f, None))]
+    assert missing == []
+
+
+def test_header_cdef_strips_preprocessor():
+    text = ('/* c */\n#ifndef X\n#define X\n#include <stdint.h>\n#ifdef __cplusplus\nextern "C" {\n#endif\n'
+            '#define M(a) \\\n   (a)\nint f(void); // tail\n#ifdef __cplusplus\n}\n#endif\n#endif\n')
+    assert header_cdef(text).split() == ["int", "f(void);"]
+
+
+# ---- layouts (csrc/azk_export.def) -----------------------------------------------------
+
+def _layout(api, kind):
+    lib, ffi = api.lib, api.ffi
+    num = getattr(lib, f"azk_{kind}_num_fields")()
+    field = getattr(lib, f"azk_{kind}_field")
+    name = getattr(lib, f"azk_{kind}_field_name")
+    off, cnt = ffi.new("int *"), ffi.new("int *")
+    out = {}
+    for i in range(num):
+        assert field(i, off, cnt) == 0
+        out[ffi.string(name(i)).decode()] = (off[0], cnt[0])
+    assert field(-1, off, cnt) == -1 and field(num, off, cnt) == -1
+    assert name(-1) == ffi.NULL and name(num) == ffi.NULL
+    return out
+
+
+@pytest.mark.parametrize("kind,names", [("export", spec.EXPORT), ("plan", spec.PLAN)])
+def test_layouts_are_declared_once(api, kind, names):
+    lib = api.lib
+    lay = _layout(api, kind)
+    assert tuple(lay) == tuple(names)              # spec_autogen reads the same .def
+    at = 0
+    for n, (off, cnt) in lay.items():              # blocks follow one another
+        assert off == at and cnt >= 1, n
+        at += cnt
+    assert at == getattr(lib, f"azk_{kind}_size")()
+    assert getattr(lib, f"azk_{kind}_version")() >= 1
+    N = lib.azk_num_cards()
+    assert lay["CARD_DEF"][1] == N
+
+
+class Export:
+    """An azk_export of a game, read by field name."""
+
+    def __init__(self, api, g):
+        self.lay = _layout(api, "export")
+        size = api.lib.azk_export_size()
+        buf = api.ffi.new("int32_t[]", size)
+        assert api.lib.azk_export(g, api.cs, buf, size) == size
+        self.w = list(buf)
+
+    def __getitem__(self, name):
+        off, cnt = self.lay[name]
+        return self.w[off] if cnt == 1 else self.w[off:off + cnt]
+
+    def plist(self, name, p):
+        off, cnt = self.lay[name]
+        cap = cnt // 2
+        n = self[name + "_N"][p]
+        return self.w[off + p * cap:off + p * cap + n]
+
+
+def _main_phase_game(api, seed, steps=60):
+    lib = api.lib
+    raw, g = api.new_game(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if lib.azk_is_terminal(g):
+            break
+        lib.azk_step(g, api.cs, rng.choice(api.legal(g)))
+    while not lib.azk_is_terminal(g) and spec.PHASE[lib.azk_phase(g)] != "MAIN":
+        lib.azk_step(g, api.cs, rng.choice(api.legal(g)))
+    return raw, g
+
+
+def test_export_agrees_with_queries(api):
+    lib, ffi = api.lib, api.ffi
+    for seed in (3, 4, 5):
+        raw, g = _main_phase_game(api, seed)
+        x = Export(api, g)
+        assert x["VERSION"] == lib.azk_export_version() and x["SIZE"] == lib.azk_export_size()
+        N = x["NUM_CARDS"]
+        assert N == lib.azk_num_cards() and x["PLAYERS"] == 2 and x["CARDS_PER_PLAYER"] * 2 == N
+        assert x["TURN"] == lib.azk_turn(g) and x["PHASE"] == lib.azk_phase(g)
+        assert x["RESULT"] == lib.azk_result(g) and x["WINNER"] == lib.azk_winner(g)
+        assert x["CURRENT_PLAYER"] == lib.azk_current_player(g) and x["ACTIVE"] == lib.azk_active_player(g)
+        assert x["FIRST_PLAYER"] == lib.azk_first_player(g) and x["TURN_CAP"] == lib.azk_turn_cap(g)
+        assert x["DECISION_CAP"] == lib.azk_decision_cap(g) and x["DECISIONS"] == lib.azk_decisions(g)
+        for c in range(N):
+            assert x["CARD_DEF"][c] == lib.azk_card_definition(g, c)
+            assert x["CARD_ATTACK"][c] == lib.azk_card_attack(g, api.cs, c)
+            assert x["CARD_HEALTH"][c] == lib.azk_card_health(g, api.cs, c)
+            assert x["CARD_STATUSES"][c] == lib.azk_card_statuses(g, api.cs, c)
+            assert x["CARD_OWNER"][c] == c // x["CARDS_PER_PLAYER"]
+        seen = set()
+        for p in range(2):
+            for name, zone in (("DECK", "DECK"), ("HAND", "HAND"), ("DISCARD", "DISCARD"), ("WEAPONS", "WEAPON"),
+                               ("IKZ_AREA", "IKZ_AREA"), ("IKZ_PILE", "IKZ_PILE"), ("LOOK", "LOOK")):
+                for i, c in enumerate(x.plist(name, p)):
+                    assert x["CARD_ZONE"][c] == spec.ZONE.index(zone) and x["CARD_POS"][c] == i
+                    seen.add(c)
+            for row in ("GARDEN", "ALLEY"):
+                off, cnt = x.lay[row]
+                for s in range(cnt // 2):
+                    c = x.w[off + p * (cnt // 2) + s]
+                    if c >= 0:
+                        assert x["CARD_ZONE"][c] == spec.ZONE.index(row) and x["CARD_POS"][c] == s
+                        seen.add(c)
+        assert len(seen) <= N
+        assert x["PROMPT_PENDING"] == (spec.PHASE[lib.azk_phase(g)] == "PROMPT")
+    # out-of-range cards
+    assert lib.azk_card_definition(g, -1) == -1 and lib.azk_card_definition(g, N) == -1
+    assert lib.azk_card_statuses(g, api.cs, N) == -1 and lib.azk_card_statuses(g, api.cs, -5) == -1
+    assert lib.azk_card_attack(g, api.cs, N) == 0 and lib.azk_card_health(g, api.cs, -1) == 0
+
+
+def test_export_bad_arguments_write_nothing(api):
+    lib, ffi = api.lib, api.ffi
+    raw, g = api.new_game(seed=7)
+    size = lib.azk_export_size()
+    buf = ffi.new("int32_t[]", size + 4)
+    for i in range(size + 4):
+        buf[i] = 12345
+    before = api.raw_bytes(raw)
+    for cap in (-1, 0, 1, size - 1):
+        assert lib.azk_export(g, api.cs, buf, cap) == -1
+    assert lib.azk_export(ffi.NULL, api.cs, buf, size) == -1
+    assert lib.azk_export(g, ffi.NULL, buf, size) == -1
+    assert lib.azk_export(g, api.cs, ffi.NULL, size) == -1
+    assert all(buf[i] == 12345 for i in range(size + 4))
+    assert lib.azk_export(g, api.cs, buf, size + 4) == size       # a larger buffer is fine
+    assert buf[size] == 12345                                    # and nothing past the size
+    assert api.raw_bytes(raw) == before                           # reading changes nothing
+
+
+def test_event_unpack(api):
+    lib, ffi = api.lib, api.ffi
+    t, p, c, v = (ffi.new("int *") for _ in range(4))
+    for typ, pl, card, val in ((3, 0, 17, 5), (0, 3, 0xFF, -1), (27, 1, 125, -8192), (1, 3, 0, 8191)):
+        e = typ | pl << 8 | card << 10 | (val & 0x3FFF) << 18
+        assert lib.azk_event_unpack(e, t, p, c, v) == 0
+        assert (t[0], p[0], c[0], v[0]) == (typ, -1 if pl == 3 else pl, -1 if card == 0xFF else card, val)
+    assert lib.azk_event_unpack(0, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL) == 0
+
+
+# ---- setup from a plan -------------------------------------------------------------------
+
+def plan_from_export(api, x):
+    """A plan reproducing the main-phase position of export x."""
+    lay = _layout(api, "plan")
+    w = [-1] * api.lib.azk_plan_size()
+
+    def put(name, vals):
+        off, cnt = lay[name]
+        vals = vals if isinstance(vals, list) else [vals]
+        assert len(vals) <= cnt
+        w[off:off + len(vals)] = vals
+
+    put("VERSION", api.lib.azk_plan_version())
+    for n in ("TURN", "ACTIVE", "FIRST_PLAYER", "TURN_CAP", "DECISION_CAP"):
+        put(n, x[n])
+    for n in ("CARD_DEF", "CARD_ZONE", "CARD_FLAGS", "CARD_DAMAGE", "CARD_ONCE_USED", "CARD_HOLDER", "PLAYED_ENTITIES"):
+        put(n, x[n])
+    for n in ("DECK", "HAND", "DISCARD", "WEAPONS", "IKZ_AREA", "IKZ_PILE", "GARDEN", "ALLEY"):
+        assert lay[n][1] == x.lay[n][1]
+        if n not in ("GARDEN", "ALLEY"):
+            put(n + "_N", x[n + "_N"])
+        put(n, x[n])
+    live = [i for i in range(x["EFFECTS_N"]) if x["FX_LIVE"][i]]
+    put("EFFECTS_N", len(live))
+    for n in ("FX_CARD", "FX_KIND", "FX_DURATION", "FX_CREATOR", "FX_AMOUNT", "FX_STATUS"):
+        put(n, [x[n][i] for i in live])
+    return w, lay
+
+
+def _setup(api, g, words, detail=None):
+    arr = api.ffi.new("int32_t[]", words) if words else api.ffi.NULL
+    d = detail if detail is not None else api.ffi.new("int *")
+    return api.lib.azk_game_setup(g, api.cs, arr, len(words), d), d[0]
+
+
+def test_setup_reproduces_an_exported_position(api):
+    lib = api.lib
+    for seed in (21, 22, 23, 24):
+        raw, g = _main_phase_game(api, seed, steps=40 + seed)
+        if lib.azk_is_terminal(g):
+            continue
+        x = Export(api, g)
+        if any(x.plist("LOOK", p) for p in (0, 1)) or 8 in x["CARD_ZONE"]:  # nothing a plan can hold
+            continue
+        words, _ = plan_from_export(api, x)
+        raw2, g2 = api.new_game(seed=seed + 100)
+        st, detail = _setup(api, g2, words)
+        assert (st, detail) == (lib.AZK_OK, 0)
+        assert lib.azk_check_invariants(g2, api.cs) == 0
+        assert api.drain(g2) == []                                # setup is not news
+        y = Export(api, g2)
+        for n in ("CARD_DEF", "CARD_ZONE", "CARD_POS", "CARD_HOLDER", "CARD_FLAGS", "CARD_DAMAGE", "DECK", "HAND",
+                  "DISCARD", "WEAPONS", "GARDEN", "ALLEY", "IKZ_AREA", "IKZ_PILE", "TURN", "ACTIVE", "CARD_ATTACK",
+                  "CARD_HEALTH", "CARD_STATUSES"):
+            assert y[n] == x[n], n
+        assert spec.PHASE[lib.azk_phase(g2)] in ("MAIN", "PROMPT", "GAME_OVER")
+        assert api.legal(g2) or lib.azk_is_terminal(g2)
+
+
+def test_setup_rejects_bad_lengths_and_arguments(api):
+    lib, ffi = api.lib, api.ffi
+    raw, g = _main_phase_game(api, 31)
+    words, lay = plan_from_export(api, Export(api, g))
+    raw2, g2 = api.new_game(seed=32)
+    before = api.raw_bytes(raw2)
+    d = ffi.new("int *")
+    for bad in (words[:-1], words + [0], [], words[:10]):
+        assert _setup(api, g2, bad, d)[0] == lib.AZK_ERR_ARG
+    arr = ffi.new("int32_t[]", words)
+    assert lib.azk_game_setup(ffi.NULL, api.cs, arr, len(words), d) == lib.AZK_ERR_ARG
+    assert lib.azk_game_setup(g2, ffi.NULL, arr, len(words), d) == lib.AZK_ERR_ARG
+    assert lib.azk_game_setup(g2, api.cs, ffi.NULL, len(words), d) == lib.AZK_ERR_ARG
+    assert lib.azk_game_setup(g2, api.cs, arr, len(words), ffi.NULL) == lib.AZK_OK   # detail is optional
+    assert api.raw_bytes(raw2) != before
+    raw3, g3 = api.new_game(seed=32)
+    assert api.raw_bytes(raw3) == before
+    bad = list(words)
+    bad[lay["VERSION"][0]] = 999
+    assert _setup(api, g3, bad) == (lib.AZK_ERR_ARG, 0)
+    assert api.raw_bytes(raw3) == before
+
+
+def test_setup_rejects_out_of_range_words(api):
+    """Each word set to a hostile value: refused with its index (the game
+    untouched), or - when the value happens to be valid - a checked position."""
+    lib = api.lib
+    raw, g = _main_phase_game(api, 41)
+    words, lay = plan_from_export(api, Export(api, g))
+    raw2, g2 = api.new_game(seed=42)
+    before = api.raw_bytes(raw2)
+    N = lib.azk_num_cards()
+    named = {"TURN": 0, "ACTIVE": 2, "FIRST_PLAYER": -1, "TURN_CAP": 0, "DECISION_CAP": 70000,
+             "CARD_DEF": 200, "CARD_ZONE": 99, "CARD_FLAGS": 16, "CARD_DAMAGE": -1, "CARD_ONCE_USED": 256,
+             "CARD_HOLDER": N, "PLAYED_ENTITIES": 256, "DECK_N": 51, "HAND_N": -1, "IKZ_PILE_N": 11,
+             "DECK": N + 7, "GARDEN": 2 ** 31 - 1, "EFFECTS_N": 49, "FX_CARD": N}
+    for name, value in named.items():
+        off, _ = lay[name]
+        bad = list(words)
+        bad[off] = value
+        st, detail = _setup(api, g2, bad)
+        assert st == lib.AZK_ERR_ARG, name
+        assert detail == off or detail < 0, (name, detail)
+        assert api.raw_bytes(raw2) == before, name
+    rng = random.Random(43)
+    hostile = (-2 ** 31, -2, -1, 0, 1, 2, 7, 15, 62, 63, 125, 126, 255, 256, 9999, 10000, 2 ** 31 - 1)
+    for _ in range(400):
+        bad = list(words)
+        for _k in range(rng.choice((1, 1, 2, 3))):
+            bad[rng.randrange(len(bad))] = rng.choice(hostile)
+        raw3, g3 = api.new_game(seed=44)
+        b3 = api.raw_bytes(raw3)
+        st, detail = _setup(api, g3, bad)
+        if st == lib.AZK_OK:
+            assert lib.azk_check_invariants(g3, api.cs) == 0
+        else:
+            assert st == lib.AZK_ERR_ARG and api.raw_bytes(raw3) == b3
+            assert detail < 0 or 0 <= detail < len(bad)
+            if detail < 0:
+                assert lib.azk_invariant_name(detail) != api.ffi.NULL
+
+
+def test_setup_rejects_inconsistent_positions(api):
+    """Words each in range, position impossible: the invariant code comes back."""
+    lib = api.lib
+    raw, g = _main_phase_game(api, 51)
+    x = Export(api, g)
+    words, lay = plan_from_export(api, x)
+    raw2, g2 = api.new_game(seed=52)
+    before = api.raw_bytes(raw2)
+    # a hand card listed twice: one card in two places
+    hand = x.plist("HAND", 0)
+    deck = x.plist("DECK", 0)
+    if hand and deck:
+        bad = list(words)
+        bad[lay["DECK"][0]] = hand[0]
+        st, detail = _setup(api, g2, bad)
+        assert st == lib.AZK_ERR_ARG and detail < 0
+        assert api.raw_bytes(raw2) == before
+    # a leader moved to the hand zone
+    bad = list(words)
+    bad[lay["CARD_ZONE"][0] + 0] = spec.ZONE.index("HAND")
+    st, detail = _setup(api, g2, bad)
+    assert st == lib.AZK_ERR_ARG and detail < 0
+    assert api.raw_bytes(raw2) == before
