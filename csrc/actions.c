@@ -197,6 +197,9 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
     emit1(b, AT(AZK_ACT_END_TURN, 0, 0));
 }
 
+/* Response window step (a) (rules §6.2 a, D7): the defender may pass (NO_OP),
+ * play a [Response] spell or use a [Response] ability. The flow of the
+ * window is in engine.c ("The response window"). */
 static void enumerate_response(const azk_game *g, const azk_cardset *cs, bits *b) {
     int me = 1 - g->active;
     const azk_player *pl = &g->pl[me];
@@ -210,6 +213,8 @@ static void enumerate_response(const azk_game *g, const azk_cardset *cs, bits *b
     push_abilities(g, cs, me, 1, ikz, g->act_src[me], b);
 }
 
+/* Response window step (b) (rules §6.2 b): pass, or tap an untapped,
+ * non-frozen defender in the garden that is not the current target. */
 static void enumerate_defender(const azk_game *g, const azk_cardset *cs, bits *b) {
     int me = 1 - g->active;
     const azk_player *pl = &g->pl[me];

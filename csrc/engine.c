@@ -204,7 +204,7 @@ static void apply_play(azk_game *g, const azk_cardset *cs, int me, int type, int
     int c = pl->hand[p0];
     azk_pay_ikz(g, cs, me, azk_def(cs, g, c)->cost);
     int zone = type == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? AZK_Z_GARDEN : type == AZK_ACT_PLAY_ENTITY_TO_ALLEY ? AZK_Z_ALLEY : 0;
-    azk_play_card(g, cs, c, zone, p1, 0);
+    azk_play_card(g, cs, c, zone, p1);
 }
 
 /* Rules §6.1: the attacker taps, "when attacking" abilities trigger, and

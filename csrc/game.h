@@ -122,7 +122,7 @@ enum azk_action_type {
     AZK_ACT_COUNT
 };
 #undef AZK_ACTION
-#define AZK_OP(name, n, pure, doc) AZK_OP_##name,
+#define AZK_OP(name, ops, props, doc) AZK_OP_##name,
 enum azk_opcode {
 #include "azk_opcodes.def"
     AZK_NUM_OPCODES
@@ -447,7 +447,7 @@ unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p); /* t
 unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p); /* the act_src hint's definition */
 int azk_min_health(const azk_cardset *cs, const azk_game *g, int c);
 void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status);
-void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot_or_holder, int free);
+void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot_or_holder); /* IKZ paid by the caller, if any (D6) */
 void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int ctx_value);
 void azk_fire_card_slow(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value);
 void azk_fire_with_weapons(azk_game *g, const azk_cardset *cs, int holder, int trigger);

@@ -625,9 +625,9 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
                 /* an answer naming an empty garden slot only comes from a
                  * hand-built state; the checker cannot see the row at ask time */
                 if (d->card_type == AZK_CT_WEAPON) {
-                    if (azk_holder_code_card(g, g->cards[c].owner, v) != AZK_NONE) azk_play_card(g, cs, c, 0, v, 1);
+                    if (azk_holder_code_card(g, g->cards[c].owner, v) != AZK_NONE) azk_play_card(g, cs, c, 0, v);
                 }
-                else azk_play_card(g, cs, c, v >= 8 ? AZK_Z_ALLEY : AZK_Z_GARDEN, v & 7, 1);
+                else azk_play_card(g, cs, c, v >= 8 ? AZK_Z_ALLEY : AZK_Z_GARDEN, v & 7);
                 break;
             }
             int n = placement_options(g, cs, c, a[1], opts, &kind);
@@ -643,10 +643,8 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
         case AZK_OP_UNTAP_IKZ: {
             int left = f->r[a[0]];
             for (int i = 0; i < pl->ikz_area_n && left > 0; i++) {
-                azk_card *k = &g->cards[pl->ikz_area[i]];
-                if (k->flags & AZK_CF_TAPPED) {
-                    k->flags &= (uint8_t)~AZK_CF_TAPPED;
-                    g->ikz_untapped[f->controller]++;
+                if (g->cards[pl->ikz_area[i]].flags & AZK_CF_TAPPED) {
+                    azk_set_tapped(g, pl->ikz_area[i], 0);
                     left--;
                     azk_event(g, AZK_EV_UNTAPPED_IKZ, f->controller, pl->ikz_area[i], 0);
                 }
@@ -654,11 +652,7 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             break;
         }
         case AZK_OP_TAP:
-            if (valid_on_field(g, &x, a[0])) {
-                azk_card *k = &g->cards[f->t[a[0]]];
-                if (k->zone == AZK_Z_IKZ_AREA && !(k->flags & AZK_CF_TAPPED)) g->ikz_untapped[k->owner]--;
-                k->flags |= AZK_CF_TAPPED;
-            }
+            if (valid_on_field(g, &x, a[0])) azk_set_tapped(g, f->t[a[0]], 1);
             break;
         case AZK_OP_FOREACH: {
             int n = collect(g, cs, &cs->selectors[a[1]], f->controller, f->source, f->r, f->t, f->each,

@@ -543,10 +543,9 @@ int azk_holder_code_card(const azk_game *g, int p, int code) {
 
 /* Play card `c` (already paid for unless free): entity to `zone` slot, weapon
  * onto holder code, spell onto the resolving zone with its program started. */
-void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int where, int free) {
+void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int where) {
     int p = g->cards[c].owner;
     const azk_card_def *d = azk_def(cs, g, c);
-    (void)free;
     azk_event(g, AZK_EV_PLAYED, p, c, zone);
     if (d->card_type == AZK_CT_ENTITY) {
         int before = g->pl[p].played_entities;

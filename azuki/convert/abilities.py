@@ -763,8 +763,6 @@ class Compiler:
         scope = _Scope(path)
         self.condition(cond, path, scope, 0)
         self._emit(path, "END")
-        for pos in range(start, self._pc()):
-            pass
         return start
 
     def ability(self, a, path):
