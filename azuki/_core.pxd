@@ -122,7 +122,7 @@ cdef extern from "cardset.h" nogil:
         char id[AZK_CARD_ID_LEN]
         char name[AZK_CARD_NAME_LEN]
         uint8_t card_type
-        uint8_t keywords
+        uint16_t keywords
 
     ctypedef struct azk_decklist:
         char name[AZK_DECK_NAME_LEN]

@@ -321,7 +321,7 @@ def build_setup(d, cs):
             e["amount"] = _int(fx["attack"], f"{ep}.attack", -99, 99)
         else:
             e["kind"] = 1
-            for j, s in enumerate(_list(fx.get("statuses", []), f"{ep}.statuses", 8)):
+            for j, s in enumerate(_list(fx.get("statuses", []), f"{ep}.statuses", len(STATUS))):
                 if not isinstance(s, str) or s not in STATUS:
                     raise ValueError(f"{ep}.statuses[{j}]: unknown status {excerpt(s)} (known: {', '.join(STATUS)})")
                 e["status"] |= 1 << STATUS[s]

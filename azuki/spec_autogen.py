@@ -45,7 +45,7 @@ CAPS = {
     'AZK_DECK_NAME_LEN': 16,
     'AZK_MAX_CARD_ABILITIES': 8,
     'AZK_CARDSET_MAGIC': 1396922945,
-    'AZK_CARDSET_FORMAT_VERSION': 1,
+    'AZK_CARDSET_FORMAT_VERSION': 2,
     'AZK_CARDSET_HEADER_BYTES': 8,
 }
 
@@ -318,8 +318,8 @@ OP_RETURN_COST = 36
 OP_COUNT_GE = 37
 
 OPERAND = ('_', 'R', 'T', 'SEL', 'REF', 'CTXV', 'DUR', 'STATUS', 'I8', 'FLAG', 'PLACE', 'OFF')
-OPERAND_DOC = ('no operand (padding of the kind list)', 'R register index, < AZK_REGS', 'T register index, < AZK_TREGS', "selector index, < the set's num_selectors", 'card reference (enum azk_ref), < AZK_REF_COUNT', 'context value (enum azk_ctx_value), < AZK_CTXV_COUNT', 'duration (enum azk_duration), < AZK_DUR_COUNT', 'non-empty enum azk_status_bit mask, < 1 << AZK_STI_COUNT', 'small immediate: any byte, read as int8', '0 or 1', 'placement code: 1 garden, 2 alley, 3 either', 'jump target: u16 little-endian absolute pc onto an instruction of the same program')
-OPERAND_ARGS = ((0,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (1,), (2,))
+OPERAND_DOC = ('no operand (padding of the kind list)', 'R register index, < AZK_REGS', 'T register index, < AZK_TREGS', "selector index, < the set's num_selectors", 'card reference (enum azk_ref), < AZK_REF_COUNT', 'context value (enum azk_ctx_value), < AZK_CTXV_COUNT', 'duration (enum azk_duration), < AZK_DUR_COUNT', 'non-empty enum azk_status_bit mask, u16 little-endian, < 1 << AZK_STI_COUNT', 'small immediate: any byte, read as int8', '0 or 1', 'placement code: 1 garden, 2 alley, 3 either', 'jump target: u16 little-endian absolute pc onto an instruction of the same program')
+OPERAND_ARGS = ((0,), (1,), (1,), (1,), (1,), (1,), (1,), (2,), (1,), (1,), (1,), (2,))
 OPERAND__ = 0
 OPERAND_R = 1
 OPERAND_T = 2

@@ -67,7 +67,7 @@ enum azk_keyword_bit {
 
 _Static_assert(AZK_MAX_CARD_DEFS < AZK_NO_CARD_DEF, "def index must fit a byte");
 _Static_assert(AZK_MAX_SUBTYPES <= 64, "subtypes are a uint64_t bitmask");
-_Static_assert(AZK_KWI_COUNT <= 8, "keywords are a uint8_t bitmask");
+_Static_assert(AZK_KWI_COUNT <= 16, "keywords are a uint16_t bitmask");
 _Static_assert(AZK_MAX_CARD_ABILITIES <= 8, "a card's once_used is a uint8_t bit per ability");
 
 /* The card-set records are declared once, field by field, in azk_cardset.def

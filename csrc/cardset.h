@@ -31,7 +31,7 @@
  * AZK_CARDSET_HASHED_BYTES of the data part of azk_cardset, laid out as the
  * compiler lays out the records of azk_cardset.def. */
 #define AZK_CARDSET_MAGIC 0x53435a41u   /* "AZCS" as a little-endian uint32 */
-#define AZK_CARDSET_FORMAT_VERSION 1    /* bump when azk_cardset.def changes */
+#define AZK_CARDSET_FORMAT_VERSION 2    /* bump when azk_cardset.def changes (2: 16-bit keywords) */
 #define AZK_CARDSET_HEADER_BYTES 8
 
 #define AZK_TRIGGER(name, doc) AZK_TRIG_##name,
@@ -56,9 +56,9 @@ enum azk_status_bit {
 #undef AZK_STATUS
 /* Statuses are generated as keywords then conditions (azk_enums.def), so
  * each keyword's status bit is its keyword bit; checked per keyword anyway.
- * 8 bits: azk_card_def.keywords, azk_effect.status and GRANT's operand are
- * bytes (docs/extending.md, "Status bits", says what widening costs). */
-_Static_assert(AZK_STI_COUNT <= 8, "statuses are a uint8_t mask");
+ * 16 bits: azk_card_def.keywords, azk_effect.status and GRANT's operand
+ * (docs/extending.md, "Status bits"). */
+_Static_assert(AZK_STI_COUNT <= 16, "statuses are a uint16_t mask");
 #define AZK_KEYWORD(name, doc) \
     _Static_assert((int)AZK_STI_##name == (int)AZK_KWI_##name, "keyword " #name " is status bit " #name);
 #include "azk_enums.def"

@@ -46,7 +46,7 @@ static void clear_granted_shock(azk_game *g, int c) {
     for (int i = 0; i < g->fx_n; i++) {
         azk_effect e = g->fx[i];
         if (e.card == c && e.kind == AZK_FX_STATUS) {
-            e.status &= (uint8_t)~AZK_ST_SHOCKED;
+            e.status &= (uint16_t)~AZK_ST_SHOCKED;
             if (e.status == 0) continue; /* it granted only the shock */
         }
         g->fx[w++] = e;

@@ -196,8 +196,9 @@ typedef struct azk_effect {
     uint8_t kind;         /* enum azk_effect_kind */
     uint8_t duration;     /* enum azk_duration */
     uint8_t creator;      /* player whose "next turn" ends START_OF_NEXT_TURN */
+    uint16_t status;      /* AZK_FX_STATUS: enum azk_status_bit mask (16 bits: docs/extending.md) */
     int8_t amount;        /* AZK_FX_ATTACK */
-    uint8_t status;       /* AZK_FX_STATUS: enum azk_status_bit mask */
+    uint8_t pad_;
     uint16_t incarnation;
 } azk_effect;
 

@@ -122,7 +122,7 @@ static int check_words(const azk_cardset *cs, const int32_t *plan) {
         WANT(in(plan[AZK_PO_FX_DURATION + i], 0, AZK_DUR_COUNT - 1), AZK_PO_FX_DURATION + i);
         WANT(in(plan[AZK_PO_FX_CREATOR + i], 0, 1), AZK_PO_FX_CREATOR + i);
         WANT(in(plan[AZK_PO_FX_AMOUNT + i], INT8_MIN, INT8_MAX), AZK_PO_FX_AMOUNT + i);
-        WANT(in(plan[AZK_PO_FX_STATUS + i], 0, 255), AZK_PO_FX_STATUS + i);
+        WANT(in(plan[AZK_PO_FX_STATUS + i], 0, (1 << AZK_STI_COUNT) - 1), AZK_PO_FX_STATUS + i);
     }
     return -1;
 }
@@ -209,7 +209,7 @@ static void write_position(azk_game *g, const int32_t *plan) {
         e->duration = (uint8_t)plan[AZK_PO_FX_DURATION + i];
         e->creator = (uint8_t)plan[AZK_PO_FX_CREATOR + i];
         e->amount = (int8_t)plan[AZK_PO_FX_AMOUNT + i];
-        e->status = (uint8_t)plan[AZK_PO_FX_STATUS + i];
+        e->status = (uint16_t)plan[AZK_PO_FX_STATUS + i];
         e->incarnation = g->cards[e->card].incarnation;
     }
     g->turn = (uint16_t)plan[AZK_PO_TURN];

@@ -23,7 +23,7 @@
 #include "game.h"
 
 #define AZK_STATE_MAGIC 0x534B5A41u /* "AZKS" */
-#define AZK_STATE_VERSION 2 /* 2: end_reason, decision counter and cap */
+#define AZK_STATE_VERSION 3 /* 2: end_reason, decision counter and cap; 3: 16-bit effect statuses */
 #define AZK_HEADER_BYTES 24
 
 size_t azk_game_size(void) { return sizeof(azk_game); }

@@ -71,10 +71,10 @@ static const uint8_t KIND_BYTES[AZK_OPK_COUNT] = {
 #define AZK_IMPURE_CASE_EFFECT(name) case AZK_OP_##name:
 #define AZK_IMPURE_CASE_LOOP(name) case AZK_OP_##name:
 
-/* Status masks are stored in a byte per keyword set (azk_card_def.keywords),
- * per temporary effect (azk_effect.status) and per GRANT operand (one byte:
- * kind STATUS). Widening them costs a state-format and card-set layout
- * change: docs/extending.md, "Status bits". */
+/* Status masks are 16 bits wide wherever they are stored: the keyword set
+ * (azk_card_def.keywords), a temporary effect (azk_effect.status) and GRANT's
+ * operand (kind STATUS, two bytes): room for 16 keywords + conditions
+ * (docs/extending.md, "Status bits"). */
 _Static_assert(AZK_KWI_COUNT <= 8 * sizeof(((azk_card_def *)0)->keywords), "keywords fit azk_card_def.keywords");
 _Static_assert(AZK_STI_COUNT <= 8 * sizeof(((azk_effect *)0)->status), "statuses fit azk_effect.status");
 _Static_assert(AZK_STI_COUNT <= 8 * AZK_OPB_STATUS, "statuses fit GRANT's STATUS operand");
@@ -544,7 +544,7 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
                 azk_add_effect(g, f->t[a[0]], AZK_FX_ATTACK, a[2], f->controller, (int8_t)a[1], 0);
             break;
         case AZK_OP_GRANT:
-            if (valid_on_field(g, &x, a[0])) azk_add_effect(g, f->t[a[0]], AZK_FX_STATUS, a[2], f->controller, 0, a[1]);
+            if (valid_on_field(g, &x, a[0])) azk_add_effect(g, f->t[a[0]], AZK_FX_STATUS, a[3], f->controller, 0, U16(a[1], a[2]));
             break;
         case AZK_OP_DRAW: azk_draw(g, cs, f->controller, f->r[a[0]]); break;
         case AZK_OP_MILL:
@@ -724,7 +724,10 @@ static int kind_ok(const azk_cardset *cs, uint8_t kind, const uint8_t *a) {
     case AZK_OPK_REF: return a[0] < AZK_REF_COUNT;
     case AZK_OPK_CTXV: return a[0] < AZK_CTXV_COUNT;
     case AZK_OPK_DUR: return a[0] < AZK_DUR_COUNT;
-    case AZK_OPK_STATUS: return a[0] != 0 && (a[0] >> AZK_STI_COUNT) == 0; /* no unknown bit */
+    case AZK_OPK_STATUS: { /* u16: non-empty, no unknown bit */
+        unsigned v = U16(a[0], a[1]);
+        return v != 0 && (v >> AZK_STI_COUNT) == 0;
+    }
     case AZK_OPK_I8: return 1;
     case AZK_OPK_FLAG: return a[0] <= 1;
     case AZK_OPK_PLACE: return a[0] >= 1 && a[0] <= 3;

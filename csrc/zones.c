@@ -338,7 +338,7 @@ void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int
     e->duration = (uint8_t)duration;
     e->creator = (uint8_t)creator;
     e->amount = (int8_t)amount;
-    e->status = (uint8_t)status;
+    e->status = (uint16_t)status;
     e->incarnation = g->cards[c].incarnation;
     azk_event(g, AZK_EV_EFFECT, creator, c, kind == AZK_FX_ATTACK ? amount : (int)status);
 }

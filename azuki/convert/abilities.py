@@ -233,13 +233,14 @@ class Compiler:
                     raise AssertionError(f"{op}: jump target {v} is not a u16")
                 code += [v & 0xFF, v >> 8]
                 continue
-            if not 0 <= v <= 255:
-                raise AbilityError(path, f"value {v} does not fit an operand byte")
+            width = OPERAND_KINDS[kind].nbytes
+            if not 0 <= v < 1 << (8 * width):
+                raise AbilityError(path, f"value {v} does not fit an operand of {width} byte(s)")
             lo, hi = self._operand_range(kind)
             if not lo <= v <= hi:
                 raise AssertionError(f"{op}: operand {v} out of range for kind {kind} ([{lo}, {hi}], "
                                      f"{OPERAND_KINDS[kind].doc})")
-            code.append(v)
+            code += [(v >> (8 * k)) & 0xFF for k in range(width)]   # little-endian
         self.out.bytecode += bytes(code)
         self._steps += 1
         if len(self.out.bytecode) > MAX_BYTECODE:

@@ -261,7 +261,7 @@ static void test_verify_t_registers(void) {
     REJECT(OP(CHOOSE), 4, 0, 0, OP(END));
     REJECT(OP(DAMAGE), 4, 0, OP(END));
     REJECT(OP(MOD_ATTACK), 4, 1, 0, OP(END));
-    REJECT(OP(GRANT), 4, 1, 0, OP(END));
+    REJECT(OP(GRANT), 4, 1, 0, 0, OP(END));
     REJECT(OP(DISCARD), 4, OP(END));
     REJECT(OP(RETURN), 4, OP(END));
     REJECT(OP(TO_HAND), 4, OP(END));
@@ -325,12 +325,12 @@ static void test_verify_enums(void) {
     /* durations */
     ACCEPT(OP(MOD_ATTACK), 0, 0xFF, AZK_DUR_COUNT - 1, OP(END));
     REJECT(OP(MOD_ATTACK), 0, 1, AZK_DUR_COUNT, OP(END));
-    ACCEPT(OP(GRANT), 0, AZK_ST_FROZEN, AZK_DUR_COUNT - 1, OP(END));
-    REJECT(OP(GRANT), 0, AZK_ST_FROZEN, AZK_DUR_COUNT, OP(END));
+    ACCEPT(OP(GRANT), 0, AZK_ST_FROZEN, 0, AZK_DUR_COUNT - 1, OP(END));
+    REJECT(OP(GRANT), 0, AZK_ST_FROZEN, 0, AZK_DUR_COUNT, OP(END));
     /* GRANT status bits: non-empty, only known statuses */
-    ACCEPT(OP(GRANT), 0, (1u << AZK_STI_COUNT) - 1, 0, OP(END));
-    REJECT(OP(GRANT), 0, 0, 0, OP(END));
-    REJECT(OP(GRANT), 0, 1u << AZK_STI_COUNT, 0, OP(END));
+    ACCEPT(OP(GRANT), 0, (1u << AZK_STI_COUNT) - 1, 0, 0, OP(END));
+    REJECT(OP(GRANT), 0, 0, 0, 0, OP(END));
+    REJECT(OP(GRANT), 0, 1u << AZK_STI_COUNT, 0, 0, OP(END));
     /* CHOOSE: optional flag is 0 or 1 */
     ACCEPT(OP(CHOOSE), 0, 0, 0, OP(CHOOSE), 0, 0, 1, OP(END));
     REJECT(OP(CHOOSE), 0, 0, 2, OP(END));
@@ -437,7 +437,7 @@ static void test_verify_pure(void) {
     /* non-pure ops are not, though the same program is a fine effect */
     static const uint8_t impure[][6] = {
         {OP(CHOOSE), 0, 0, 0, OP(END)}, {OP(MAY), 0, OP(END)}, {OP(CHOOSE_NUM), 0, 1, OP(END)},
-        {OP(DAMAGE), 0, 0, OP(END)}, {OP(MOD_ATTACK), 0, 1, 0, OP(END)}, {OP(GRANT), 0, 1, 0, OP(END)},
+        {OP(DAMAGE), 0, 0, OP(END)}, {OP(MOD_ATTACK), 0, 1, 0, OP(END)}, {OP(GRANT), 0, 1, 0, 0, OP(END)},
         {OP(DRAW), 0, OP(END)}, {OP(MILL), 0, OP(END)}, {OP(DISCARD), 0, OP(END)}, {OP(RETURN), 0, OP(END)},
         {OP(LOOK), 0, OP(END)}, {OP(TO_HAND), 0, OP(END)}, {OP(BOTTOM_LOOKED), OP(END)},
         {OP(PLAY_FREE), 0, 1, OP(END)}, {OP(UNTAP_IKZ), 0, OP(END)}, {OP(TAP), 0, OP(END)},
@@ -1048,7 +1048,7 @@ static void test_op_damage(void) {
     for (int k = 0; k < 2; k++) {
         vm_base();
         uint8_t st = k == 0 ? AZK_ST_EFFECT_IMMUNE : AZK_ST_FROZEN;
-        uint8_t pr[] = {OP(LOAD), 0, REF_OPP_LEADER, OP(GRANT), 0, st, AZK_DUR_END_OF_TURN, OP(SETI), 1, 4,
+        uint8_t pr[] = {OP(LOAD), 0, REF_OPP_LEADER, OP(GRANT), 0, st, 0, AZK_DUR_END_OF_TURN, OP(SETI), 1, 4,
                         OP(DAMAGE), 0, 1, OP(LOAD), 2, REF_OWN_LEADER, OP(DAMAGE), 2, 1, OP(END)};
         ab = load_prog(pr, sizeof pr);
         run(ab);
@@ -1107,9 +1107,9 @@ static void test_op_mod_attack(void) {
 static void test_op_grant(void) {
     int ab;
     vm_base();
-    LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(GRANT), 0, AZK_ST_CHARGE | AZK_ST_DEFENDER, AZK_DUR_END_OF_TURN,
-              OP(LOAD), 1, REF_OPP_LEADER, OP(GRANT), 1, AZK_ST_SHOCKED, AZK_DUR_START_OF_NEXT_TURN, OP(GRANT), 3,
-              AZK_ST_GODMODE, AZK_DUR_END_OF_TURN, OP(END));
+    LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(GRANT), 0, AZK_ST_CHARGE | AZK_ST_DEFENDER, 0, AZK_DUR_END_OF_TURN,
+              OP(LOAD), 1, REF_OPP_LEADER, OP(GRANT), 1, AZK_ST_SHOCKED, 0, AZK_DUR_START_OF_NEXT_TURN, OP(GRANT), 3,
+              AZK_ST_GODMODE, 0, AZK_DUR_END_OF_TURN, OP(END));
     int l0 = G.pl[0].leader, l1 = G.pl[1].leader;
     AZK_CHECK((azk_status_of(&G, &CS, l0) & (AZK_ST_CHARGE | AZK_ST_DEFENDER)) == 0);
     run(ab);
@@ -1120,7 +1120,7 @@ static void test_op_grant(void) {
     AZK_CHECK_EQ_U64(G.fx_n, 2);
     /* frozen hides printed keywords (RULES 7) */
     vm_base();
-    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(GRANT), 0, AZK_ST_FROZEN, AZK_DUR_END_OF_TURN, OP(END));
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(GRANT), 0, AZK_ST_FROZEN, 0, AZK_DUR_END_OF_TURN, OP(END));
     int mis = place(1, DEF_MISAKI, AZK_Z_GARDEN, 4);
     AZK_CHECK(azk_status_of(&G, &CS, mis) & AZK_ST_EFFECT_IMMUNE);
     run(ab);
@@ -1131,7 +1131,7 @@ static void test_op_grant(void) {
     AZK_CHECK(!(azk_status_of(&G, &CS, mis) & AZK_ST_FROZEN));
     /* not on the field: nothing */
     vm_base();
-    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_HAND, 0, OP(GRANT), 0, AZK_ST_CHARGE, AZK_DUR_WHILE_ON_FIELD, OP(END));
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_HAND, 0, OP(GRANT), 0, AZK_ST_CHARGE, 0, AZK_DUR_WHILE_ON_FIELD, OP(END));
     run(ab);
     AZK_CHECK(answer(0) == AZK_OK);
     AZK_CHECK_EQ_U64(G.fx_n, 0);
@@ -1225,7 +1225,7 @@ static void test_op_return(void) {
     AZK_CHECK_EQ_U64(G.pl[0].hand_n, h0);
     /* alley too; godmode: nothing */
     vm_base();
-    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_FIELD_ENT_SELF, 0, OP(GRANT), 0, AZK_ST_GODMODE, AZK_DUR_END_OF_TURN,
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_FIELD_ENT_SELF, 0, OP(GRANT), 0, AZK_ST_GODMODE, 0, AZK_DUR_END_OF_TURN,
               OP(RETURN), 0, OP(END));
     int e = place(0, DEF_INDRA, AZK_Z_ALLEY, 0);
     run(ab);
@@ -1370,7 +1370,7 @@ static void test_op_tap(void) {
 static void test_op_sacrifice(void) {
     int ab;
     vm_base();
-    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, AZK_DUR_END_OF_TURN,
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, 0, AZK_DUR_END_OF_TURN,
               OP(SACRIFICE), 0, OP(SACRIFICE), 0, OP(END));
     int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
     int w = card_of_def(0, DEF_SHURIKEN);
@@ -1603,7 +1603,7 @@ static void test_step_limit(void) {
 static void test_discard_respects_godmode(void) {
     int ab;
     vm_base();
-    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, AZK_DUR_END_OF_TURN,
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, 0, AZK_DUR_END_OF_TURN,
               OP(DISCARD), 0, OP(END));
     int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
     run(ab);
@@ -1618,7 +1618,7 @@ static void test_return_cost_moves_godmode(void) {
     for (int k = 0; k < 2; k++) {
         int ab;
         vm_base();
-        LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, AZK_DUR_END_OF_TURN,
+        LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, 0, AZK_DUR_END_OF_TURN,
                   ops[k], 0, OP(END));
         int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
         run(ab);
@@ -1715,8 +1715,10 @@ static int build_op(uint8_t *p, int op, int ns, int bad_i, int bad) {
         if (k == AZK_OPK_OFF) {
             p[n++] = (uint8_t)(end & 0xFF);
             p[n++] = (uint8_t)(end >> 8);
+        } else if (k != AZK_OPK__) { /* little-endian, as wide as the kind */
+            int v = i == bad_i ? bad : kind_valid(k, ns);
+            for (int b = 0; b < azk_operand_bytes(k); b++) p[n++] = (uint8_t)(v >> (8 * b));
         }
-        else if (k != AZK_OPK__) p[n++] = (uint8_t)(i == bad_i ? bad : kind_valid(k, ns));
     }
     AZK_CHECK(n == end);
     p[n++] = OP(END);
