@@ -7,6 +7,9 @@
       Play one uniform-random game and write its replay file (docs/replays.md).
   python -m azuki replay FILE
       Re-run a replay file and verify the state hash after every step.
+  python -m azuki bench [--reps R] [--games N] [--quick] [--json]
+      One table of this machine's speed: engine, through Python, per-call
+      costs, sizes, each also relative to a calibration loop.
 
 `python -m azuki COMMAND --help` describes each command. Card sets: the
 embedded starter set (decks STT01 and STT02) unless --cards names a JSON set
@@ -262,6 +265,17 @@ def build_parser() -> Parser:
     r = sub.add_parser("replay", help="verify a replay file", description=REPLAY_DOC)
     r.add_argument("file", metavar="FILE", help="a replay file written by `record`")
     r.set_defaults(fn=cmd_replay)
+    from . import bench as _bench
+    b = sub.add_parser("bench", help="speed table (medians, relative to a calibration loop)",
+                       description=_bench.__doc__)
+    b.add_argument("--reps", type=_int_in(1, 100, "--reps"), default=5, metavar="R",
+                   help="repetitions of every row (medians are shown)")
+    b.add_argument("--games", type=_int_in(1, None, "--games"), default=4000, metavar="N",
+                   help="games per engine-only run")
+    b.add_argument("--seed", type=_int_in(0, SEED_MAX, "--seed"), default=1, metavar="S", help="first seed")
+    b.add_argument("--quick", action="store_true", help="one tiny repetition (CI smoke run; figures meaningless)")
+    b.add_argument("--json", action="store_true", help="print the results as JSON")
+    b.set_defaults(fn=_bench.main)
     return ap
 
 

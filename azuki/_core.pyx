@@ -1062,3 +1062,105 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
             "turns_per_game": <double>turns / games if games else 0.0,
             "games_per_second": games / dt if dt > 0 else 0.0,
             "decisions_per_second": decisions / dt if dt > 0 else 0.0}
+
+
+# ---------------------------------------------------------------------------
+# Micro-benchmarks for `python -m azuki bench` (azuki/bench.py): C loops over
+# the public API without the GIL, so Python's call overhead is not measured.
+# ---------------------------------------------------------------------------
+cdef extern from "time.h" nogil:
+    ctypedef long time_t
+    struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk, timespec *ts)
+    enum: CLOCK_MONOTONIC
+
+
+cdef inline double _now() nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return <double>t.tv_sec + 1e-9 * <double>t.tv_nsec
+
+
+def _bench_micro(reps=200000, seed=1):
+    """ns per call of reset (azk_game_init), clone, hash, serialize,
+    deserialize, the flat mask and the legal list, on a mid-game position;
+    a calibration loop (ns per iteration of a fixed integer recurrence) to
+    normalize rates across machines; and memcpy bandwidth (bytes/s)."""
+    cdef long n = _int_in(reps, "reps", 1, 10**9)
+    cdef const azk_cardset *cs = azk_default_cardset()
+    cdef size_t gsz = azk_game_size(), ssz = azk_serialized_size()
+    cdef azk_game *g = <azk_game *>PyMem_Malloc(gsz)
+    cdef azk_game *c = <azk_game *>PyMem_Malloc(gsz)
+    cdef uint8_t *buf = <uint8_t *>PyMem_Malloc(ssz)
+    cdef uint8_t *mask = <uint8_t *>PyMem_Malloc(NUM_ACTIONS)
+    cdef int32_t *legal = <int32_t *>PyMem_Malloc(sizeof(int32_t) * NUM_ACTIONS)
+    cdef size_t big = 64 << 20
+    cdef uint8_t *src = <uint8_t *>PyMem_Malloc(big)
+    cdef uint8_t *dst = <uint8_t *>PyMem_Malloc(big)
+    if not (g and c and buf and mask and legal and src and dst):
+        for p in (<size_t>g, <size_t>c, <size_t>buf, <size_t>mask, <size_t>legal, <size_t>src, <size_t>dst):
+            PyMem_Free(<void *>p)
+        raise MemoryError()
+    cdef int na = NUM_ACTIONS
+    cdef uint64_t sink = 0, x = 0x9E3779B97F4A7C15ULL, s_ = _seed(seed)
+    cdef long i
+    cdef int k, m
+    cdef double t0, cal, reset, clone, hsh, ser, des, msk, lst, bw
+    cdef azk_rng pick
+    try:
+        with nogil:
+            t0 = _now()
+            for i in range(n):
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL
+                sink += x >> 60
+            cal = (_now() - t0) / n * 1e9
+            t0 = _now()
+            for i in range(n):
+                azk_game_init(g, cs, s_ + <uint64_t>i, <int>(i & 1), <int>((i >> 1) & 1))
+            reset = (_now() - t0) / n * 1e9
+            azk_rng_seed(&pick, s_, 7)
+            for k in range(40):   # a mid-game position
+                if azk_is_terminal(g):
+                    break
+                m = azk_legal_actions(g, cs, legal, na)
+                azk_step(g, cs, legal[azk_rng_bounded(&pick, <uint32_t>m)])
+            t0 = _now()
+            for i in range(n):
+                azk_game_clone(c, g)
+                sink += <uint64_t>azk_turn(c)
+            clone = (_now() - t0) / n * 1e9
+            t0 = _now()
+            for i in range(n):
+                sink += azk_hash(g)
+            hsh = (_now() - t0) / n * 1e9
+            t0 = _now()
+            for i in range(n):
+                sink += azk_serialize(g, cs, buf, ssz)
+            ser = (_now() - t0) / n * 1e9
+            t0 = _now()
+            for i in range(n // 10 + 1):
+                sink += <uint64_t>azk_deserialize(c, cs, buf, ssz)
+            des = (_now() - t0) / (n // 10 + 1) * 1e9
+            t0 = _now()
+            for i in range(n):
+                sink += <uint64_t>azk_legal_mask(g, cs, mask)
+            msk = (_now() - t0) / n * 1e9
+            t0 = _now()
+            for i in range(n):
+                sink += <uint64_t>azk_legal_actions(g, cs, legal, na)
+            lst = (_now() - t0) / n * 1e9
+            memset(src, 1, big)
+            memset(dst, 0, big)
+            t0 = _now()
+            for k in range(8):
+                memcpy(dst, src, big)
+                sink += dst[k * 4096]
+            bw = 8.0 * big / (_now() - t0)
+    finally:
+        for p in (<size_t>g, <size_t>c, <size_t>buf, <size_t>mask, <size_t>legal, <size_t>src, <size_t>dst):
+            PyMem_Free(<void *>p)
+    return {"calibration_ns": cal, "reset_ns": reset, "clone_ns": clone, "hash_ns": hsh,
+            "serialize_ns": ser, "deserialize_ns": des, "mask_ns": msk, "legal_list_ns": lst,
+            "memcpy_bytes_per_s": bw, "state_bytes": gsz, "serialized_bytes": ssz, "_sink": sink & 1}

@@ -81,6 +81,8 @@ if [ "$QUICK" = 1 ]; then
     echo "== quick tests passed (the full run is make test)"
     exit 0
 fi
+echo "== benchmark, quick form (a smoke run: figures are not asserted; the real table is python -m azuki bench)"
+"$PY" -m azuki bench --quick
 echo "== C tests under ASan + UBSan"
 make --no-print-directory asan
 echo "== sanitizer soak"

@@ -1,0 +1,118 @@
+"""`python -m azuki bench`: one table of azuki's speed on this machine.
+
+Every figure is the median of several repetitions run in this process, and
+every one is also given relative to a calibration loop (a fixed integer
+recurrence timed in the same run), so tables taken on different machines, or
+on one shared machine at different moments, can be compared. Engine figures
+come from C loops over the public API without the GIL (`simulate`,
+`_bench_micro`), so Python's call overhead is measured only where the row
+says "through Python".
+
+Rows that later layers add (VecGame with observations, the search bot, the
+PufferLib env) join this table when those layers exist.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import random
+import statistics
+import time
+
+__all__ = ["run_bench", "format_table"]
+
+
+def _median(xs):
+    return statistics.median(xs)
+
+
+def _python_steps(games: int, seed: int) -> float:
+    """Decisions per second through Python: Game.legal_actions + a random
+    choice + Game.step, per decision."""
+    from . import Game
+    rng = random.Random(seed)
+    n = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        g = Game(seed=seed + i)
+        while not g.is_terminal:
+            legal = g.legal_actions()
+            g.step(int(legal[rng.randrange(len(legal))]))
+            n += 1
+    return n / (time.perf_counter() - t0)
+
+
+def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps: int = 200000,
+              seed: int = 1) -> dict:
+    """Run every row `reps` times; return medians (and the raw runs)."""
+    from ._core import _bench_micro, simulate
+    if reps < 1 or games < 1 or py_games < 1 or micro_reps < 1:
+        raise ValueError("reps, games, py_games and micro_reps must be >= 1")
+    runs = []
+    for r in range(reps):
+        sim = simulate(games, seed=seed + r * games)
+        micro = _bench_micro(micro_reps, seed=seed + r)
+        runs.append({
+            "decisions_per_s": sim["decisions_per_second"], "games_per_s": sim["games_per_second"],
+            "decisions_per_game": sim["decisions_per_game"], "turns_per_game": sim["turns_per_game"],
+            "python_decisions_per_s": _python_steps(py_games, seed + r * py_games),
+            **{k: v for k, v in micro.items() if not k.startswith("_")},
+        })
+    med = {k: _median([r[k] for r in runs]) for k in runs[0]}
+    return {"machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}",
+            "reps": reps, "games": games, "median": med, "runs": runs}
+
+
+# (key, label, unit, kind): kind "rate" (higher is better) or "time" (ns per call) or "size"
+_ROWS = [
+    ("decisions_per_s", "engine-only random legal decisions (C loop)", "decisions/s", "rate"),
+    ("games_per_s", "engine-only games (C loop)", "games/s", "rate"),
+    ("decisions_per_game", "decisions per game", "", "plain"),
+    ("turns_per_game", "turns per game", "", "plain"),
+    ("python_decisions_per_s", "Game.legal_actions + Game.step through Python", "decisions/s", "rate"),
+    ("reset_ns", "reset (azk_game_init: shuffle, deal)", "ns/call", "time"),
+    ("clone_ns", "clone", "ns/call", "time"),
+    ("hash_ns", "state hash", "ns/call", "time"),
+    ("serialize_ns", "serialize (includes the card-set hash)", "ns/call", "time"),
+    ("deserialize_ns", "deserialize (checks every invariant)", "ns/call", "time"),
+    ("mask_ns", "flat legal mask (from the cached set)", "ns/call", "time"),
+    ("legal_list_ns", "legal-action list (from the cached set)", "ns/call", "time"),
+    ("state_bytes", "game state", "bytes", "size"),
+    ("serialized_bytes", "serialized state", "bytes", "size"),
+    ("memcpy_bytes_per_s", "memcpy bandwidth (64 MiB blocks)", "bytes/s", "rate"),
+    ("calibration_ns", "calibration loop", "ns/iteration", "time"),
+]
+
+
+def format_table(result: dict) -> str:
+    med = result["median"]
+    cal = med["calibration_ns"]
+    lines = [f"azuki bench — {result['machine']}; medians of {result['reps']} runs "
+             f"({result['games']} games per engine run); one core",
+             f"'x cal': the cost of one operation (one byte for bandwidth) in calibration-loop "
+             f"iterations of {cal:.3f} ns, comparable across machines",
+             "",
+             f"| {'what':<52} | {'value':>16} | {'unit':<13} | {'x cal':>10} |",
+             f"|{'-' * 54}|{'-' * 18}|{'-' * 15}|{'-' * 12}|"]
+    for key, label, unit, kind in _ROWS:
+        v = med[key]
+        # calibration-loop iterations per operation (per byte for bandwidth)
+        rel = {"rate": f"{1e9 / (v * cal):.4g}" if v else "", "time": f"{v / cal:.4g}"}.get(kind, "")
+        val = f"{v:,.1f}" if kind in ("time", "plain") else f"{v:,.0f}"
+        lines.append(f"| {label:<52} | {val:>16} | {unit:<13} | {rel:>10} |")
+    lines += ["", "Not yet in this table (later layers): VecGame with observations and masks at n = 1, 64, "
+              "1024; observe; search-bot simulations/s; the PufferLib env. Heap allocations per step: 0, "
+              "proved by tests/c/test_noalloc.c (malloc interposed around azk_step)."]
+    return "\n".join(lines)
+
+
+def main(args) -> int:
+    if args.quick:
+        r = run_bench(reps=1, games=200, py_games=5, micro_reps=2000, seed=args.seed)
+    else:
+        r = run_bench(reps=args.reps, games=args.games, seed=args.seed)
+    if args.json:
+        print(json.dumps(r, indent=1))
+    else:
+        print(format_table(r))
+    return 0
