@@ -13,6 +13,30 @@
 #include "azk_test.h"
 #include "game.h"
 
+/* Allocation counter (as in test_noalloc.c): the optimized build interposes
+ * malloc & co.; under ASan the allocator is ASan's and nothing is counted. */
+#if defined(__SANITIZE_ADDRESS__)
+#define AZK_INTERPOSE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AZK_INTERPOSE 0
+#endif
+#endif
+#ifndef AZK_INTERPOSE
+#define AZK_INTERPOSE 1
+#endif
+static long long n_alloc = 0;
+#if AZK_INTERPOSE
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+void *malloc(size_t n) { n_alloc++; return __libc_malloc(n); }
+void *calloc(size_t a, size_t b) { n_alloc++; return __libc_calloc(a, b); }
+void *realloc(void *p, size_t n) { n_alloc++; return __libc_realloc(p, n); }
+void free(void *p) { if (p) n_alloc++; __libc_free(p); }
+#endif
+
 static const azk_cardset *CS;
 static int NA;
 
@@ -116,12 +140,14 @@ static void test_timing(void) {
     long dec = 0;
     clock_t t0 = clock();
     int games = env_games(40);
+    long long alloc0 = n_alloc;
     for (int i = 0; i < games; i++) {
         AZK_CHECK(azk_game_init(&g, CS, 500 + (uint64_t)i, i & 1, (i >> 1) & 1) == AZK_OK);
         int n = azk_bot_play_game(&g, CS, kinds, rng);
         AZK_CHECK(n > 0);
         dec += n;
     }
+    AZK_CHECK(n_alloc == alloc0); /* the bots never allocate */
     double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
     printf("greedy self-play: %d games, %ld decisions, %.2f us/decision\n", games, dec, dec ? 1e6 * s / dec : 0.0);
 }
