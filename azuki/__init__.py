@@ -10,7 +10,8 @@ __version__ = "0.1.0"
 _CORE_NAMES = ("Game", "CardSet", "IllegalActionError", "StateError", "CardSetError", "AzukiError",
                "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "INVARIANTS",
                "invariant_text", "encode", "decode", "simulate",
-               "rng_outputs", "rng_bounded", "rng_shuffle", "clear_cardset_cache", "cardset_cache_info")
+               "rng_outputs", "rng_bounded", "rng_shuffle", "clear_cardset_cache", "cardset_cache_info",
+               "BOT_KINDS")
 
 
 # Pure-Python helpers (no extension needed).

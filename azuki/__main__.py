@@ -3,6 +3,10 @@
   python -m azuki simulate [--games N] [--seed S] [--decks A B] [--cards FILE] [--turn-cap T]
       The main job: N games between two uniform-random legal players, played
       at C speed (`make run` is `simulate --games 2000`).
+  python -m azuki simulate --players BOT0 BOT1 [...]
+      The same with built-in bots (random, greedy; docs/bots.md) instead.
+  python -m azuki arena --players BOT_A BOT_B [--games N] [--seed S] [--decks D ...] [--json]
+      Bot against bot, seats and decks balanced; win rates with 95% intervals.
   python -m azuki record [--seed S] [--decks A B] [--cards FILE] [--out FILE]
       Play one uniform-random game and write its replay file (docs/replays.md).
   python -m azuki replay FILE
@@ -39,6 +43,15 @@ RECORD_DOC = """Play one uniform-random legal game and write its replay file.
 The replay (JSON, docs/replays.md) holds the seed, decks, card set hash and
 the state hash after every step; `python -m azuki replay FILE` verifies it.
 Without --out the replay is printed on stdout.
+"""
+ARENA_DOC = """Play two built-in bots (docs/bots.md) against each other, balanced.
+
+Games come in pairs sharing a deal (engine seed S+i): the first bot sits in
+seat 0, then in seat 1, each keeping its deck; deal i uses the deck pairing
+i mod P of all ordered pairs of --decks (default: every deck of the set).
+Prints win rates with 95% Wilson score intervals, draws and truncated games
+(not wins), breakdowns by seat, by who went first and by deck pairing, and
+games/s. Exactly reproducible from --seed; --json prints the whole report.
 """
 REPLAY_DOC = """Re-run a replay file and verify the state hash after every step.
 
@@ -130,14 +143,20 @@ def cmd_simulate(args) -> int:
     chunk = max(100, min(5000, args.games // 50 or 100))
     show = _progress_bar(not args.quiet and args.games >= 2000 and sys.stderr.isatty() or args.progress)
     r = simulate(args.games, seed=args.seed, decks=tuple(args.decks), cards=args.cards,
-                 turn_cap=args.turn_cap, decision_cap=args.decision_cap, progress=show, chunk=chunk)
+                 turn_cap=args.turn_cap, decision_cap=args.decision_cap, progress=show, chunk=chunk,
+                 players=tuple(args.players) if args.players else None)
     if args.json:
         print(json.dumps(r, indent=1))
         return 0 if r["errors"] == 0 else 1
     n = r["games"]
     pct = (lambda k: f"{100.0 * k / n:5.1f}%") if n else (lambda k: "  -  ")
+    who = f"players {r['players'][0]} ({r['decks'][0]}) vs {r['players'][1]} ({r['decks'][1]})" if args.players \
+        else "uniform-random legal players"
     print(f"azuki simulate: {n} games, decks {r['decks'][0]} vs {r['decks'][1]}, seeds {args.seed}..{args.seed + n - 1}, "
-          f"uniform-random legal players, seats alternate")
+          f"{who}, seats alternate")
+    if args.players:
+        for k, w in enumerate(r["wins_by_side"]):
+            print(f"  wins {r['players'][k]:<6} ({r['decks'][k]}) {w:8d}  {pct(w)}")
     if r["wins_by_deck"]:
         for d, w in r["wins_by_deck"].items():
             print(f"  wins {d:<8} {w:8d}  {pct(w)}")
@@ -155,6 +174,56 @@ def cmd_simulate(args) -> int:
         print(f"  ENGINE ERRORS: {r['errors']}", file=sys.stderr)
         return 1
     return 0
+
+
+def cmd_arena(args) -> int:
+    if args.games % 2:
+        raise ValueError(f"--games: must be even (each deal is played from both seats), got {args.games}")
+    if args.seed + args.games // 2 - 1 > SEED_MAX:
+        raise ValueError(f"--seed: deals use seeds {args.seed}..{args.seed + args.games // 2 - 1}, "
+                         f"past the largest seed {SEED_MAX}")
+    decks = args.decks
+    if decks is not None:
+        _check_decks(decks, args.cards)
+    else:
+        _deck_names(args.cards)      # validates --cards with one line
+    from .arena import run_arena
+    from .stats import fmt_rate
+
+    r = run_arena(tuple(args.players), args.games, seed=args.seed, decks=decks, cards=args.cards,
+                  turn_cap=args.turn_cap, decision_cap=args.decision_cap)
+    if args.json:
+        print(json.dumps(r, indent=1))
+        return 0 if r["errors"] == 0 else 1
+    a, b = r["players"]
+    vers = ", ".join(f"{k} v{v}" for k, v in r["bot_versions"].items())
+    print(f"azuki arena: {a} vs {b} ({vers}), {r['games']} games ({r['games'] // 2} deals x both seats), "
+          f"seed {r['seed']}, decks {' '.join(r['decks'])}")
+    o = r["overall"]
+    print(f"  {a:<12} wins {o[a]['wins']:6d}  {fmt_rate(o[a])}   (95% Wilson interval)")
+    print(f"  {b:<12} wins {o[b]['wins']:6d}  {fmt_rate(o[b])}")
+    print(f"  draws {r['draws']}, truncated {r['truncated']} (neither is a win); "
+          f"score {a} {r['score'][a]:.3f} (draw = 1/2)")
+    for title, key in (("by seat", "by_seat"), ("by first player", "by_first_player"), ("by decks", "by_decks")):
+        print(f"  {title}:")
+        for k, blk in r[key].items():
+            extra = f", draws {blk['draws']}, truncated {blk['truncated']}" if blk["draws"] or blk["truncated"] else ""
+            print(f"    {k:<34} {blk['games']:6d} games  {a} {fmt_rate(blk[a])}{extra}")
+    print("  ended by       " + ", ".join(f"{k} {v}" for k, v in sorted(r["end_reasons"].items())))
+    print(f"  {r['games_per_second']:,.0f} games/s, {r['us_per_decision']:.1f} us/decision "
+          f"({r['decisions']:,} decisions in {r['seconds']:.2f} s, on one core)")
+    if r["errors"]:
+        print(f"  ENGINE ERRORS: {r['errors']}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _bot_name(text):
+    import argparse
+    from ._core import BOT_KINDS
+    if text not in BOT_KINDS:
+        raise argparse.ArgumentTypeError(f"unknown bot {text!r} (known: {', '.join(BOT_KINDS)})")
+    return text
 
 
 def _load_replay(path):
@@ -257,7 +326,28 @@ def build_parser() -> Parser:
     s.add_argument("--progress", action="store_true", help="always show the progress bar")
     s.add_argument("--quiet", action="store_true",
                    help="never show the progress bar (otherwise shown for 2,000+ games on a terminal)")
+    s.add_argument("--players", nargs=2, type=_bot_name, default=None, metavar=("BOT0", "BOT1"),
+                   help="built-in bots (random, greedy; docs/bots.md) playing DECK0 and DECK1 "
+                        "(default: uniform-random legal players)")
     s.set_defaults(fn=cmd_simulate)
+    a = sub.add_parser("arena", help="bot against bot, balanced, with confidence intervals", description=ARENA_DOC)
+    a.add_argument("--players", nargs=2, type=_bot_name, required=True, metavar=("BOT_A", "BOT_B"),
+                   help="the two built-in bots (random, greedy)")
+    a.add_argument("--games", type=_int_in(2, None, "--games"), default=2000, metavar="N",
+                   help="number of games, even (N/2 deals, each from both seats)")
+    a.add_argument("--seed", type=_int_in(0, SEED_MAX, "--seed"), default=0, metavar="S",
+                   help="deal i uses engine seed S+i; the bots' seeds derive from S")
+    a.add_argument("--decks", nargs="+", default=None, metavar="DECK",
+                   help="decks to rotate through, all ordered pairings (default: every deck of the set)")
+    a.add_argument("--cards", default=None, metavar="FILE",
+                   help="JSON card set to play with (default: the embedded starter set)")
+    a.add_argument("--turn-cap", type=_int_in(1, TURN_CAP_MAX, "--turn-cap"), default=_default_turn_cap(),
+                   metavar="T", help="a game still running after T turns ends as truncated (docs/rules.md §13.1)")
+    a.add_argument("--decision-cap", type=_int_in(1, DECISION_CAP_MAX, "--decision-cap"),
+                   default=S.CAPS["AZK_DEFAULT_DECISION_CAP"],
+                   metavar="D", help="a game still running after D decisions ends as truncated (docs/rules.md §13.2)")
+    a.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    a.set_defaults(fn=cmd_arena)
     c = sub.add_parser("record", help="record a random game as a replay file", description=RECORD_DOC)
     _common(c, "engine seed of the game (the players' choices derive from it too)")
     c.add_argument("--out", default=None, metavar="FILE", help="write the replay here (default: print it)")

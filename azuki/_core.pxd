@@ -94,6 +94,19 @@ cdef extern from "azuki.h" nogil:
     const char *azk_plan_field_name(int field)
     azk_status azk_game_setup(azk_game *g, const azk_cardset *cs, const int32_t *plan, size_t len, int *detail)
 
+    # built-in bots (csrc/bot.c, docs/bots.md)
+    enum:
+        AZK_BOT_RANDOM
+        AZK_BOT_GREEDY
+        AZK_BOT_COUNT
+        AZK_BOT_GREEDY_VERSION
+    int azk_bot_num_kinds()
+    const char *azk_bot_name(int kind)
+    int azk_bot_version(int kind)
+    void azk_bot_seed(uint64_t *rng, uint64_t seed)
+    int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t *rng)
+    int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int *kinds, uint64_t *rng)
+
 cdef extern from "rng.h" nogil:
     ctypedef struct azk_rng:
         uint64_t state

@@ -972,13 +972,31 @@ SIM_SIGNAL_GAMES = 64
 
 
 def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, progress=None, chunk=500,
-             decision_cap=10000):
+             decision_cap=10000, players=None):
     """Play `games` games between two uniform-random legal players. Game i uses
     engine seed `seed + i` (mod 2**64); the players draw from a separate pcg32
     stream. Returns a dict of results; `progress(done, games)` is called after
     every `chunk` games. Ctrl-C (KeyboardInterrupt) stops it within a few
     games, progress callback or not. `end_reasons` counts how the games
-    ended (azuki.END_REASONS; docs/rules.md §13)."""
+    ended (azuki.END_REASONS; docs/rules.md §13).
+
+    `players`: None (the uniform-random players above), or two built-in bot
+    names (azuki.BOT_KINDS, docs/bots.md), e.g. ("greedy", "random"):
+    players[k] plays decks[k] (a "side"); sides alternate seats like the
+    decks, and side k's bot draws from its own stream seeded with
+    azuki.bot_seed_for(seed, k). The result then also has `players` and
+    `wins_by_side`. Played in C without the GIL."""
+    cdef int kinds[2]
+    cdef uint64_t brng[4]
+    cdef uint64_t seat_rng[4]
+    cdef int seat_kinds[2]
+    cdef bint use_bots = players is not None
+    if use_bots:
+        pk = _bot_kinds(players)
+        kinds[0] = pk[0]
+        kinds[1] = pk[1]
+        azk_bot_seed(&brng[0], bot_seed_for(seed, 0))
+        azk_bot_seed(&brng[2], bot_seed_for(seed, 1))
     cdef long ngames = _int_in(games, "games", 0, 2**62)
     cdef uint64_t seed_ = _seed(seed)
     cdef CardSet cs = _resolve_cards(cards)
@@ -1006,7 +1024,7 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
     cdef long results[5]
     cdef long long decisions = 0, turns = 0
     cdef long i, start = 0, end, errors = 0, next_report
-    cdef int n, r, w, swap, na = NUM_ACTIONS
+    cdef int n, r, w, swap, k, na = NUM_ACTIONS
     memset(by_seat, 0, sizeof(by_seat))
     memset(by_deck, 0, sizeof(by_deck))
     memset(results, 0, sizeof(results))
@@ -1021,7 +1039,20 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
                     azk_game_init(g, cs.cs, seed_ + <uint64_t>i, d1 if swap else d0, d0 if swap else d1)
                     azk_game_set_turn_cap(g, tcap)
                     azk_game_set_decision_cap(g, dcap)
-                    while not azk_is_terminal(g):
+                    if use_bots:
+                        for k in range(2):   # seat k is played by side k ^ swap
+                            seat_kinds[k] = kinds[k ^ swap]
+                            seat_rng[2 * k] = brng[2 * (k ^ swap)]
+                            seat_rng[2 * k + 1] = brng[2 * (k ^ swap) + 1]
+                        n = azk_bot_play_game(g, cs.cs, seat_kinds, seat_rng)
+                        for k in range(2):
+                            brng[2 * (k ^ swap)] = seat_rng[2 * k]
+                            brng[2 * (k ^ swap) + 1] = seat_rng[2 * k + 1]
+                        if n < 0:
+                            errors += 1
+                        else:
+                            decisions += n
+                    while not use_bots and not azk_is_terminal(g):
                         n = azk_legal_actions(g, cs.cs, legal, na)
                         if n <= 0:
                             errors += 1
@@ -1052,7 +1083,10 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
         PyMem_Free(legal)
     dt = time.perf_counter() - t0
     games = ngames
-    return {"games": games, "decks": (cs.decks[d0], cs.decks[d1]),
+    extra = {}
+    if use_bots:
+        extra = {"players": (BOT_KINDS[kinds[0]], BOT_KINDS[kinds[1]]), "wins_by_side": [by_deck[0], by_deck[1]]}
+    return extra | {"games": games, "decks": (cs.decks[d0], cs.decks[d1]),
             "wins_by_deck": {cs.decks[d0]: by_deck[0], cs.decks[d1]: by_deck[1]} if d0 != d1 else None,
             "wins_by_seat": [by_seat[0], by_seat[1]], "wins_first_player": first_wins,
             "mirror": d0 == d1, "draws": results[3], "truncated": results[4],
@@ -1164,3 +1198,128 @@ def _bench_micro(reps=200000, seed=1):
     return {"calibration_ns": cal, "reset_ns": reset, "clone_ns": clone, "hash_ns": hsh,
             "serialize_ns": ser, "deserialize_ns": des, "mask_ns": msk, "legal_list_ns": lst,
             "memcpy_bytes_per_s": bw, "state_bytes": gsz, "serialized_bytes": ssz, "_sink": sink & 1}
+
+
+# ---------------------------------------------------------------------------
+# Built-in bots (csrc/bot.c, docs/bots.md; the Python objects: azuki.bots)
+# ---------------------------------------------------------------------------
+BOT_KINDS = tuple(azk_bot_name(k).decode() for k in range(azk_bot_num_kinds()))
+BOT_VERSIONS = {BOT_KINDS[k]: azk_bot_version(k) for k in range(azk_bot_num_kinds())}
+GREEDY_VERSION = AZK_BOT_GREEDY_VERSION
+_MASK64 = (1 << 64) - 1
+
+
+def bot_kind(name):
+    """The kind number of a bot name (azuki.BOT_KINDS); ValueError otherwise."""
+    if isinstance(name, str) and name in BOT_KINDS:
+        return BOT_KINDS.index(name)
+    if isinstance(name, str):
+        raise ValueError(f"unknown bot {excerpt(name)}: expected one of {', '.join(BOT_KINDS)}")
+    raise TypeError(f"a bot is named by a string ({', '.join(BOT_KINDS)}), got {type(name).__name__}")
+
+
+cdef object _bot_kinds(object players):
+    if isinstance(players, str) or not hasattr(players, "__len__") or len(players) != 2:
+        raise ValueError(f"players must be two bot names, got {excerpt(players)}")
+    return (bot_kind(players[0]), bot_kind(players[1]))
+
+
+def bot_seed_for(seed, k):
+    """The bot seed of side/seat k derived from a run's seed (splitmix64)."""
+    z = (_seed(seed) + 0x9E3779B97F4A7C15 * (int(k) + 1)) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def bot_rng(seed):
+    """A bot's pcg32 state for `seed`: a numpy uint64 array [state, inc]."""
+    out = np.zeros(2, dtype=np.uint64)
+    cdef uint64_t[::1] v = out
+    azk_bot_seed(&v[0], _seed(seed))
+    return out
+
+
+def bot_act(Game game, kind, rng):
+    """The action built-in bot `kind` (an index in BOT_KINDS) takes in `game`;
+    `rng` (from bot_rng) is advanced in place. The game is not modified."""
+    if game is None:
+        raise TypeError("bot_act needs an azuki.Game, got None")
+    game._ck()
+    cdef int k = _int_in(kind, "kind", 0, azk_bot_num_kinds() - 1)
+    if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (2,) \
+            or not rng.flags.c_contiguous or not rng.flags.writeable:
+        raise TypeError("rng must be a writeable numpy uint64 array of shape (2,) (azuki._core.bot_rng)")
+    cdef uint64_t[::1] v = rng
+    cdef int a
+    if azk_is_terminal(game.g):
+        raise ValueError(f"the game is over ({S.RESULT[azk_result(game.g)]}): a bot has nothing to choose")
+    with nogil:
+        a = azk_bot_act(game.g, game.cs, k, &v[0])
+    if a < 0:
+        raise AzukiError(f"azk_bot_act failed: {azk_status_name(<azk_status>(-a)).decode()}")
+    return a
+
+
+def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, turn_cap=200, decision_cap=10000):
+    """Play one game per row of the equal-length integer arrays: engine seed,
+    the deck indices of seats 0 and 1, their bot kinds and bot seeds; in C,
+    without the GIL. Returns a dict of numpy arrays: result (azk result
+    number), winner (-1 none), first_player, end_reason, turns, decisions,
+    error (1 where the engine refused a bot's action: a bug), and seconds."""
+    cdef CardSet cs = _resolve_cards(cards)
+    cdef int tcap = _turn_cap(turn_cap)
+    cdef int dcap = _decision_cap(decision_cap)
+    cols = [np.ascontiguousarray(np.asarray(a, dtype=np.uint64)) for a in (seeds, bseed0, bseed1)]
+    ints = [np.ascontiguousarray(np.asarray(a, dtype=np.int32)) for a in (deck0, deck1, kind0, kind1)]
+    cdef Py_ssize_t n = cols[0].shape[0], i
+    for a in cols + ints:
+        if a.ndim != 1 or a.shape[0] != n:
+            raise ValueError("play_games: every column must be a 1-d array of the same length")
+    ndecks = len(cs.decks)
+    for a in ints[:2]:
+        if n and (a.min() < 0 or a.max() >= ndecks):
+            raise ValueError(f"play_games: deck index out of range [0, {ndecks})")
+    for a in ints[2:]:
+        if n and (a.min() < 0 or a.max() >= azk_bot_num_kinds()):
+            raise ValueError(f"play_games: bot kind out of range [0, {azk_bot_num_kinds()})")
+    cdef const uint64_t[::1] sd = cols[0], b0 = cols[1], b1 = cols[2]
+    cdef const int32_t[::1] d0 = ints[0], d1 = ints[1], k0 = ints[2], k1 = ints[3]
+    res = {name: np.zeros(n, dtype=np.int32) for name in
+           ("result", "winner", "first_player", "end_reason", "turns", "decisions", "error")}
+    cdef int32_t[::1] o_res = res["result"], o_win = res["winner"], o_first = res["first_player"]
+    cdef int32_t[::1] o_end = res["end_reason"], o_turns = res["turns"], o_dec = res["decisions"], o_err = res["error"]
+    cdef azk_game *g = <azk_game *>PyMem_Malloc(azk_game_size())
+    if g == NULL:
+        raise MemoryError()
+    cdef int kinds[2]
+    cdef uint64_t rng[4]
+    cdef int m
+    cdef Py_ssize_t start = 0, end
+    t0 = time.perf_counter()
+    try:
+        while start < n:
+            end = min(n, start + SIM_SIGNAL_GAMES)
+            with nogil:
+                for i in range(start, end):
+                    azk_game_init(g, cs.cs, sd[i], d0[i], d1[i])
+                    azk_game_set_turn_cap(g, tcap)
+                    azk_game_set_decision_cap(g, dcap)
+                    kinds[0] = k0[i]
+                    kinds[1] = k1[i]
+                    azk_bot_seed(&rng[0], b0[i])
+                    azk_bot_seed(&rng[2], b1[i])
+                    m = azk_bot_play_game(g, cs.cs, kinds, rng)
+                    o_err[i] = 1 if m < 0 else 0
+                    o_dec[i] = m if m >= 0 else azk_decisions(g)
+                    o_res[i] = azk_result(g)
+                    o_win[i] = azk_winner(g)
+                    o_first[i] = azk_first_player(g)
+                    o_end[i] = azk_end_reason(g)
+                    o_turns[i] = azk_turn(g)
+            start = end
+            PyErr_CheckSignals()
+    finally:
+        PyMem_Free(g)
+    res["seconds"] = time.perf_counter() - t0
+    return res

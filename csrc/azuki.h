@@ -181,6 +181,32 @@ int azk_plan_field(int field, int *offset, int *count);    /* 0, or -1 for an un
 const char *azk_plan_field_name(int field);                /* NULL for an unknown field */
 azk_status azk_game_setup(azk_game *g, const azk_cardset *cs, const int32_t *plan, size_t len, int *detail);
 
+
+/* ==== Built-in bots (csrc/bot.c, docs/bots.md) ==============================
+ * Players that choose one legal flat action for whoever is to act. A bot
+ * reads the game (never changes it: its lookahead steps clones) and draws
+ * from its own PCG32 stream, two uint64 words {state, inc} owned by the
+ * caller (seeded by azk_bot_seed); the choice is a pure function of the game
+ * and those words, which it advances. Nothing allocates or prints. */
+#define AZK_BOT_RANDOM 0          /* uniform over the legal actions */
+#define AZK_BOT_GREEDY 1          /* rules-aware one-ply lookahead (docs/bots.md) */
+#define AZK_BOT_COUNT 2
+#define AZK_BOT_GREEDY_VERSION 1  /* bumped whenever the greedy bot's choices change */
+#define AZK_BOT_RNG_STREAM 0xb07b07b0ULL /* PCG stream (initseq) of azk_bot_seed */
+int azk_bot_num_kinds(void);
+const char *azk_bot_name(int kind);  /* "random", "greedy"; NULL if out of range */
+int azk_bot_version(int kind);       /* the kind's behaviour version; -1 if out of range */
+void azk_bot_seed(uint64_t rng[2], uint64_t seed);
+/* The bot's action for the player to act: a legal flat action (>= 0), or
+ * minus an azk_status: -AZK_TERMINAL for a finished game, -AZK_ERR_ARG for a
+ * NULL argument or an unknown kind. `g` is not modified. */
+int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2]);
+/* Play g to its end: the player to act each time is played by kinds[p]
+ * with the words rng[2p], rng[2p+1]. Returns the decisions made, or minus an
+ * azk_status (-AZK_ERR_ARG for a bad argument; an engine refusal, which
+ * would be a bug, as its status). */
+int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,75 @@
+"""azuki.bots — the built-in players (docs/bots.md), written in C (csrc/bot.c).
+
+    bot = GreedyBot(seed=1)
+    while not game.is_terminal:
+        game.step(bot.act(game))
+
+A bot chooses one legal flat action for whoever is to act in a Game; it
+never modifies the game (its lookahead runs on clones) and draws from its
+own pcg32 stream, so its choices are a pure function of the game and its
+seed and of the decisions it has already made. `act` raises TypeError for
+something that is not an azuki.Game and ValueError for a finished game.
+"""
+from __future__ import annotations
+
+from . import _core
+
+BOT_KINDS = _core.BOT_KINDS            # ("random", "greedy")
+BOT_VERSIONS = _core.BOT_VERSIONS      # {"random": 1, "greedy": AZK_BOT_GREEDY_VERSION}
+GREEDY_VERSION = _core.GREEDY_VERSION
+
+
+class Bot:
+    """A built-in bot of kind `name` (one of BOT_KINDS) with its own rng."""
+
+    name = None
+
+    def __init__(self, seed=0):
+        if self.name is None:
+            raise TypeError("use RandomBot, GreedyBot or make_bot(name, seed)")
+        self._kind = _core.bot_kind(self.name)
+        self.reset(seed)
+
+    def reset(self, seed=None):
+        """Start the bot's rng again from `seed` (default: its current seed)."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
+            self.seed = seed
+        self._rng = _core.bot_rng(self.seed)
+
+    @property
+    def version(self):
+        """Behaviour version of this kind (bumped whenever its choices change)."""
+        return BOT_VERSIONS[self.name]
+
+    def act(self, game) -> int:
+        """The bot's action (a flat action id, always legal) for the player to
+        act in `game`. The game is left unchanged."""
+        if not isinstance(game, _core.Game):
+            raise TypeError(f"act needs an azuki.Game, got {type(game).__name__}")
+        return _core.bot_act(game, self._kind, self._rng)
+
+    __call__ = act
+
+    def __repr__(self):
+        return f"{type(self).__name__}(seed={self.seed})"
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions."""
+    name = "random"
+
+
+class GreedyBot(Bot):
+    """Rules-aware one-ply lookahead with a hand-written evaluation (docs/bots.md)."""
+    name = "greedy"
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name, seed=0) -> Bot:
+    """A bot by name (BOT_KINDS)."""
+    _core.bot_kind(name)     # the one error message for unknown names
+    return BOTS[name](seed)

@@ -1,0 +1,316 @@
+/* bot.c — built-in players (docs/bots.md): `random` and `greedy`.
+ *
+ * A service on top of the engine (zones.c < vm.c < actions.c < engine.c <
+ * services): a bot reads the game through game.h's queries and the public
+ * functions, chooses among azk_legal_actions, and looks ahead only on
+ * clones (azk_game_clone + azk_step on a copy on its own stack). The game it
+ * is asked about is never written.
+ *
+ * Invariants:
+ *  - every returned action is in the legal list of the position asked about;
+ *  - the choice is a pure function of (game bytes, card set, kind, the two
+ *    rng words), and the only state a bot keeps is those words;
+ *  - all arithmetic on scores is integer (no floating point), so optimized
+ *    and sanitizer builds choose identically;
+ *  - nothing allocates (the clones live on the stack: a few KB per level of
+ *    the bounded lookahead) and nothing prints.
+ *
+ * The greedy heuristic (AZK_BOT_GREEDY_VERSION; docs/bots.md has the
+ * reasoning and the weights): for every legal action (equivalent empty slots
+ * merged) apply it to a clone, let the pending non-main decisions that
+ * follow (the bot's own prompts, the opponent's defender choice, targets,
+ * ...) resolve by the same rule one level deeper (bounded by a step budget;
+ * past it a default answer: decline / pass / first option), and score the
+ * first quiet position (a main phase, or the game's end) with a hand-written
+ * evaluation. END_TURN is scored on the current position with the active
+ * player's unused attacks forfeited. The best score wins; ties are broken
+ * uniformly with the bot's rng. Mulligan: keep a hand with at least two
+ * entities of cost 3 or less.
+ */
+#include <limits.h>
+
+#include "game.h"
+
+/* ---- tuning (all scores are in tenths of a "point") ----------------------- */
+#define BOT_TOP_DEPTH 2        /* levels of nested choice inside one lookahead */
+#define BOT_BUDGET 600         /* clone+step operations per decision, at most */
+#define BOT_SETTLE_STEPS 24    /* pending decisions resolved per lookahead line */
+#define V_WIN 1000000          /* a won game (minus a lost one) */
+#define W_HP 15                /* per leader health point */
+#define W_HP_LOW 10            /* extra per point for the last 10 points */
+#define W_HAND 12              /* per card in hand (not a weapon) */
+#define W_HAND_WEAPON 6        /* per weapon in hand: weapons only help an attack */
+#define W_IKZ 5                /* per card in the IKZ area */
+#define W_THREAT 9             /* per attack point of a ready attacker (< W_HP: hitting beats holding) */
+#define W_LETHAL 300           /* ready attack >= the opponent leader's health, no defender to stop it */
+#define W_DECK_LOW 20          /* per card below 6 in the deck */
+#define W_DECK_EMPTY 400       /* the next draw loses */
+
+static int bot_opp(int p) { return p ^ 1; }
+
+static int quiet(const azk_game *g) {
+    return g->phase == AZK_PHASE_MAIN || g->phase == AZK_PHASE_GAME_OVER || g->phase == AZK_PHASE_MULLIGAN;
+}
+
+/* The engine's attacker test (actions.c can_attack), read-only. */
+static int ready_attacker(const azk_game *g, const azk_cardset *cs, int c) {
+    const azk_card *k = &g->cards[c];
+    if (k->flags & AZK_CF_TAPPED) return 0;
+    if (k->zone == AZK_Z_LEADER && azk_weapon_count(g, c) == 0) return 0;
+    if (k->zone != AZK_Z_LEADER && k->zone != AZK_Z_GARDEN) return 0;
+    unsigned st = azk_status_of(g, cs, c);
+    if (st & AZK_ST_FROZEN) return 0;
+    return k->zone == AZK_Z_LEADER || !(k->flags & AZK_CF_COOLDOWN) || (st & AZK_ST_CHARGE);
+}
+
+/* Attack without the weapons it holds (weapons leave at the end of the turn). */
+static int lasting_attack(const azk_game *g, const azk_cardset *cs, int c) {
+    int a = azk_attack_of(g, cs, c);
+    const azk_player *pl = &g->pl[g->cards[c].owner];
+    for (int i = 0; i < pl->weapons_n; i++)
+        if (g->cards[pl->weapons[i]].holder == c) a -= azk_weapon_bonus(g, cs, pl->weapons[i]);
+    return a > 0 ? a : 0;
+}
+
+/* Lasting value of an entity on the field (full health: damage heals at the
+ * end of every turn). */
+static int entity_value(const azk_game *g, const azk_cardset *cs, int c) {
+    const azk_card_def *d = azk_def(cs, g, c);
+    int hp = azk_health_of(g, cs, c);
+    unsigned st = azk_status_of(g, cs, c);
+    int v = 15 + 6 * d->cost + 10 * lasting_attack(g, cs, c) + 7 * (hp > 0 ? hp : 0);
+    if (st & AZK_ST_DEFENDER) v += 3;
+    if (st & AZK_ST_EFFECT_IMMUNE) v += 2;
+    if (st & AZK_ST_CHARGE) v += 2;
+    if (azk_granted_status(g, c) & AZK_ST_FROZEN) v = v * 6 / 10;
+    return v;
+}
+
+static int leader_hp(const azk_game *g, const azk_cardset *cs, int p) {
+    int l = g->pl[p].leader;
+    return azk_health_of(g, cs, l) - g->cards[l].damage;
+}
+
+/* One player's material: leader, hand, IKZ, deck, rows. */
+static int material(const azk_game *g, const azk_cardset *cs, int p) {
+    const azk_player *pl = &g->pl[p];
+    int hp = leader_hp(g, cs, p);
+    if (hp < 0) hp = 0;
+    int v = W_HP * hp + W_HP_LOW * (hp < 10 ? hp : 10);
+    for (int i = 0; i < pl->hand_n; i++)
+        v += azk_def(cs, g, pl->hand[i])->card_type == AZK_CT_WEAPON ? W_HAND_WEAPON : W_HAND;
+    v += W_IKZ * pl->ikz_area_n;
+    if (pl->deck_n == 0) v -= W_DECK_EMPTY;
+    else if (pl->deck_n < 6) v -= W_DECK_LOW * (6 - pl->deck_n);
+    for (int s = 0; s < AZK_ROW; s++) {
+        if (pl->garden[s] != AZK_NONE) v += entity_value(g, cs, pl->garden[s]);
+        if (pl->alley[s] != AZK_NONE) v += entity_value(g, cs, pl->alley[s]) * 8 / 10;
+    }
+    return v;
+}
+
+/* The position's score for player `me` (zero-sum). `live`: the active
+ * player may still attack this turn (0 scores END_TURN: attacks forfeited). */
+static int evaluate(const azk_game *g, const azk_cardset *cs, int me, int live) {
+    if (g->result != AZK_RES_ONGOING) {
+        int w = azk_winner(g);
+        return w < 0 ? 0 : (w == me ? V_WIN : -V_WIN);
+    }
+    int A = g->active, N = bot_opp(A);
+    int e[2] = {material(g, cs, 0), material(g, cs, 1)};
+    const azk_player *pa = &g->pl[A], *pn = &g->pl[N];
+    if (live && g->phase != AZK_PHASE_MULLIGAN) {
+        int sum = 0, best = 0;
+        for (int code = 0; code <= AZK_ROW; code++) {
+            int c = azk_place_card(pa, code);
+            if (c == AZK_NONE || !ready_attacker(g, cs, c)) continue;
+            int a = azk_attack_of(g, cs, c);
+            if (a <= 0) continue;
+            sum += a;
+            if (a > best) best = a;
+        }
+        e[A] += W_THREAT * sum;
+        int blocker = 0;
+        for (int s = 0; s < AZK_ROW; s++) {
+            int c = pn->garden[s];
+            if (c == AZK_NONE) continue;
+            unsigned st = azk_status_of(g, cs, c);
+            if (!(g->cards[c].flags & AZK_CF_TAPPED) && (st & AZK_ST_DEFENDER) && !(st & AZK_ST_FROZEN)) blocker = 1;
+            /* the opponent's tapped entities are targets for the ready attackers now */
+            if ((g->cards[c].flags & AZK_CF_TAPPED) && !(st & AZK_ST_FROZEN) &&
+                best >= azk_health_of(g, cs, c) - g->cards[c].damage)
+                e[N] -= entity_value(g, cs, c) * 4 / 10;
+        }
+        if (sum > 0 && sum >= leader_hp(g, cs, N) && !blocker) e[A] += W_LETHAL;
+    }
+    /* the active player's tapped entities stay attackable through the
+     * opponent's next turn, when all of the opponent's garden untaps */
+    int their_best = -1;
+    for (int s = 0; s < AZK_ROW; s++) {
+        int c = pn->garden[s];
+        if (c == AZK_NONE || (azk_granted_status(g, c) & AZK_ST_FROZEN)) continue;
+        int a = lasting_attack(g, cs, c);
+        if (a > their_best) their_best = a;
+    }
+    for (int s = 0; s < AZK_ROW; s++) {
+        int c = pa->garden[s];
+        if (c == AZK_NONE || !(g->cards[c].flags & AZK_CF_TAPPED)) continue;
+        if (their_best >= azk_health_of(g, cs, c)) e[A] -= entity_value(g, cs, c) * 4 / 10;
+        else if (their_best >= 0) e[A] -= entity_value(g, cs, c) / 10;
+    }
+    return e[me] - e[bot_opp(me)];
+}
+
+/* ---- lookahead ------------------------------------------------------------- */
+typedef struct bot_ctx {
+    const azk_cardset *cs;
+    int root;     /* the player the bot decides for */
+    int budget;   /* clone+step operations left */
+} bot_ctx;
+
+static int contains(const int32_t *legal, int n, int a) {
+    for (int i = 0; i < n; i++)
+        if (legal[i] == a) return 1;
+    return 0;
+}
+
+/* Pass / decline when that is legal, else the first legal action. */
+static int default_action(const int32_t *legal, int n) {
+    int noop = azk_encode(AZK_ACT_NO_OP, 0, 0);
+    return contains(legal, n, noop) ? noop : legal[0];
+}
+
+/* Empty slots of a row are equivalent (rules §2.4): only the first is tried. */
+static int redundant(const azk_game *g, int a) {
+    int t, p0, p1;
+    if (azk_decode(a, &t, &p0, &p1) != 0) return 0;
+    const azk_player *pl = &g->pl[g->active];
+    const uint8_t *row;
+    if (t == AZK_ACT_PLAY_ENTITY_TO_GARDEN || t == AZK_ACT_PORTAL_GATE) row = pl->garden;
+    else if (t == AZK_ACT_PLAY_ENTITY_TO_ALLEY) row = pl->alley;
+    else return 0;
+    if (row[p1] != AZK_NONE) return 0;
+    for (int s = 0; s < p1; s++)
+        if (row[s] == AZK_NONE) return 1;
+    return 0;
+}
+
+static int mulligan_choice(const azk_game *g, const azk_cardset *cs, int p) {
+    const azk_player *pl = &g->pl[p];
+    int cheap = 0;
+    for (int i = 0; i < pl->hand_n; i++) {
+        const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
+        cheap += d->card_type == AZK_CT_ENTITY && d->cost <= 3;
+    }
+    return azk_encode(cheap >= 2 ? AZK_ACT_MULLIGAN_KEEP : AZK_ACT_MULLIGAN_SHUFFLE, 0, 0);
+}
+
+static int pick(bot_ctx *x, const azk_game *g, int depth, azk_rng *rng);
+
+/* Resolve g's pending non-main decisions (each by pick one level deeper),
+ * then score the position for `me`. */
+static int settle(bot_ctx *x, azk_game *g, int me, int depth) {
+    for (int k = 0; k < BOT_SETTLE_STEPS && !quiet(g); k++) {
+        int a = pick(x, g, depth - 1, NULL);
+        x->budget--;
+        if (azk_step(g, x->cs, a) != AZK_OK) break; /* cannot happen: a is legal */
+    }
+    return evaluate(g, x->cs, me, 1);
+}
+
+/* The greedy choice for the player to act in g. rng: tie-break (top level);
+ * NULL: the first best (nested levels). */
+static int pick(bot_ctx *x, const azk_game *g, int depth, azk_rng *rng) {
+    int32_t legal[AZK_NUM_ACTIONS_];
+    int n = azk_legal_actions(g, x->cs, legal, AZK_NUM_ACTIONS_);
+    if (n <= 1) return n == 1 ? legal[0] : 0;
+    int p = azk_current_player(g);
+    if (g->phase == AZK_PHASE_MULLIGAN) return mulligan_choice(g, x->cs, p);
+    if (depth < 0 || x->budget <= 0) return default_action(legal, n);
+    /* inside a lookahead the opponent is assumed not to respond: its hand is
+     * hidden from the bot (docs/bots.md) */
+    if (!rng && p != x->root && g->phase == AZK_PHASE_RESPONSE) return default_action(legal, n);
+    int end_turn = azk_encode(AZK_ACT_END_TURN, 0, 0);
+    int best = INT_MIN, best_a = legal[0], ties = 0;
+    azk_game tmp;
+    for (int i = 0; i < n; i++) {
+        int a = legal[i], v;
+        if (redundant(g, a)) continue;
+        if (a == end_turn) {
+            v = evaluate(g, x->cs, p, 0);
+        } else if (x->budget <= 0) {
+            continue;
+        } else {
+            azk_game_clone(&tmp, g);
+            x->budget--;
+            if (azk_step(&tmp, x->cs, a) != AZK_OK) continue; /* cannot happen */
+            v = settle(x, &tmp, p, depth);
+        }
+        if (v > best) {
+            best = v;
+            best_a = a;
+            ties = 1;
+        } else if (v == best && rng) {
+            ties++;
+            if (azk_rng_bounded(rng, (uint32_t)ties) == 0) best_a = a;
+        }
+    }
+    return best_a;
+}
+
+/* ---- public API ------------------------------------------------------------ */
+int azk_bot_num_kinds(void) { return AZK_BOT_COUNT; }
+
+const char *azk_bot_name(int kind) {
+    static const char *const names[AZK_BOT_COUNT] = {"random", "greedy"};
+    return kind >= 0 && kind < AZK_BOT_COUNT ? names[kind] : NULL;
+}
+
+int azk_bot_version(int kind) {
+    if (kind == AZK_BOT_RANDOM) return 1;
+    if (kind == AZK_BOT_GREEDY) return AZK_BOT_GREEDY_VERSION;
+    return -1;
+}
+
+void azk_bot_seed(uint64_t rng[2], uint64_t seed) {
+    if (!rng) return;
+    azk_rng r;
+    azk_rng_seed(&r, seed, AZK_BOT_RNG_STREAM);
+    rng[0] = r.state;
+    rng[1] = r.inc;
+}
+
+int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2]) {
+    if (!g || !cs || !rng || kind < 0 || kind >= AZK_BOT_COUNT) return -(int)AZK_ERR_ARG;
+    if (azk_is_terminal(g)) return -(int)AZK_TERMINAL;
+    azk_rng r = {rng[0], rng[1] | 1u};
+    int a;
+    if (kind == AZK_BOT_RANDOM) {
+        int32_t legal[AZK_NUM_ACTIONS_];
+        int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
+        if (n <= 0) return -(int)AZK_ERR_ARG;
+        a = legal[azk_rng_bounded(&r, (uint32_t)n)];
+    } else {
+        bot_ctx x = {cs, azk_current_player(g), BOT_BUDGET};
+        a = pick(&x, g, BOT_TOP_DEPTH, &r);
+    }
+    rng[0] = r.state;
+    rng[1] = r.inc;
+    return a;
+}
+
+int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4]) {
+    if (!g || !cs || !kinds || !rng) return -(int)AZK_ERR_ARG;
+    for (int p = 0; p < 2; p++)
+        if (kinds[p] < 0 || kinds[p] >= AZK_BOT_COUNT) return -(int)AZK_ERR_ARG;
+    int decisions = 0;
+    while (!azk_is_terminal(g)) {
+        int p = azk_current_player(g);
+        int a = azk_bot_act(g, cs, kinds[p], rng + 2 * p);
+        if (a < 0) return a;
+        azk_status st = azk_step(g, cs, a);
+        if (st != AZK_OK) return -(int)st;
+        decisions++;
+    }
+    return decisions;
+}

@@ -1,0 +1,163 @@
+/* test_bots.c — the built-in bots' C API (csrc/bot.c, docs/bots.md).
+ *
+ * Over games of every deck pairing and every pairing of bot kinds: each
+ * action a bot returns is in the legal list; the game asked about is left
+ * byte-for-byte unchanged (hashed part and the legal cache); the same seeds
+ * give the same trajectory; bad arguments and finished games are refused
+ * with the documented negative statuses; azk_bot_play_game agrees with the
+ * step-by-step loop. Prints the greedy bot's mean time per decision
+ * (informative only; `make asan` runs it too, where it is slow). */
+#include <stdlib.h>
+#include <time.h>
+
+#include "azk_test.h"
+#include "game.h"
+
+/* Allocation counter (as in test_noalloc.c): the optimized build interposes
+ * malloc & co.; under ASan the allocator is ASan's and nothing is counted. */
+#if defined(__SANITIZE_ADDRESS__)
+#define AZK_INTERPOSE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AZK_INTERPOSE 0
+#endif
+#endif
+#ifndef AZK_INTERPOSE
+#define AZK_INTERPOSE 1
+#endif
+static long long n_alloc = 0;
+#if AZK_INTERPOSE
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+void *malloc(size_t n) { n_alloc++; return __libc_malloc(n); }
+void *calloc(size_t a, size_t b) { n_alloc++; return __libc_calloc(a, b); }
+void *realloc(void *p, size_t n) { n_alloc++; return __libc_realloc(p, n); }
+void free(void *p) { if (p) n_alloc++; __libc_free(p); }
+#endif
+
+static const azk_cardset *CS;
+static int NA;
+
+static int env_games(int dflt) {
+    const char *s = getenv("AZK_BOT_TEST_GAMES");
+    return s ? atoi(s) : dflt;
+}
+
+/* Play one game step by step with bots kinds[p]; check every choice; return
+ * the trajectory hash (hash of every state hash), or 0 on failure. */
+static uint64_t play_checked(uint64_t seed, int d0, int d1, const int kinds[2], uint64_t bseed, long *decisions) {
+    static azk_game g, before;
+    int32_t legal[2048];
+    uint64_t rng[4];
+    azk_bot_seed(rng, bseed);
+    azk_bot_seed(rng + 2, bseed + 1);
+    AZK_CHECK(azk_game_init(&g, CS, seed, d0, d1) == AZK_OK);
+    uint64_t traj = azk_hash(&g);
+    while (!azk_is_terminal(&g)) {
+        int p = azk_current_player(&g);
+        int n = azk_legal_actions(&g, CS, legal, NA);
+        azk_game_clone(&before, &g);
+        int a = azk_bot_act(&g, CS, kinds[p], rng + 2 * p);
+        AZK_CHECK(memcmp(&before, &g, sizeof g) == 0); /* not even the caches change */
+        int ok = 0;
+        for (int i = 0; i < n; i++) ok |= legal[i] == a;
+        AZK_CHECK(ok);
+        if (!ok) return 0;
+        AZK_CHECK(azk_step(&g, CS, a) == AZK_OK);
+        traj = traj * 0x100000001b3ULL ^ azk_hash(&g);
+        (*decisions)++;
+    }
+    AZK_CHECK(azk_result(&g) != AZK_RES_ONGOING);
+    return traj ? traj : 1;
+}
+
+static void test_legal_unchanged_deterministic(void) {
+    int games = env_games(40);
+    long dec = 0;
+    for (int k0 = 0; k0 < AZK_BOT_COUNT; k0++)
+        for (int k1 = 0; k1 < AZK_BOT_COUNT; k1++)
+            for (int d = 0; d < 4; d++)
+                for (int i = 0; i < games / 16 + 1; i++) {
+                    int kinds[2] = {k0, k1};
+                    uint64_t seed = 1000 + (uint64_t)i * 7 + (uint64_t)d;
+                    uint64_t t1 = play_checked(seed, d & 1, d >> 1, kinds, seed * 3, &dec);
+                    uint64_t t2 = play_checked(seed, d & 1, d >> 1, kinds, seed * 3, &dec);
+                    AZK_CHECK(t1 != 0 && t1 == t2);
+                }
+    AZK_CHECK(dec > 0);
+}
+
+static void test_play_game_matches(void) {
+    static azk_game g;
+    int kinds[2] = {AZK_BOT_GREEDY, AZK_BOT_RANDOM};
+    for (uint64_t s = 0; s < 6; s++) {
+        long dec = 0;
+        uint64_t t = play_checked(s, 0, 1, kinds, 77 + s, &dec);
+        (void)t;
+        uint64_t rng[4];
+        azk_bot_seed(rng, 77 + s);
+        azk_bot_seed(rng + 2, 78 + s);
+        AZK_CHECK(azk_game_init(&g, CS, s, 0, 1) == AZK_OK);
+        int n = azk_bot_play_game(&g, CS, kinds, rng);
+        AZK_CHECK(n == dec);
+        AZK_CHECK(azk_is_terminal(&g));
+    }
+}
+
+static void test_bad_arguments(void) {
+    static azk_game g;
+    uint64_t rng[4];
+    azk_bot_seed(rng, 5);
+    azk_bot_seed(rng + 2, 6);
+    AZK_CHECK(azk_game_init(&g, CS, 3, 0, 1) == AZK_OK);
+    AZK_CHECK(azk_bot_act(NULL, CS, AZK_BOT_RANDOM, rng) == -(int)AZK_ERR_ARG);
+    AZK_CHECK(azk_bot_act(&g, NULL, AZK_BOT_RANDOM, rng) == -(int)AZK_ERR_ARG);
+    AZK_CHECK(azk_bot_act(&g, CS, AZK_BOT_RANDOM, NULL) == -(int)AZK_ERR_ARG);
+    AZK_CHECK(azk_bot_act(&g, CS, -1, rng) == -(int)AZK_ERR_ARG);
+    AZK_CHECK(azk_bot_act(&g, CS, AZK_BOT_COUNT, rng) == -(int)AZK_ERR_ARG);
+    int bad[2] = {0, 9};
+    AZK_CHECK(azk_bot_play_game(&g, CS, bad, rng) == -(int)AZK_ERR_ARG);
+    AZK_CHECK(azk_bot_name(AZK_BOT_GREEDY) && strcmp(azk_bot_name(AZK_BOT_GREEDY), "greedy") == 0);
+    AZK_CHECK(azk_bot_name(AZK_BOT_COUNT) == NULL);
+    AZK_CHECK(azk_bot_version(AZK_BOT_GREEDY) == AZK_BOT_GREEDY_VERSION);
+    AZK_CHECK(azk_bot_version(-1) == -1);
+    AZK_CHECK(azk_bot_num_kinds() == AZK_BOT_COUNT);
+    int kinds[2] = {AZK_BOT_RANDOM, AZK_BOT_RANDOM};
+    AZK_CHECK(azk_bot_play_game(&g, CS, kinds, rng) > 0);
+    uint64_t h = azk_hash(&g), r0 = rng[0];
+    AZK_CHECK(azk_bot_act(&g, CS, AZK_BOT_GREEDY, rng) == -(int)AZK_TERMINAL);
+    AZK_CHECK(azk_hash(&g) == h && rng[0] == r0);
+}
+
+static void test_timing(void) {
+    static azk_game g;
+    int kinds[2] = {AZK_BOT_GREEDY, AZK_BOT_GREEDY};
+    uint64_t rng[4];
+    azk_bot_seed(rng, 11);
+    azk_bot_seed(rng + 2, 12);
+    long dec = 0;
+    clock_t t0 = clock();
+    int games = env_games(40);
+    long long alloc0 = n_alloc;
+    for (int i = 0; i < games; i++) {
+        AZK_CHECK(azk_game_init(&g, CS, 500 + (uint64_t)i, i & 1, (i >> 1) & 1) == AZK_OK);
+        int n = azk_bot_play_game(&g, CS, kinds, rng);
+        AZK_CHECK(n > 0);
+        dec += n;
+    }
+    AZK_CHECK(n_alloc == alloc0); /* the bots never allocate */
+    double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    printf("greedy self-play: %d games, %ld decisions, %.2f us/decision\n", games, dec, dec ? 1e6 * s / dec : 0.0);
+}
+
+int main(void) {
+    CS = azk_default_cardset();
+    NA = azk_num_actions();
+    AZK_RUN(test_bad_arguments);
+    AZK_RUN(test_play_game_matches);
+    AZK_RUN(test_legal_unchanged_deterministic);
+    AZK_RUN(test_timing);
+    return azk_test_summary();
+}
