@@ -207,6 +207,41 @@ int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng
  * would be a bug, as its status). */
 int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4]);
 
+
+/* ==== Vector of games (csrc/vec.c) ==========================================
+ * n games stepped by one call, PufferLib style: the caller allocates
+ * azk_vec_size(n) bytes and owns every I/O buffer; finished games reset in
+ * place from a deterministic episode counter (episode e: seed + e, deck
+ * pairing e / 2 of the list, seats swapped when e is odd).
+ * Modes: AZK_VEC_SELF: 2 rows per game, row 2i + s is seat s; the waiting
+ * seat's row gets a NO_OP-only mask and its action is ignored (rewards for
+ * both seats at the end). AZK_VEC_BOT: 1 row per game for the agent, whose
+ * seat alternates every 2 episodes; a built-in bot plays the other seat
+ * inside the step. Rewards: +1 win, -1 loss, 0 draw or truncation;
+ * terminals / truncations flag the step that ended an episode (the masks
+ * then describe the new episode). A step with an illegal action in any
+ * acting row changes nothing and returns AZK_ILLEGAL with *bad_row set. */
+typedef struct azk_vec azk_vec;
+enum azk_vec_mode { AZK_VEC_SELF = 0, AZK_VEC_BOT = 1, AZK_VEC_MODE_COUNT = 2 };
+enum { AZK_VEC_MAX_GAMES = 1 << 20, AZK_VEC_MAX_PAIRS = 16 };
+/* The episode log, floats summed until azk_vec_log drains them. */
+enum azk_vec_log_entry {
+    AZK_VLOG_EPISODES = 0, AZK_VLOG_LENGTH, AZK_VLOG_DRAWS, AZK_VLOG_TRUNCATED, AZK_VLOG_WINS_SEAT0,
+    AZK_VLOG_WINS_SEAT1, AZK_VLOG_AGENT_WINS, AZK_VLOG_AGENT_LOSSES, AZK_VLOG_AGENT_WINS_SEAT0,
+    AZK_VLOG_AGENT_WINS_SEAT1, AZK_VLOG_AGENT_GAMES_SEAT0, AZK_VLOG_AGENT_GAMES_SEAT1, AZK_VEC_LOG_LEN
+};
+size_t azk_vec_size(int n); /* 0 for n outside [1, AZK_VEC_MAX_GAMES] */
+azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,
+                        const int32_t *pairs, int npairs); /* pairs: npairs (deck0, deck1) index pairs */
+int azk_vec_rows(const azk_vec *v);
+azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, uint8_t *masks, int32_t *acting); /* masks[rows][NUM_ACTIONS] */
+azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, uint8_t *masks, float *rewards,
+                        uint8_t *terminals, uint8_t *truncations, int *bad_row);
+int azk_vec_log(azk_vec *v, float *out, int cap);   /* AZK_VEC_LOG_LEN, or -1 for a short buffer */
+const azk_game *azk_vec_game(const azk_vec *v, int i); /* NULL out of range */
+int azk_vec_agent_seat(const azk_vec *v, int i);
+int azk_vec_episode(const azk_vec *v, int i);
+
 #ifdef __cplusplus
 }
 #endif

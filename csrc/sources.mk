@@ -11,4 +11,5 @@ AZK_CORE_SOURCES = \
 	csrc/setup.c \
 	csrc/export.c \
 	csrc/bot.c \
+	csrc/vec.c \
 	generated/cards_autogen.c

@@ -1,0 +1,205 @@
+/* vec.c — N games stepped by one call (azuki.h "Vector of games"), in the
+ * shape PufferLib's native environments take: caller-owned I/O buffers, one
+ * C call for the whole batch, finished games reset in place.
+ *
+ * Layer: a service on top of the engine (it uses only azuki.h functions,
+ * game.h's struct size and the bots of bot.c); nothing below knows it.
+ *
+ * Invariants:
+ *  - game i's k-th episode (k = 0, 1, ...) is exactly Game(seed = base + e,
+ *    decks = pairing) where e is the vector's episode counter when it began
+ *    (episodes are numbered in the order they start, games in index order
+ *    at init): the same trajectory as one game stepped alone (tested);
+ *  - deck pairings are drawn in turn from the list, each used twice in a
+ *    row with the seats swapped, so per-deck and per-seat results balance;
+ *  - a step either applies every row's action or, if any acting row's action
+ *    is illegal, changes nothing and reports the first such row;
+ *  - no allocation, nothing printed.
+ */
+#include "game.h"
+
+struct azk_vec_game {
+    azk_game g;
+    uint64_t bot_rng[2];
+    uint32_t episode;       /* the episode counter value this episode started with */
+    uint32_t steps;         /* agent decisions in this episode */
+    uint8_t agent_seat;     /* AZK_VEC_BOT: the agent's seat this episode */
+    uint8_t pad_[7];
+};
+
+struct azk_vec {
+    int n, mode, bot_kind, npairs;
+    uint64_t seed;
+    uint32_t next_episode;
+    int32_t pairs[2 * AZK_VEC_MAX_PAIRS];
+    float log[AZK_VEC_LOG_LEN];
+    struct azk_vec_game games[];  /* n entries */
+};
+
+size_t azk_vec_size(int n) {
+    if (n < 1 || n > AZK_VEC_MAX_GAMES) return 0;
+    return sizeof(azk_vec) + (size_t)n * sizeof(struct azk_vec_game);
+}
+
+int azk_vec_rows(const azk_vec *v) { return v->mode == AZK_VEC_SELF ? 2 * v->n : v->n; }
+
+/* Begin the next episode in slot i: seed and decks from the counters. */
+static void vec_reset_game(azk_vec *v, const azk_cardset *cs, int i) {
+    struct azk_vec_game *e = &v->games[i];
+    uint32_t ep = v->next_episode++;
+    int pair = (int)((ep / 2) % (uint32_t)v->npairs);
+    int d0 = v->pairs[2 * pair], d1 = v->pairs[2 * pair + 1];
+    if (ep & 1) { int t = d0; d0 = d1; d1 = t; } /* the same pairing from the other seat */
+    azk_game_init(&e->g, cs, v->seed + ep, d0, d1);
+    azk_events(&e->g, NULL, 1 << 30); /* a vector of games keeps no event log */
+    e->episode = ep;
+    e->steps = 0;
+    e->agent_seat = (uint8_t)((ep >> 1) & 1); /* with the swap above: each deck from each seat every 4 episodes */
+    azk_bot_seed(e->bot_rng, v->seed ^ (0x9E3779B97F4A7C15ULL * (ep + 1)));
+}
+
+/* AZK_VEC_BOT: the bot answers while it is to act. */
+static void vec_bot_moves(azk_vec *v, const azk_cardset *cs, struct azk_vec_game *e) {
+    while (!azk_is_terminal(&e->g) && azk_current_player(&e->g) != e->agent_seat) {
+        int a = azk_bot_act(&e->g, cs, v->bot_kind, e->bot_rng);
+        if (a < 0 || azk_step(&e->g, cs, a) != AZK_OK) break; /* cannot happen: the bot only picks legal actions */
+    }
+}
+
+azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,
+                        const int32_t *pairs, int npairs) {
+    if (!v || !cs || n < 1 || n > AZK_VEC_MAX_GAMES || mode < 0 || mode >= AZK_VEC_MODE_COUNT) return AZK_ERR_ARG;
+    if (mode == AZK_VEC_BOT && (bot_kind < 0 || bot_kind >= azk_bot_num_kinds())) return AZK_ERR_ARG;
+    if (!pairs || npairs < 1 || npairs > AZK_VEC_MAX_PAIRS) return AZK_ERR_ARG;
+    for (int k = 0; k < 2 * npairs; k++)
+        if (pairs[k] < 0 || pairs[k] >= cs->num_decks) return AZK_ERR_ARG;
+    memset(v, 0, azk_vec_size(n));
+    v->n = n;
+    v->mode = mode;
+    v->bot_kind = bot_kind;
+    v->npairs = npairs;
+    v->seed = seed;
+    memcpy(v->pairs, pairs, sizeof(int32_t) * 2 * (size_t)npairs);
+    for (int i = 0; i < n; i++) {
+        vec_reset_game(v, cs, i);
+        if (mode == AZK_VEC_BOT) vec_bot_moves(v, cs, &v->games[i]);
+    }
+    return AZK_OK;
+}
+
+/* The row that decides game i now (-1: none, the game is over). */
+static int acting_row(const azk_vec *v, int i) {
+    const struct azk_vec_game *e = &v->games[i];
+    int p = azk_current_player(&e->g);
+    if (p < 0) return -1;
+    return v->mode == AZK_VEC_SELF ? 2 * i + p : i;
+}
+
+/* Write every row's mask: the acting row gets the game's legal set; in
+ * self-play the waiting seat's row gets NO_OP only (its action is ignored). */
+static void write_masks(const azk_vec *v, const azk_cardset *cs, uint8_t *masks) {
+    int na = AZK_NUM_ACTIONS_;
+    for (int i = 0; i < v->n; i++) {
+        int r = acting_row(v, i);
+        if (v->mode == AZK_VEC_SELF) {
+            for (int s = 0; s < 2; s++) {
+                uint8_t *m = masks + (size_t)(2 * i + s) * (size_t)na;
+                if (2 * i + s == r) azk_legal_mask(&v->games[i].g, cs, m);
+                else { memset(m, 0, (size_t)na); m[0] = 1; }
+            }
+        } else {
+            azk_legal_mask(&v->games[i].g, cs, masks + (size_t)i * (size_t)na);
+        }
+    }
+}
+
+azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, uint8_t *masks, int32_t *players) {
+    if (!v || !cs || !masks) return AZK_ERR_ARG;
+    write_masks(v, cs, masks);
+    if (players)
+        for (int r = 0; r < azk_vec_rows(v); r++) {
+            int i = v->mode == AZK_VEC_SELF ? r / 2 : r;
+            players[r] = acting_row(v, i) == r; /* 1 where this row's action is applied */
+        }
+    return AZK_OK;
+}
+
+/* Log entries (floats, summed until azk_vec_log drains them). */
+static void log_episode(azk_vec *v, const struct azk_vec_game *e) {
+    float *L = v->log;
+    int res = azk_result(&e->g), w = azk_winner(&e->g);
+    L[AZK_VLOG_EPISODES] += 1.0f;
+    L[AZK_VLOG_LENGTH] += (float)azk_decisions(&e->g);
+    if (res == AZK_RES_DRAW) L[AZK_VLOG_DRAWS] += 1.0f;
+    if (res == AZK_RES_TRUNCATED) L[AZK_VLOG_TRUNCATED] += 1.0f;
+    if (w == 0) L[AZK_VLOG_WINS_SEAT0] += 1.0f;
+    if (w == 1) L[AZK_VLOG_WINS_SEAT1] += 1.0f;
+    if (v->mode == AZK_VEC_BOT && w >= 0) {
+        L[w == e->agent_seat ? AZK_VLOG_AGENT_WINS : AZK_VLOG_AGENT_LOSSES] += 1.0f;
+        if (w == e->agent_seat) L[e->agent_seat ? AZK_VLOG_AGENT_WINS_SEAT1 : AZK_VLOG_AGENT_WINS_SEAT0] += 1.0f;
+    }
+    if (v->mode == AZK_VEC_BOT) L[e->agent_seat ? AZK_VLOG_AGENT_GAMES_SEAT1 : AZK_VLOG_AGENT_GAMES_SEAT0] += 1.0f;
+}
+
+azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, uint8_t *masks, float *rewards,
+                        uint8_t *terminals, uint8_t *truncations, int *bad_row) {
+    if (!v || !cs || !actions || !masks || !rewards || !terminals || !truncations) return AZK_ERR_ARG;
+    int rows = azk_vec_rows(v);
+    /* all or nothing: every acting row's action must be legal first */
+    for (int i = 0; i < v->n; i++) {
+        int r = acting_row(v, i);
+        if (r >= 0 && !azk_is_legal(&v->games[i].g, cs, actions[r])) {
+            if (bad_row) *bad_row = r;
+            return AZK_ILLEGAL;
+        }
+    }
+    memset(rewards, 0, sizeof(float) * (size_t)rows);
+    memset(terminals, 0, (size_t)rows);
+    memset(truncations, 0, (size_t)rows);
+    for (int i = 0; i < v->n; i++) {
+        struct azk_vec_game *e = &v->games[i];
+        int r = acting_row(v, i);
+        if (r < 0) continue;
+        azk_step(&e->g, cs, actions[r]);
+        e->steps++;
+        if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
+        if (!azk_is_terminal(&e->g)) continue;
+        /* the episode ended: rewards from each row's seat, flags, log, reset */
+        int w = azk_winner(&e->g), trunc = azk_result(&e->g) == AZK_RES_TRUNCATED;
+        if (v->mode == AZK_VEC_SELF) {
+            for (int s = 0; s < 2; s++) {
+                rewards[2 * i + s] = w < 0 ? 0.0f : (w == s ? 1.0f : -1.0f);
+                terminals[2 * i + s] = (uint8_t)!trunc;
+                truncations[2 * i + s] = (uint8_t)trunc;
+            }
+        } else {
+            rewards[i] = w < 0 ? 0.0f : (w == e->agent_seat ? 1.0f : -1.0f);
+            terminals[i] = (uint8_t)!trunc;
+            truncations[i] = (uint8_t)trunc;
+        }
+        log_episode(v, e);
+        vec_reset_game(v, cs, i);
+        if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
+    }
+    write_masks(v, cs, masks);
+    return AZK_OK;
+}
+
+int azk_vec_log(azk_vec *v, float *out, int cap) {
+    if (!v || !out || cap < AZK_VEC_LOG_LEN) return -1;
+    memcpy(out, v->log, sizeof v->log);
+    memset(v->log, 0, sizeof v->log);
+    return AZK_VEC_LOG_LEN;
+}
+
+const azk_game *azk_vec_game(const azk_vec *v, int i) {
+    return v && i >= 0 && i < v->n ? &v->games[i].g : NULL;
+}
+
+int azk_vec_agent_seat(const azk_vec *v, int i) {
+    return v && i >= 0 && i < v->n ? v->games[i].agent_seat : -1;
+}
+
+int azk_vec_episode(const azk_vec *v, int i) {
+    return v && i >= 0 && i < v->n ? (int)v->games[i].episode : -1;
+}
