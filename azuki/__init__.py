@@ -10,7 +10,10 @@ __version__ = "0.1.0"
 _CORE_NAMES = ("Game", "CardSet", "IllegalActionError", "StateError", "CardSetError", "AzukiError",
                "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "INVARIANTS",
                "invariant_text", "encode", "decode", "simulate",
-               "rng_outputs", "rng_bounded", "rng_shuffle", "clear_cardset_cache", "cardset_cache_info")
+               "rng_outputs", "rng_bounded", "rng_shuffle", "clear_cardset_cache", "cardset_cache_info",
+               "OBS_LEN")
+# Observation helpers (azuki/obs.py; they need the extension).
+_OBS_NAMES = ("obs_layout", "obs_slice")
 
 
 # Pure-Python helpers (no extension needed).
@@ -24,7 +27,10 @@ def __getattr__(name):
     if name in _CORE_NAMES:
         from . import _core
         return getattr(_core, name)
+    if name in _OBS_NAMES:
+        from . import obs
+        return getattr(obs, name)
     raise AttributeError(f"module 'azuki' has no attribute {name!r}")
 
 
-__all__ = list(_CORE_NAMES) + list(_PY_NAMES)
+__all__ = list(_CORE_NAMES) + list(_OBS_NAMES) + list(_PY_NAMES)

@@ -10,4 +10,5 @@ AZK_CORE_SOURCES = \
 	csrc/cardset.c \
 	csrc/setup.c \
 	csrc/export.c \
+	csrc/obs.c \
 	generated/cards_autogen.c
