@@ -135,10 +135,26 @@ Not tracked yet (left for later): deck positions a player knows because it
 chose them (e.g. the bottom order of looked-at cards, §8.9): after such an
 ability, my own deck is still shown as an unordered multiset.
 
-The property test `tests/test_obs.py` checks the rule on random positions of
-every deck pairing: replacing hidden information only (the opponent's
-unknown hand cards exchanged with cards of its deck, either deck shuffled)
-leaves the observation byte-identical, while public changes alter it.
+The property tests check the rule on random positions of every deck
+pairing: replacing hidden information only (the opponent's unknown hand
+cards exchanged with cards of its deck, either deck reordered, through
+`Game.from_setup`; and `Game.resample` at every kind of decision point)
+leaves the observation byte-identical, while public changes alter it
+(`tests/test_obs.py`, `tests/c/test_obs.c`, also under ASan+UBSan).
+
+## Resampling
+
+`Game.resample(player, seed)` (C: `azk_resample`) draws another position
+from `player`'s information set, in place: the identities of the opponent's
+unknown hand cards, its deck and its looked-at cards are shuffled among
+themselves, and so is `player`'s own deck; sizes, revealed cards and
+everything public stay, every card keeps its place, the hand is put back in
+canonical order, and the game's RNG is reseeded from `seed` (future shuffles
+are hidden too). A zone holding a card that the running effect, the trigger
+queue or the pending prompt names is left as it is. `observe(player)` is
+byte-identical afterwards, the state passes the invariant checker and plays
+on. One reading to know: the decider may then face a single legal answer
+where the one-answer rule (§12.2) would have skipped the question.
 
 ## Layout
 
