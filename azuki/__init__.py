@@ -11,7 +11,10 @@ _CORE_NAMES = ("Game", "CardSet", "IllegalActionError", "StateError", "CardSetEr
                "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "INVARIANTS",
                "invariant_text", "encode", "decode", "simulate",
                "rng_outputs", "rng_bounded", "rng_shuffle", "clear_cardset_cache", "cardset_cache_info",
-               "BOT_KINDS")
+               "BOT_KINDS", "OBS_LEN")
+
+# Observation helpers (azuki/obs.py; they need the extension).
+_OBS_NAMES = ("obs_layout", "obs_slice")
 
 
 # Pure-Python helpers (no extension needed).
@@ -25,7 +28,10 @@ def __getattr__(name):
     if name in _CORE_NAMES:
         from . import _core
         return getattr(_core, name)
+    if name in _OBS_NAMES:
+        from . import obs
+        return getattr(obs, name)
     raise AttributeError(f"module 'azuki' has no attribute {name!r}")
 
 
-__all__ = list(_CORE_NAMES) + list(_PY_NAMES)
+__all__ = list(_CORE_NAMES) + list(_OBS_NAMES) + list(_PY_NAMES)

@@ -93,6 +93,17 @@ cdef extern from "azuki.h" nogil:
     int azk_plan_field(int field, int *offset, int *count)
     const char *azk_plan_field_name(int field)
     azk_status azk_game_setup(azk_game *g, const azk_cardset *cs, const int32_t *plan, size_t len, int *detail)
+    # observations (csrc/obs.c, csrc/azk_obs.def)
+    int azk_obs_version()
+    int azk_obs_len()
+    int azk_obs_num_fields()
+    int azk_obs_field(int field, int *offset, int *rows, int *cols)
+    const char *azk_obs_field_name(int field)
+    const char *azk_obs_field_doc(int field)
+    const char *azk_obs_field_norm(int field)
+    int azk_observe(const azk_game *g, const azk_cardset *cs, int player, float *out)
+    int azk_card_known(const azk_game *g, int player, int card)
+    azk_status azk_resample(azk_game *g, const azk_cardset *cs, int player, uint64_t seed)
 
     # built-in bots (csrc/bot.c, docs/bots.md)
     enum:

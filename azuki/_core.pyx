@@ -82,6 +82,24 @@ MAX_OPTIONS = EXPORT_LAYOUT.count("PROMPT_OPT")
 cdef int _EXPORT_SIZE = EXPORT_LAYOUT.size
 cdef array.array _EXPORT_TEMPLATE = _pyarray.array("i", [0])
 assert _EXPORT_TEMPLATE.itemsize == sizeof(int32_t)
+# The observation layout of csrc/azk_obs.def, as the C library built it:
+# (name, offset, rows, cols, doc, norm) per slice (azuki.obs.obs_layout).
+OBS_LEN = azk_obs_len()
+OBS_VERSION = azk_obs_version()
+
+
+def _obs_fields():
+    cdef int i, off = 0, rows = 0, cols = 0
+    out = []
+    for i in range(azk_obs_num_fields()):
+        azk_obs_field(i, &off, &rows, &cols)
+        out.append((azk_obs_field_name(i).decode(), off, rows, cols,
+                    azk_obs_field_doc(i).decode(), azk_obs_field_norm(i).decode()))
+    return tuple(out)
+
+
+OBS_FIELDS = _obs_fields()
+assert tuple(f[0] for f in OBS_FIELDS) == S.OBS, "azuki/spec_autogen.py is stale against the C core (OBS)"
 cdef int _CHOOSE = azk_encode(S.ACTION_CHOOSE, 0, 0)
 cdef int _NO_OP = azk_encode(S.ACTION_NO_OP, 0, 0)
 
@@ -683,6 +701,50 @@ cdef class Game:
         cdef uint8_t[::1] v = out
         azk_legal_mask(self.g, self.cs, &v[0])
         return out
+
+    def observe(self, player, out=None):
+        """Player's observation: np.float32[OBS_LEN], every value in [-1, 1],
+        in the layout of azuki.obs_layout() (docs/observation.md). Only what
+        that player may know; the legal-action mask is slice MASK (all 0 when
+        the player does not decide). `out`: a C-contiguous, writeable float32
+        array of shape (OBS_LEN,) to fill instead of a new one (checked before
+        anything is written)."""
+        self._ck()
+        cdef int p = _int_in(player, "player", 0, 1)
+        if out is None:
+            out = np.empty(OBS_LEN, dtype=np.float32)
+        else:
+            if not isinstance(out, np.ndarray):
+                raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
+            if out.dtype != np.float32 or out.shape != (OBS_LEN,):
+                raise ValueError(f"out must have dtype float32 and shape ({OBS_LEN},), got {out.dtype} {out.shape}")
+            if not out.flags.c_contiguous or not out.flags.writeable:
+                raise ValueError("out must be C-contiguous and writeable")
+        cdef float[::1] v = out
+        if azk_observe(self.g, self.cs, p, &v[0]) != OBS_LEN:
+            raise AzukiError("the engine's observation failed")
+        return out
+
+    def resample(self, player, seed):
+        """Information-set sampling, in place: redistribute the cards `player`
+        cannot know (the opponent's unknown hand cards, its deck and looked-at
+        cards among themselves; player's own deck order) and reseed the
+        game's RNG, consistently with everything player knows (azk_resample,
+        docs/observation.md). observe(player) is unchanged. ValueError on a
+        finished game."""
+        self._ck()
+        cdef int p = _int_in(player, "player", 0, 1)
+        cdef uint64_t s = _seed(seed)
+        if azk_resample(self.g, self.cs, p, s) != AZK_OK:
+            raise ValueError("cannot resample a finished game")
+
+    def card_known(self, player, card):
+        """May `player` know physical card `card`'s identity where it is now
+        (the rule observe follows; docs/observation.md)?"""
+        self._ck()
+        cdef int p = _int_in(player, "player", 0, 1)
+        cdef int c = _int_in(card, "card", 0, NUM_CARDS - 1)
+        return azk_card_known(self.g, p, c) == 1
 
     def head_masks(self, type=None, p0=None):
         """Per-head masks (np.uint8 arrays of HEAD_SIZES) for factored policies.

@@ -6,7 +6,7 @@ CAPS: the capacities azuki.convert needs, from csrc/{card_def.h,game.h,cardset.h
 (read from here when the package is installed without its C sources).
 """
 
-SOURCES = 'azk_actions.def, azk_cardset.def, azk_enums.def, azk_export.def, azk_invariants.def, azk_opcodes.def'
+SOURCES = 'azk_actions.def, azk_cardset.def, azk_enums.def, azk_export.def, azk_invariants.def, azk_obs.def, azk_opcodes.def'
 
 CAPS = {
     'AZK_DECK_MAIN': 50,
@@ -274,6 +274,67 @@ KEYWORD_DEFENDER = 1
 KEYWORD_INFILTRATE = 2
 KEYWORD_GODMODE = 3
 KEYWORD_EFFECT_IMMUNE = 4
+
+OBS = ('PHASE', 'STEP', 'DECIDER', 'MY_TURN', 'FIRST_PLAYER', 'TURN', 'DECISIONS', 'RESULT', 'HAND_N', 'DECK_N', 'DISCARD_N', 'IKZ_UNTAPPED', 'IKZ_TAPPED', 'IKZ_PILE_N', 'TOKEN', 'LOOK_N', 'PLAYED_ENTITIES', 'MULLIGAN_DONE', 'WEAPONS_N', 'PLACE_OCCUPIED', 'PLACE_CARD', 'PLACE_ATTACK', 'PLACE_HEALTH', 'PLACE_DAMAGE', 'PLACE_REMAINING', 'PLACE_TAPPED', 'PLACE_COOLDOWN', 'PLACE_STATUS', 'PLACE_WEAPONS', 'PLACE_WEAPON_BONUS', 'PLACE_ONCE_USED', 'HAND', 'HAND_SLOTS', 'OPP_HAND_KNOWN', 'DECK', 'OPP_UNSEEN', 'DISCARD', 'LOOK', 'IN_ATTACK', 'ATTACKER', 'TARGET', 'DEFENDER_USED', 'PROMPT_KIND', 'PROMPT_MINE', 'PROMPT_OPTIONAL', 'PROMPT_N', 'PROMPT_SOURCE_SIDE', 'PROMPT_SOURCE_CARD', 'PROMPT_PLACING_CARD', 'OPT_VALID', 'OPT_CARD', 'OPT_SIDE', 'OPT_ZONE', 'OPT_PLACE', 'OPT_NUMBER', 'MASK')
+OBS_DOC = ('phase, one-hot in PHASE order (MULLIGAN, MAIN, RESPONSE, DEFENDER, PROMPT, GAME_OVER)', 'sub-step of the turn machine, one-hot (enum azk_flow, game.h: MULLIGAN, START, START_DRAW, MAIN, RESPONSE, DEFENDER, WHEN_ATTACKED, DAMAGE, AFTER_ATTACK, END, END_CLEANUP, OVER): where play goes on once no effect is running', 'who decides now: [me, the opponent, nobody (game over)]', '1 when it is my turn (I am the active player)', '1 when I took the first turn', "turn number (1 = the first player's first turn)", 'decisions applied so far this game', 'the result from my side: [I won, I lost, draw, truncated]; all 0 while the game goes on', 'cards in hand', 'cards in the deck', 'cards in the discard pile', 'untapped cards in the IKZ area (what can be paid now), the token included', 'tapped cards in the IKZ area', 'cards in the face-down IKZ pile', 'the IKZ token: [set aside (not gained yet), in the IKZ area, used (out of game)]', "cards being looked at by that player during an effect (the opponent's: only their number)", 'entities played this turn (rules §5.7)', '1 once the mulligan decision was made', 'attached weapons (all holders)', '1 when a card stands there (leader and gate: always)', "the card's identity (public)", 'current attack, as the rules compute it (weapons, effects, statics)', 'current maximum health (gate: 0)', "damage marked on it (a leader's never goes away)", 'health left: current health - damage (gate: 0)', '1 when tapped (a gate is tapped once it portaled this turn)', '1 when the entity entered the garden this turn (rules §5.5)', 'statuses (keywords and conditions), column i = STATUS[i]', 'weapons attached to it', "sum of the attached weapons' bonuses", 'column i: ability i of its definition was used this turn (once per turn, rules §8.6)', 'my hand: copies of each definition (the hand as a multiset)', 'my hand in canonical order (rules §12.3): entry i is the card at hand index i of the play actions', "cards in the opponent's hand that I know: revealed into it (rules §8.9) or returned to it from the field", "my deck's contents (its order is hidden)", "the opponent's main-deck cards I cannot see (unknown part of its hand, its deck, its looked-at cards), from its decklist", 'discard piles (public): copies of each definition', 'the cards I am looking at during an effect', '1 during an attack', "the attacker's place (side * 12 + place), one-hot; 0 outside an attack", "the attack target's place, one-hot; 0 outside an attack", '1 once a defender was declared in this attack', 'kind of the pending prompt, one-hot in PROMPT order (both players see that a prompt is pending)', '1 when I answer the pending prompt', '1 when NO_OP declines my prompt', 'number of options of my prompt (0 when the prompt is not mine)', "whose ability is running: [mine, the opponent's]", 'the card whose ability is running, when I may know it', 'SLOT/HOLDER prompts: the card an effect is placing, when I may know it', 'row i: 1 when option i of my prompt exists (CHOOSE i)', "row i: the option's card (CARD, BOTTOM_ORDER prompts), when I may know it", "row i: whose card or place the option names: [mine, the opponent's]", "row i: zone of the option's card, one-hot in ZONE order", "row i: the place the option names (side * 12 + place), one-hot: a card on the field (a weapon: its holder's place), a SLOT option's slot, a HOLDER option's holder", 'row i: the value of a NUMBER option; YES_NO: 1 for yes, 0 for no', 'legal-action mask when I decide (equal to azk_legal_mask / Game.action_mask); all 0 when I do not')
+OBS_NORM = ('0/1', '0/1', '0/1, one-hot', '0/1', '0/1', 'turn / turn cap, at most 1', 'decisions / decision cap, at most 1', '0/1', 'count / 50 (AZK_HAND_CAP)', 'count / 50 (AZK_DECK_CAP)', 'count / 50 (AZK_DISCARD_CAP)', 'count / 11 (AZK_IKZ_AREA_CAP)', 'count / 11 (AZK_IKZ_AREA_CAP)', 'count / 10 (AZK_DECK_IKZ)', '0/1, one-hot', 'count / 10 (AZK_LOOK_CAP)', 'count / 10, at most 1', '0/1', 'count / 10, at most 1', '0/1', '(definition + 1) / 64; 0 empty', 'attack / 10, clip', 'health / 20, clip', 'damage / 20, clip', '(health - damage) / 20, clip', '0/1', '0/1', '0/1', 'count / 4, at most 1', 'bonus / 10, clip', '0/1', 'count / 4, at most 1', '(definition + 1) / 64; 0 past the hand', 'count / 4, at most 1', 'count / 4, at most 1', 'count / 4, at most 1', 'count / 4, at most 1', 'count / 4, at most 1', '0/1', '0/1', '0/1', '0/1', '0/1', '0/1', '0/1', 'n / 64 (AZK_MAX_OPTIONS)', '0/1', '(definition + 1) / 64; 0 none', '(definition + 1) / 64; 0 none', '0/1', '(definition + 1) / 64; 0 none or unknown', '0/1', '0/1', '0/1', 'NUMBER: value / 64 (AZK_MAX_OPTIONS), at most 1; YES_NO: 0/1', '0/1')
+OBS_ARGS = ((1, 'AZK_PHASE_COUNT'), (1, 'AZK_FLOW_COUNT_'), (1, 3), (1, 1), (1, 1), (1, 1), (1, 1), (1, 4), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 1), (2, 3), (2, 1), (2, 1), (2, 1), (2, 1), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 'AZK_STI_COUNT'), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 1), ('AZK_OBS_PLACE_ROWS', 'AZK_MAX_CARD_ABILITIES'), (1, 'AZK_MAX_CARD_DEFS'), (1, 'AZK_HAND_CAP'), (1, 'AZK_MAX_CARD_DEFS'), (1, 'AZK_MAX_CARD_DEFS'), (1, 'AZK_MAX_CARD_DEFS'), (2, 'AZK_MAX_CARD_DEFS'), (1, 'AZK_MAX_CARD_DEFS'), (1, 1), (1, 'AZK_OBS_PLACE_ROWS'), (1, 'AZK_OBS_PLACE_ROWS'), (1, 1), (1, 'AZK_PK_COUNT'), (1, 1), (1, 1), (1, 1), (1, 2), (1, 1), (1, 1), ('AZK_MAX_OPTIONS', 1), ('AZK_MAX_OPTIONS', 1), ('AZK_MAX_OPTIONS', 2), ('AZK_MAX_OPTIONS', 'AZK_Z_COUNT'), ('AZK_MAX_OPTIONS', 'AZK_OBS_PLACE_ROWS'), ('AZK_MAX_OPTIONS', 1), (1, 'AZK_NUM_ACTIONS_'))
+OBS_PHASE = 0
+OBS_STEP = 1
+OBS_DECIDER = 2
+OBS_MY_TURN = 3
+OBS_FIRST_PLAYER = 4
+OBS_TURN = 5
+OBS_DECISIONS = 6
+OBS_RESULT = 7
+OBS_HAND_N = 8
+OBS_DECK_N = 9
+OBS_DISCARD_N = 10
+OBS_IKZ_UNTAPPED = 11
+OBS_IKZ_TAPPED = 12
+OBS_IKZ_PILE_N = 13
+OBS_TOKEN = 14
+OBS_LOOK_N = 15
+OBS_PLAYED_ENTITIES = 16
+OBS_MULLIGAN_DONE = 17
+OBS_WEAPONS_N = 18
+OBS_PLACE_OCCUPIED = 19
+OBS_PLACE_CARD = 20
+OBS_PLACE_ATTACK = 21
+OBS_PLACE_HEALTH = 22
+OBS_PLACE_DAMAGE = 23
+OBS_PLACE_REMAINING = 24
+OBS_PLACE_TAPPED = 25
+OBS_PLACE_COOLDOWN = 26
+OBS_PLACE_STATUS = 27
+OBS_PLACE_WEAPONS = 28
+OBS_PLACE_WEAPON_BONUS = 29
+OBS_PLACE_ONCE_USED = 30
+OBS_HAND = 31
+OBS_HAND_SLOTS = 32
+OBS_OPP_HAND_KNOWN = 33
+OBS_DECK = 34
+OBS_OPP_UNSEEN = 35
+OBS_DISCARD = 36
+OBS_LOOK = 37
+OBS_IN_ATTACK = 38
+OBS_ATTACKER = 39
+OBS_TARGET = 40
+OBS_DEFENDER_USED = 41
+OBS_PROMPT_KIND = 42
+OBS_PROMPT_MINE = 43
+OBS_PROMPT_OPTIONAL = 44
+OBS_PROMPT_N = 45
+OBS_PROMPT_SOURCE_SIDE = 46
+OBS_PROMPT_SOURCE_CARD = 47
+OBS_PROMPT_PLACING_CARD = 48
+OBS_OPT_VALID = 49
+OBS_OPT_CARD = 50
+OBS_OPT_SIDE = 51
+OBS_OPT_ZONE = 52
+OBS_OPT_PLACE = 53
+OBS_OPT_NUMBER = 54
+OBS_MASK = 55
 
 OP = ('END', 'JMP', 'JZ', 'SETI', 'ADDI', 'ADD', 'SUB', 'MIN', 'GE', 'GEI', 'LEI', 'NOT', 'COUNT', 'CTX', 'VALID', 'MATCH', 'LOAD', 'CHOOSE', 'MAY', 'CHOOSE_NUM', 'DAMAGE', 'MOD_ATTACK', 'GRANT', 'DRAW', 'MILL', 'DISCARD', 'RETURN', 'LOOK', 'TO_HAND', 'BOTTOM_LOOKED', 'PLAY_FREE', 'UNTAP_IKZ', 'TAP', 'SACRIFICE', 'FOREACH', 'NEXT', 'RETURN_COST', 'COUNT_GE')
 OP_DOC = ('finish the program (condition programs return R[0] != 0)', 'pc = off', 'if R[a] == 0: pc = off(b,c)', 'R[a] = (int8)b', 'R[a] += (int8)b', 'R[a] += R[b]', 'R[a] -= R[b]', 'R[a] = min(R[a], R[b])', 'R[a] = R[a] >= R[b]', 'R[a] = R[a] >= (int8)b', 'R[a] = R[a] <= (int8)b', 'R[a] = !R[a]', 'R[a] = number of cards matching selector b', 'R[a] = context value b (enum azk_ctx_value)', 'R[a] = T[b] still names the same object (RULES 2.1)', 'R[a] = T[b] is valid and matches selector c', 'T[a] = the card named by reference b (enum azk_ref)', 'T[a] = a card matching selector b, chosen by the controller; c: 1 = may decline; no candidate -> T[a] empty', 'R[a] = 1 if the controller says yes, else 0', 'R[a] = a number in [0, max(R[b],0)] chosen by the controller', 'deal R[b] effect damage to T[a] (RULES 7)', 'T[a] gets (int8)b attack for duration c', 'T[a] gets status bits b for duration c', 'the controller draws R[a] cards (RULES 9: empty deck loses)', "the top R[a] cards of the controller's deck go to the discard pile", "T[a] goes from its zone to its owner's discard pile", "T[a] returns to its owner's hand (godmode: nothing)", "the top R[a] cards of the controller's deck are looked at", "T[a] (looked at or in a pile) goes to its owner's hand, revealed", "the looked-at cards go to the bottom, one at a time in the controller's chosen order", 'the controller plays T[a] without paying IKZ (RULES 5.7); b: 1 garden, 2 alley, 3 either', 'untap R[a] tapped IKZ cards of the controller', 'tap T[a]', "T[a] goes to its owner's discard pile (a cost: godmode does not stop it)", 'snapshot the cards matching selector b; T[a] = first; none: pc = off(c,d)', 'T[a] = next snapshot card that has not changed zone; pc = off(b,c) while one remains', "T[a] returns to its owner's hand as a cost its controller pays: godmode does not stop it (RULES 7)", 'R[a] = (number of cards matching selector b) >= (int8)c: at least c match (the condition fast path)')

@@ -242,6 +242,48 @@ const azk_game *azk_vec_game(const azk_vec *v, int i); /* NULL out of range */
 int azk_vec_agent_seat(const azk_vec *v, int i);
 int azk_vec_episode(const azk_vec *v, int i);
 
+/* ==== Observations (csrc/obs.c, csrc/azk_obs.def) ==========================
+ * One player's view of the position as a fixed-length float32 vector, for
+ * learning agents: the layout is declared once, in csrc/azk_obs.def (named
+ * slices; docs/observation.md tables them), and reported at run time here.
+ * It holds only what that player may know (docs/observation.md "Hidden
+ * information"): never the opponent's hand beyond the cards revealed or
+ * returned into it, never a deck's order, never the cards the opponent
+ * looks at. The legal-action mask travels inside (slice MASK). Its length
+ * does not depend on the card set (per-definition slices are sized by
+ * AZK_MAX_CARD_DEFS). A layout change bumps AZK_OBS_VERSION. */
+#define AZK_OBS_VERSION 1
+int azk_obs_version(void);
+int azk_obs_len(void);                                   /* floats per observation (azuki.OBS_LEN) */
+int azk_obs_num_fields(void);
+/* Slice `field`: its first float, and its shape rows x cols (0, or -1 for
+ * an unknown field). */
+int azk_obs_field(int field, int *offset, int *rows, int *cols);
+const char *azk_obs_field_name(int field);               /* NULL for an unknown field */
+const char *azk_obs_field_doc(int field);                /* what it means; NULL for an unknown field */
+const char *azk_obs_field_norm(int field);               /* how it is scaled; NULL for an unknown field */
+/* Write player's observation (azk_obs_len() floats, each in [-1, 1]) to out.
+ * Returns azk_obs_len(), or -1 (nothing written) for a NULL argument or a
+ * player other than 0/1. */
+int azk_observe(const azk_game *g, const azk_cardset *cs, int player, float *out);
+/* May `player` know card `card`'s identity where it is now? 1 in public
+ * zones; in a hand for its owner, or when revealed into it or returned to it
+ * from the field; looked-at cards for their owner; decks and the IKZ pile
+ * never. -1 for a bad player or card. The rule azk_observe follows. */
+int azk_card_known(const azk_game *g, int player, int card);
+/* Information-set sampling (for search): redistribute the cards `player`
+ * cannot know, consistently with what it knows. The identities of the
+ * opponent's unknown hand cards, its deck and its looked-at cards are
+ * shuffled among themselves, and so are those of player's own deck; sizes,
+ * known cards (revealed ones, everything public) and every card's place stay.
+ * A zone holding a card that the running effect, the trigger queue or the
+ * pending prompt names stays as it is. The game's RNG is reseeded from
+ * `seed` too (future shuffles are hidden as well). azk_observe(g, cs, player)
+ * is byte-identical before and after; the result passes the state checker
+ * and plays on. AZK_ERR_ARG (nothing changed) for a NULL argument, a bad
+ * player or a finished game. */
+azk_status azk_resample(azk_game *g, const azk_cardset *cs, int player, uint64_t seed);
+
 #ifdef __cplusplus
 }
 #endif

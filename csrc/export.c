@@ -78,8 +78,9 @@ int azk_event_unpack(uint32_t e, int *type, int *player, int *card, int *value) 
 /* ---- the export ------------------------------------------------------------ */
 static inline int32_t card_or_none(int c) { return c == AZK_NONE ? -1 : c; }
 
-/* The card a SLOT / HOLDER prompt places: PLAY_FREE's T[a] (vm.c), else -1. */
-static int placing_card(const azk_game *g, const azk_cardset *cs) {
+/* The card a SLOT / HOLDER prompt places: PLAY_FREE's T[a] (vm.c), else -1
+ * (also read by obs.c). */
+int azk_placing_card(const azk_game *g, const azk_cardset *cs) {
     const azk_vm_frame *f = &g->vm;
     if (!f->active || !f->waiting || f->pc + 1 >= cs->bytecode_len || cs->bytecode[f->pc] != AZK_OP_PLAY_FREE)
         return -1;
@@ -191,7 +192,7 @@ int azk_export(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) 
     o[AZK_XO_PROMPT_OPTIONAL] = pending && q->optional;
     for (int i = 0; i < AZK_MAX_OPTIONS; i++) o[AZK_XO_PROMPT_OPT + i] = i < n ? q->opt[i] : -1;
     o[AZK_XO_PROMPT_SOURCE] = g->vm.active && g->vm.source < AZK_NUM_CARDS ? g->vm.source : -1;
-    int placing = pending ? placing_card(g, cs) : -1;
+    int placing = pending ? azk_placing_card(g, cs) : -1;
     o[AZK_XO_PROMPT_PLACING] = placing;
     o[AZK_XO_PROMPT_PLACING_OWNER] = placing >= 0 ? g->cards[placing].owner : pending ? q->chooser : -1;
     return AZK_EXPORT_SIZE_;

@@ -154,7 +154,8 @@ enum azk_card_flag {
     AZK_CF_TAPPED = 1u << 0,
     AZK_CF_COOLDOWN = 1u << 1,   /* entered the garden this turn (RULES 5.5) */
     AZK_CF_SHOCKED = 1u << 2,    /* skips its controller's next untap (RULES 7) */
-    AZK_CF_REVEALED = 1u << 3    /* revealed while in a hidden zone */
+    AZK_CF_REVEALED = 1u << 3    /* in a hand, known to the opponent: revealed into it (RULES §8.9)
+                                    or returned to it from the field (azk_return_to_hand) */
 };
 
 /* One physical card. */
@@ -485,6 +486,9 @@ int azk_ability_usable(const azk_game *g, const azk_cardset *cs, int c, int abil
 int azk_enumerate(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap);
 void azk_clear_legal(azk_game *g);
 int azk_refresh_legal(azk_game *g, const azk_cardset *cs); /* enumerate into the cache; returns legal_n */
+
+/* export.c */
+int azk_placing_card(const azk_game *g, const azk_cardset *cs); /* the card a SLOT/HOLDER prompt places, else -1 */
 
 /* state.c */
 int azk_check_invariants(const azk_game *g, const azk_cardset *cs);  /* 0 ok; includes the legal cache */

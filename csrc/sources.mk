@@ -12,4 +12,5 @@ AZK_CORE_SOURCES = \
 	csrc/export.c \
 	csrc/bot.c \
 	csrc/vec.c \
+	csrc/obs.c \
 	generated/cards_autogen.c

@@ -527,6 +527,7 @@ void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c) {
     int owner = g->cards[c].owner;
     azk_move(g, cs, c, AZK_Z_HAND, 0);
+    g->cards[c].flags |= AZK_CF_REVEALED; /* it left the field in public: both players know it (obs.c) */
     azk_event(g, AZK_EV_RETURNED, owner, c, 0);
     azk_fire(g, cs, AZK_TRIG_ENTITY_RETURNED, c, 0);
 }

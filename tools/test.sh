@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test runs. `tools/test.sh` (what `make test` and CI execute) runs, in order:
-#   1. generated files are fresh (azuki.convert --check),
+#   1. generated files are fresh (azuki.convert --check, azuki.obs --check),
 #   2. pytest (Python API, scenarios, property suites, the CLIs),
 #   3. C test programs, normal build and ASan+UBSan build (incl. the no-allocation test),
 #   4. the sanitizer soak (1,000,000 decisions, invariants after every step),
@@ -73,6 +73,8 @@ else
 fi
 echo "== azuki.convert --check"
 "$PY" -m azuki.convert --check
+echo "== azuki.obs --check (docs/observation.md)"
+"$PY" -m azuki.obs --check
 echo "== pytest"
 "$PY" -m pytest -q -x
 echo "== C tests"

@@ -346,6 +346,8 @@ def spec_source() -> str:
         short = fam[len("AZK_"):]
         L.append(f"{short} = {tuple(e.name for e in entries)!r}")
         L.append(f"{short}_DOC = {tuple(e.doc for e in entries)!r}")
+        if any(e.norm for e in entries):
+            L.append(f"{short}_NORM = {tuple(e.norm for e in entries)!r}")
         if entries and entries[0].args:
             L.append(f"{short}_ARGS = {tuple(tuple(int(a, 0) if a.lstrip('-').isdigit() else a for a in e.args) for e in entries)!r}")
         # an entry's value is its position, except in families that declare

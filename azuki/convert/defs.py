@@ -22,7 +22,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-_ENTRY = re.compile(r'^(AZK_[A-Z_]+)\((\w+)((?:,[^"]*?)*),\s*"((?:[^"\\]|\\.)*)"\)\s*$')
+# `AZK_X(NAME, args..., "doc")`, or with a second string after the doc
+# (azk_obs.def: `AZK_OBS(NAME, rows, cols, "meaning", "normalization")`).
+_ENTRY = re.compile(r'^(AZK_[A-Z_]+)\((\w+)((?:,[^"]*?)*),\s*"((?:[^"\\]|\\.)*)"(?:,\s*"((?:[^"\\]|\\.)*)")?\)\s*$')
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class DefEntry:
     name: str            # e.g. "DAMAGE"
     args: tuple          # the middle arguments as source text, e.g. ("2", "0")
     doc: str
+    norm: str = ""       # the optional second string (azk_obs.def: the normalization)
 
 
 def def_dirs():
@@ -56,9 +59,9 @@ def parse_def_text(text: str, source: str = "<def>"):
         m = _ENTRY.match(line)
         if not m:
             raise ValueError(f"{source}:{lineno}: cannot parse declaration {line!r}")
-        family, name, middle, doc = m.groups()
+        family, name, middle, doc, norm = m.groups()
         args = tuple(_split_args(middle)[1:]) if middle else ()
-        entries.append(DefEntry(family, name, args, doc))
+        entries.append(DefEntry(family, name, args, doc, norm or ""))
     return entries
 
 
