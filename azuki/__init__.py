@@ -7,7 +7,7 @@ card transpiler, pure Python) runs before the extension is built.
 __version__ = "0.1.0"
 
 # DESIGN §5 names (the public contract) plus the RNG helpers.
-_CORE_NAMES = ("Game", "CardSet", "IllegalActionError", "StateError", "CardSetError", "AzukiError",
+_CORE_NAMES = ("Game", "VecGame", "CardSet", "IllegalActionError", "StateError", "CardSetError", "AzukiError",
                "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "INVARIANTS",
                "invariant_text", "encode", "decode", "simulate",
                "rng_outputs", "rng_bounded", "rng_shuffle", "clear_cardset_cache", "cardset_cache_info",

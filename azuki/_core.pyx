@@ -1385,3 +1385,198 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
         PyMem_Free(g)
     res["seconds"] = time.perf_counter() - t0
     return res
+
+
+# ---------------------------------------------------------------------------
+# VecGame: n games stepped by one C call (csrc/vec.c)
+# ---------------------------------------------------------------------------
+_VEC_LOG_NAMES = ("episodes", "length", "draws", "truncated", "wins_seat0", "wins_seat1", "agent_wins",
+                  "agent_losses", "agent_wins_seat0", "agent_wins_seat1", "agent_games_seat0", "agent_games_seat1")
+_VEC_BUFFERS = ("obs", "masks", "rewards", "terminals", "truncations", "acting")
+
+
+cdef class VecGame:
+    """n games stepped together in C without the GIL (azuki.h "Vector of
+    games"), writing into numpy buffers it owns or the caller gives it.
+
+    mode="self": two rows per game (row 2i + s is seat s of game i); the
+    waiting seat's row allows only NO_OP and its action is ignored.
+    mode="bot": one row per game for the agent, whose seat alternates every
+    two episodes; the built-in bot `bot` plays the other seat inside step().
+    pairings: deck pairs drawn in turn, each from both seats. Episode e uses
+    engine seed `seed + e`, so every trajectory equals a Game played alone.
+
+    Buffers (attributes, numpy arrays, zero-copy): obs float32 [rows, OBS_LEN]
+    (each row from its seat's view, the mask inside; obs=False skips it),
+    masks uint8 [rows, NUM_ACTIONS], rewards float32 [rows] (+1 win, -1
+    loss, 0 otherwise), terminals / truncations uint8 [rows] (the step that
+    ended an episode; the buffers then show the next episode), acting uint8
+    [rows] (1 where the row's action is applied)."""
+    cdef azk_vec *v
+    cdef readonly CardSet cards
+    cdef readonly int n, rows
+    cdef readonly str mode, bot
+    cdef readonly tuple pairings
+    cdef readonly object obs, masks, rewards, terminals, truncations, acting
+    cdef int32_t[::1] _acting32
+
+    def __cinit__(self, *args, **kwargs):
+        self.v = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self.v)
+
+    def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
+                 obs=True, buffers=None):
+        cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
+        cdef uint64_t s = _seed(seed)
+        if mode not in ("self", "bot"):
+            raise ValueError(f"mode must be 'self' or 'bot', got {excerpt(mode)}")
+        cdef int kind = bot_kind(bot) if mode == "bot" else 0
+        cdef CardSet cs = _resolve_cards(cards)
+        if isinstance(pairings, (str, bytes)) or not hasattr(pairings, "__len__"):
+            raise TypeError("pairings must be a list of (deck, deck) pairs")
+        if not 1 <= len(pairings) <= AZK_VEC_MAX_PAIRS:
+            raise ValueError(f"pairings: 1 to {AZK_VEC_MAX_PAIRS} deck pairs, got {len(pairings)}")
+        pairs = np.empty(2 * len(pairings), dtype=np.int32)
+        names = []
+        for k, p in enumerate(pairings):
+            d0, d1 = _deck_pair(cs, p)
+            pairs[2 * k], pairs[2 * k + 1] = d0, d1
+            names.append((cs.decks[d0], cs.decks[d1]))
+        cdef int32_t[::1] pv = pairs
+        cdef azk_vec *v = <azk_vec *>PyMem_Malloc(azk_vec_size(nn))
+        if v == NULL:
+            raise MemoryError()
+        cdef azk_status st = azk_vec_init(v, cs.cs, nn, s, AZK_VEC_SELF if mode == "self" else AZK_VEC_BOT, kind,
+                                          &pv[0], len(pairings))
+        if st != AZK_OK:
+            PyMem_Free(v)
+            raise ValueError(f"could not create the games ({azk_status_name(st).decode()})")
+        rows = azk_vec_rows(v)
+        bufs = {"obs": ((rows, OBS_LEN), np.float32), "masks": ((rows, NUM_ACTIONS), np.uint8),
+                "rewards": ((rows,), np.float32), "terminals": ((rows,), np.uint8),
+                "truncations": ((rows,), np.uint8), "acting": ((rows,), np.uint8)}
+        given = {} if buffers is None else dict(buffers)
+        for k in given:
+            if k not in bufs:
+                PyMem_Free(v)
+                raise ValueError(f"buffers: unknown buffer {excerpt(k)} (known: {', '.join(_VEC_BUFFERS)})")
+        made = {}
+        for k, (shape, dt) in bufs.items():
+            if k == "obs" and not obs:
+                made[k] = None
+                continue
+            b = given.get(k)
+            if b is None:
+                b = np.zeros(shape, dtype=dt)
+            elif not isinstance(b, np.ndarray) or b.dtype != dt or b.shape != shape or not b.flags.c_contiguous \
+                    or not b.flags.writeable:
+                PyMem_Free(v)
+                raise ValueError(f"buffers[{k!r}] must be a writeable C-contiguous {np.dtype(dt).name} array of "
+                                 f"shape {shape}, got {excerpt(b)}")
+            made[k] = b
+        PyMem_Free(self.v)
+        self.v = v
+        self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
+        self.pairings = tuple(names)
+        self.obs, self.masks, self.rewards = made["obs"], made["masks"], made["rewards"]
+        self.terminals, self.truncations, self.acting = made["terminals"], made["truncations"], made["acting"]
+        self._acting32 = np.zeros(rows, dtype=np.int32)
+        self._write_observations()
+
+    cdef int _ck(self) except -1:
+        if self.v == NULL:
+            raise RuntimeError("VecGame is not initialised; use azuki.VecGame(n, ...)")
+        return 0
+
+    cdef _write_observations(self):
+        cdef float[:, ::1] ov
+        cdef uint8_t[:, ::1] mv = self.masks
+        cdef float *op = NULL
+        if self.obs is not None:
+            ov = self.obs
+            op = &ov[0, 0]
+        with nogil:
+            azk_vec_observe(self.v, self.cards.cs, op, &mv[0, 0], &self._acting32[0])
+        self.acting[:] = self._acting32
+
+    def step(self, actions):
+        """Apply one action per row (int array of shape [rows]; rows not
+        acting are ignored) to every game at once, in C without the GIL, and
+        refresh the buffers. An illegal action in an acting row raises
+        azuki.IllegalActionError naming the row, and nothing changes.
+        Returns (obs, rewards, terminals, truncations) — the buffers."""
+        self._ck()
+        a = np.asarray(actions)
+        if a.shape != (self.rows,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be an integer array of shape ({self.rows},), got "
+                             f"{a.dtype} {a.shape}")
+        if a.dtype != np.int32 or not a.flags.c_contiguous:
+            if a.size and (a.min() < -2**31 or a.max() >= 2**31):
+                raise ValueError("actions out of the int32 range")
+            a = np.ascontiguousarray(a, dtype=np.int32)
+        cdef const int32_t[::1] av = a
+        cdef uint8_t[:, ::1] mv = self.masks
+        cdef float[::1] rv = self.rewards
+        cdef uint8_t[::1] tv = self.terminals
+        cdef uint8_t[::1] uv = self.truncations
+        cdef float[:, ::1] ov
+        cdef float *op = NULL
+        if self.obs is not None:
+            ov = self.obs
+            op = &ov[0, 0]
+        cdef int bad = -1
+        cdef azk_status st
+        with nogil:
+            st = azk_vec_step(self.v, self.cards.cs, &av[0], op, &mv[0, 0], &rv[0], &tv[0], &uv[0], &bad)
+        if st == AZK_ILLEGAL:
+            raise IllegalActionError(f"row {bad}: action {int(a[bad])} is not legal in game "
+                                     f"{bad // 2 if self.mode == 'self' else bad}")
+        if st != AZK_OK:
+            raise AzukiError(f"VecGame.step failed ({azk_status_name(st).decode()})")
+        with nogil:
+            azk_vec_observe(self.v, self.cards.cs, NULL, NULL, &self._acting32[0])
+        self.acting[:] = self._acting32
+        return self.obs, self.rewards, self.terminals, self.truncations
+
+    def log(self):
+        """Episode statistics since the last call (then reset): episodes,
+        mean length in decisions, draws, truncated, wins by seat, and in bot
+        mode the agent's wins / losses overall and by seat."""
+        self._ck()
+        cdef float buf[64]
+        azk_vec_log(self.v, buf, 64)
+        d = {name: float(buf[i]) for i, name in enumerate(_VEC_LOG_NAMES)}
+        if d["episodes"]:
+            d["length"] /= d["episodes"]
+        return d
+
+    def state_hash(self, i):
+        """State hash of game i (as Game.state_hash())."""
+        self._ck()
+        cdef int k = _int_in(i, "i", 0, self.n - 1)
+        return azk_hash(azk_vec_game(self.v, k))
+
+    def agent_seat(self, i):
+        self._ck()
+        return azk_vec_agent_seat(self.v, _int_in(i, "i", 0, self.n - 1))
+
+    def episode(self, i):
+        """The episode counter value game i's current episode started with
+        (its engine seed is seed + episode)."""
+        self._ck()
+        return azk_vec_episode(self.v, _int_in(i, "i", 0, self.n - 1))
+
+    def game(self, i):
+        """A Game holding a copy of game i's current position."""
+        self._ck()
+        cdef int k = _int_in(i, "i", 0, self.n - 1)
+        cdef int e = azk_vec_episode(self.v, k)
+        cdef Game g = Game.__new__(Game)
+        g.cards = self.cards
+        g.cs = self.cards.cs
+        azk_game_clone(g.g, azk_vec_game(self.v, k))
+        pair = self.pairings[(e // 2) % len(self.pairings)]
+        g.decks = pair if e % 2 == 0 else (pair[1], pair[0])
+        return g

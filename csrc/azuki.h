@@ -234,9 +234,12 @@ size_t azk_vec_size(int n); /* 0 for n outside [1, AZK_VEC_MAX_GAMES] */
 azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,
                         const int32_t *pairs, int npairs); /* pairs: npairs (deck0, deck1) index pairs */
 int azk_vec_rows(const azk_vec *v);
-azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, uint8_t *masks, int32_t *acting); /* masks[rows][NUM_ACTIONS] */
-azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, uint8_t *masks, float *rewards,
-                        uint8_t *terminals, uint8_t *truncations, int *bad_row);
+/* Outputs: obs[rows][azk_obs_len()] (each row from its seat's view; NULL:
+ * skipped), masks[rows][NUM_ACTIONS] (NULL: skipped), acting[rows] (1 where
+ * the row's action will be applied). */
+azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, float *obs, uint8_t *masks, int32_t *acting);
+azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, float *obs, uint8_t *masks,
+                        float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row);
 int azk_vec_log(azk_vec *v, float *out, int cap);   /* AZK_VEC_LOG_LEN, or -1 for a short buffer */
 const azk_game *azk_vec_game(const azk_vec *v, int i); /* NULL out of range */
 int azk_vec_agent_seat(const azk_vec *v, int i);

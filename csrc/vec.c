@@ -29,6 +29,7 @@ struct azk_vec_game {
 
 struct azk_vec {
     int n, mode, bot_kind, npairs;
+    int obs_len, mask_off;  /* the observation's length and its MASK slice (azk_obs_field) */
     uint64_t seed;
     uint32_t next_episode;
     int32_t pairs[2 * AZK_VEC_MAX_PAIRS];
@@ -80,6 +81,11 @@ azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed,
     v->npairs = npairs;
     v->seed = seed;
     memcpy(v->pairs, pairs, sizeof(int32_t) * 2 * (size_t)npairs);
+    v->obs_len = azk_obs_len();
+    v->mask_off = -1;
+    for (int f = 0; f < azk_obs_num_fields(); f++)
+        if (strcmp(azk_obs_field_name(f), "MASK") == 0) azk_obs_field(f, &v->mask_off, NULL, NULL);
+    if (v->mask_off < 0) return AZK_ERR_ARG; /* cannot happen: the layout declares MASK */
     for (int i = 0; i < n; i++) {
         vec_reset_game(v, cs, i);
         if (mode == AZK_VEC_BOT) vec_bot_moves(v, cs, &v->games[i]);
@@ -95,10 +101,24 @@ static int acting_row(const azk_vec *v, int i) {
     return v->mode == AZK_VEC_SELF ? 2 * i + p : i;
 }
 
-/* Write every row's mask: the acting row gets the game's legal set; in
- * self-play the waiting seat's row gets NO_OP only (its action is ignored). */
-static void write_masks(const azk_vec *v, const azk_cardset *cs, uint8_t *masks) {
+/* Write every row's observation (if obs) and mask (if masks): the acting
+ * row gets the game's legal set; in self-play the waiting seat's row gets
+ * its own observation with NO_OP as its only action (the action is ignored;
+ * a policy never sees an empty mask). */
+static void write_outputs(const azk_vec *v, const azk_cardset *cs, float *obs, uint8_t *masks) {
     int na = AZK_NUM_ACTIONS_;
+    if (obs)
+        for (int r = 0; r < azk_vec_rows(v); r++) {
+            int i = v->mode == AZK_VEC_SELF ? r / 2 : r;
+            int seat = v->mode == AZK_VEC_SELF ? r & 1 : v->games[i].agent_seat;
+            float *o = obs + (size_t)r * (size_t)v->obs_len;
+            azk_observe(&v->games[i].g, cs, seat, o);
+            if (acting_row(v, i) != r) { /* the observation's mask is all 0 for the waiting seat */
+                memset(o + v->mask_off, 0, sizeof(float) * (size_t)na);
+                o[v->mask_off] = 1.0f;
+            }
+        }
+    if (!masks) return;
     for (int i = 0; i < v->n; i++) {
         int r = acting_row(v, i);
         if (v->mode == AZK_VEC_SELF) {
@@ -113,9 +133,9 @@ static void write_masks(const azk_vec *v, const azk_cardset *cs, uint8_t *masks)
     }
 }
 
-azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, uint8_t *masks, int32_t *players) {
-    if (!v || !cs || !masks) return AZK_ERR_ARG;
-    write_masks(v, cs, masks);
+azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, float *obs, uint8_t *masks, int32_t *players) {
+    if (!v || !cs) return AZK_ERR_ARG;
+    write_outputs(v, cs, obs, masks);
     if (players)
         for (int r = 0; r < azk_vec_rows(v); r++) {
             int i = v->mode == AZK_VEC_SELF ? r / 2 : r;
@@ -141,9 +161,9 @@ static void log_episode(azk_vec *v, const struct azk_vec_game *e) {
     if (v->mode == AZK_VEC_BOT) L[e->agent_seat ? AZK_VLOG_AGENT_GAMES_SEAT1 : AZK_VLOG_AGENT_GAMES_SEAT0] += 1.0f;
 }
 
-azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, uint8_t *masks, float *rewards,
-                        uint8_t *terminals, uint8_t *truncations, int *bad_row) {
-    if (!v || !cs || !actions || !masks || !rewards || !terminals || !truncations) return AZK_ERR_ARG;
+azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, float *obs, uint8_t *masks,
+                        float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row) {
+    if (!v || !cs || !actions || !rewards || !terminals || !truncations) return AZK_ERR_ARG;
     int rows = azk_vec_rows(v);
     /* all or nothing: every acting row's action must be legal first */
     for (int i = 0; i < v->n; i++) {
@@ -181,7 +201,7 @@ azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *action
         vec_reset_game(v, cs, i);
         if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
     }
-    write_masks(v, cs, masks);
+    write_outputs(v, cs, obs, masks);
     return AZK_OK;
 }
 
