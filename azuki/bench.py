@@ -43,10 +43,10 @@ def _python_steps(games: int, seed: int) -> float:
 
 
 def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps: int = 200000,
-              seed: int = 1) -> dict:
+              vec_steps: int = 40000, seed: int = 1) -> dict:
     """Run every row `reps` times; return medians (and the raw runs)."""
-    from ._core import _bench_micro, simulate
-    if reps < 1 or games < 1 or py_games < 1 or micro_reps < 1:
+    from ._core import _bench_micro, _bench_vec, simulate
+    if reps < 1 or games < 1 or py_games < 1 or micro_reps < 1 or vec_steps < 1:
         raise ValueError("reps, games, py_games and micro_reps must be >= 1")
     runs = []
     for r in range(reps):
@@ -56,8 +56,15 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
             "decisions_per_s": sim["decisions_per_second"], "games_per_s": sim["games_per_second"],
             "decisions_per_game": sim["decisions_per_game"], "turns_per_game": sim["turns_per_game"],
             "python_decisions_per_s": _python_steps(py_games, seed + r * py_games),
+            **{f"vec{n}_per_s": _bench_vec(n, max(1, vec_steps // n), seed=seed + r)["agent_steps_per_s"]
+               for n in (1, 64, 1024)},
+            "vec1024_noobs_per_s": _bench_vec(1024, max(1, vec_steps // 1024), obs=False,
+                                              seed=seed + r)["agent_steps_per_s"],
+            "vec_bytes_per_step": _bench_vec(2, 2, seed=seed)["bytes_per_agent_step"],
             **{k: v for k, v in micro.items() if not k.startswith("_")},
         })
+    for r in runs:
+        r["vec_bandwidth_limit"] = r["memcpy_bytes_per_s"] / r["vec_bytes_per_step"]
     med = {k: _median([r[k] for r in runs]) for k in runs[0]}
     return {"machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}",
             "reps": reps, "games": games, "median": med, "runs": runs}
@@ -70,6 +77,12 @@ _ROWS = [
     ("decisions_per_game", "decisions per game", "", "plain"),
     ("turns_per_game", "turns per game", "", "plain"),
     ("python_decisions_per_s", "Game.legal_actions + Game.step through Python", "decisions/s", "rate"),
+    ("vec1_per_s", "VecGame self-play, obs + masks, n = 1", "agent-steps/s", "rate"),
+    ("vec64_per_s", "VecGame self-play, obs + masks, n = 64", "agent-steps/s", "rate"),
+    ("vec1024_per_s", "VecGame self-play, obs + masks, n = 1024", "agent-steps/s", "rate"),
+    ("vec1024_noobs_per_s", "VecGame self-play, masks only, n = 1024", "agent-steps/s", "rate"),
+    ("vec_bytes_per_step", "bytes written per agent-step (obs + masks, both seats)", "bytes", "size"),
+    ("vec_bandwidth_limit", "memcpy bandwidth / bytes per agent-step", "agent-steps/s", "rate"),
     ("reset_ns", "reset (azk_game_init: shuffle, deal)", "ns/call", "time"),
     ("clone_ns", "clone", "ns/call", "time"),
     ("hash_ns", "state hash", "ns/call", "time"),
@@ -100,15 +113,16 @@ def format_table(result: dict) -> str:
         rel = {"rate": f"{1e9 / (v * cal):.4g}" if v else "", "time": f"{v / cal:.4g}"}.get(kind, "")
         val = f"{v:,.1f}" if kind in ("time", "plain") else f"{v:,.0f}"
         lines.append(f"| {label:<52} | {val:>16} | {unit:<13} | {rel:>10} |")
-    lines += ["", "Not yet in this table (later layers): VecGame with observations and masks at n = 1, 64, "
-              "1024; observe; search-bot simulations/s; the PufferLib env. Heap allocations per step: 0, "
-              "proved by tests/c/test_noalloc.c (malloc interposed around azk_step)."]
+    lines += ["", "An agent-step is one decision applied for an agent row (a self-play game has two rows; the "
+              "waiting seat's NO_OP row does not count); actions are drawn uniformly from the mask in C. "
+              "Not yet in this table (later layers): search-bot simulations/s, the PufferLib env. Heap "
+              "allocations per step: 0, proved by tests/c/test_noalloc.c (malloc interposed around azk_step)."]
     return "\n".join(lines)
 
 
 def main(args) -> int:
     if args.quick:
-        r = run_bench(reps=1, games=200, py_games=5, micro_reps=2000, seed=args.seed)
+        r = run_bench(reps=1, games=200, py_games=5, micro_reps=2000, vec_steps=2048, seed=args.seed)
     else:
         r = run_bench(reps=args.reps, games=args.games, seed=args.seed)
     if args.json:

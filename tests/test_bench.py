@@ -10,7 +10,7 @@ from azuki import bench
 
 
 def test_run_bench_reports_every_row():
-    r = bench.run_bench(reps=2, games=20, py_games=2, micro_reps=500, seed=3)
+    r = bench.run_bench(reps=2, games=20, py_games=2, micro_reps=500, vec_steps=2048, seed=3)
     med = r["median"]
     for key, *_ in bench._ROWS:
         assert key in med and med[key] > 0, key
