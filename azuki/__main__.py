@@ -191,13 +191,14 @@ def cmd_arena(args) -> int:
     from .stats import fmt_rate
 
     r = run_arena(tuple(args.players), args.games, seed=args.seed, decks=decks, cards=args.cards,
-                  turn_cap=args.turn_cap, decision_cap=args.decision_cap)
+                  turn_cap=args.turn_cap, decision_cap=args.decision_cap, sims=args.sims, jobs=args.jobs)
     if args.json:
         print(json.dumps(r, indent=1))
         return 0 if r["errors"] == 0 else 1
     a, b = r["players"]
     vers = ", ".join(f"{k} v{v}" for k, v in r["bot_versions"].items())
-    print(f"azuki arena: {a} vs {b} ({vers}), {r['games']} games ({r['games'] // 2} deals x both seats), "
+    sims = f", search {r['search_sims']} simulations/decision" if r["search_sims"] is not None else ""
+    print(f"azuki arena: {a} vs {b} ({vers}{sims}), {r['games']} games ({r['games'] // 2} deals x both seats), "
           f"seed {r['seed']}, decks {' '.join(r['decks'])}")
     o = r["overall"]
     print(f"  {a:<12} wins {o[a]['wins']:6d}  {fmt_rate(o[a])}   (95% Wilson interval)")
@@ -212,6 +213,8 @@ def cmd_arena(args) -> int:
     print("  ended by       " + ", ".join(f"{k} {v}" for k, v in sorted(r["end_reasons"].items())))
     print(f"  {r['games_per_second']:,.0f} games/s, {r['us_per_decision']:.1f} us/decision "
           f"({r['decisions']:,} decisions in {r['seconds']:.2f} s, on one core)")
+    print("  time per decision: " + ", ".join(f"{k} {v:,.1f} us" for k, v in r["us_per_decision_by_bot"].items())
+          + (f" ({r['jobs']} threads, {r['wall_seconds']:.1f} s wall)" if r["jobs"] > 1 else ""))
     if r["errors"]:
         print(f"  ENGINE ERRORS: {r['errors']}", file=sys.stderr)
         return 1
@@ -327,12 +330,16 @@ def build_parser() -> Parser:
     s.add_argument("--quiet", action="store_true",
                    help="never show the progress bar (otherwise shown for 2,000+ games on a terminal)")
     s.add_argument("--players", nargs=2, type=_bot_name, default=None, metavar=("BOT0", "BOT1"),
-                   help="built-in bots (random, greedy; docs/bots.md) playing DECK0 and DECK1 "
+                   help="built-in bots (random, greedy, search; docs/bots.md) playing DECK0 and DECK1 "
                         "(default: uniform-random legal players)")
     s.set_defaults(fn=cmd_simulate)
     a = sub.add_parser("arena", help="bot against bot, balanced, with confidence intervals", description=ARENA_DOC)
     a.add_argument("--players", nargs=2, type=_bot_name, required=True, metavar=("BOT_A", "BOT_B"),
-                   help="the two built-in bots (random, greedy)")
+                   help="the two built-in bots (random, greedy, search)")
+    a.add_argument("--sims", type=_int_in(1, 1000000, "--sims"), default=None, metavar="N",
+                   help="the search bot's simulations per decision (default: azuki.bots.SEARCH_SIMS)")
+    a.add_argument("--jobs", type=_int_in(1, 1024, "--jobs"), default=1, metavar="J",
+                   help="threads playing games at once (the results do not depend on it; times stay per core)")
     a.add_argument("--games", type=_int_in(2, None, "--games"), default=2000, metavar="N",
                    help="number of games, even (N/2 deals, each from both seats)")
     a.add_argument("--seed", type=_int_in(0, SEED_MAX, "--seed"), default=0, metavar="S",

@@ -128,14 +128,27 @@ cdef extern from "azuki.h" nogil:
     enum:
         AZK_BOT_RANDOM
         AZK_BOT_GREEDY
+        AZK_BOT_SEARCH
         AZK_BOT_COUNT
         AZK_BOT_GREEDY_VERSION
+        AZK_BOT_SEARCH_VERSION
+        AZK_BOT_SEARCH_SIMS
+        AZK_BOT_SEARCH_MAX_SIMS
+    ctypedef struct azk_search_params:
+        int sims
+        int explore_milli
+        int rollout_depth
+        int rollout_budget
     int azk_bot_num_kinds()
     const char *azk_bot_name(int kind)
     int azk_bot_version(int kind)
     void azk_bot_seed(uint64_t *rng, uint64_t seed)
     int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t *rng)
     int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int *kinds, uint64_t *rng)
+    void azk_search_defaults(azk_search_params *p)
+    int azk_bot_act_search(const azk_game *g, const azk_cardset *cs, uint64_t *rng, const azk_search_params *p)
+    int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int *kinds, uint64_t *rng,
+                                 const azk_search_params *p)
 
 cdef extern from "rng.h" nogil:
     ctypedef struct azk_rng:

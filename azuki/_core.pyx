@@ -1179,6 +1179,53 @@ cdef inline double _now() nogil:
     return <double>t.tv_sec + 1e-9 * <double>t.tv_nsec
 
 
+def _bench_search(decisions=40, sims=None, seed=1):
+    """The search bot's speed (`python -m azuki bench`): positions from greedy
+    self-play (every third decision with two or more legal actions outside
+    the mulligan) get one search decision each, timed in C without the GIL.
+    Returns simulations/s, ms per decision, decisions and sims."""
+    cdef azk_search_params sp = _search_params(sims)
+    cdef int ndec = _int_in(decisions, "decisions", 1, 1 << 30)
+    cdef uint64_t s0 = _seed(seed)
+    cdef azk_game *g = <azk_game *>PyMem_Malloc(azk_game_size())
+    cdef int32_t *legal = <int32_t *>PyMem_Malloc(sizeof(int32_t) * NUM_ACTIONS)
+    if g == NULL or legal == NULL:
+        PyMem_Free(g)
+        PyMem_Free(legal)
+        raise MemoryError()
+    cdef uint64_t grng[2]
+    cdef uint64_t srng[2]
+    cdef int done = 0, k = 0, a, n, na = NUM_ACTIONS
+    cdef uint64_t gi = 0
+    cdef double spent = 0.0, t0
+    cdef long sink = 0
+    azk_bot_seed(grng, s0)
+    azk_bot_seed(srng, s0 + 1)
+    try:
+        with nogil:
+            while done < ndec:
+                azk_game_init(g, azk_default_cardset(), s0 + gi, <int>(gi & 1), <int>((gi >> 1) & 1))
+                gi += 1
+                while not azk_is_terminal(g) and done < ndec:
+                    n = azk_legal_actions(g, azk_default_cardset(), legal, na)
+                    if n >= 2 and azk_phase(g) != 0:
+                        k += 1
+                        if k % 3 == 0:
+                            t0 = _now()
+                            a = azk_bot_act_search(g, azk_default_cardset(), srng, &sp)
+                            spent += _now() - t0
+                            sink += a
+                            done += 1
+                    a = azk_bot_act(g, azk_default_cardset(), AZK_BOT_GREEDY, grng)
+                    azk_step(g, azk_default_cardset(), a)
+    finally:
+        PyMem_Free(g)
+        PyMem_Free(legal)
+    return {"sims_per_s": done * sp.sims / spent if spent > 0 else 0.0,
+            "ms_per_decision": 1e3 * spent / done if done else 0.0,
+            "decisions": done, "sims": sp.sims, "_sink": sink & 1}
+
+
 def _bench_micro(reps=200000, seed=1):
     """ns per call of reset (azk_game_init), clone, hash, serialize,
     deserialize, the flat mask and the legal list, on a mid-game position;
@@ -1268,6 +1315,18 @@ def _bench_micro(reps=200000, seed=1):
 BOT_KINDS = tuple(azk_bot_name(k).decode() for k in range(azk_bot_num_kinds()))
 BOT_VERSIONS = {BOT_KINDS[k]: azk_bot_version(k) for k in range(azk_bot_num_kinds())}
 GREEDY_VERSION = AZK_BOT_GREEDY_VERSION
+SEARCH_VERSION = AZK_BOT_SEARCH_VERSION
+SEARCH_SIMS = AZK_BOT_SEARCH_SIMS            # the search bot's default simulations per decision
+SEARCH_MAX_SIMS = AZK_BOT_SEARCH_MAX_SIMS
+
+
+cdef azk_search_params _search_params(object sims) except *:
+    """The search settings for `sims` simulations per decision (None: default)."""
+    cdef azk_search_params p
+    azk_search_defaults(&p)
+    if sims is not None:
+        p.sims = _int_in(sims, "sims", 1, AZK_BOT_SEARCH_MAX_SIMS)
+    return p
 _MASK64 = (1 << 64) - 1
 
 
@@ -1302,9 +1361,10 @@ def bot_rng(seed):
     return out
 
 
-def bot_act(Game game, kind, rng):
+def bot_act(Game game, kind, rng, sims=None):
     """The action built-in bot `kind` (an index in BOT_KINDS) takes in `game`;
-    `rng` (from bot_rng) is advanced in place. The game is not modified."""
+    `rng` (from bot_rng) is advanced in place. The game is not modified.
+    `sims`: the search bot's simulations per decision (None: SEARCH_SIMS)."""
     if game is None:
         raise TypeError("bot_act needs an azuki.Game, got None")
     game._ck()
@@ -1314,22 +1374,31 @@ def bot_act(Game game, kind, rng):
         raise TypeError("rng must be a writeable numpy uint64 array of shape (2,) (azuki._core.bot_rng)")
     cdef uint64_t[::1] v = rng
     cdef int a
+    cdef azk_search_params sp = _search_params(sims)
     if azk_is_terminal(game.g):
         raise ValueError(f"the game is over ({S.RESULT[azk_result(game.g)]}): a bot has nothing to choose")
     with nogil:
-        a = azk_bot_act(game.g, game.cs, k, &v[0])
+        if k == AZK_BOT_SEARCH:
+            a = azk_bot_act_search(game.g, game.cs, &v[0], &sp)
+        else:
+            a = azk_bot_act(game.g, game.cs, k, &v[0])
     if a < 0:
         raise AzukiError(f"azk_bot_act failed: {azk_status_name(<azk_status>(-a)).decode()}")
     return a
 
 
-def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, turn_cap=200, decision_cap=10000):
+def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, turn_cap=200, decision_cap=10000,
+               sims=None):
     """Play one game per row of the equal-length integer arrays: engine seed,
     the deck indices of seats 0 and 1, their bot kinds and bot seeds; in C,
     without the GIL. Returns a dict of numpy arrays: result (azk result
     number), winner (-1 none), first_player, end_reason, turns, decisions,
-    error (1 where the engine refused a bot's action: a bug), and seconds."""
+    error (1 where the engine refused a bot's action: a bug), seat0/1_seconds
+    and seat0/1_decisions (time in each seat's bot and its decisions), and
+    seconds. `sims`: the search bot's simulations per decision (None: SEARCH_SIMS).
+    Several threads may call it at once (each game is independent)."""
     cdef CardSet cs = _resolve_cards(cards)
+    cdef azk_search_params sp = _search_params(sims)
     cdef int tcap = _turn_cap(turn_cap)
     cdef int dcap = _decision_cap(decision_cap)
     cols = [np.ascontiguousarray(np.asarray(a, dtype=np.uint64)) for a in (seeds, bseed0, bseed1)]
@@ -1351,6 +1420,14 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
            ("result", "winner", "first_player", "end_reason", "turns", "decisions", "error")}
     cdef int32_t[::1] o_res = res["result"], o_win = res["winner"], o_first = res["first_player"]
     cdef int32_t[::1] o_end = res["end_reason"], o_turns = res["turns"], o_dec = res["decisions"], o_err = res["error"]
+    for name in ("seat0_seconds", "seat1_seconds"):
+        res[name] = np.zeros(n, dtype=np.float64)
+    for name in ("seat0_decisions", "seat1_decisions"):
+        res[name] = np.zeros(n, dtype=np.int32)
+    cdef double[::1] o_t0 = res["seat0_seconds"], o_t1 = res["seat1_seconds"]
+    cdef int32_t[::1] o_n0 = res["seat0_decisions"], o_n1 = res["seat1_decisions"]
+    cdef double t1, t2
+    cdef int q, act
     cdef azk_game *g = <azk_game *>PyMem_Malloc(azk_game_size())
     if g == NULL:
         raise MemoryError()
@@ -1371,7 +1448,25 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
                     kinds[1] = k1[i]
                     azk_bot_seed(&rng[0], b0[i])
                     azk_bot_seed(&rng[2], b1[i])
-                    m = azk_bot_play_game(g, cs.cs, kinds, rng)
+                    m = 0
+                    while not azk_is_terminal(g):
+                        q = azk_current_player(g)
+                        t1 = _now()
+                        if kinds[q] == AZK_BOT_SEARCH:
+                            act = azk_bot_act_search(g, cs.cs, &rng[2 * q], &sp)
+                        else:
+                            act = azk_bot_act(g, cs.cs, kinds[q], &rng[2 * q])
+                        t2 = _now()
+                        if q == 0:
+                            o_t0[i] += t2 - t1
+                            o_n0[i] += 1
+                        else:
+                            o_t1[i] += t2 - t1
+                            o_n1[i] += 1
+                        if act < 0 or azk_step(g, cs.cs, act) != AZK_OK:
+                            m = -1
+                            break
+                        m += 1
                     o_err[i] = 1 if m < 0 else 0
                     o_dec[i] = m if m >= 0 else azk_decisions(g)
                     o_res[i] = azk_result(g)

@@ -50,8 +50,51 @@ def schedule(games, seed, players, decks):
     return cols, pairings
 
 
-def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, decision_cap=10000):
-    """Play the arena and return its report (a JSON-able dict)."""
+def _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs):
+    """play_games over the schedule, split over `jobs` threads (the games are
+    independent and played without the GIL: the same results for any jobs)."""
+    import numpy as np
+    n = len(d0)
+
+    def run(lo, hi):
+        return _core.play_games(cols["seed"][lo:hi], d0[lo:hi], d1[lo:hi], cols["kind0"][lo:hi],
+                                cols["kind1"][lo:hi], cols["bseed0"][lo:hi], cols["bseed1"][lo:hi],
+                                cards=cs_obj, turn_cap=turn_cap, decision_cap=decision_cap, sims=sims)
+    if jobs <= 1 or n < 2:
+        return run(0, n)
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    jobs = min(jobs, n)
+    # interleaved chunks of a few games, so slow games spread over the threads
+    step = 2
+    spans = [(lo, min(n, lo + step)) for lo in range(0, n, step)]
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        parts = list(ex.map(lambda s: run(*s), spans))
+    wall = time.perf_counter() - t0
+    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k != "seconds"}
+    out["seconds"] = sum(p["seconds"] for p in parts)      # CPU-side time: per-decision figures stay per core
+    out["wall_seconds"] = wall
+    return out
+
+
+def _per_bot(r, a_seat, labels):
+    """Mean microseconds per decision of each bot (time inside its act calls)."""
+    t = [0.0, 0.0]
+    n = [0, 0]
+    for i, s in enumerate(a_seat):
+        for seat in (0, 1):
+            who = 0 if seat == s else 1
+            t[who] += float(r[f"seat{seat}_seconds"][i])
+            n[who] += int(r[f"seat{seat}_decisions"][i])
+    return {labels[k]: (1e6 * t[k] / n[k] if n[k] else 0.0) for k in (0, 1)}
+
+
+def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, decision_cap=10000, sims=None,
+              jobs=1):
+    """Play the arena and return its report (a JSON-able dict). `sims`: the
+    search bot's simulations per decision (None: its default); `jobs`: threads
+    playing games at once (the results do not depend on it)."""
     players = tuple(players)
     if len(players) != 2:
         raise ValueError(f"players must be two bot names, got {players!r}")
@@ -63,8 +106,9 @@ def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, deci
     index = {d: cs_obj.deck_index(d) for d in decks}
     d0 = [index[d] for d in cols["deck0"]]
     d1 = [index[d] for d in cols["deck1"]]
-    r = _core.play_games(cols["seed"], d0, d1, cols["kind0"], cols["kind1"], cols["bseed0"], cols["bseed1"],
-                         cards=cs_obj, turn_cap=turn_cap, decision_cap=decision_cap)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
+    r = _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs)
     labels = list(players) if players[0] != players[1] else [f"{players[0]}#A", f"{players[1]}#B"]
     winner = r["winner"].tolist()
     first = r["first_player"].tolist()
@@ -91,6 +135,8 @@ def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, deci
     secs = r["seconds"]
     return {
         "players": labels, "bot_versions": {p: _core.BOT_VERSIONS[p] for p in players},
+        "search_sims": (_core.SEARCH_SIMS if sims is None else sims) if "search" in players else None,
+        "jobs": jobs, "wall_seconds": r.get("wall_seconds", secs),
         "games": games, "seed": seed, "decks": decks, "turn_cap": turn_cap, "decision_cap": decision_cap,
         "overall": block(lambda i: True),
         "score": {labels[0]: (sum(a_win) + 0.5 * draws) / games, labels[1]: (sum(b_win) + 0.5 * draws) / games},
@@ -103,4 +149,5 @@ def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, deci
         "decisions": decisions, "seconds": secs,
         "games_per_second": games / secs if secs > 0 else 0.0,
         "us_per_decision": 1e6 * secs / decisions if decisions else 0.0,
+        "us_per_decision_by_bot": _per_bot(r, a_seat, labels),
     }

@@ -43,9 +43,9 @@ def _python_steps(games: int, seed: int) -> float:
 
 
 def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps: int = 200000,
-              vec_steps: int = 40000, seed: int = 1) -> dict:
+              vec_steps: int = 40000, seed: int = 1, search_decisions: int = 12) -> dict:
     """Run every row `reps` times; return medians (and the raw runs)."""
-    from ._core import _bench_micro, _bench_vec, simulate
+    from ._core import _bench_micro, _bench_search, _bench_vec, simulate
     if reps < 1 or games < 1 or py_games < 1 or micro_reps < 1 or vec_steps < 1:
         raise ValueError("reps, games, py_games and micro_reps must be >= 1")
     runs = []
@@ -62,6 +62,7 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
                                               seed=seed + r)["agent_steps_per_s"],
             "vec_bytes_per_step": _bench_vec(2, 2, seed=seed)["bytes_per_agent_step"],
             **{k: v for k, v in micro.items() if not k.startswith("_")},
+            "search_sims_per_s": _bench_search(search_decisions, seed=seed + r)["sims_per_s"],
         })
     for r in runs:
         r["vec_bandwidth_limit"] = r["memcpy_bytes_per_s"] / r["vec_bytes_per_step"]
@@ -83,6 +84,7 @@ _ROWS = [
     ("vec1024_noobs_per_s", "VecGame self-play, masks only, n = 1024", "agent-steps/s", "rate"),
     ("vec_bytes_per_step", "bytes written per agent-step (obs + masks, both seats)", "bytes", "size"),
     ("vec_bandwidth_limit", "memcpy bandwidth / bytes per agent-step", "agent-steps/s", "rate"),
+    ("search_sims_per_s", "search-bot simulations/s (default budget, one core)", "simulations/s", "rate"),
     ("reset_ns", "reset (azk_game_init: shuffle, deal)", "ns/call", "time"),
     ("clone_ns", "clone", "ns/call", "time"),
     ("hash_ns", "state hash", "ns/call", "time"),

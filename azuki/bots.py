@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from . import _core
 
-BOT_KINDS = _core.BOT_KINDS            # ("random", "greedy")
-BOT_VERSIONS = _core.BOT_VERSIONS      # {"random": 1, "greedy": AZK_BOT_GREEDY_VERSION}
+BOT_KINDS = _core.BOT_KINDS            # ("random", "greedy", "search")
+BOT_VERSIONS = _core.BOT_VERSIONS      # {"random": 1, "greedy": AZK_BOT_GREEDY_VERSION, "search": ...}
 GREEDY_VERSION = _core.GREEDY_VERSION
+SEARCH_VERSION = _core.SEARCH_VERSION
+SEARCH_SIMS = _core.SEARCH_SIMS        # the search bot's default simulations per decision
 
 
 class Bot:
@@ -26,7 +28,7 @@ class Bot:
 
     def __init__(self, seed=0):
         if self.name is None:
-            raise TypeError("use RandomBot, GreedyBot or make_bot(name, seed)")
+            raise TypeError("use RandomBot, GreedyBot, SearchBot or make_bot(name, seed)")
         self._kind = _core.bot_kind(self.name)
         self.reset(seed)
 
@@ -66,10 +68,37 @@ class GreedyBot(Bot):
     name = "greedy"
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+class SearchBot(Bot):
+    """Information-set Monte Carlo tree search (docs/bots.md): `sims`
+    simulations per decision, each on a position resampled from what the bot
+    may know, played on by the greedy policy; never sees hidden information."""
+    name = "search"
+
+    def __init__(self, seed=0, sims=None):
+        if sims is None:
+            sims = SEARCH_SIMS
+        if isinstance(sims, bool) or not isinstance(sims, int):
+            raise TypeError(f"sims must be an integer, got {type(sims).__name__}")
+        if not 1 <= sims <= _core.SEARCH_MAX_SIMS:
+            raise ValueError(f"sims must be in [1, {_core.SEARCH_MAX_SIMS}], got {sims}")
+        self.sims = sims
+        super().__init__(seed)
+
+    def act(self, game) -> int:
+        if not isinstance(game, _core.Game):
+            raise TypeError(f"act needs an azuki.Game, got {type(game).__name__}")
+        return _core.bot_act(game, self._kind, self._rng, sims=self.sims)
+
+    __call__ = act
+
+    def __repr__(self):
+        return f"SearchBot(seed={self.seed}, sims={self.sims})"
 
 
-def make_bot(name, seed=0) -> Bot:
-    """A bot by name (BOT_KINDS)."""
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+
+
+def make_bot(name, seed=0, **kw) -> Bot:
+    """A bot by name (BOT_KINDS); keyword settings (SearchBot: sims) pass on."""
     _core.bot_kind(name)     # the one error message for unknown names
-    return BOTS[name](seed)
+    return BOTS[name](seed, **kw)

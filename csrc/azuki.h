@@ -190,11 +190,15 @@ azk_status azk_game_setup(azk_game *g, const azk_cardset *cs, const int32_t *pla
  * and those words, which it advances. Nothing allocates or prints. */
 #define AZK_BOT_RANDOM 0          /* uniform over the legal actions */
 #define AZK_BOT_GREEDY 1          /* rules-aware one-ply lookahead (docs/bots.md) */
-#define AZK_BOT_COUNT 2
+#define AZK_BOT_SEARCH 2          /* information-set Monte Carlo tree search (docs/bots.md) */
+#define AZK_BOT_COUNT 3
 #define AZK_BOT_GREEDY_VERSION 1  /* bumped whenever the greedy bot's choices change */
+#define AZK_BOT_SEARCH_VERSION 1  /* bumped whenever the search bot's choices change */
+#define AZK_BOT_SEARCH_SIMS 64    /* default simulations per decision */
+#define AZK_BOT_SEARCH_MAX_SIMS 1000000
 #define AZK_BOT_RNG_STREAM 0xb07b07b0ULL /* PCG stream (initseq) of azk_bot_seed */
 int azk_bot_num_kinds(void);
-const char *azk_bot_name(int kind);  /* "random", "greedy"; NULL if out of range */
+const char *azk_bot_name(int kind);  /* "random", "greedy", "search"; NULL if out of range */
 int azk_bot_version(int kind);       /* the kind's behaviour version; -1 if out of range */
 void azk_bot_seed(uint64_t rng[2], uint64_t seed);
 /* The bot's action for the player to act: a legal flat action (>= 0), or
@@ -206,6 +210,20 @@ int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng
  * azk_status (-AZK_ERR_ARG for a bad argument; an engine refusal, which
  * would be a bug, as its status). */
 int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4]);
+/* The search bot's settings (azk_bot_act uses azk_search_defaults). */
+typedef struct azk_search_params {
+    int sims;            /* simulations per decision, 1..AZK_BOT_SEARCH_MAX_SIMS */
+    int explore_milli;   /* UCB1 exploration constant x 1000, >= 0 */
+    int rollout_depth;   /* greedy lookahead levels inside playouts, 0..2 */
+    int rollout_budget;  /* greedy clone+step budget per playout decision, >= 1 */
+} azk_search_params;
+void azk_search_defaults(azk_search_params *p);
+/* azk_bot_act for the search bot with settings p (-AZK_ERR_ARG for NULL or
+ * out-of-range settings). */
+int azk_bot_act_search(const azk_game *g, const azk_cardset *cs, uint64_t rng[2], const azk_search_params *p);
+/* azk_bot_play_game with settings p for the search seats (NULL: defaults). */
+int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4],
+                             const azk_search_params *p);
 
 
 /* ==== Vector of games (csrc/vec.c) ==========================================

@@ -258,17 +258,242 @@ static int pick(bot_ctx *x, const azk_game *g, int depth, azk_rng *rng) {
     return best_a;
 }
 
+/* ---- the search bot (information-set MCTS, docs/bots.md) --------------------
+ *
+ * One decision: the root's legal actions (equivalent empty slots merged) are
+ * the arms of a UCB1 bandit. Each simulation
+ *   1. copies the bot's canonical view of the position (below) and
+ *      determinizes it with azk_resample(copy, cs, me, seed): the cards the bot
+ *      cannot know get identities drawn from its information set, and the
+ *      game's RNG is reseeded (future shuffles are unknown too);
+ *   2. applies the arm chosen by UCB1 (unvisited arms first, in legal order);
+ *   3. plays on with the greedy policy for both players (pick, with a smaller
+ *      lookahead budget) until the bot's next turn begins (the horizon), at
+ *      most SEARCH_PLAYOUT_CAP decisions;
+ *   4. scores the end for the bot: 1 / 0 / 0.5 for a win / loss / draw, else
+ *      the greedy evaluation squashed into (0, 1).
+ * The arm with the most visits is played (ties: higher mean, then legal order).
+ *
+ * Canonical view: before any simulation, the identities of the cards that
+ * azk_resample would redistribute (the opponent's unknown hand cards, its
+ * deck and looked-at cards, the bot's own deck; zones pinned by pending work
+ * left alone, as azk_resample leaves them) are reassigned in sorted order to
+ * the card slots in card-index order, and the hands re-sorted. Two positions
+ * that differ only in what the bot cannot know thus become the same bytes
+ * before the first resample, and every simulation's seed comes from the bot's
+ * stream, so the decision cannot depend on hidden information. */
+#define SEARCH_PLAYOUT_CAP 120      /* decisions per playout, at most */
+#define SEARCH_ROLLOUT_DEPTH 1      /* greedy lookahead levels inside playouts */
+#define SEARCH_ROLLOUT_BUDGET 200   /* greedy clone+step budget inside playouts */
+#define SEARCH_SQUASH 400           /* evaluation (tenths) mapped to reward 0.75 */
+
+static const azk_search_params SEARCH_DEFAULTS = {AZK_BOT_SEARCH_SIMS, 700, 1, SEARCH_ROLLOUT_BUDGET};
+
+/* Zones of player p holding a card the pending work names (as obs.c's
+ * azk_resample decides: those zones are not redistributed). */
+static unsigned search_pinned(const azk_game *g, int p) {
+    unsigned z = 0;
+#define PIN(c)                                                                                           \
+    do {                                                                                                 \
+        int c_ = (c);                                                                                    \
+        if (c_ < AZK_NUM_CARDS && g->cards[c_].owner == p) z |= 1u << g->cards[c_].zone;                 \
+    } while (0)
+    if (g->vm.active) {
+        PIN(g->vm.source);
+        PIN(g->vm.ctx_card);
+        PIN(g->vm.spell_card);
+        for (int i = 0; i < AZK_TREGS; i++) PIN(g->vm.t[i]);
+        for (int i = 0; i < g->vm.each_n && i < AZK_MAX_EACH; i++) PIN(g->vm.each[i]);
+    }
+    for (int i = 0; i < g->trig_n && i < AZK_MAX_TRIGGERS; i++) {
+        PIN(g->trig[i].source);
+        PIN(g->trig[i].ctx_card);
+    }
+    if (g->phase == AZK_PHASE_PROMPT && (g->prompt.kind == AZK_PK_CARD || g->prompt.kind == AZK_PK_BOTTOM_ORDER))
+        for (int i = 0; i < g->prompt.n && i < AZK_MAX_OPTIONS; i++) PIN(g->prompt.opt[i]);
+#undef PIN
+    return z;
+}
+
+static void sort_u8(uint8_t *a, int n) {
+    for (int i = 1; i < n; i++) {
+        uint8_t v = a[i];
+        int j = i;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+/* The canonical view described above, in place (g is the bot's copy). */
+static void canonicalize(azk_game *g, int me) {
+    uint8_t ids[AZK_NUM_CARDS], defs[AZK_NUM_CARDS];
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        azk_player *pl = &g->pl[p];
+        unsigned pinned = search_pinned(g, p);
+        int n = 0;
+        if (!(pinned & (1u << AZK_Z_DECK)))
+            for (int i = 0; i < pl->deck_n; i++) ids[n++] = pl->deck[i];
+        if (p != me) {
+            if (!(pinned & (1u << AZK_Z_HAND)))
+                for (int i = 0; i < pl->hand_n; i++)
+                    if (azk_card_known(g, me, pl->hand[i]) != 1) ids[n++] = pl->hand[i];
+            if (!(pinned & (1u << AZK_Z_LOOK)))
+                for (int i = 0; i < pl->look_n; i++) ids[n++] = pl->look[i];
+        }
+        for (int i = 0; i < n; i++) defs[i] = g->cards[ids[i]].def;
+        sort_u8(ids, n);
+        sort_u8(defs, n);
+        for (int i = 0; i < n; i++) g->cards[ids[i]].def = defs[i];
+        /* the hand back in canonical order (definition, then card index) */
+        for (int i = 1; i < pl->hand_n; i++) {
+            uint8_t c = pl->hand[i];
+            int j = i;
+            while (j > 0) {
+                const azk_card *o = &g->cards[pl->hand[j - 1]];
+                if (o->def < g->cards[c].def || (o->def == g->cards[c].def && pl->hand[j - 1] < c)) break;
+                pl->hand[j] = pl->hand[j - 1];
+                j--;
+            }
+            pl->hand[j] = c;
+        }
+        for (int i = 0; i < pl->hand_n; i++) g->cards[pl->hand[i]].pos = (uint8_t)i;
+    }
+}
+
+/* log and sqrt without libm (the core links nothing else); exact enough for
+ * UCB1 and the same in every build. */
+static double bot_log(double x) { /* x >= 1 */
+    int k = 0;
+    while (x >= 2.0) {
+        x *= 0.5;
+        k++;
+    }
+    double z = (x - 1.0) / (x + 1.0), z2 = z * z, term = z, sum = 0.0;
+    for (int i = 1; i < 40; i += 2) {
+        sum += term / i;
+        term *= z2;
+    }
+    return 2.0 * sum + k * 0.69314718055994530942;
+}
+
+static double bot_sqrt(double y) { /* y >= 0 */
+    if (y <= 0.0) return 0.0;
+    double x = y > 1.0 ? y : 1.0;
+    for (int i = 0; i < 64; i++) {
+        double nx = 0.5 * (x + y / x);
+        if (nx >= x) break;
+        x = nx;
+    }
+    return x;
+}
+
+static uint64_t splitmix64(uint64_t z) {
+    z += 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Play g on with the greedy policy until `me`'s next turn begins (a quiet
+ * position of a later turn with me active), the game ends or the cap; return
+ * the reward in [0, 1] for me. */
+static double search_playout(const azk_cardset *cs, azk_game *g, int me, int root_turn, azk_rng *r,
+                             const azk_search_params *sp) {
+    for (int k = 0; k < SEARCH_PLAYOUT_CAP && !azk_is_terminal(g); k++) {
+        if (quiet(g) && g->turn > root_turn && g->active == me && g->phase == AZK_PHASE_MAIN) break;
+        bot_ctx x = {cs, azk_current_player(g), sp->rollout_budget};
+        int a = pick(&x, g, sp->rollout_depth, r);
+        if (azk_step(g, cs, a) != AZK_OK) break; /* cannot happen: a is legal */
+    }
+    if (g->result != AZK_RES_ONGOING) {
+        int w = azk_winner(g);
+        return w < 0 ? 0.5 : (w == me ? 1.0 : 0.0);
+    }
+    int v = evaluate(g, cs, me, 1);
+    return 0.5 + 0.5 * (double)v / (double)((v < 0 ? -v : v) + SEARCH_SQUASH);
+}
+
+typedef struct search_arm {
+    int32_t a;
+    int n;
+    double sum;
+} search_arm;
+
+static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, const azk_search_params *sp) {
+    int32_t legal[AZK_NUM_ACTIONS_];
+    int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
+    if (n <= 0) return -(int)AZK_ERR_ARG;
+    int me = azk_current_player(g);
+    /* the seeds of this decision: a fixed number of draws, whatever the position */
+    uint64_t base = (uint64_t)azk_rng_next(rng) << 32 | azk_rng_next(rng);
+    if (n == 1) return legal[0];
+    if (g->phase == AZK_PHASE_MULLIGAN) return mulligan_choice(g, cs, me);
+    search_arm arms[AZK_NUM_ACTIONS_];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!redundant(g, legal[i])) arms[k++] = (search_arm){legal[i], 0, 0.0};
+    if (k == 1) return arms[0].a;
+    azk_game view, sim;
+    azk_game_clone(&view, g);
+    canonicalize(&view, me);
+    int sims = sp->sims > 0 ? sp->sims : 1;
+    double c = sp->explore_milli / 1000.0;
+    for (int t = 0; t < sims; t++) {
+        int best = -1;
+        if (t < k) {
+            best = t;
+        } else {
+            double lt = bot_log((double)t), bv = -1.0;
+            for (int i = 0; i < k; i++) {
+                double u = arms[i].sum / arms[i].n + c * bot_sqrt(lt / arms[i].n);
+                if (u > bv) {
+                    bv = u;
+                    best = i;
+                }
+            }
+        }
+        uint64_t s = splitmix64(base + (uint64_t)t);
+        azk_game_clone(&sim, &view);
+        if (azk_resample(&sim, cs, me, s) != AZK_OK) continue; /* cannot happen: the game goes on */
+        azk_rng r;
+        azk_rng_seed(&r, splitmix64(s), AZK_BOT_RNG_STREAM);
+        double v;
+        if (azk_step(&sim, cs, arms[best].a) != AZK_OK) {
+            /* a resample may leave a single legal answer that the one-answer rule
+             * would have applied: take it and try again */
+            int32_t l2[AZK_NUM_ACTIONS_];
+            if (azk_legal_actions(&sim, cs, l2, AZK_NUM_ACTIONS_) != 1 || azk_step(&sim, cs, l2[0]) != AZK_OK ||
+                azk_step(&sim, cs, arms[best].a) != AZK_OK)
+                continue;
+        }
+        v = search_playout(cs, &sim, me, g->turn, &r, sp);
+        arms[best].n++;
+        arms[best].sum += v;
+    }
+    int bi = 0;
+    for (int i = 1; i < k; i++) {
+        if (arms[i].n > arms[bi].n ||
+            (arms[i].n == arms[bi].n && arms[i].n > 0 && arms[i].sum / arms[i].n > arms[bi].sum / arms[bi].n))
+            bi = i;
+    }
+    return arms[bi].a;
+}
+
 /* ---- public API ------------------------------------------------------------ */
 int azk_bot_num_kinds(void) { return AZK_BOT_COUNT; }
 
 const char *azk_bot_name(int kind) {
-    static const char *const names[AZK_BOT_COUNT] = {"random", "greedy"};
+    static const char *const names[AZK_BOT_COUNT] = {"random", "greedy", "search"};
     return kind >= 0 && kind < AZK_BOT_COUNT ? names[kind] : NULL;
 }
 
 int azk_bot_version(int kind) {
     if (kind == AZK_BOT_RANDOM) return 1;
     if (kind == AZK_BOT_GREEDY) return AZK_BOT_GREEDY_VERSION;
+    if (kind == AZK_BOT_SEARCH) return AZK_BOT_SEARCH_VERSION;
     return -1;
 }
 
@@ -280,7 +505,11 @@ void azk_bot_seed(uint64_t rng[2], uint64_t seed) {
     rng[1] = r.inc;
 }
 
-int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2]) {
+void azk_search_defaults(azk_search_params *p) {
+    if (p) *p = SEARCH_DEFAULTS;
+}
+
+static int bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2], const azk_search_params *sp) {
     if (!g || !cs || !rng || kind < 0 || kind >= AZK_BOT_COUNT) return -(int)AZK_ERR_ARG;
     if (azk_is_terminal(g)) return -(int)AZK_TERMINAL;
     azk_rng r = {rng[0], rng[1] | 1u};
@@ -290,27 +519,49 @@ int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng
         int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
         if (n <= 0) return -(int)AZK_ERR_ARG;
         a = legal[azk_rng_bounded(&r, (uint32_t)n)];
-    } else {
+    } else if (kind == AZK_BOT_GREEDY) {
         bot_ctx x = {cs, azk_current_player(g), BOT_BUDGET};
         a = pick(&x, g, BOT_TOP_DEPTH, &r);
+    } else {
+        a = search_act(g, cs, &r, sp ? sp : &SEARCH_DEFAULTS);
+        if (a < 0) return a;
     }
     rng[0] = r.state;
     rng[1] = r.inc;
     return a;
 }
 
-int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4]) {
+int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2]) {
+    return bot_act(g, cs, kind, rng, NULL);
+}
+
+int azk_bot_act_search(const azk_game *g, const azk_cardset *cs, uint64_t rng[2], const azk_search_params *p) {
+    if (!p || p->sims < 1 || p->sims > AZK_BOT_SEARCH_MAX_SIMS || p->explore_milli < 0 || p->rollout_depth < 0 ||
+        p->rollout_depth > 2 || p->rollout_budget < 1)
+        return -(int)AZK_ERR_ARG;
+    return bot_act(g, cs, AZK_BOT_SEARCH, rng, p);
+}
+
+int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4],
+                             const azk_search_params *p) {
     if (!g || !cs || !kinds || !rng) return -(int)AZK_ERR_ARG;
-    for (int p = 0; p < 2; p++)
-        if (kinds[p] < 0 || kinds[p] >= AZK_BOT_COUNT) return -(int)AZK_ERR_ARG;
+    for (int q = 0; q < 2; q++)
+        if (kinds[q] < 0 || kinds[q] >= AZK_BOT_COUNT) return -(int)AZK_ERR_ARG;
+    if (p && (p->sims < 1 || p->sims > AZK_BOT_SEARCH_MAX_SIMS || p->explore_milli < 0 || p->rollout_depth < 0 ||
+              p->rollout_depth > 2 || p->rollout_budget < 1))
+        return -(int)AZK_ERR_ARG;
     int decisions = 0;
     while (!azk_is_terminal(g)) {
-        int p = azk_current_player(g);
-        int a = azk_bot_act(g, cs, kinds[p], rng + 2 * p);
+        int q = azk_current_player(g);
+        int a = bot_act(g, cs, kinds[q], rng + 2 * q, p);
         if (a < 0) return a;
         azk_status st = azk_step(g, cs, a);
         if (st != AZK_OK) return -(int)st;
         decisions++;
     }
     return decisions;
+}
+
+int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4]) {
+    return azk_bot_play_game_search(g, cs, kinds, rng, NULL);
 }

@@ -49,7 +49,7 @@ def play(seed, decks, bots, check=True, phases=None):
 
 
 def test_kinds_and_versions():
-    assert BOT_KINDS == ("random", "greedy") == azuki.BOT_KINDS
+    assert BOT_KINDS == ("random", "greedy", "search") == azuki.BOT_KINDS
     assert GreedyBot(0).version == GREEDY_VERSION >= 1
     assert isinstance(make_bot("greedy", 3), GreedyBot) and make_bot("random").seed == 0
 
@@ -206,7 +206,7 @@ def test_arena_cli_smoke():
     # exactly reproducible from the seed (timings aside)
     r2 = json.loads(run_cli("arena", "--players", "greedy", "random", "--games", "50", "--seed", "4",
                             "--json").stdout)
-    for k in ("seconds", "games_per_second", "us_per_decision"):
+    for k in ("seconds", "wall_seconds", "games_per_second", "us_per_decision", "us_per_decision_by_bot"):
         r.pop(k), r2.pop(k)
     assert r == r2
     text = run_cli("arena", "--players", "random", "greedy", "--games", "8", "--decks", "STT02")
@@ -223,3 +223,11 @@ def test_simulate_cli_players():
     p = run_cli("simulate", "--players", "greedy", "random", "--games", "20", "--seed", "2")
     assert p.returncode == 0, p.stderr
     assert "players greedy (STT01) vs random (STT02)" in p.stdout and "wins greedy" in p.stdout
+
+
+def test_search_cli():
+    p = run_cli("simulate", "--players", "search", "random", "--games", "2", "--seed", "2")
+    assert p.returncode == 0, p.stderr and "wins search" in p.stdout
+    p = run_cli("arena", "--players", "search", "random", "--games", "4", "--sims", "4", "--jobs", "2")
+    assert p.returncode == 0, p.stderr
+    assert "search 4 simulations/decision" in p.stdout and "time per decision: search" in p.stdout

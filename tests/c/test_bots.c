@@ -76,8 +76,8 @@ static uint64_t play_checked(uint64_t seed, int d0, int d1, const int kinds[2], 
 static void test_legal_unchanged_deterministic(void) {
     int games = env_games(40);
     long dec = 0;
-    for (int k0 = 0; k0 < AZK_BOT_COUNT; k0++)
-        for (int k1 = 0; k1 < AZK_BOT_COUNT; k1++)
+    for (int k0 = 0; k0 < AZK_BOT_SEARCH; k0++) /* the search bot: test_search (small budgets) */
+        for (int k1 = 0; k1 < AZK_BOT_SEARCH; k1++)
             for (int d = 0; d < 4; d++)
                 for (int i = 0; i < games / 16 + 1; i++) {
                     int kinds[2] = {k0, k1};
@@ -152,6 +152,76 @@ static void test_timing(void) {
     printf("greedy self-play: %d games, %ld decisions, %.2f us/decision\n", games, dec, dec ? 1e6 * s / dec : 0.0);
 }
 
+/* The search bot with a small budget: legal, game unchanged, deterministic,
+ * no allocation; the same decision on a position resampled from its own
+ * seat (only what it cannot know changes); bad settings refused. */
+static void test_search(void) {
+    static azk_game g, before, v;
+    int32_t legal[2048];
+    azk_search_params p;
+    azk_search_defaults(&p);
+    AZK_CHECK(p.sims == AZK_BOT_SEARCH_SIMS);
+    p.sims = 4;
+    long long alloc0 = n_alloc;
+    long checked = 0, changed = 0;
+    for (int i = 0; i < 8; i++) {
+        uint64_t grng[2], srng[2];
+        azk_bot_seed(grng, 40 + (uint64_t)i);
+        azk_bot_seed(srng, 90 + (uint64_t)i);
+        AZK_CHECK(azk_game_init(&g, CS, 300 + (uint64_t)i, i & 1, (i >> 1) & 1) == AZK_OK);
+        int k = 0;
+        while (!azk_is_terminal(&g)) {
+            int n = azk_legal_actions(&g, CS, legal, NA);
+            if (n >= 2 && (k++ % 3) == 0) {
+                int me = azk_current_player(&g);
+                uint64_t r1[2] = {srng[0], srng[1]}, r2[2] = {srng[0], srng[1]};
+                azk_game_clone(&before, &g);
+                int a = azk_bot_act_search(&g, CS, r1, &p);
+                AZK_CHECK(memcmp(&before, &g, sizeof g) == 0);
+                int ok = 0;
+                for (int j = 0; j < n; j++) ok |= legal[j] == a;
+                AZK_CHECK(ok);
+                azk_game_clone(&v, &g);
+                AZK_CHECK(azk_resample(&v, CS, me, 1000 + (uint64_t)checked) == AZK_OK);
+                changed += azk_hash(&v) != azk_hash(&g);
+                int b = azk_bot_act_search(&v, CS, r2, &p);
+                AZK_CHECK(a == b);
+                AZK_CHECK(r1[0] == r2[0] && r1[1] == r2[1]);
+                checked++;
+                srng[0] = r1[0];
+                srng[1] = r1[1];
+            }
+            AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, grng)) == AZK_OK);
+        }
+    }
+    AZK_CHECK(n_alloc == alloc0);
+    AZK_CHECK(checked > 100 && changed > checked / 2);
+    /* play_game with the search bot equals itself; bad settings refused */
+    int kinds[2] = {AZK_BOT_SEARCH, AZK_BOT_RANDOM};
+    uint64_t rng[4], rng2[4];
+    azk_bot_seed(rng, 1);
+    azk_bot_seed(rng + 2, 2);
+    memcpy(rng2, rng, sizeof rng);
+    AZK_CHECK(azk_game_init(&g, CS, 9, 0, 1) == AZK_OK);
+    AZK_CHECK(azk_game_init(&v, CS, 9, 0, 1) == AZK_OK);
+    int n1 = azk_bot_play_game_search(&g, CS, kinds, rng, &p);
+    int n2 = azk_bot_play_game_search(&v, CS, kinds, rng2, &p);
+    AZK_CHECK(n1 > 0 && n1 == n2 && azk_hash(&g) == azk_hash(&v));
+    AZK_CHECK(azk_winner(&g) == 0); /* search beats random */
+    AZK_CHECK(azk_game_init(&g, CS, 9, 0, 1) == AZK_OK);
+    azk_search_params bad = p;
+    bad.sims = 0;
+    AZK_CHECK(azk_bot_act_search(&g, CS, rng, &bad) == -(int)AZK_ERR_ARG);
+    AZK_CHECK(azk_bot_play_game_search(&g, CS, kinds, rng, &bad) == -(int)AZK_ERR_ARG);
+    bad = p;
+    bad.rollout_depth = 3;
+    AZK_CHECK(azk_bot_act_search(&g, CS, rng, &bad) == -(int)AZK_ERR_ARG);
+    AZK_CHECK(azk_bot_act_search(&g, CS, rng, NULL) == -(int)AZK_ERR_ARG);
+    AZK_CHECK(azk_bot_version(AZK_BOT_SEARCH) == AZK_BOT_SEARCH_VERSION);
+    AZK_CHECK(strcmp(azk_bot_name(AZK_BOT_SEARCH), "search") == 0);
+    printf("search no-peeking: %ld positions, %ld changed by the resample\n", checked, changed);
+}
+
 int main(void) {
     CS = azk_default_cardset();
     NA = azk_num_actions();
@@ -159,5 +229,6 @@ int main(void) {
     AZK_RUN(test_play_game_matches);
     AZK_RUN(test_legal_unchanged_deterministic);
     AZK_RUN(test_timing);
+    AZK_RUN(test_search);
     return azk_test_summary();
 }
