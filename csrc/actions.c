@@ -49,16 +49,6 @@ static int first_of_copies(const azk_game *g, const azk_player *pl, int i) {
     return i == 0 || g->cards[pl->hand[i - 1]].def != g->cards[pl->hand[i]].def;
 }
 
-static int can_attack(const azk_game *g, const azk_cardset *cs, int c) {
-    const azk_card *k = &g->cards[c];
-    if (k->flags & AZK_CF_TAPPED) return 0;
-    /* the cheap tests first: a leader attacks only with a weapon */
-    if (k->zone == AZK_Z_LEADER && azk_weapon_count(g, c) == 0) return 0;
-    if (k->zone != AZK_Z_LEADER && k->zone != AZK_Z_GARDEN) return 0;
-    unsigned st = azk_status_of(g, cs, c);
-    if (st & AZK_ST_FROZEN) return 0;
-    return k->zone == AZK_Z_LEADER || !(k->flags & AZK_CF_COOLDOWN) || (st & AZK_ST_CHARGE);
-}
 
 static int spell_playable(const azk_game *g, const azk_cardset *cs, int c, int response) {
     const azk_card_def *d = azk_def(cs, g, c);
@@ -183,7 +173,7 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
     int targets_n = bit_count(tapped_targets);
     for (unsigned att = holders; att; att &= att - 1) { /* leader, occupied garden slots */
         int a = __builtin_ctz(att);
-        if (can_attack(g, cs, a == 0 ? pl->leader : pl->garden[a - 1]))
+        if (azk_can_attack(g, cs, a == 0 ? pl->leader : pl->garden[a - 1]))
             emit(b, AT(AZK_ACT_ATTACK, a, 0), tapped_targets, targets_n);
     }
     if (!(g->cards[pl->gate].flags & AZK_CF_TAPPED) && !(azk_status_of(g, cs, pl->gate) & AZK_ST_FROZEN)) {

@@ -52,16 +52,6 @@ static int quiet(const azk_game *g) {
     return g->phase == AZK_PHASE_MAIN || g->phase == AZK_PHASE_GAME_OVER || g->phase == AZK_PHASE_MULLIGAN;
 }
 
-/* The engine's attacker test (actions.c can_attack), read-only. */
-static int ready_attacker(const azk_game *g, const azk_cardset *cs, int c) {
-    const azk_card *k = &g->cards[c];
-    if (k->flags & AZK_CF_TAPPED) return 0;
-    if (k->zone == AZK_Z_LEADER && azk_weapon_count(g, c) == 0) return 0;
-    if (k->zone != AZK_Z_LEADER && k->zone != AZK_Z_GARDEN) return 0;
-    unsigned st = azk_status_of(g, cs, c);
-    if (st & AZK_ST_FROZEN) return 0;
-    return k->zone == AZK_Z_LEADER || !(k->flags & AZK_CF_COOLDOWN) || (st & AZK_ST_CHARGE);
-}
 
 /* Attack without the weapons it holds (weapons leave at the end of the turn). */
 static int lasting_attack(const azk_game *g, const azk_cardset *cs, int c) {
@@ -123,7 +113,7 @@ static int evaluate(const azk_game *g, const azk_cardset *cs, int me, int live) 
         int sum = 0, best = 0;
         for (int code = 0; code <= AZK_ROW; code++) {
             int c = azk_place_card(pa, code);
-            if (c == AZK_NONE || !ready_attacker(g, cs, c)) continue;
+            if (c == AZK_NONE || !azk_can_attack(g, cs, c)) continue;
             int a = azk_attack_of(g, cs, c);
             if (a <= 0) continue;
             sum += a;

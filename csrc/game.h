@@ -467,6 +467,20 @@ static inline void azk_fire_card(azk_game *g, const azk_cardset *cs, int source,
 }
 int azk_holder_code_card(const azk_game *g, int p, int code);
 
+/* Can card c attack now (rules §6.1)? An untapped, non-frozen garden
+ * entity without cooldown (or with charge), or the leader with a weapon.
+ * The legality enumeration and the bots' lookahead share it. */
+static inline int azk_can_attack(const azk_game *g, const azk_cardset *cs, int c) {
+    const azk_card *k = &g->cards[c];
+    if (k->flags & AZK_CF_TAPPED) return 0;
+    /* the cheap tests first: a leader attacks only with a weapon */
+    if (k->zone == AZK_Z_LEADER && azk_weapon_count(g, c) == 0) return 0;
+    if (k->zone != AZK_Z_LEADER && k->zone != AZK_Z_GARDEN) return 0;
+    unsigned st = azk_status_of(g, cs, c);
+    if (st & AZK_ST_FROZEN) return 0;
+    return k->zone == AZK_Z_LEADER || !(k->flags & AZK_CF_COOLDOWN) || (st & AZK_ST_CHARGE);
+}
+
 /* engine.c: the turn machine (azk_step is public, azuki.h) */
 void azk_apply(azk_game *g, const azk_cardset *cs, int type, int p0, int p1);
 void azk_advance(azk_game *g, const azk_cardset *cs);

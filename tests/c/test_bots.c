@@ -13,29 +13,7 @@
 #include "azk_test.h"
 #include "game.h"
 
-/* Allocation counter (as in test_noalloc.c): the optimized build interposes
- * malloc & co.; under ASan the allocator is ASan's and nothing is counted. */
-#if defined(__SANITIZE_ADDRESS__)
-#define AZK_INTERPOSE 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AZK_INTERPOSE 0
-#endif
-#endif
-#ifndef AZK_INTERPOSE
-#define AZK_INTERPOSE 1
-#endif
-static long long n_alloc = 0;
-#if AZK_INTERPOSE
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-void *malloc(size_t n) { n_alloc++; return __libc_malloc(n); }
-void *calloc(size_t a, size_t b) { n_alloc++; return __libc_calloc(a, b); }
-void *realloc(void *p, size_t n) { n_alloc++; return __libc_realloc(p, n); }
-void free(void *p) { if (p) n_alloc++; __libc_free(p); }
-#endif
+#include "azk_noalloc.h"
 
 static const azk_cardset *CS;
 static int NA;
