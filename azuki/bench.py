@@ -117,7 +117,7 @@ def format_table(result: dict) -> str:
         lines.append(f"| {label:<52} | {val:>16} | {unit:<13} | {rel:>10} |")
     lines += ["", "An agent-step is one decision applied for an agent row (a self-play game has two rows; the "
               "waiting seat's NO_OP row does not count); actions are drawn uniformly from the mask in C. "
-              "Not yet in this table (later layers): search-bot simulations/s, the PufferLib env. Heap "
+              "Not yet in this table (a later layer): the PufferLib env. Heap "
               "allocations per step: 0, proved by tests/c/test_noalloc.c (malloc interposed around azk_step)."]
     return "\n".join(lines)
 
