@@ -1462,7 +1462,7 @@ cdef class VecGame:
         PyMem_Free(self.v)
 
     def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
-                 obs=True, buffers=None, obs_dtype="float32", waiting_obs="full"):
+                 obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full"):
         cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
         cdef uint64_t s = _seed(seed)
         if not isinstance(mode, str) or mode not in _VEC_MODES:
