@@ -157,6 +157,7 @@ static void test_u8_encoding(void) {
                 for (int i = 0; i < len; i++) {
                     float d = ((float)u[i] - 128.f) / 127.f;
                     if (u[i] == 0) bad = 1; /* never written */
+                    if (u[i] != (uint8_t)(int)(f[i] * 127.f + 128.5f)) bad = 1; /* exactly 128 + round(127 v) */
                     if (f[i] == -1.f || f[i] == 0.f || f[i] == 1.f) {
                         if (d != f[i]) bad = 1;
                     } else {
