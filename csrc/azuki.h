@@ -255,7 +255,8 @@ azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting);
 int azk_vec_rows(const azk_vec *v);
 /* Outputs: obs[rows][azk_obs_len()] (each row from its seat's view; NULL:
  * skipped), masks[rows][NUM_ACTIONS] (NULL: skipped), acting[rows] (1 where
- * the row's action will be applied; NULL: skipped). Writes every row. */
+ * the row's action will be applied; NULL: skipped). Writes every row, every
+ * observation in full (also with AZK_VEC_WAIT_MASK). */
 azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *acting);
 azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, void *obs, uint8_t *masks,
                         float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row);

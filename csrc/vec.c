@@ -126,21 +126,22 @@ static int opp_pending(const azk_vec *v, int i) {
 }
 
 /* Row r's observation (seat's view) in the configured dtype; a row that does
- * not act gets a NO_OP-only MASK slice, and with AZK_VEC_WAIT_MASK nothing
- * else is written. */
-static void write_obs_row(const azk_vec *v, const azk_cardset *cs, void *obs, int r, int i, int seat, int acts) {
+ * not act gets a NO_OP-only MASK slice, and with AZK_VEC_WAIT_MASK (unless
+ * `full`) nothing else is written. */
+static void write_obs_row(const azk_vec *v, const azk_cardset *cs, void *obs, int r, int i, int seat, int acts,
+                          int full) {
     int na = AZK_NUM_ACTIONS_;
     size_t at = (size_t)r * (size_t)v->obs_len;
     if (v->obs_u8) {
         uint8_t *o = (uint8_t *)obs + at;
-        if (acts || v->waiting == AZK_VEC_WAIT_FULL) azk_observe_u8(&v->games[i].g, cs, seat, o);
+        if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe_u8(&v->games[i].g, cs, seat, o);
         if (!acts) {
             memset(o + v->mask_off, 128, (size_t)na); /* encoded 0 */
             o[v->mask_off] = 255;                     /* encoded 1 */
         }
     } else {
         float *o = (float *)obs + at;
-        if (acts || v->waiting == AZK_VEC_WAIT_FULL) azk_observe(&v->games[i].g, cs, seat, o);
+        if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe(&v->games[i].g, cs, seat, o);
         if (!acts) {
             memset(o + v->mask_off, 0, sizeof(float) * (size_t)na);
             o[v->mask_off] = 1.0f;
@@ -153,27 +154,31 @@ static void noop_mask(uint8_t *m) {
     m[0] = 1;
 }
 
-/* Write the rows' observations (if obs) and masks (if masks) of every game,
- * or with only_touched of the games the last call stepped: the acting row
- * gets the game's legal set; a row that does not act (self-play's waiting
- * seat, a POLICY agent waiting for its opponent) a NO_OP-only mask (its
- * action is ignored; a policy never sees an empty mask). */
-static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int only_touched) {
+/* Write the rows' observations (if obs) and masks (if masks): the acting
+ * row gets the game's legal set; a row that does not act (self-play's
+ * waiting seat, a POLICY agent waiting for its opponent) a NO_OP-only mask
+ * (its action is ignored; a policy never sees an empty mask). `how`: 0
+ * every game, every observation in full (azk_vec_observe, so an
+ * AZK_VEC_WAIT_MASK row always holds a complete earlier view); 2 every game,
+ * waiting rows as configured; 3 likewise, only the games the last call
+ * stepped (POLICY). */
+static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int how) {
+    int full = how == 0;
     int na = AZK_NUM_ACTIONS_;
     for (int i = 0; i < v->n; i++) {
-        if (only_touched && !v->games[i].touched) continue;
+        if (how == 3 && !v->games[i].touched) continue;
         int r = acting_row(v, i);
         if (v->mode == AZK_VEC_SELF) {
             for (int s = 0; s < 2; s++) {
                 int row = 2 * i + s;
-                if (obs) write_obs_row(v, cs, obs, row, i, s, row == r);
+                if (obs) write_obs_row(v, cs, obs, row, i, s, row == r, full);
                 if (!masks) continue;
                 uint8_t *m = masks + (size_t)row * (size_t)na;
                 if (row == r) azk_legal_mask(&v->games[i].g, cs, m);
                 else noop_mask(m);
             }
         } else {
-            if (obs) write_obs_row(v, cs, obs, i, i, v->games[i].agent_seat, r == i);
+            if (obs) write_obs_row(v, cs, obs, i, i, v->games[i].agent_seat, r == i, full);
             if (!masks) continue;
             uint8_t *m = masks + (size_t)i * (size_t)na;
             if (r == i) azk_legal_mask(&v->games[i].g, cs, m);
@@ -253,7 +258,7 @@ static azk_status vec_step(azk_vec *v, const azk_cardset *cs, int opp, const int
         vec_reset_game(v, cs, i);
         if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
     }
-    write_outputs(v, cs, obs, masks, v->mode == AZK_VEC_POLICY);
+    write_outputs(v, cs, obs, masks, v->mode == AZK_VEC_POLICY ? 3 : 2);
     return AZK_OK;
 }
 
