@@ -11,7 +11,7 @@ _CORE_NAMES = ("Game", "VecGame", "CardSet", "IllegalActionError", "StateError",
                "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "INVARIANTS",
                "invariant_text", "encode", "decode", "simulate",
                "rng_outputs", "rng_bounded", "rng_shuffle", "clear_cardset_cache", "cardset_cache_info",
-               "BOT_KINDS", "OBS_LEN")
+               "BOT_KINDS", "OBS_LEN", "obs_decode_u8")
 
 # Observation helpers (azuki/obs.py; they need the extension).
 _OBS_NAMES = ("obs_layout", "obs_slice")

@@ -102,21 +102,33 @@ cdef extern from "azuki.h" nogil:
     const char *azk_obs_field_doc(int field)
     const char *azk_obs_field_norm(int field)
     int azk_observe(const azk_game *g, const azk_cardset *cs, int player, float *out)
+    int azk_observe_u8(const azk_game *g, const azk_cardset *cs, int player, uint8_t *out)
     ctypedef struct azk_vec:
         pass
     enum:
         AZK_VEC_SELF
         AZK_VEC_BOT
+        AZK_VEC_POLICY
+        AZK_VEC_OBS_F32
+        AZK_VEC_OBS_U8
+        AZK_VEC_WAIT_FULL
+        AZK_VEC_WAIT_MASK
         AZK_VEC_MAX_GAMES
         AZK_VEC_MAX_PAIRS
         AZK_VEC_LOG_LEN
     size_t azk_vec_size(int n)
     azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,
                             const int32_t *pairs, int npairs)
+    azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting)
     int azk_vec_rows(const azk_vec *v)
-    azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, float *obs, uint8_t *masks, int32_t *acting)
-    azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, float *obs, uint8_t *masks,
+    azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *acting)
+    azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, void *obs, uint8_t *masks,
                             float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row)
+    azk_status azk_vec_step_opponent(azk_vec *v, const azk_cardset *cs, const int32_t *opp_actions, void *obs,
+                                     uint8_t *masks, float *rewards, uint8_t *terminals, uint8_t *truncations,
+                                     int *bad_row)
+    azk_status azk_vec_observe_opponent(const azk_vec *v, const azk_cardset *cs, void *opp_obs, uint8_t *opp_masks,
+                                        uint8_t *pending)
     int azk_vec_log(azk_vec *v, float *out, int cap)
     const azk_game *azk_vec_game(const azk_vec *v, int i)
     int azk_vec_agent_seat(const azk_vec *v, int i)

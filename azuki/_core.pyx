@@ -1487,32 +1487,67 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
 # ---------------------------------------------------------------------------
 _VEC_LOG_NAMES = ("episodes", "length", "draws", "truncated", "wins_seat0", "wins_seat1", "agent_wins",
                   "agent_losses", "agent_wins_seat0", "agent_wins_seat1", "agent_games_seat0", "agent_games_seat1")
-_VEC_BUFFERS = ("obs", "masks", "rewards", "terminals", "truncations", "acting")
+_VEC_BUFFERS = ("obs", "masks", "rewards", "terminals", "truncations", "acting", "opp_obs", "opp_masks",
+                "opp_pending")
+
+
+def obs_decode_u8(u8):
+    """Decode a uint8 observation (VecGame(obs_dtype="uint8"), C
+    azk_observe_u8) back to float32: v = (u - 128) / 127. The encoding is
+    u = 128 + round(127 v), so the decoded value is within 0.5 / 127 (about
+    0.0039) of the float observation, and the values -1, 0 and 1 (every 0/1
+    slice, the MASK slice included) decode exactly. Any shape; returns a new
+    float32 array."""
+    a = np.asarray(u8)
+    if a.dtype != np.uint8:
+        raise ValueError(f"obs_decode_u8 takes a uint8 array, got {a.dtype}")
+    return (a.astype(np.float32) - np.float32(128)) / np.float32(127)
+
+
+cdef inline void *_ptr(object a):
+    """The data pointer of a C-contiguous numpy array (NULL for None)."""
+    return NULL if a is None else <void *><size_t>a.ctypes.data
+
+
+_VEC_MODES = {"self": AZK_VEC_SELF, "bot": AZK_VEC_BOT, "policy": AZK_VEC_POLICY}
+_VEC_DTYPES = {"float32": AZK_VEC_OBS_F32, "uint8": AZK_VEC_OBS_U8}
+_VEC_WAITING = {"full": AZK_VEC_WAIT_FULL, "mask": AZK_VEC_WAIT_MASK}
 
 
 cdef class VecGame:
     """n games stepped together in C without the GIL (azuki.h "Vector of
-    games"), writing into numpy buffers it owns or the caller gives it.
+    games"; docs/vecgame.md), writing into numpy buffers it owns or the
+    caller gives it.
 
     mode="self": two rows per game (row 2i + s is seat s of game i); the
     waiting seat's row allows only NO_OP and its action is ignored.
     mode="bot": one row per game for the agent, whose seat alternates every
     two episodes; the built-in bot `bot` plays the other seat inside step().
+    mode="policy": rows as in "bot", but the other seat is answered from
+    Python: step() stops each game where its opponent must decide;
+    opp_pending / opp_obs / opp_masks describe those decisions and
+    step_opponent(actions) answers them.
     pairings: deck pairs drawn in turn, each from both seats. Episode e uses
     engine seed `seed + e`, so every trajectory equals a Game played alone.
 
-    Buffers (attributes, numpy arrays, zero-copy): obs float32 [rows, OBS_LEN]
-    (each row from its seat's view, the mask inside; obs=False skips it),
+    Buffers (attributes, numpy arrays, zero-copy): obs [rows, OBS_LEN]
+    float32 or uint8 (obs_dtype; azuki.obs_decode_u8 decodes the latter;
+    each row from its seat's view, the mask inside; obs=False skips it),
     masks uint8 [rows, NUM_ACTIONS], rewards float32 [rows] (+1 win, -1
-    loss, 0 otherwise), terminals / truncations uint8 [rows] (the step that
-    ended an episode; the buffers then show the next episode), acting uint8
-    [rows] (1 where the row's action is applied)."""
+    loss, 0 otherwise), terminals / truncations uint8 [rows] (set by the
+    call during which the episode ended; the buffers then show the next
+    episode), acting uint8 [rows] (1 where the row's action is applied).
+    mode="policy" adds opp_obs [n, OBS_LEN], opp_masks uint8 [n, NUM_ACTIONS]
+    and opp_pending uint8 [n]. waiting_obs="full": a row that does not act
+    gets its seat's full observation with a NO_OP-only MASK slice; "mask":
+    only that MASK slice is rewritten (cheaper; the row's action is ignored
+    either way)."""
     cdef azk_vec *v
     cdef readonly CardSet cards
     cdef readonly int n, rows
-    cdef readonly str mode, bot
+    cdef readonly str mode, bot, obs_dtype, waiting_obs
     cdef readonly tuple pairings
-    cdef readonly object obs, masks, rewards, terminals, truncations, acting
+    cdef readonly object obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks, opp_pending
     cdef int32_t[::1] _acting32
 
     def __cinit__(self, *args, **kwargs):
@@ -1522,11 +1557,15 @@ cdef class VecGame:
         PyMem_Free(self.v)
 
     def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
-                 obs=True, buffers=None):
+                 obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full"):
         cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
         cdef uint64_t s = _seed(seed)
-        if mode not in ("self", "bot"):
-            raise ValueError(f"mode must be 'self' or 'bot', got {excerpt(mode)}")
+        if not isinstance(mode, str) or mode not in _VEC_MODES:
+            raise ValueError(f"mode must be 'self', 'bot' or 'policy', got {excerpt(mode)}")
+        if not isinstance(obs_dtype, str) or obs_dtype not in _VEC_DTYPES:
+            raise ValueError(f"obs_dtype must be 'float32' or 'uint8', got {excerpt(obs_dtype)}")
+        if not isinstance(waiting_obs, str) or waiting_obs not in _VEC_WAITING:
+            raise ValueError(f"waiting_obs must be 'full' or 'mask', got {excerpt(waiting_obs)}")
         cdef int kind = bot_kind(bot) if mode == "bot" else 0
         cdef CardSet cs = _resolve_cards(cards)
         if isinstance(pairings, (str, bytes)) or not hasattr(pairings, "__len__"):
@@ -1543,23 +1582,28 @@ cdef class VecGame:
         cdef azk_vec *v = <azk_vec *>PyMem_Malloc(azk_vec_size(nn))
         if v == NULL:
             raise MemoryError()
-        cdef azk_status st = azk_vec_init(v, cs.cs, nn, s, AZK_VEC_SELF if mode == "self" else AZK_VEC_BOT, kind,
-                                          &pv[0], len(pairings))
+        cdef azk_status st = azk_vec_init(v, cs.cs, nn, s, _VEC_MODES[mode], kind, &pv[0], len(pairings))
+        if st == AZK_OK:
+            st = azk_vec_set_obs(v, _VEC_DTYPES[obs_dtype], _VEC_WAITING[waiting_obs])
         if st != AZK_OK:
             PyMem_Free(v)
             raise ValueError(f"could not create the games ({azk_status_name(st).decode()})")
         rows = azk_vec_rows(v)
-        bufs = {"obs": ((rows, OBS_LEN), np.float32), "masks": ((rows, NUM_ACTIONS), np.uint8),
+        odt = np.float32 if obs_dtype == "float32" else np.uint8
+        bufs = {"obs": ((rows, OBS_LEN), odt), "masks": ((rows, NUM_ACTIONS), np.uint8),
                 "rewards": ((rows,), np.float32), "terminals": ((rows,), np.uint8),
                 "truncations": ((rows,), np.uint8), "acting": ((rows,), np.uint8)}
+        if mode == "policy":
+            bufs.update({"opp_obs": ((nn, OBS_LEN), odt), "opp_masks": ((nn, NUM_ACTIONS), np.uint8),
+                         "opp_pending": ((nn,), np.uint8)})
         given = {} if buffers is None else dict(buffers)
         for k in given:
             if k not in bufs:
                 PyMem_Free(v)
-                raise ValueError(f"buffers: unknown buffer {excerpt(k)} (known: {', '.join(_VEC_BUFFERS)})")
+                raise ValueError(f"buffers: unknown buffer {excerpt(k)} (known here: {', '.join(bufs)})")
         made = {}
         for k, (shape, dt) in bufs.items():
-            if k == "obs" and not obs:
+            if k in ("obs", "opp_obs") and not obs:
                 made[k] = None
                 continue
             b = given.get(k)
@@ -1574,71 +1618,97 @@ cdef class VecGame:
         PyMem_Free(self.v)
         self.v = v
         self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
+        self.obs_dtype, self.waiting_obs = obs_dtype, waiting_obs
         self.pairings = tuple(names)
         self.obs, self.masks, self.rewards = made["obs"], made["masks"], made["rewards"]
         self.terminals, self.truncations, self.acting = made["terminals"], made["truncations"], made["acting"]
+        self.opp_obs, self.opp_masks, self.opp_pending = made.get("opp_obs"), made.get("opp_masks"), \
+            made.get("opp_pending")
         self._acting32 = np.zeros(rows, dtype=np.int32)
-        self._write_observations()
+        cdef void *op = _ptr(self.obs)
+        cdef uint8_t *mp = <uint8_t *>_ptr(self.masks)
+        with nogil:
+            azk_vec_observe(self.v, self.cards.cs, op, mp, &self._acting32[0])
+        self._refresh()
 
     cdef int _ck(self) except -1:
         if self.v == NULL:
             raise RuntimeError("VecGame is not initialised; use azuki.VecGame(n, ...)")
         return 0
 
-    cdef _write_observations(self):
-        cdef float[:, ::1] ov
-        cdef uint8_t[:, ::1] mv = self.masks
-        cdef float *op = NULL
-        if self.obs is not None:
-            ov = self.obs
-            op = &ov[0, 0]
+    cdef _refresh(self):
+        """acting (all rows) and, in policy mode, the opponent buffers."""
+        cdef void *oo = _ptr(self.opp_obs)
+        cdef uint8_t *om = <uint8_t *>_ptr(self.opp_masks)
+        cdef uint8_t *pp = <uint8_t *>_ptr(self.opp_pending)
         with nogil:
-            azk_vec_observe(self.v, self.cards.cs, op, &mv[0, 0], &self._acting32[0])
+            azk_vec_observe(self.v, self.cards.cs, NULL, NULL, &self._acting32[0])
+            if pp != NULL:
+                azk_vec_observe_opponent(self.v, self.cards.cs, oo, om, pp)
         self.acting[:] = self._acting32
+
+    cdef object _actions(self, object actions, int count):
+        a = np.asarray(actions)
+        if a.shape != (count,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be an integer array of shape ({count},), got {a.dtype} {a.shape}")
+        if a.dtype != np.int32 or not a.flags.c_contiguous:
+            if a.size and (a.min() < -2**31 or a.max() >= 2**31):
+                raise ValueError("actions out of the int32 range")
+            a = np.ascontiguousarray(a, dtype=np.int32)
+        return a
+
+    cdef _run(self, object actions, int opp):
+        self._ck()
+        if opp and self.mode != "policy":
+            raise RuntimeError(f"step_opponent is for mode='policy' (this VecGame is mode={self.mode!r})")
+        a = self._actions(actions, self.n if opp else self.rows)
+        cdef const int32_t[::1] av = a
+        cdef void *op = _ptr(self.obs)
+        cdef uint8_t *mp = <uint8_t *>_ptr(self.masks)
+        cdef float *rp = <float *>_ptr(self.rewards)
+        cdef uint8_t *tp = <uint8_t *>_ptr(self.terminals)
+        cdef uint8_t *up = <uint8_t *>_ptr(self.truncations)
+        cdef int bad = -1
+        cdef azk_status st
+        with nogil:
+            if opp:
+                st = azk_vec_step_opponent(self.v, self.cards.cs, &av[0], op, mp, rp, tp, up, &bad)
+            else:
+                st = azk_vec_step(self.v, self.cards.cs, &av[0], op, mp, rp, tp, up, &bad)
+        if st == AZK_ILLEGAL:
+            if opp:
+                raise IllegalActionError(f"game {bad}: opponent action {int(a[bad])} is not legal")
+            raise IllegalActionError(f"row {bad}: action {int(a[bad])} is not legal in game "
+                                     f"{bad // 2 if self.mode == 'self' else bad}")
+        if st != AZK_OK:
+            raise AzukiError(f"VecGame.step failed ({azk_status_name(st).decode()})")
+        self._refresh()
+        return self.obs, self.rewards, self.terminals, self.truncations
 
     def step(self, actions):
         """Apply one action per row (int array of shape [rows]; rows not
         acting are ignored) to every game at once, in C without the GIL, and
         refresh the buffers. An illegal action in an acting row raises
-        azuki.IllegalActionError naming the row, and nothing changes.
-        Returns (obs, rewards, terminals, truncations) — the buffers."""
-        self._ck()
-        a = np.asarray(actions)
-        if a.shape != (self.rows,) or a.dtype.kind not in "iu":
-            raise ValueError(f"actions must be an integer array of shape ({self.rows},), got "
-                             f"{a.dtype} {a.shape}")
-        if a.dtype != np.int32 or not a.flags.c_contiguous:
-            if a.size and (a.min() < -2**31 or a.max() >= 2**31):
-                raise ValueError("actions out of the int32 range")
-            a = np.ascontiguousarray(a, dtype=np.int32)
-        cdef const int32_t[::1] av = a
-        cdef uint8_t[:, ::1] mv = self.masks
-        cdef float[::1] rv = self.rewards
-        cdef uint8_t[::1] tv = self.terminals
-        cdef uint8_t[::1] uv = self.truncations
-        cdef float[:, ::1] ov
-        cdef float *op = NULL
-        if self.obs is not None:
-            ov = self.obs
-            op = &ov[0, 0]
-        cdef int bad = -1
-        cdef azk_status st
-        with nogil:
-            st = azk_vec_step(self.v, self.cards.cs, &av[0], op, &mv[0, 0], &rv[0], &tv[0], &uv[0], &bad)
-        if st == AZK_ILLEGAL:
-            raise IllegalActionError(f"row {bad}: action {int(a[bad])} is not legal in game "
-                                     f"{bad // 2 if self.mode == 'self' else bad}")
-        if st != AZK_OK:
-            raise AzukiError(f"VecGame.step failed ({azk_status_name(st).decode()})")
-        with nogil:
-            azk_vec_observe(self.v, self.cards.cs, NULL, NULL, &self._acting32[0])
-        self.acting[:] = self._acting32
-        return self.obs, self.rewards, self.terminals, self.truncations
+        azuki.IllegalActionError naming the row, and nothing changes. In
+        policy mode each stepped game plays on until its agent or its
+        opponent must decide (opp_pending). Returns (obs, rewards, terminals,
+        truncations) — the buffers, describing this call only."""
+        return self._run(actions, 0)
+
+    def step_opponent(self, actions):
+        """mode="policy": apply one opponent action per game (int array of
+        shape [n]; games not pending are ignored) and play each on until its
+        agent or its opponent must decide again; refresh every buffer. An
+        illegal action for a pending game raises azuki.IllegalActionError
+        naming the game, and nothing changes. Returns (obs, rewards,
+        terminals, truncations): the agent rows' buffers for this call (an
+        episode the opponent's move ended is reported here)."""
+        return self._run(actions, 1)
 
     def log(self):
         """Episode statistics since the last call (then reset): episodes,
         mean length in decisions, draws, truncated, wins by seat, and in bot
-        mode the agent's wins / losses overall and by seat."""
+        and policy modes the agent's wins / losses overall and by seat."""
         self._ck()
         cdef float buf[64]
         azk_vec_log(self.v, buf, 64)
@@ -1677,56 +1747,85 @@ cdef class VecGame:
         return g
 
 
-def _bench_vec(n, steps, mode="self", obs=True, seed=1):
-    """Agent-steps per second of VecGame(n) with observations (if obs) and
-    masks: actions are drawn uniformly from each acting row's mask by a C
-    loop (pcg32), so Python does not dominate. An agent-step is one decision
-    applied for an agent row (ignored NO_OP rows do not count)."""
+cdef inline void _pick_rows(uint8_t *masks, const uint8_t *act, int32_t *out, int rows, int na,
+                            azk_rng *pick) noexcept nogil:
+    """out[r] = a uniform choice from masks row r where act[r] (else 0)."""
+    cdef int r, k, cnt, j
+    cdef uint8_t *m
+    for r in range(rows):
+        out[r] = 0
+        if not act[r]:
+            continue
+        m = masks + <size_t>r * na
+        cnt = 0
+        for k in range(na):
+            cnt += m[k]
+        j = <int>azk_rng_bounded(pick, <uint32_t>cnt)
+        for k in range(na):
+            if m[k]:
+                if j == 0:
+                    out[r] = k
+                    break
+                j -= 1
+
+
+def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", waiting_obs="full"):
+    """Agent-steps per second of VecGame(n) with observations (if obs, in
+    obs_dtype) and masks: actions are drawn uniformly from each acting row's
+    mask by a C loop (pcg32), so Python does not dominate. An agent-step is
+    one decision applied for an agent row (ignored NO_OP rows do not count).
+    mode="policy": each step is a step() for the acting agent rows followed
+    by step_opponent() for the pending games, both answered by the same C
+    picker (opponent decisions are not counted as agent-steps).
+    bytes_per_agent_step: what the buffers receive per agent-step (masks and
+    scalars of every row; observations of every row with waiting_obs="full",
+    else of the acting rows plus the MASK slice of the others)."""
     cdef int nsteps = _int_in(steps, "steps", 1, 10**7)
-    v = VecGame(n, seed=seed, mode=mode, bot="random", obs=obs)
-    cdef int rows = v.rows, na = NUM_ACTIONS, r, k, cnt, j, s
-    cdef uint8_t[:, ::1] mv = v.masks
-    cdef uint8_t[::1] act = v.acting
-    cdef float[::1] rv = v.rewards
-    cdef uint8_t[::1] tv = v.terminals
-    cdef uint8_t[::1] uv = v.truncations
-    cdef float[:, ::1] ov
-    cdef float *op = NULL
-    if v.obs is not None:
-        ov = v.obs
-        op = &ov[0, 0]
+    v = VecGame(n, seed=seed, mode=mode, bot="random", obs=obs, obs_dtype=obs_dtype, waiting_obs=waiting_obs)
+    cdef VecGame vg = v
+    cdef int rows = v.rows, na = NUM_ACTIONS, r, s, nn = v.n
+    cdef int policy = mode == "policy"
+    cdef uint8_t *mp = <uint8_t *>_ptr(v.masks)
+    cdef float *rp = <float *>_ptr(v.rewards)
+    cdef uint8_t *tp = <uint8_t *>_ptr(v.terminals)
+    cdef uint8_t *up = <uint8_t *>_ptr(v.truncations)
+    cdef void *op = _ptr(v.obs)
+    cdef void *oo = _ptr(v.opp_obs)
+    cdef uint8_t *om = <uint8_t *>_ptr(v.opp_masks)
+    cdef uint8_t *pend = <uint8_t *>_ptr(v.opp_pending)
     actions = np.zeros(rows, dtype=np.int32)
     cdef int32_t[::1] av = actions
     cdef int32_t[::1] acting32 = np.zeros(rows, dtype=np.int32)
+    cdef uint8_t[::1] act8 = np.zeros(rows, dtype=np.uint8)
     cdef azk_rng pick
     azk_rng_seed(&pick, seed, 99)
     cdef long long applied = 0
     cdef int bad = 0
-    cdef azk_vec *vp = (<VecGame>v).v
-    cdef const azk_cardset *cs = (<VecGame>v).cards.cs
+    cdef azk_vec *vp = vg.v
+    cdef const azk_cardset *cs = vg.cards.cs
     cdef double t0
     t0 = time.perf_counter()
     with nogil:
-        azk_vec_observe(vp, cs, NULL, NULL, &acting32[0])
         for s in range(nsteps):
-            for r in range(rows):
-                if not acting32[r]:
-                    av[r] = 0
-                    continue
-                cnt = 0
-                for k in range(na):
-                    cnt += mv[r, k]
-                j = <int>azk_rng_bounded(&pick, <uint32_t>cnt)
-                for k in range(na):
-                    if mv[r, k]:
-                        if j == 0:
-                            av[r] = k
-                            break
-                        j -= 1
-                applied += 1
-            azk_vec_step(vp, cs, &av[0], op, &mv[0, 0], &rv[0], &tv[0], &uv[0], &bad)
             azk_vec_observe(vp, cs, NULL, NULL, &acting32[0])
+            for r in range(rows):
+                act8[r] = <uint8_t>acting32[r]
+                applied += act8[r]
+            _pick_rows(mp, &act8[0], &av[0], rows, na, &pick)
+            azk_vec_step(vp, cs, &av[0], op, mp, rp, tp, up, &bad)
+            if policy:
+                azk_vec_observe_opponent(vp, cs, oo, om, pend)
+                _pick_rows(om, pend, &av[0], nn, na, &pick)
+                azk_vec_step_opponent(vp, cs, &av[0], op, mp, rp, tp, up, &bad)
+                azk_vec_observe_opponent(vp, cs, oo, om, pend)
     dt = time.perf_counter() - t0
-    bytes_per_step = (OBS_LEN * 4 if obs else 0) + NUM_ACTIONS + 4 + 1 + 1
+    cdef int vb = 4 if obs_dtype == "float32" else 1
+    cdef double acting_rows = max(1.0, applied / nsteps)
+    cdef double per_step = rows * (NUM_ACTIONS + 4 + 1 + 1)
+    if obs:
+        if waiting_obs == "full":
+            per_step += rows * OBS_LEN * vb
+        else:
+            per_step += acting_rows * OBS_LEN * vb + (rows - acting_rows) * NUM_ACTIONS * vb
     return {"agent_steps_per_s": applied / dt, "agent_steps": applied, "seconds": dt,
-            "bytes_per_agent_step": bytes_per_step * rows / max(1, applied / nsteps)}
+            "bytes_per_agent_step": per_step / acting_rows}

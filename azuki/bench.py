@@ -56,16 +56,24 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
             "decisions_per_s": sim["decisions_per_second"], "games_per_s": sim["games_per_second"],
             "decisions_per_game": sim["decisions_per_game"], "turns_per_game": sim["turns_per_game"],
             "python_decisions_per_s": _python_steps(py_games, seed + r * py_games),
-            **{f"vec{n}_per_s": _bench_vec(n, max(1, vec_steps // n), seed=seed + r)["agent_steps_per_s"]
-               for n in (1, 64, 1024)},
+            **{f"vec{n}_{dt}_per_s": _bench_vec(n, max(1, vec_steps // n), seed=seed + r,
+                                                obs_dtype=dt)["agent_steps_per_s"]
+               for dt in ("float32", "uint8") for n in (1, 64, 1024)},
+            "vec1024_uint8_mask_per_s": _bench_vec(1024, max(1, vec_steps // 1024), seed=seed + r, obs_dtype="uint8",
+                                                   waiting_obs="mask")["agent_steps_per_s"],
             "vec1024_noobs_per_s": _bench_vec(1024, max(1, vec_steps // 1024), obs=False,
                                               seed=seed + r)["agent_steps_per_s"],
-            "vec_bytes_per_step": _bench_vec(2, 2, seed=seed)["bytes_per_agent_step"],
+            "vec1024_policy_per_s": _bench_vec(1024, max(1, vec_steps // 1024), mode="policy", seed=seed + r,
+                                               obs_dtype="uint8")["agent_steps_per_s"],
+            **{f"vec_bytes_{k}": _bench_vec(2, 2, seed=seed, obs_dtype=dt, waiting_obs=w)["bytes_per_agent_step"]
+               for k, dt, w in (("float32", "float32", "full"), ("uint8", "uint8", "full"),
+                                ("uint8_mask", "uint8", "mask"))},
             **{k: v for k, v in micro.items() if not k.startswith("_")},
             "search_sims_per_s": _bench_search(search_decisions, seed=seed + r)["sims_per_s"],
         })
     for r in runs:
-        r["vec_bandwidth_limit"] = r["memcpy_bytes_per_s"] / r["vec_bytes_per_step"]
+        for k in ("float32", "uint8", "uint8_mask"):
+            r[f"vec_limit_{k}"] = r["memcpy_bytes_per_s"] / r[f"vec_bytes_{k}"]
     med = {k: _median([r[k] for r in runs]) for k in runs[0]}
     return {"machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}",
             "reps": reps, "games": games, "median": med, "runs": runs}
@@ -78,12 +86,21 @@ _ROWS = [
     ("decisions_per_game", "decisions per game", "", "plain"),
     ("turns_per_game", "turns per game", "", "plain"),
     ("python_decisions_per_s", "Game.legal_actions + Game.step through Python", "decisions/s", "rate"),
-    ("vec1_per_s", "VecGame self-play, obs + masks, n = 1", "agent-steps/s", "rate"),
-    ("vec64_per_s", "VecGame self-play, obs + masks, n = 64", "agent-steps/s", "rate"),
-    ("vec1024_per_s", "VecGame self-play, obs + masks, n = 1024", "agent-steps/s", "rate"),
+    ("vec1_float32_per_s", "VecGame self-play, float32 obs + masks, n = 1", "agent-steps/s", "rate"),
+    ("vec64_float32_per_s", "VecGame self-play, float32 obs + masks, n = 64", "agent-steps/s", "rate"),
+    ("vec1024_float32_per_s", "VecGame self-play, float32 obs + masks, n = 1024", "agent-steps/s", "rate"),
+    ("vec1_uint8_per_s", "VecGame self-play, uint8 obs + masks, n = 1", "agent-steps/s", "rate"),
+    ("vec64_uint8_per_s", "VecGame self-play, uint8 obs + masks, n = 64", "agent-steps/s", "rate"),
+    ("vec1024_uint8_per_s", "VecGame self-play, uint8 obs + masks, n = 1024", "agent-steps/s", "rate"),
+    ("vec1024_uint8_mask_per_s", "  same, waiting_obs='mask', n = 1024", "agent-steps/s", "rate"),
     ("vec1024_noobs_per_s", "VecGame self-play, masks only, n = 1024", "agent-steps/s", "rate"),
-    ("vec_bytes_per_step", "bytes written per agent-step (obs + masks, both seats)", "bytes", "size"),
-    ("vec_bandwidth_limit", "memcpy bandwidth / bytes per agent-step", "agent-steps/s", "rate"),
+    ("vec1024_policy_per_s", "VecGame policy mode, uint8, n = 1024 (+ opponent)", "agent-steps/s", "rate"),
+    ("vec_bytes_float32", "bytes per agent-step, float32 (both seats)", "bytes", "size"),
+    ("vec_bytes_uint8", "bytes per agent-step, uint8 (both seats)", "bytes", "size"),
+    ("vec_bytes_uint8_mask", "bytes per agent-step, uint8, waiting_obs='mask'", "bytes", "size"),
+    ("vec_limit_float32", "memcpy bandwidth / bytes, float32", "agent-steps/s", "rate"),
+    ("vec_limit_uint8", "memcpy bandwidth / bytes, uint8", "agent-steps/s", "rate"),
+    ("vec_limit_uint8_mask", "memcpy bandwidth / bytes, uint8, waiting_obs='mask'", "agent-steps/s", "rate"),
     ("search_sims_per_s", "search-bot simulations/s (default budget, one core)", "simulations/s", "rate"),
     ("reset_ns", "reset (azk_game_init: shuffle, deal)", "ns/call", "time"),
     ("clone_ns", "clone", "ns/call", "time"),
@@ -117,6 +134,8 @@ def format_table(result: dict) -> str:
         lines.append(f"| {label:<52} | {val:>16} | {unit:<13} | {rel:>10} |")
     lines += ["", "An agent-step is one decision applied for an agent row (a self-play game has two rows; the "
               "waiting seat's NO_OP row does not count); actions are drawn uniformly from the mask in C. "
+              "Policy mode: one step() for the agent rows then one step_opponent() for the pending games "
+              "per round, opponent decisions not counted (docs/vecgame.md). "
               "Not yet in this table (a later layer): the PufferLib env. Heap "
               "allocations per step: 0, proved by tests/c/test_noalloc.c (malloc interposed around azk_step)."]
     return "\n".join(lines)

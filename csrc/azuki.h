@@ -230,18 +230,35 @@ int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int kinds
  * n games stepped by one call, PufferLib style: the caller allocates
  * azk_vec_size(n) bytes and owns every I/O buffer; finished games reset in
  * place from a deterministic episode counter (episode e: seed + e, deck
- * pairing e / 2 of the list, seats swapped when e is odd).
+ * pairing e / 2 of the list, seats swapped when e is odd). docs/vecgame.md.
  * Modes: AZK_VEC_SELF: 2 rows per game, row 2i + s is seat s; the waiting
  * seat's row gets a NO_OP-only mask and its action is ignored (rewards for
  * both seats at the end). AZK_VEC_BOT: 1 row per game for the agent, whose
  * seat alternates every 2 episodes; a built-in bot plays the other seat
- * inside the step. Rewards: +1 win, -1 loss, 0 draw or truncation;
- * terminals / truncations flag the step that ended an episode (the masks
- * then describe the new episode). A step with an illegal action in any
- * acting row changes nothing and returns AZK_ILLEGAL with *bad_row set. */
+ * inside the step. AZK_VEC_POLICY: rows as in AZK_VEC_BOT, but the other
+ * seat is answered by the caller: azk_vec_step applies the acting agent
+ * rows' actions and plays each game on until the agent decides again or the
+ * opponent must decide ("pending"; azk_vec_observe_opponent describes those
+ * decisions), azk_vec_step_opponent applies the pending games' opponent
+ * actions (one per game) and plays on the same way. Rewards (agent rows,
+ * both seats in SELF): +1 win, -1 loss, 0 draw or truncation; every step
+ * call zeroes rewards / terminals / truncations and flags the rows whose
+ * episode ended during that call (the buffers then describe the new
+ * episode). A step with an illegal action in any acting row (pending game)
+ * changes nothing and returns AZK_ILLEGAL with *bad_row set.
+ * Observations are float32 (azk_observe) or uint8 (azk_observe_u8), chosen
+ * by azk_vec_set_obs; `obs` pointers point to rows * azk_obs_len() of them.
+ * A row that does not act (the waiting seat in SELF, an agent row waiting
+ * for its opponent in POLICY) gets a NO_OP-only mask; its observation is
+ * its seat's full view with a NO_OP-only MASK slice (AZK_VEC_WAIT_FULL), or
+ * only that MASK slice is rewritten and the rest keeps what the row last
+ * held (AZK_VEC_WAIT_MASK: cheaper; the action is ignored either way). In
+ * POLICY mode a call rewrites only the rows of the games it stepped. */
 typedef struct azk_vec azk_vec;
-enum azk_vec_mode { AZK_VEC_SELF = 0, AZK_VEC_BOT = 1, AZK_VEC_MODE_COUNT = 2 };
+enum azk_vec_mode { AZK_VEC_SELF = 0, AZK_VEC_BOT = 1, AZK_VEC_POLICY = 2, AZK_VEC_MODE_COUNT = 3 };
 enum { AZK_VEC_MAX_GAMES = 1 << 20, AZK_VEC_MAX_PAIRS = 16 };
+enum azk_vec_obs_dtype { AZK_VEC_OBS_F32 = 0, AZK_VEC_OBS_U8 = 1 };
+enum azk_vec_waiting { AZK_VEC_WAIT_FULL = 0, AZK_VEC_WAIT_MASK = 1 };
 /* The episode log, floats summed until azk_vec_log drains them. */
 enum azk_vec_log_entry {
     AZK_VLOG_EPISODES = 0, AZK_VLOG_LENGTH, AZK_VLOG_DRAWS, AZK_VLOG_TRUNCATED, AZK_VLOG_WINS_SEAT0,
@@ -251,13 +268,28 @@ enum azk_vec_log_entry {
 size_t azk_vec_size(int n); /* 0 for n outside [1, AZK_VEC_MAX_GAMES] */
 azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,
                         const int32_t *pairs, int npairs); /* pairs: npairs (deck0, deck1) index pairs */
+/* The observation format (after init; default AZK_VEC_OBS_F32, AZK_VEC_WAIT_FULL). */
+azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting);
 int azk_vec_rows(const azk_vec *v);
 /* Outputs: obs[rows][azk_obs_len()] (each row from its seat's view; NULL:
  * skipped), masks[rows][NUM_ACTIONS] (NULL: skipped), acting[rows] (1 where
- * the row's action will be applied). */
-azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, float *obs, uint8_t *masks, int32_t *acting);
-azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, float *obs, uint8_t *masks,
+ * the row's action will be applied; NULL: skipped). Writes every row, every
+ * observation in full (also with AZK_VEC_WAIT_MASK). */
+azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *acting);
+azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, void *obs, uint8_t *masks,
                         float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row);
+/* AZK_VEC_POLICY only (AZK_ERR_ARG otherwise): opp_actions[n], applied to
+ * the pending games (others ignored); outputs as azk_vec_step's. */
+azk_status azk_vec_step_opponent(azk_vec *v, const azk_cardset *cs, const int32_t *opp_actions, void *obs,
+                                 uint8_t *masks, float *rewards, uint8_t *terminals, uint8_t *truncations,
+                                 int *bad_row);
+/* AZK_VEC_POLICY only: pending[n] (1 where game i waits for its opponent),
+ * and for those games opp_obs[n][azk_obs_len()] (the opponent seat's view)
+ * and opp_masks[n][NUM_ACTIONS] (its legal set); the other games' mask rows
+ * are NO_OP-only and their opp_obs rows are left as they are. Any NULL
+ * pointer is skipped. */
+azk_status azk_vec_observe_opponent(const azk_vec *v, const azk_cardset *cs, void *opp_obs, uint8_t *opp_masks,
+                                    uint8_t *pending);
 int azk_vec_log(azk_vec *v, float *out, int cap);   /* AZK_VEC_LOG_LEN, or -1 for a short buffer */
 const azk_game *azk_vec_game(const azk_vec *v, int i); /* NULL out of range */
 int azk_vec_agent_seat(const azk_vec *v, int i);
@@ -287,6 +319,12 @@ const char *azk_obs_field_norm(int field);               /* how it is scaled; NU
  * Returns azk_obs_len(), or -1 (nothing written) for a NULL argument or a
  * player other than 0/1. */
 int azk_observe(const azk_game *g, const azk_cardset *cs, int player, float *out);
+/* The same observation as uint8, one byte per value: u = 128 + round(127 v)
+ * (0 -> 128, 1 -> 255, -1 -> 1; 0 is never written), decoded as
+ * v' = (u - 128) / 127 with |v' - v| <= 0.5 / 127 (values in {-1, 0, 1}, the
+ * MASK slice included, decode exactly). azuki.obs_decode_u8. Returns
+ * azk_obs_len(), or -1 (nothing written) as azk_observe. */
+int azk_observe_u8(const azk_game *g, const azk_cardset *cs, int player, uint8_t *out);
 /* May `player` know card `card`'s identity where it is now? 1 in public
  * zones; in a hand for its owner, or when revealed into it or returned to it
  * from the field; looked-at cards for their owner; decks and the IKZ pile

@@ -108,28 +108,59 @@ static int place_row(const azk_game *g, int me, int c) {
     return pl < 0 ? -1 : (g->cards[c].owner == me ? 0 : AZK_OBS_PLACES) + pl;
 }
 
-static void put_counts(float *dst, const int *counts) {
-    for (int d = 0; d < AZK_MAX_CARD_DEFS; d++) dst[d] = count4(counts[d]);
+/* The writer: one code path for both encodings. PUT(i, v) stores value v
+ * (in [-1, 1]) at index i as a float (azk_observe) or as the uint8 encoding
+ * 128 + round(127 v) (azk_observe_u8; v * 127 + 128.5 >= 1.5, so truncation
+ * rounds half up); o.u8 is a constant in each always-inlined instance. */
+typedef struct obs_out {
+    float *f;
+    uint8_t *u;
+    int u8;
+} obs_out;
+#define AZK_OBS_INLINE static inline __attribute__((always_inline))
+AZK_OBS_INLINE uint8_t q8(float v) { return (uint8_t)(int)(v * 127.f + 128.5f); }
+#define PUT(i, v)                                                                                        \
+    do {                                                                                                 \
+        float v_ = (float)(v);                                                                           \
+        if (o.u8) o.u[(i)] = q8(v_);                                                                     \
+        else o.f[(i)] = v_;                                                                              \
+    } while (0)
+
+/* count4 over a whole per-definition slice, in integer arithmetic the
+ * compiler vectorizes: n * 0.25 (n clamped to 4) is count4(n) exactly, and
+ * 128 + (127 n + 2) / 4 is its encoding q8(count4(n)) (128, 160, 192, 223,
+ * 255). */
+AZK_OBS_INLINE void put_counts(obs_out o, int at, const int *counts) {
+    if (o.u8)
+        for (int d = 0; d < AZK_MAX_CARD_DEFS; d++) {
+            int n = counts[d] < 4 ? counts[d] : 4; /* counts are >= 0 */
+            o.u[at + d] = (uint8_t)(128 + ((127 * n + 2) >> 2));
+        }
+    else
+        for (int d = 0; d < AZK_MAX_CARD_DEFS; d++) {
+            int n = counts[d] < 4 ? counts[d] : 4;
+            o.f[at + d] = (float)n * 0.25f;
+        }
 }
 
 /* one place: card c of player p (side 0 me, 1 the opponent) at `place` */
-static void put_place(const azk_game *g, const azk_cardset *cs, float *o, int row, int place, int c) {
+AZK_OBS_INLINE void put_place(const azk_game *g, const azk_cardset *cs, obs_out o, int row, int place, int c) {
     const azk_card *k = &g->cards[c];
-    o[AZK_OO_PLACE_OCCUPIED + row] = 1.f;
-    o[AZK_OO_PLACE_CARD + row] = card_id(g, c);
-    o[AZK_OO_PLACE_DAMAGE + row] = clip1((float)k->damage / 20.f);
-    o[AZK_OO_PLACE_TAPPED + row] = (k->flags & AZK_CF_TAPPED) ? 1.f : 0.f;
-    o[AZK_OO_PLACE_COOLDOWN + row] = (k->flags & AZK_CF_COOLDOWN) ? 1.f : 0.f;
+    PUT(AZK_OO_PLACE_OCCUPIED + row, 1.f);
+    PUT(AZK_OO_PLACE_CARD + row, card_id(g, c));
+    PUT(AZK_OO_PLACE_DAMAGE + row, clip1((float)k->damage / 20.f));
+    PUT(AZK_OO_PLACE_TAPPED + row, (k->flags & AZK_CF_TAPPED) ? 1.f : 0.f);
+    PUT(AZK_OO_PLACE_COOLDOWN + row, (k->flags & AZK_CF_COOLDOWN) ? 1.f : 0.f);
     for (int i = 0; i < AZK_MAX_CARD_ABILITIES; i++)
-        if (k->once_used & (1u << i)) o[AZK_OO_PLACE_ONCE_USED + row * AZK_MAX_CARD_ABILITIES + i] = 1.f;
+        if (k->once_used & (1u << i)) PUT(AZK_OO_PLACE_ONCE_USED + row * AZK_MAX_CARD_ABILITIES + i, 1.f);
     unsigned st = azk_status_of(g, cs, c);
     for (int i = 0; i < AZK_STI_COUNT; i++)
-        if (st & (1u << i)) o[AZK_OO_PLACE_STATUS + row * AZK_STI_COUNT + i] = 1.f;
+        if (st & (1u << i)) PUT(AZK_OO_PLACE_STATUS + row * AZK_STI_COUNT + i, 1.f);
     if (place == AZK_OBS_GATE) return; /* a gate has no stats and holds nothing */
     int health = azk_health_of(g, cs, c);
-    o[AZK_OO_PLACE_ATTACK + row] = clip1((float)azk_attack_of(g, cs, c) / 10.f);
-    o[AZK_OO_PLACE_HEALTH + row] = clip1((float)health / 20.f);
-    o[AZK_OO_PLACE_REMAINING + row] = clip1((float)(health - k->damage) / 20.f);
+    PUT(AZK_OO_PLACE_ATTACK + row, clip1((float)azk_attack_of(g, cs, c) / 10.f));
+    PUT(AZK_OO_PLACE_HEALTH + row, clip1((float)health / 20.f));
+    PUT(AZK_OO_PLACE_REMAINING + row, clip1((float)(health - k->damage) / 20.f));
     if (place > AZK_ROW) return; /* alley entities hold no weapons */
     const azk_player *pl = &g->pl[k->owner];
     int n = 0, bonus = 0;
@@ -139,31 +170,31 @@ static void put_place(const azk_game *g, const azk_cardset *cs, float *o, int ro
         n++;
         bonus += azk_weapon_bonus(g, cs, w);
     }
-    o[AZK_OO_PLACE_WEAPONS + row] = n >= 4 ? 1.f : (float)n * 0.25f;
-    o[AZK_OO_PLACE_WEAPON_BONUS + row] = clip1((float)bonus / 10.f);
+    PUT(AZK_OO_PLACE_WEAPONS + row, n >= 4 ? 1.f : (float)n * 0.25f);
+    PUT(AZK_OO_PLACE_WEAPON_BONUS + row, clip1((float)bonus / 10.f));
 }
 
 /* ---- the observation -------------------------------------------------------- */
-int azk_observe(const azk_game *g, const azk_cardset *cs, int me, float *out) {
-    if (!g || !cs || !out || (me != 0 && me != 1)) return -1;
-    float *o = out;
-    memset(o, 0, sizeof(float) * AZK_OBS_LEN_);
+AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs_out o) {
+    if (!g || !cs || !(o.u8 ? (void *)o.u : (void *)o.f) || (me != 0 && me != 1)) return -1;
+    if (o.u8) memset(o.u, 128, AZK_OBS_LEN_); /* encoded 0 */
+    else memset(o.f, 0, sizeof(float) * AZK_OBS_LEN_);
     int opp = 1 - me;
 
     /* the decision */
-    if (g->phase < AZK_PHASE_COUNT) o[AZK_OO_PHASE + g->phase] = 1.f;
-    if (g->flow < AZK_FLOW_COUNT_) o[AZK_OO_STEP + g->flow] = 1.f;
+    if (g->phase < AZK_PHASE_COUNT) PUT(AZK_OO_PHASE + g->phase, 1.f);
+    if (g->flow < AZK_FLOW_COUNT_) PUT(AZK_OO_STEP + g->flow, 1.f);
     int dec = azk_current_player(g);
-    o[AZK_OO_DECIDER + (dec < 0 ? 2 : dec == me ? 0 : 1)] = 1.f;
-    o[AZK_OO_MY_TURN] = g->active == me;
-    o[AZK_OO_FIRST_PLAYER] = g->first_player == me;
-    o[AZK_OO_TURN] = ratio(g->turn, g->turn_cap);
-    o[AZK_OO_DECISIONS] = ratio(g->decisions, g->decision_cap);
+    PUT(AZK_OO_DECIDER + (dec < 0 ? 2 : dec == me ? 0 : 1), 1.f);
+    PUT(AZK_OO_MY_TURN, g->active == me);
+    PUT(AZK_OO_FIRST_PLAYER, g->first_player == me);
+    PUT(AZK_OO_TURN, ratio(g->turn, g->turn_cap));
+    PUT(AZK_OO_DECISIONS, ratio(g->decisions, g->decision_cap));
     switch (g->result) {
-    case AZK_RES_WIN_P0: o[AZK_OO_RESULT + (me == 0 ? 0 : 1)] = 1.f; break;
-    case AZK_RES_WIN_P1: o[AZK_OO_RESULT + (me == 1 ? 0 : 1)] = 1.f; break;
-    case AZK_RES_DRAW: o[AZK_OO_RESULT + 2] = 1.f; break;
-    case AZK_RES_TRUNCATED: o[AZK_OO_RESULT + 3] = 1.f; break;
+    case AZK_RES_WIN_P0: PUT(AZK_OO_RESULT + (me == 0 ? 0 : 1), 1.f); break;
+    case AZK_RES_WIN_P1: PUT(AZK_OO_RESULT + (me == 1 ? 0 : 1), 1.f); break;
+    case AZK_RES_DRAW: PUT(AZK_OO_RESULT + 2, 1.f); break;
+    case AZK_RES_TRUNCATED: PUT(AZK_OO_RESULT + 3, 1.f); break;
     default: break;
     }
 
@@ -171,18 +202,18 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, float *out) {
     for (int s = 0; s < AZK_PLAYERS; s++) {
         int p = s == 0 ? me : opp;
         const azk_player *pl = &g->pl[p];
-        o[AZK_OO_HAND_N + s] = ratio(pl->hand_n, AZK_HAND_CAP);
-        o[AZK_OO_DECK_N + s] = ratio(pl->deck_n, AZK_DECK_CAP);
-        o[AZK_OO_DISCARD_N + s] = ratio(pl->discard_n, AZK_DISCARD_CAP);
-        o[AZK_OO_IKZ_UNTAPPED + s] = ratio(g->ikz_untapped[p], AZK_IKZ_AREA_CAP);
-        o[AZK_OO_IKZ_TAPPED + s] = ratio(pl->ikz_area_n - g->ikz_untapped[p], AZK_IKZ_AREA_CAP);
-        o[AZK_OO_IKZ_PILE_N + s] = ratio(pl->ikz_pile_n, AZK_DECK_IKZ);
+        PUT(AZK_OO_HAND_N + s, ratio(pl->hand_n, AZK_HAND_CAP));
+        PUT(AZK_OO_DECK_N + s, ratio(pl->deck_n, AZK_DECK_CAP));
+        PUT(AZK_OO_DISCARD_N + s, ratio(pl->discard_n, AZK_DISCARD_CAP));
+        PUT(AZK_OO_IKZ_UNTAPPED + s, ratio(g->ikz_untapped[p], AZK_IKZ_AREA_CAP));
+        PUT(AZK_OO_IKZ_TAPPED + s, ratio(pl->ikz_area_n - g->ikz_untapped[p], AZK_IKZ_AREA_CAP));
+        PUT(AZK_OO_IKZ_PILE_N + s, ratio(pl->ikz_pile_n, AZK_DECK_IKZ));
         uint8_t tz = pl->token < AZK_NUM_CARDS ? g->cards[pl->token].zone : AZK_Z_ASIDE;
-        o[AZK_OO_TOKEN + 3 * s + (tz == AZK_Z_IKZ_AREA ? 1 : tz == AZK_Z_OUT ? 2 : 0)] = 1.f;
-        o[AZK_OO_LOOK_N + s] = ratio(pl->look_n, AZK_LOOK_CAP);
-        o[AZK_OO_PLAYED_ENTITIES + s] = ratio(pl->played_entities, 10);
-        o[AZK_OO_MULLIGAN_DONE + s] = pl->mulligan_done != 0;
-        o[AZK_OO_WEAPONS_N + s] = ratio(pl->weapons_n, 10);
+        PUT(AZK_OO_TOKEN + 3 * s + (tz == AZK_Z_IKZ_AREA ? 1 : tz == AZK_Z_OUT ? 2 : 0), 1.f);
+        PUT(AZK_OO_LOOK_N + s, ratio(pl->look_n, AZK_LOOK_CAP));
+        PUT(AZK_OO_PLAYED_ENTITIES + s, ratio(pl->played_entities, 10));
+        PUT(AZK_OO_MULLIGAN_DONE + s, pl->mulligan_done != 0);
+        PUT(AZK_OO_WEAPONS_N + s, ratio(pl->weapons_n, 10));
         for (int place = 0; place < AZK_OBS_PLACES; place++) {
             int c = place == AZK_OBS_GATE ? pl->gate : azk_place_card(pl, place);
             if (c < AZK_NUM_CARDS) put_place(g, cs, o, s * AZK_OBS_PLACES + place, place, c);
@@ -196,7 +227,7 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, float *out) {
     do {                                                                                                 \
         memset(counts, 0, sizeof counts);                                                                \
         cond_list;                                                                                       \
-        put_counts(o + (slice), counts);                                                                 \
+        put_counts(o, (slice), counts);                                                                  \
     } while (0)
 #define TALLY(arr, n, cond)                                                                              \
     for (int i = 0; i < (n); i++) {                                                                      \
@@ -204,7 +235,7 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, float *out) {
         if ((cond) && g->cards[c_].def < AZK_MAX_CARD_DEFS) counts[g->cards[c_].def]++;                  \
     }
     COUNT_INTO(AZK_OO_HAND, TALLY(mp->hand, mp->hand_n, 1));
-    for (int i = 0; i < mp->hand_n && i < AZK_HAND_CAP; i++) o[AZK_OO_HAND_SLOTS + i] = card_id(g, mp->hand[i]);
+    for (int i = 0; i < mp->hand_n && i < AZK_HAND_CAP; i++) PUT(AZK_OO_HAND_SLOTS + i, card_id(g, mp->hand[i]));
     COUNT_INTO(AZK_OO_OPP_HAND_KNOWN, TALLY(op->hand, op->hand_n, known(g, me, c_)));
     COUNT_INTO(AZK_OO_DECK, TALLY(mp->deck, mp->deck_n, 1));
     COUNT_INTO(AZK_OO_OPP_UNSEEN, TALLY(op->hand, op->hand_n, !known(g, me, c_)) TALLY(op->deck, op->deck_n, 1)
@@ -217,60 +248,60 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, float *out) {
 
     /* combat: places of the attacker and the target while they are the same objects */
     if (g->in_attack) {
-        o[AZK_OO_IN_ATTACK] = 1.f;
-        o[AZK_OO_DEFENDER_USED] = g->defender_used != 0;
+        PUT(AZK_OO_IN_ATTACK, 1.f);
+        PUT(AZK_OO_DEFENDER_USED, g->defender_used != 0);
         if (g->attacker < AZK_NUM_CARDS && g->cards[g->attacker].incarnation == g->attacker_inc) {
             int r = place_row(g, me, g->attacker);
-            if (r >= 0) o[AZK_OO_ATTACKER + r] = 1.f;
+            if (r >= 0) PUT(AZK_OO_ATTACKER + r, 1.f);
         }
         if (g->target < AZK_NUM_CARDS && g->cards[g->target].incarnation == g->target_inc) {
             int r = place_row(g, me, g->target);
-            if (r >= 0) o[AZK_OO_TARGET + r] = 1.f;
+            if (r >= 0) PUT(AZK_OO_TARGET + r, 1.f);
         }
     }
 
     /* the pending prompt: its kind for both, its options for its chooser */
     if (g->phase == AZK_PHASE_PROMPT) {
         const azk_prompt *q = &g->prompt;
-        if (q->kind < AZK_PK_COUNT) o[AZK_OO_PROMPT_KIND + q->kind] = 1.f;
+        if (q->kind < AZK_PK_COUNT) PUT(AZK_OO_PROMPT_KIND + q->kind, 1.f);
         if (g->vm.active && g->vm.source < AZK_NUM_CARDS) {
             int src = g->vm.source;
-            o[AZK_OO_PROMPT_SOURCE_SIDE + (g->vm.controller == me ? 0 : 1)] = 1.f;
-            if (known(g, me, src)) o[AZK_OO_PROMPT_SOURCE_CARD] = card_id(g, src);
+            PUT(AZK_OO_PROMPT_SOURCE_SIDE + (g->vm.controller == me ? 0 : 1), 1.f);
+            if (known(g, me, src)) PUT(AZK_OO_PROMPT_SOURCE_CARD, card_id(g, src));
         }
         int placing = azk_placing_card(g, cs);
-        if (placing >= 0 && known(g, me, placing)) o[AZK_OO_PROMPT_PLACING_CARD] = card_id(g, placing);
+        if (placing >= 0 && known(g, me, placing)) PUT(AZK_OO_PROMPT_PLACING_CARD, card_id(g, placing));
         if (q->chooser == me) {
             int n = q->n < AZK_MAX_OPTIONS ? q->n : AZK_MAX_OPTIONS;
             int place_owner = placing >= 0 ? g->cards[placing].owner : q->chooser;
             int place_side = place_owner == me ? 0 : 1;
-            o[AZK_OO_PROMPT_MINE] = 1.f;
-            o[AZK_OO_PROMPT_OPTIONAL] = q->optional != 0;
-            o[AZK_OO_PROMPT_N] = ratio(n, AZK_MAX_OPTIONS);
+            PUT(AZK_OO_PROMPT_MINE, 1.f);
+            PUT(AZK_OO_PROMPT_OPTIONAL, q->optional != 0);
+            PUT(AZK_OO_PROMPT_N, ratio(n, AZK_MAX_OPTIONS));
             for (int i = 0; i < n; i++) {
                 int v = q->opt[i], place = -1;
-                o[AZK_OO_OPT_VALID + i] = 1.f;
+                PUT(AZK_OO_OPT_VALID + i, 1.f);
                 switch (q->kind) {
                 case AZK_PK_CARD:
                 case AZK_PK_BOTTOM_ORDER:
                     if (v >= AZK_NUM_CARDS) break;
-                    if (known(g, me, v)) o[AZK_OO_OPT_CARD + i] = card_id(g, v);
-                    o[AZK_OO_OPT_SIDE + 2 * i + (g->cards[v].owner == me ? 0 : 1)] = 1.f;
-                    if (g->cards[v].zone < AZK_Z_COUNT) o[AZK_OO_OPT_ZONE + AZK_Z_COUNT * i + g->cards[v].zone] = 1.f;
+                    if (known(g, me, v)) PUT(AZK_OO_OPT_CARD + i, card_id(g, v));
+                    PUT(AZK_OO_OPT_SIDE + 2 * i + (g->cards[v].owner == me ? 0 : 1), 1.f);
+                    if (g->cards[v].zone < AZK_Z_COUNT) PUT(AZK_OO_OPT_ZONE + AZK_Z_COUNT * i + g->cards[v].zone, 1.f);
                     {
                         int r = place_row(g, me, v);
-                        if (r >= 0) o[AZK_OO_OPT_PLACE + AZK_OBS_PLACE_ROWS * i + r] = 1.f;
+                        if (r >= 0) PUT(AZK_OO_OPT_PLACE + AZK_OBS_PLACE_ROWS * i + r, 1.f);
                     }
                     break;
                 case AZK_PK_SLOT: place = v >= 8 ? 1 + AZK_ROW + (v & 7) : 1 + v; break;
                 case AZK_PK_HOLDER: place = v; break;
-                case AZK_PK_NUMBER: o[AZK_OO_OPT_NUMBER + i] = ratio(v, AZK_MAX_OPTIONS); break;
-                case AZK_PK_YES_NO: o[AZK_OO_OPT_NUMBER + i] = v != 0; break;
+                case AZK_PK_NUMBER: PUT(AZK_OO_OPT_NUMBER + i, ratio(v, AZK_MAX_OPTIONS)); break;
+                case AZK_PK_YES_NO: PUT(AZK_OO_OPT_NUMBER + i, v != 0); break;
                 default: break;
                 }
                 if (place >= 0 && place < AZK_OBS_PLACES) {
-                    o[AZK_OO_OPT_SIDE + 2 * i + place_side] = 1.f;
-                    o[AZK_OO_OPT_PLACE + AZK_OBS_PLACE_ROWS * i + place_side * AZK_OBS_PLACES + place] = 1.f;
+                    PUT(AZK_OO_OPT_SIDE + 2 * i + place_side, 1.f);
+                    PUT(AZK_OO_OPT_PLACE + AZK_OBS_PLACE_ROWS * i + place_side * AZK_OBS_PLACES + place, 1.f);
                 }
             }
         }
@@ -280,9 +311,19 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, float *out) {
     if (dec == me)
         for (uint32_t ws = g->legal_words; ws; ws &= ws - 1) {
             int w = __builtin_ctz(ws);
-            for (uint64_t b = g->legal[w]; b; b &= b - 1) o[AZK_OO_MASK + w * 64 + __builtin_ctzll(b)] = 1.f;
+            for (uint64_t b = g->legal[w]; b; b &= b - 1) PUT(AZK_OO_MASK + w * 64 + __builtin_ctzll(b), 1.f);
         }
     return AZK_OBS_LEN_;
+}
+#undef PUT
+
+int azk_observe(const azk_game *g, const azk_cardset *cs, int me, float *out) {
+    return observe(g, cs, me, (obs_out){out, NULL, 0});
+}
+
+/* The same values, one byte each (azuki.h): written directly, 4x fewer bytes. */
+int azk_observe_u8(const azk_game *g, const azk_cardset *cs, int me, uint8_t *out) {
+    return observe(g, cs, me, (obs_out){NULL, out, 1});
 }
 
 /* ---- information-set sampling ------------------------------------------------ */

@@ -13,7 +13,11 @@
  *  - deck pairings are drawn in turn from the list, each used twice in a
  *    row with the seats swapped, so per-deck and per-seat results balance;
  *  - a step either applies every row's action or, if any acting row's action
- *    is illegal, changes nothing and reports the first such row;
+ *    is illegal, changes nothing and reports the first such row (the same
+ *    for the opponent actions of AZK_VEC_POLICY);
+ *  - AZK_VEC_POLICY: a game is never left where nobody decides: after every
+ *    call each game waits either for its agent (its row acts) or for its
+ *    opponent (pending), never both, never a finished game;
  *  - no allocation, nothing printed.
  */
 #include "game.h"
@@ -23,12 +27,14 @@ struct azk_vec_game {
     uint64_t bot_rng[2];
     uint32_t episode;       /* the episode counter value this episode started with */
     uint32_t steps;         /* agent decisions in this episode */
-    uint8_t agent_seat;     /* AZK_VEC_BOT: the agent's seat this episode */
-    uint8_t pad_[7];
+    uint8_t agent_seat;     /* AZK_VEC_BOT / POLICY: the agent's seat this episode */
+    uint8_t touched;        /* stepped by the last call (AZK_VEC_POLICY rewrites only those rows) */
+    uint8_t pad_[6];
 };
 
 struct azk_vec {
     int n, mode, bot_kind, npairs;
+    int obs_u8, waiting;    /* azk_vec_set_obs */
     int obs_len, mask_off;  /* the observation's length and its MASK slice (azk_obs_field) */
     uint64_t seed;
     uint32_t next_episode;
@@ -89,7 +95,17 @@ azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed,
     for (int i = 0; i < n; i++) {
         vec_reset_game(v, cs, i);
         if (mode == AZK_VEC_BOT) vec_bot_moves(v, cs, &v->games[i]);
+        v->games[i].touched = 1; /* every row is written once */
     }
+    return AZK_OK;
+}
+
+azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting) {
+    if (!v || (obs_dtype != AZK_VEC_OBS_F32 && obs_dtype != AZK_VEC_OBS_U8) ||
+        (waiting != AZK_VEC_WAIT_FULL && waiting != AZK_VEC_WAIT_MASK))
+        return AZK_ERR_ARG;
+    v->obs_u8 = obs_dtype == AZK_VEC_OBS_U8;
+    v->waiting = waiting;
     return AZK_OK;
 }
 
@@ -98,44 +114,82 @@ static int acting_row(const azk_vec *v, int i) {
     const struct azk_vec_game *e = &v->games[i];
     int p = azk_current_player(&e->g);
     if (p < 0) return -1;
+    if (v->mode == AZK_VEC_POLICY) return p == e->agent_seat ? i : -1;
     return v->mode == AZK_VEC_SELF ? 2 * i + p : i;
 }
 
-/* Write every row's observation (if obs) and mask (if masks): the acting
- * row gets the game's legal set; in self-play the waiting seat's row gets
- * its own observation with NO_OP as its only action (the action is ignored;
- * a policy never sees an empty mask). */
-static void write_outputs(const azk_vec *v, const azk_cardset *cs, float *obs, uint8_t *masks) {
+/* AZK_VEC_POLICY: game i waits for its opponent. */
+static int opp_pending(const azk_vec *v, int i) {
+    const struct azk_vec_game *e = &v->games[i];
+    int p = azk_current_player(&e->g);
+    return v->mode == AZK_VEC_POLICY && p >= 0 && p != e->agent_seat;
+}
+
+/* Row r's observation (seat's view) in the configured dtype; a row that does
+ * not act gets a NO_OP-only MASK slice, and with AZK_VEC_WAIT_MASK (unless
+ * `full`) nothing else is written. */
+static void write_obs_row(const azk_vec *v, const azk_cardset *cs, void *obs, int r, int i, int seat, int acts,
+                          int full) {
     int na = AZK_NUM_ACTIONS_;
-    if (obs)
-        for (int r = 0; r < azk_vec_rows(v); r++) {
-            int i = v->mode == AZK_VEC_SELF ? r / 2 : r;
-            int seat = v->mode == AZK_VEC_SELF ? r & 1 : v->games[i].agent_seat;
-            float *o = obs + (size_t)r * (size_t)v->obs_len;
-            azk_observe(&v->games[i].g, cs, seat, o);
-            if (acting_row(v, i) != r) { /* the observation's mask is all 0 for the waiting seat */
-                memset(o + v->mask_off, 0, sizeof(float) * (size_t)na);
-                o[v->mask_off] = 1.0f;
-            }
+    size_t at = (size_t)r * (size_t)v->obs_len;
+    if (v->obs_u8) {
+        uint8_t *o = (uint8_t *)obs + at;
+        if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe_u8(&v->games[i].g, cs, seat, o);
+        if (!acts) {
+            memset(o + v->mask_off, 128, (size_t)na); /* encoded 0 */
+            o[v->mask_off] = 255;                     /* encoded 1 */
         }
-    if (!masks) return;
-    for (int i = 0; i < v->n; i++) {
-        int r = acting_row(v, i);
-        if (v->mode == AZK_VEC_SELF) {
-            for (int s = 0; s < 2; s++) {
-                uint8_t *m = masks + (size_t)(2 * i + s) * (size_t)na;
-                if (2 * i + s == r) azk_legal_mask(&v->games[i].g, cs, m);
-                else { memset(m, 0, (size_t)na); m[0] = 1; }
-            }
-        } else {
-            azk_legal_mask(&v->games[i].g, cs, masks + (size_t)i * (size_t)na);
+    } else {
+        float *o = (float *)obs + at;
+        if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe(&v->games[i].g, cs, seat, o);
+        if (!acts) {
+            memset(o + v->mask_off, 0, sizeof(float) * (size_t)na);
+            o[v->mask_off] = 1.0f;
         }
     }
 }
 
-azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, float *obs, uint8_t *masks, int32_t *players) {
+static void noop_mask(uint8_t *m) {
+    memset(m, 0, (size_t)AZK_NUM_ACTIONS_);
+    m[0] = 1;
+}
+
+/* Write the rows' observations (if obs) and masks (if masks): the acting
+ * row gets the game's legal set; a row that does not act (self-play's
+ * waiting seat, a POLICY agent waiting for its opponent) a NO_OP-only mask
+ * (its action is ignored; a policy never sees an empty mask). `how`: 0
+ * every game, every observation in full (azk_vec_observe, so an
+ * AZK_VEC_WAIT_MASK row always holds a complete earlier view); 2 every game,
+ * waiting rows as configured; 3 likewise, only the games the last call
+ * stepped (POLICY). */
+static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int how) {
+    int full = how == 0;
+    int na = AZK_NUM_ACTIONS_;
+    for (int i = 0; i < v->n; i++) {
+        if (how == 3 && !v->games[i].touched) continue;
+        int r = acting_row(v, i);
+        if (v->mode == AZK_VEC_SELF) {
+            for (int s = 0; s < 2; s++) {
+                int row = 2 * i + s;
+                if (obs) write_obs_row(v, cs, obs, row, i, s, row == r, full);
+                if (!masks) continue;
+                uint8_t *m = masks + (size_t)row * (size_t)na;
+                if (row == r) azk_legal_mask(&v->games[i].g, cs, m);
+                else noop_mask(m);
+            }
+        } else {
+            if (obs) write_obs_row(v, cs, obs, i, i, v->games[i].agent_seat, r == i, full);
+            if (!masks) continue;
+            uint8_t *m = masks + (size_t)i * (size_t)na;
+            if (r == i) azk_legal_mask(&v->games[i].g, cs, m);
+            else noop_mask(m);
+        }
+    }
+}
+
+azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *players) {
     if (!v || !cs) return AZK_ERR_ARG;
-    write_outputs(v, cs, obs, masks);
+    write_outputs(v, cs, obs, masks, 0);
     if (players)
         for (int r = 0; r < azk_vec_rows(v); r++) {
             int i = v->mode == AZK_VEC_SELF ? r / 2 : r;
@@ -154,20 +208,22 @@ static void log_episode(azk_vec *v, const struct azk_vec_game *e) {
     if (res == AZK_RES_TRUNCATED) L[AZK_VLOG_TRUNCATED] += 1.0f;
     if (w == 0) L[AZK_VLOG_WINS_SEAT0] += 1.0f;
     if (w == 1) L[AZK_VLOG_WINS_SEAT1] += 1.0f;
-    if (v->mode == AZK_VEC_BOT && w >= 0) {
+    if (v->mode != AZK_VEC_SELF && w >= 0) {
         L[w == e->agent_seat ? AZK_VLOG_AGENT_WINS : AZK_VLOG_AGENT_LOSSES] += 1.0f;
         if (w == e->agent_seat) L[e->agent_seat ? AZK_VLOG_AGENT_WINS_SEAT1 : AZK_VLOG_AGENT_WINS_SEAT0] += 1.0f;
     }
-    if (v->mode == AZK_VEC_BOT) L[e->agent_seat ? AZK_VLOG_AGENT_GAMES_SEAT1 : AZK_VLOG_AGENT_GAMES_SEAT0] += 1.0f;
+    if (v->mode != AZK_VEC_SELF) L[e->agent_seat ? AZK_VLOG_AGENT_GAMES_SEAT1 : AZK_VLOG_AGENT_GAMES_SEAT0] += 1.0f;
 }
 
-azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, float *obs, uint8_t *masks,
-                        float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row) {
+/* One call: opp = 0 applies the acting rows' actions (actions[rows]),
+ * opp = 1 the pending games' opponent actions (actions[n]). */
+static azk_status vec_step(azk_vec *v, const azk_cardset *cs, int opp, const int32_t *actions, void *obs,
+                           uint8_t *masks, float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row) {
     if (!v || !cs || !actions || !rewards || !terminals || !truncations) return AZK_ERR_ARG;
     int rows = azk_vec_rows(v);
-    /* all or nothing: every acting row's action must be legal first */
+    /* all or nothing: every applied action must be legal first */
     for (int i = 0; i < v->n; i++) {
-        int r = acting_row(v, i);
+        int r = opp ? (opp_pending(v, i) ? i : -1) : acting_row(v, i);
         if (r >= 0 && !azk_is_legal(&v->games[i].g, cs, actions[r])) {
             if (bad_row) *bad_row = r;
             return AZK_ILLEGAL;
@@ -178,10 +234,11 @@ azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *action
     memset(truncations, 0, (size_t)rows);
     for (int i = 0; i < v->n; i++) {
         struct azk_vec_game *e = &v->games[i];
-        int r = acting_row(v, i);
+        int r = opp ? (opp_pending(v, i) ? i : -1) : acting_row(v, i);
+        e->touched = r >= 0;
         if (r < 0) continue;
         azk_step(&e->g, cs, actions[r]);
-        e->steps++;
+        if (!opp) e->steps++;
         if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
         if (!azk_is_terminal(&e->g)) continue;
         /* the episode ended: rewards from each row's seat, flags, log, reset */
@@ -201,7 +258,45 @@ azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *action
         vec_reset_game(v, cs, i);
         if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
     }
-    write_outputs(v, cs, obs, masks);
+    write_outputs(v, cs, obs, masks, v->mode == AZK_VEC_POLICY ? 3 : 2);
+    return AZK_OK;
+}
+
+azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, void *obs, uint8_t *masks,
+                        float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row) {
+    return vec_step(v, cs, 0, actions, obs, masks, rewards, terminals, truncations, bad_row);
+}
+
+azk_status azk_vec_step_opponent(azk_vec *v, const azk_cardset *cs, const int32_t *opp_actions, void *obs,
+                                 uint8_t *masks, float *rewards, uint8_t *terminals, uint8_t *truncations,
+                                 int *bad_row) {
+    if (!v || v->mode != AZK_VEC_POLICY) return AZK_ERR_ARG;
+    return vec_step(v, cs, 1, opp_actions, obs, masks, rewards, terminals, truncations, bad_row);
+}
+
+/* The pending opponent decisions; rows of games the last call did not step
+ * already hold what they would be written. */
+azk_status azk_vec_observe_opponent(const azk_vec *v, const azk_cardset *cs, void *opp_obs, uint8_t *opp_masks,
+                                    uint8_t *pending) {
+    if (!v || !cs || v->mode != AZK_VEC_POLICY) return AZK_ERR_ARG;
+    int na = AZK_NUM_ACTIONS_;
+    for (int i = 0; i < v->n; i++) {
+        int p = opp_pending(v, i);
+        if (pending) pending[i] = (uint8_t)p;
+        if (!v->games[i].touched) continue;
+        const azk_game *g = &v->games[i].g;
+        int seat = 1 - v->games[i].agent_seat;
+        if (p && opp_obs) {
+            size_t at = (size_t)i * (size_t)v->obs_len;
+            if (v->obs_u8) azk_observe_u8(g, cs, seat, (uint8_t *)opp_obs + at);
+            else azk_observe(g, cs, seat, (float *)opp_obs + at);
+        }
+        if (opp_masks) {
+            uint8_t *m = opp_masks + (size_t)i * (size_t)na;
+            if (p) azk_legal_mask(g, cs, m);
+            else noop_mask(m);
+        }
+    }
     return AZK_OK;
 }
 

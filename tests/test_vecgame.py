@@ -56,7 +56,7 @@ def test_vecgame_equals_games_stepped_alone_self_play():
 
 
 def test_self_play_masks_and_observations():
-    v = VecGame(3, seed=7, mode="self")
+    v = VecGame(3, seed=7, mode="self", obs_dtype="float32")
     for _ in range(50):
         for i in range(3):
             g = v.game(i)
@@ -145,6 +145,246 @@ def test_caller_owned_buffers_are_written_in_place():
     rows = 6
     bufs = {"masks": np.zeros((rows, azuki.NUM_ACTIONS), dtype=np.uint8), "rewards": np.zeros(rows, dtype=np.float32),
             "obs": np.zeros((rows, azuki.OBS_LEN), dtype=np.float32)}
-    v = VecGame(3, seed=2, buffers=bufs)
+    v = VecGame(3, seed=2, buffers=bufs, obs_dtype="float32")
     assert v.masks is bufs["masks"] and v.rewards is bufs["rewards"] and v.obs is bufs["obs"]
     assert bufs["masks"].sum() > 0 and np.abs(bufs["obs"]).sum() > 0
+
+
+def test_default_obs_dtype_is_uint8():
+    v = VecGame(2, seed=1)
+    assert v.obs_dtype == "uint8" and v.obs.dtype == np.uint8 and v.obs.shape == (4, azuki.OBS_LEN)
+    assert v.waiting_obs == "full"
+
+
+# ---- mode="policy": the opponent seat answered from Python ------------------------------------------------------
+
+def solo_game(seed, e, pairs=PAIRS):
+    pair = pairs[(e // 2) % len(pairs)]
+    return azuki.Game(seed=seed + e, decks=pair if e % 2 == 0 else pair[::-1])
+
+
+def scripted_opponent(mask_row, i, k):
+    """A deterministic opponent policy: the (i + k)-th legal action, cyclically."""
+    legal = np.flatnonzero(mask_row)
+    return int(legal[(i + k) % len(legal)])
+
+
+def check_policy_buffers(v, solo, obs_too):
+    for i in range(v.n):
+        g, seat = solo[i], v.agent_seat(i)
+        assert v.state_hash(i) == g.state_hash()
+        assert v.agent_seat(i) == (v.episode(i) >> 1) & 1     # the agent's seat alternates every two episodes
+        assert not g.is_terminal
+        agent_turn = g.current_player == seat
+        assert v.acting[i] == agent_turn and v.opp_pending[i] == (not agent_turn)   # exactly one of them decides
+        if agent_turn:
+            assert np.array_equal(v.masks[i], g.action_mask())
+            assert v.opp_masks[i].sum() == 1 and v.opp_masks[i][0] == 1
+        else:
+            assert v.masks[i].sum() == 1 and v.masks[i][0] == 1
+            assert np.array_equal(v.opp_masks[i], g.action_mask())
+        if obs_too:
+            assert np.array_equal(v.obs[i][:-azuki.NUM_ACTIONS], g.observe(seat)[:-azuki.NUM_ACTIONS])
+            assert np.array_equal(azuki.obs_slice(v.obs[i], "MASK"), v.masks[i])
+            if not agent_turn:
+                assert np.array_equal(v.opp_obs[i], g.observe(1 - seat))
+
+
+@pytest.mark.parametrize("obs_too", [False, True])
+def test_policy_mode_equals_games_stepped_alone(obs_too):
+    """Agent batches and opponent batches alternate; every game equals the
+    same Game stepped alone (same seed + episode, same pairing), with a random
+    agent and a scripted opponent; rewards / terminals on the call that ended
+    the episode."""
+    n, seed = 5, 40
+    v = VecGame(n, seed=seed, pairings=PAIRS, mode="policy", obs=obs_too, obs_dtype="float32")
+    assert v.rows == n and v.opp_masks.shape == (n, azuki.NUM_ACTIONS) and v.opp_pending.shape == (n,)
+    assert (v.opp_obs is not None) == obs_too
+    solo = [solo_game(seed, v.episode(i)) for i in range(n)]
+    check_policy_buffers(v, solo, obs_too)
+    rng = random.Random(5)
+    episodes = seen_pending = 0
+    for k in range(1500 if obs_too else 4000):
+        for opp in (0, 1):
+            live = v.opp_pending if opp else v.acting
+            seen_pending += int(opp and live.sum())
+            actions = np.zeros(n, dtype=np.int32)
+            seats = [v.agent_seat(i) for i in range(n)]
+            for i in range(n):
+                if live[i]:
+                    actions[i] = scripted_opponent(v.opp_masks[i], i, k) if opp else pick(rng, v.masks[i])
+                    solo[i].step(int(actions[i]))
+            (v.step_opponent if opp else v.step)(actions)
+            for i in range(n):
+                ended = solo[i].is_terminal
+                assert bool(v.terminals[i] or v.truncations[i]) == ended   # reported by this very call
+                if ended:
+                    episodes += 1
+                    w = solo[i].winner
+                    assert v.truncations[i] == (solo[i].result == "TRUNCATED")
+                    assert v.rewards[i] == (0 if w is None else (1 if w == seats[i] else -1))
+                    solo[i] = solo_game(seed, v.episode(i))
+                else:
+                    assert v.rewards[i] == 0
+            check_policy_buffers(v, solo, obs_too)
+    assert episodes >= 5 and seen_pending > 100
+    log = v.log()
+    assert log["episodes"] == episodes
+    assert log["agent_wins"] + log["agent_losses"] + log["draws"] + log["truncated"] == episodes
+
+
+def test_policy_mode_reward_sign_follows_the_agent_seat():
+    """Play to the end with Game copies and check the reward against the
+    agent's seat of the episode that ended."""
+    v = VecGame(3, seed=9, mode="policy", obs=False)
+    rng = random.Random(3)
+    seat_of = {i: v.agent_seat(i) for i in range(3)}
+    checked = 0
+    for _ in range(20000):
+        if checked >= 6:
+            break
+        opp = bool(v.opp_pending.any())
+        live, masks = (v.opp_pending, v.opp_masks) if opp else (v.acting, v.masks)
+        actions = np.array([pick(rng, masks[i]) if live[i] else 0 for i in range(3)], dtype=np.int32)
+        before = [v.game(i) for i in range(3)]
+        (v.step_opponent if opp else v.step)(actions)
+        for i in range(3):
+            if v.terminals[i] or v.truncations[i]:
+                g = before[i]
+                g.step(int(actions[i]))
+                assert g.is_terminal
+                w = g.winner
+                assert v.rewards[i] == (0 if w is None else (1 if w == seat_of[i] else -1))
+                checked += 1
+            seat_of[i] = v.agent_seat(i)
+    assert checked >= 6
+
+
+def test_policy_mode_plays_episodes_with_a_random_opponent():
+    """The loop a league trainer runs: a batch of agent decisions, then a
+    batch of opponent decisions (random from the mask); episodes counted by
+    log()."""
+    n = 16
+    v = VecGame(n, seed=123, mode="policy", pairings=PAIRS)
+    rng = np.random.default_rng(0)
+
+    def sample(masks, live):
+        u = rng.random(masks.shape) * masks          # a uniform legal action per row
+        return np.where(live, u.argmax(axis=1), 0).astype(np.int32)
+
+    ended = 0
+    agent_steps = opp_steps = 0
+    for _ in range(3000):
+        agent_steps += int(v.acting.sum())
+        v.step(sample(v.masks, v.acting))
+        ended += int((v.terminals | v.truncations).sum())
+        opp_steps += int(v.opp_pending.sum())
+        v.step_opponent(sample(v.opp_masks, v.opp_pending))
+        ended += int((v.terminals | v.truncations).sum())
+    log = v.log()
+    assert log["episodes"] == ended >= 2 * n
+    assert log["agent_games_seat0"] > 0 and log["agent_games_seat1"] > 0
+    assert log["agent_games_seat0"] + log["agent_games_seat1"] == ended
+    assert agent_steps > 0 and opp_steps > 0
+    assert np.all(v.acting + v.opp_pending == 1)
+
+
+def test_policy_mode_bad_inputs():
+    v = VecGame(3, seed=4, mode="policy", obs=False)
+    with pytest.raises(ValueError):
+        v.step_opponent(np.zeros(4, dtype=np.int32))
+    with pytest.raises(ValueError):
+        v.step_opponent(np.zeros(3, dtype=np.float64))
+    with pytest.raises(RuntimeError):
+        VecGame(2, mode="self", obs=False).step_opponent(np.zeros(2, dtype=np.int32))
+    with pytest.raises(RuntimeError):
+        VecGame(2, mode="bot", obs=False).step_opponent(np.zeros(2, dtype=np.int32))
+    with pytest.raises(ValueError):
+        VecGame(2, mode="policy", buffers={"opp_masks": np.zeros((2, 3), dtype=np.uint8)})
+    with pytest.raises(ValueError):
+        VecGame(2, mode="self", buffers={"opp_masks": np.zeros((2, azuki.NUM_ACTIONS), dtype=np.uint8)})
+    # get some games pending, then send one illegal opponent action: nothing changes
+    rng = random.Random(0)
+    for _ in range(50):
+        if v.opp_pending.sum() >= 1:
+            break
+        v.step(np.array([pick(rng, v.masks[i]) for i in range(3)], dtype=np.int32))
+    pend = np.flatnonzero(v.opp_pending)
+    assert len(pend)
+    before = [v.state_hash(i) for i in range(3)]
+    bufs = [b.copy() for b in (v.masks, v.opp_masks, v.opp_pending, v.acting)]
+    actions = np.array([pick(rng, v.opp_masks[i]) for i in range(3)], dtype=np.int32)
+    bad = int(pend[-1])
+    actions[bad] = int(np.flatnonzero(v.opp_masks[bad] == 0)[0])
+    with pytest.raises(azuki.IllegalActionError, match=f"game {bad}"):
+        v.step_opponent(actions)
+    assert [v.state_hash(i) for i in range(3)] == before
+    assert all(np.array_equal(a, b) for a, b in zip(bufs, (v.masks, v.opp_masks, v.opp_pending, v.acting)))
+    # actions for games that are not pending are ignored, whatever they are
+    actions[bad] = pick(rng, v.opp_masks[bad])
+    actions[v.opp_pending == 0] = 10**6
+    v.step_opponent(actions)
+
+
+# ---- compact observations ------------------------------------------------------------------------------------------
+
+def test_obs_decode_u8_matches_float_observations_slice_by_slice():
+    """The same games in float32 and uint8: decoded uint8 observations are
+    within half a quantization step of the float ones in every slice; values
+    -1 / 0 / 1 (the MASK slice included) decode exactly."""
+    kw = dict(seed=21, pairings=PAIRS, mode="self")
+    f = VecGame(4, obs_dtype="float32", **kw)
+    u = VecGame(4, obs_dtype="uint8", **kw)
+    assert f.obs.dtype == np.float32 and u.obs.dtype == np.uint8 and u.obs.shape == f.obs.shape
+    assert u.obs.nbytes * 4 == f.obs.nbytes
+    layout = azuki.obs_layout()
+    rng = random.Random(8)
+    step = 0.5 / 127 + 1e-6
+    seen_fraction = False
+    for _ in range(300):
+        dec = azuki.obs_decode_u8(u.obs)
+        assert dec.dtype == np.float32
+        err = np.abs(dec - f.obs)
+        for name, info in layout.items():
+            sl = slice(info["offset"], info["offset"] + int(np.prod(info["shape"])))
+            assert err[:, sl].max() <= step, name
+        exact = np.isin(f.obs, (-1.0, 0.0, 1.0))
+        assert np.array_equal(dec[exact], f.obs[exact])
+        seen_fraction |= bool((~exact).any())
+        assert np.array_equal(azuki.obs_slice(dec[0], "MASK"), azuki.obs_slice(f.obs[0], "MASK"))
+        assert np.array_equal(u.masks, f.masks)
+        actions = np.array([pick(rng, f.masks[r]) for r in range(f.rows)], dtype=np.int32)
+        f.step(actions)
+        u.step(actions)
+    assert seen_fraction
+    # the mapping itself
+    assert np.array_equal(azuki.obs_decode_u8(np.array([1, 128, 255], dtype=np.uint8)), np.array([-1, 0, 1], np.float32))
+    with pytest.raises(ValueError):
+        azuki.obs_decode_u8(np.zeros(3, dtype=np.float32))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "uint8"])
+def test_waiting_obs_mask_writes_only_the_mask_slice(dtype):
+    kw = dict(seed=3, mode="self", obs_dtype=dtype)
+    full = VecGame(3, waiting_obs="full", **kw)
+    cheap = VecGame(3, waiting_obs="mask", **kw)
+    one = 1 if dtype == "float32" else 255
+    zero = 0 if dtype == "float32" else 128
+    rng = random.Random(4)
+    for _ in range(200):
+        assert np.array_equal(full.masks, cheap.masks) and np.array_equal(full.acting, cheap.acting)
+        if dtype == "uint8":
+            assert cheap.obs.min() >= 1      # every row holds a complete view (0 is never written)
+        for r in range(full.rows):
+            m = azuki.obs_slice(cheap.obs[r], "MASK")
+            if full.acting[r]:
+                assert np.array_equal(cheap.obs[r], full.obs[r])
+            else:
+                assert m[0] == one and np.all(m[1:] == zero)
+        actions = np.array([pick(rng, full.masks[r]) for r in range(full.rows)], dtype=np.int32)
+        full.step(actions)
+        cheap.step(actions)
+    with pytest.raises(ValueError):
+        VecGame(2, waiting_obs="none")
+    with pytest.raises(ValueError):
+        VecGame(2, obs_dtype="float16")
