@@ -279,32 +279,6 @@ static int pick(bot_ctx *x, const azk_game *g, int depth, azk_rng *rng) {
 
 static const azk_search_params SEARCH_DEFAULTS = {AZK_BOT_SEARCH_SIMS, 700, 1, SEARCH_ROLLOUT_BUDGET};
 
-/* Zones of player p holding a card the pending work names (as obs.c's
- * azk_resample decides: those zones are not redistributed). */
-static unsigned search_pinned(const azk_game *g, int p) {
-    unsigned z = 0;
-#define PIN(c)                                                                                           \
-    do {                                                                                                 \
-        int c_ = (c);                                                                                    \
-        if (c_ < AZK_NUM_CARDS && g->cards[c_].owner == p) z |= 1u << g->cards[c_].zone;                 \
-    } while (0)
-    if (g->vm.active) {
-        PIN(g->vm.source);
-        PIN(g->vm.ctx_card);
-        PIN(g->vm.spell_card);
-        for (int i = 0; i < AZK_TREGS; i++) PIN(g->vm.t[i]);
-        for (int i = 0; i < g->vm.each_n && i < AZK_MAX_EACH; i++) PIN(g->vm.each[i]);
-    }
-    for (int i = 0; i < g->trig_n && i < AZK_MAX_TRIGGERS; i++) {
-        PIN(g->trig[i].source);
-        PIN(g->trig[i].ctx_card);
-    }
-    if (g->phase == AZK_PHASE_PROMPT && (g->prompt.kind == AZK_PK_CARD || g->prompt.kind == AZK_PK_BOTTOM_ORDER))
-        for (int i = 0; i < g->prompt.n && i < AZK_MAX_OPTIONS; i++) PIN(g->prompt.opt[i]);
-#undef PIN
-    return z;
-}
-
 static void sort_u8(uint8_t *a, int n) {
     for (int i = 1; i < n; i++) {
         uint8_t v = a[i];
@@ -321,35 +295,12 @@ static void sort_u8(uint8_t *a, int n) {
 static void canonicalize(azk_game *g, int me) {
     uint8_t ids[AZK_NUM_CARDS], defs[AZK_NUM_CARDS];
     for (int p = 0; p < AZK_PLAYERS; p++) {
-        azk_player *pl = &g->pl[p];
-        unsigned pinned = search_pinned(g, p);
-        int n = 0;
-        if (!(pinned & (1u << AZK_Z_DECK)))
-            for (int i = 0; i < pl->deck_n; i++) ids[n++] = pl->deck[i];
-        if (p != me) {
-            if (!(pinned & (1u << AZK_Z_HAND)))
-                for (int i = 0; i < pl->hand_n; i++)
-                    if (azk_card_known(g, me, pl->hand[i]) != 1) ids[n++] = pl->hand[i];
-            if (!(pinned & (1u << AZK_Z_LOOK)))
-                for (int i = 0; i < pl->look_n; i++) ids[n++] = pl->look[i];
-        }
+        int n = azk_hidden_pool(g, me, p, ids); /* exactly what azk_resample redistributes */
         for (int i = 0; i < n; i++) defs[i] = g->cards[ids[i]].def;
         sort_u8(ids, n);
         sort_u8(defs, n);
         for (int i = 0; i < n; i++) g->cards[ids[i]].def = defs[i];
-        /* the hand back in canonical order (definition, then card index) */
-        for (int i = 1; i < pl->hand_n; i++) {
-            uint8_t c = pl->hand[i];
-            int j = i;
-            while (j > 0) {
-                const azk_card *o = &g->cards[pl->hand[j - 1]];
-                if (o->def < g->cards[c].def || (o->def == g->cards[c].def && pl->hand[j - 1] < c)) break;
-                pl->hand[j] = pl->hand[j - 1];
-                j--;
-            }
-            pl->hand[j] = c;
-        }
-        for (int i = 0; i < pl->hand_n; i++) g->cards[pl->hand[i]].pos = (uint8_t)i;
+        azk_sort_hand(g, &g->pl[p]);
     }
 }
 

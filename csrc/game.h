@@ -504,6 +504,10 @@ int azk_refresh_legal(azk_game *g, const azk_cardset *cs); /* enumerate into the
 /* export.c */
 int azk_placing_card(const azk_game *g, const azk_cardset *cs); /* the card a SLOT/HOLDER prompt places, else -1 */
 
+/* obs.c: the hidden-information pool the resampler and the search bot share */
+int azk_hidden_pool(const azk_game *g, int me, int p, uint8_t *pool); /* pool: AZK_NUM_CARDS entries */
+void azk_sort_hand(azk_game *g, azk_player *pl);                       /* canonical order, positions */
+
 /* state.c */
 int azk_check_invariants(const azk_game *g, const azk_cardset *cs);  /* 0 ok; includes the legal cache */
 int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache);

@@ -355,6 +355,27 @@ static unsigned pinned_zones(const azk_game *g, int p) {
     return z;
 }
 
+/* The cards of player p whose identities `me` cannot know and the
+ * resampler may redistribute (index list into pool, returns the count): p's
+ * deck, and for the opponent its unknown hand cards and looked-at cards;
+ * a zone holding a card the pending work names stays as it is. The search
+ * bot's canonical view (bot.c) uses the same pool. */
+int azk_hidden_pool(const azk_game *g, int me, int p, uint8_t *pool) {
+    const azk_player *pl = &g->pl[p];
+    unsigned pinned = pinned_zones(g, p);
+    int n = 0;
+    if (!(pinned & (1u << AZK_Z_DECK)))
+        for (int i = 0; i < pl->deck_n; i++) pool[n++] = pl->deck[i];
+    if (p != me) {
+        if (!(pinned & (1u << AZK_Z_HAND)))
+            for (int i = 0; i < pl->hand_n; i++)
+                if (!known(g, me, pl->hand[i])) pool[n++] = pl->hand[i];
+        if (!(pinned & (1u << AZK_Z_LOOK)))
+            for (int i = 0; i < pl->look_n; i++) pool[n++] = pl->look[i];
+    }
+    return n;
+}
+
 /* Shuffle the definitions of the n cards idx[0..n-1] among themselves. */
 static void shuffle_defs(azk_game *g, azk_rng *r, const uint8_t *idx, int n) {
     for (int i = n - 1; i > 0; i--) {
@@ -366,7 +387,7 @@ static void shuffle_defs(azk_game *g, azk_rng *r, const uint8_t *idx, int n) {
 }
 
 /* Put a hand back in canonical order (definition, then card index). */
-static void sort_hand(azk_game *g, azk_player *pl) {
+void azk_sort_hand(azk_game *g, azk_player *pl) {
     for (int i = 1; i < pl->hand_n; i++) {
         uint8_t c = pl->hand[i];
         int j = i;
@@ -388,20 +409,9 @@ azk_status azk_resample(azk_game *g, const azk_cardset *cs, int player, uint64_t
     uint8_t pool[AZK_NUM_CARDS];
     for (int k = 0; k < AZK_PLAYERS; k++) {
         int p = k == 0 ? player : 1 - player;
-        azk_player *pl = &g->pl[p];
-        unsigned pinned = pinned_zones(g, p);
-        int n = 0;
-        if (!(pinned & (1u << AZK_Z_DECK)))
-            for (int i = 0; i < pl->deck_n; i++) pool[n++] = pl->deck[i];
-        if (p != player) {
-            if (!(pinned & (1u << AZK_Z_HAND)))
-                for (int i = 0; i < pl->hand_n; i++)
-                    if (!known(g, player, pl->hand[i])) pool[n++] = pl->hand[i];
-            if (!(pinned & (1u << AZK_Z_LOOK)))
-                for (int i = 0; i < pl->look_n; i++) pool[n++] = pl->look[i];
-        }
+        int n = azk_hidden_pool(g, player, p, pool);
         shuffle_defs(g, &r, pool, n);
-        sort_hand(g, pl);
+        azk_sort_hand(g, &g->pl[p]);
     }
     azk_rng_seed(&g->rng, azk_rng_next(&r) | (uint64_t)azk_rng_next(&r) << 32, AZK_GAME_RNG_STREAM);
     azk_refresh_legal(g, cs);
