@@ -131,9 +131,15 @@ A card returned to its owner's hand from the field, or revealed into it, is
 marked (card flag 3, `revealed`) until it leaves the hand; the mark is part of
 the state (hashed and serialized).
 
-Not tracked yet (left for later): deck positions a player knows because it
-chose them (e.g. the bottom order of looked-at cards, §8.9): after such an
-ability, my own deck is still shown as an unordered multiset.
+Deck positions a player chose are knowledge too (§8.9): a card its owner
+puts on the bottom after looking (Itto, Recruit, Mizuki; also looked-at
+cards an ability leaves behind) is marked as seen by that player (the card's
+`seen` bits, hashed and serialized) until it moves again or the deck is
+shuffled. `DECK_BOTTOM` shows those cards at their positions from the
+bottom; `card_known` answers yes for them; the resampler leaves them where
+they are. The opponent does not know them. (Positions a player chose are
+the only deck knowledge the starter cards create; `from_setup` positions
+start with none.)
 
 The property tests check the rule on random positions of every deck
 pairing: replacing hidden information only (the opponent's unknown hand

@@ -167,7 +167,9 @@ typedef struct azk_card {
     uint8_t holder;       /* weapons: the holder's card index, else AZK_NONE */
     uint8_t flags;        /* enum azk_card_flag */
     uint8_t once_used;    /* bit i: ability i of the def used this turn */
-    uint8_t pad_;
+    uint8_t seen;         /* deck cards: bit p = player p knows this card where it lies (it put it
+                           * there in the order it chose, e.g. the bottom after a look; rules
+                           * §8.9); cleared by any move and by shuffling the deck */
     int16_t damage;       /* damage marked on it */
     uint16_t incarnation; /* new value on every zone change (RULES 2.1) */
 } azk_card;

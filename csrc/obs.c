@@ -67,7 +67,7 @@ const char *azk_obs_field_norm(int field) {
 static int known(const azk_game *g, int p, int c) {
     const azk_card *k = &g->cards[c];
     switch (k->zone) {
-    case AZK_Z_DECK:
+    case AZK_Z_DECK: return (k->seen >> p) & 1;        /* face down, unless p put it where it is */
     case AZK_Z_IKZ_PILE: return 0;                     /* face down for everybody */
     case AZK_Z_HAND: return k->owner == p || (k->flags & AZK_CF_REVEALED) != 0;
     case AZK_Z_LOOK: return k->owner == p;             /* rules §8.9: looked at by its owner only */
@@ -238,6 +238,8 @@ AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs
     for (int i = 0; i < mp->hand_n && i < AZK_HAND_CAP; i++) PUT(AZK_OO_HAND_SLOTS + i, card_id(g, mp->hand[i]));
     COUNT_INTO(AZK_OO_OPP_HAND_KNOWN, TALLY(op->hand, op->hand_n, known(g, me, c_)));
     COUNT_INTO(AZK_OO_DECK, TALLY(mp->deck, mp->deck_n, 1));
+    for (int i = 0; i < mp->deck_n && i < AZK_DECK_CAP; i++) /* deck[0] is the bottom */
+        if (known(g, me, mp->deck[i])) PUT(AZK_OO_DECK_BOTTOM + i, card_id(g, mp->deck[i]));
     COUNT_INTO(AZK_OO_OPP_UNSEEN, TALLY(op->hand, op->hand_n, !known(g, me, c_)) TALLY(op->deck, op->deck_n, 1)
                                       TALLY(op->look, op->look_n, 1));
     COUNT_INTO(AZK_OO_DISCARD, TALLY(mp->discard, mp->discard_n, 1));
@@ -365,7 +367,8 @@ int azk_hidden_pool(const azk_game *g, int me, int p, uint8_t *pool) {
     unsigned pinned = pinned_zones(g, p);
     int n = 0;
     if (!(pinned & (1u << AZK_Z_DECK)))
-        for (int i = 0; i < pl->deck_n; i++) pool[n++] = pl->deck[i];
+        for (int i = 0; i < pl->deck_n; i++)
+            if (!known(g, me, pl->deck[i])) pool[n++] = pl->deck[i]; /* a place `me` chose stays */
     if (p != me) {
         if (!(pinned & (1u << AZK_Z_HAND)))
             for (int i = 0; i < pl->hand_n; i++)

@@ -23,7 +23,7 @@
 #include "game.h"
 
 #define AZK_STATE_MAGIC 0x534B5A41u /* "AZKS" */
-#define AZK_STATE_VERSION 3 /* 2: end_reason, decision counter and cap; 3: 16-bit effect statuses */
+#define AZK_STATE_VERSION 4 /* 2: end_reason, decision counter and cap; 3: 16-bit effect statuses; 4: azk_card.seen */
 #define AZK_HEADER_BYTES 24
 
 size_t azk_game_size(void) { return sizeof(azk_game); }
@@ -172,6 +172,8 @@ static int check_cards(const azk_game *g, const azk_cardset *cs) {
         int marked_zone = k->zone == AZK_Z_LEADER || k->zone == AZK_Z_GATE || k->zone == AZK_Z_GARDEN ||
                           k->zone == AZK_Z_ALLEY || k->zone == AZK_Z_WEAPON;
         INV(marked_zone || (k->once_used == 0 && !(k->flags & AZK_CF_COOLDOWN)), AZK_INV_MARKS_ON_FIELD);
+        /* deck-position knowledge: only on deck cards, one bit per player */
+        INV(k->seen < (1u << AZK_PLAYERS) && (k->seen == 0 || k->zone == AZK_Z_DECK), AZK_INV_SEEN_IN_DECK);
     }
     return 0;
 }

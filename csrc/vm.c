@@ -410,7 +410,11 @@ void azk_vm_start(azk_game *g, const azk_cardset *cs, int ability, int source, i
 static void finish(azk_game *g, const azk_cardset *cs) {
     azk_vm_frame *f = &g->vm;
     azk_player *pl = &g->pl[f->controller];
-    while (pl->look_n > 0) azk_move(g, cs, pl->look[0], AZK_Z_DECK, 0); /* never strand looked-at cards */
+    while (pl->look_n > 0) { /* never strand looked-at cards: to the bottom, seen by their owner */
+        int c = pl->look[0];
+        azk_move(g, cs, c, AZK_Z_DECK, 0);
+        g->cards[c].seen = (uint8_t)(1u << g->cards[c].owner);
+    }
     if (f->spell_card != AZK_NONE && g->cards[f->spell_card].zone == AZK_Z_RESOLVING)
         azk_move(g, cs, f->spell_card, AZK_Z_DISCARD, 0);
     clear_frame(f);
@@ -598,8 +602,10 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             }
             break;
         case AZK_OP_BOTTOM_LOOKED: {
-            if (take_answer(f, &v) && v >= 0 && v < AZK_NUM_CARDS && g->cards[v].zone == AZK_Z_LOOK)
+            if (take_answer(f, &v) && v >= 0 && v < AZK_NUM_CARDS && g->cards[v].zone == AZK_Z_LOOK) {
                 azk_move(g, cs, v, AZK_Z_DECK, 0);
+                g->cards[v].seen = (uint8_t)(1u << g->cards[v].owner); /* its owner chose this place */
+            }
             int asked = 0;
             while (pl->look_n > 0) {
                 int n = 0;
@@ -609,7 +615,12 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
                     if (!(seen & bit)) opts[n++] = pl->look[i];
                     seen |= bit;
                 }
-                if (n == 1) { azk_move(g, cs, pl->look[0], AZK_Z_DECK, 0); continue; }
+                if (n == 1) {
+                    int c = pl->look[0];
+                    azk_move(g, cs, c, AZK_Z_DECK, 0);
+                    g->cards[c].seen = (uint8_t)(1u << g->cards[c].owner);
+                    continue;
+                }
                 ask(g, AZK_PK_BOTTOM_ORDER, 0, opts, n);
                 asked = 1;
                 break;

@@ -234,6 +234,7 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     k->damage = 0;
     k->flags = 0;
     k->once_used = 0;
+    k->seen = 0;
     k->holder = AZK_NONE;
     zone_add(g, cs, c, zone, slot);
     if ((zone == AZK_Z_GARDEN || zone == AZK_Z_ALLEY) && min_health(cs, g, c) <= 0)

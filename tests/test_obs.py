@@ -275,3 +275,37 @@ def test_observe_rejects_read_only_out_and_bad_player():
         g.resample(2, 0)
     with pytest.raises(ValueError):
         g.resample(0, -1)
+
+
+def test_deck_positions_the_player_chose_are_known():
+    """docs/rules.md §8.9, docs/observation.md: after Hayabusa Itto the four
+    cards its controller put on the bottom, in the order it chose, are known
+    to that player where they lie (DECK_BOTTOM, card_known) and to nobody
+    else; the resampler keeps them in place while the rest of the deck varies;
+    the opponent's view does not show them."""
+    from scenario import choose, do, make_game
+    top = ["STT02-004", "STT02-007", "STT02-014", "STT02-016", "STT02-009", "STT02-005"]
+    g = make_game(("STT02", "STT01"), {"deck_top": top, "ikz_area": 3, "hand": ["STT02-003", "STT02-004"]}, {})
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Hayabusa Itto", "garden[0]")
+    choose(g, card="STT02-014")
+    for cid in ["STT02-007", "STT02-016", "STT02-004"]:
+        choose(g, card=cid)
+    assert g.phase == "MAIN"
+    bottom = ["STT02-009", "STT02-004", "STT02-016", "STT02-007"]     # deck[0] is the bottom card
+    deck_cards = [g.locate(f"p0.deck[{i}]") for i in range(len(g.state_dict()["players"][0]["deck"]))]
+    known_mine = [c for c in deck_cards if g.card_known(0, c)]
+    assert len(known_mine) == 4 and not any(g.card_known(1, c) for c in deck_cards)
+    ids = {i: c for i, c in enumerate(g.cards.ids)}
+    row = obs_slice(g.observe(0), "DECK_BOTTOM")
+    assert [ids[int(round(v * 64)) - 1] for v in row[:4]] == bottom and not row[4:].any()
+    assert not obs_slice(g.observe(1), "DECK_BOTTOM").any()
+    d0 = g.state_dict()["players"][0]["deck"]
+    varied = 0
+    for seed in range(20):
+        h = g.clone()
+        h.resample(0, seed)
+        d = h.state_dict()["players"][0]["deck"]
+        assert d[-4:] == d0[-4:]                      # state_dict lists the deck top first
+        varied += d[:-4] != d0[:-4]
+        assert np.array_equal(h.observe(0), g.observe(0)) and h.check_invariants() == 0
+    assert varied > 15
