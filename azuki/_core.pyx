@@ -1707,14 +1707,20 @@ cdef class VecGame:
 
     def log(self):
         """Episode statistics since the last call (then reset): episodes,
-        mean length in decisions, draws, truncated, wins by seat, and in bot
-        and policy modes the agent's wins / losses overall and by seat."""
+        mean length in decisions, draws, truncated, wins by seat, in bot and
+        policy modes the agent's wins / losses overall and by seat, and
+        deck_games / deck_wins by deck name (self-play: both seats' decks;
+        bot and policy modes: the agent's deck)."""
         self._ck()
         cdef float buf[64]
         azk_vec_log(self.v, buf, 64)
         d = {name: float(buf[i]) for i, name in enumerate(_VEC_LOG_NAMES)}
         if d["episodes"]:
             d["length"] /= d["episodes"]
+        base = len(_VEC_LOG_NAMES)   # then games and wins by deck (AZK_VLOG_DECK_*)
+        names = self.cards.decks
+        d["deck_games"] = {names[k]: float(buf[base + k]) for k in range(len(names))}
+        d["deck_wins"] = {names[k]: float(buf[base + 8 + k]) for k in range(len(names))}
         return d
 
     def state_hash(self, i):

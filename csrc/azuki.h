@@ -263,7 +263,10 @@ enum azk_vec_waiting { AZK_VEC_WAIT_FULL = 0, AZK_VEC_WAIT_MASK = 1 };
 enum azk_vec_log_entry {
     AZK_VLOG_EPISODES = 0, AZK_VLOG_LENGTH, AZK_VLOG_DRAWS, AZK_VLOG_TRUNCATED, AZK_VLOG_WINS_SEAT0,
     AZK_VLOG_WINS_SEAT1, AZK_VLOG_AGENT_WINS, AZK_VLOG_AGENT_LOSSES, AZK_VLOG_AGENT_WINS_SEAT0,
-    AZK_VLOG_AGENT_WINS_SEAT1, AZK_VLOG_AGENT_GAMES_SEAT0, AZK_VLOG_AGENT_GAMES_SEAT1, AZK_VEC_LOG_LEN
+    AZK_VLOG_AGENT_WINS_SEAT1, AZK_VLOG_AGENT_GAMES_SEAT0, AZK_VLOG_AGENT_GAMES_SEAT1,
+    /* by deck index (in self-play over both seats, otherwise the agent's deck): games, then wins */
+    AZK_VEC_LOG_DECKS = 8, AZK_VLOG_DECK_GAMES = AZK_VLOG_AGENT_GAMES_SEAT1 + 1,
+    AZK_VLOG_DECK_WINS = AZK_VLOG_DECK_GAMES + AZK_VEC_LOG_DECKS, AZK_VEC_LOG_LEN = AZK_VLOG_DECK_WINS + AZK_VEC_LOG_DECKS
 };
 size_t azk_vec_size(int n); /* 0 for n outside [1, AZK_VEC_MAX_GAMES] */
 azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,

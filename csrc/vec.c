@@ -29,7 +29,8 @@ struct azk_vec_game {
     uint32_t steps;         /* agent decisions in this episode */
     uint8_t agent_seat;     /* AZK_VEC_BOT / POLICY: the agent's seat this episode */
     uint8_t touched;        /* stepped by the last call (AZK_VEC_POLICY rewrites only those rows) */
-    uint8_t pad_[6];
+    uint8_t deck[2];        /* the deck indices of seat 0 and seat 1 this episode (for the log) */
+    uint8_t pad_[4];
 };
 
 struct azk_vec {
@@ -58,6 +59,8 @@ static void vec_reset_game(azk_vec *v, const azk_cardset *cs, int i) {
     int d0 = v->pairs[2 * pair], d1 = v->pairs[2 * pair + 1];
     if (ep & 1) { int t = d0; d0 = d1; d1 = t; } /* the same pairing from the other seat */
     azk_game_init(&e->g, cs, v->seed + ep, d0, d1);
+    e->deck[0] = (uint8_t)d0;
+    e->deck[1] = (uint8_t)d1;
     azk_events(&e->g, NULL, 1 << 30); /* a vector of games keeps no event log */
     e->episode = ep;
     e->steps = 0;
@@ -213,7 +216,14 @@ static void log_episode(azk_vec *v, const struct azk_vec_game *e) {
         if (w == e->agent_seat) L[e->agent_seat ? AZK_VLOG_AGENT_WINS_SEAT1 : AZK_VLOG_AGENT_WINS_SEAT0] += 1.0f;
     }
     if (v->mode != AZK_VEC_SELF) L[e->agent_seat ? AZK_VLOG_AGENT_GAMES_SEAT1 : AZK_VLOG_AGENT_GAMES_SEAT0] += 1.0f;
+    /* by deck: in self-play both seats' decks; otherwise the agent's deck */
+    for (int s = 0; s < 2; s++) {
+        if (v->mode != AZK_VEC_SELF && s != e->agent_seat) continue;
+        L[AZK_VLOG_DECK_GAMES + e->deck[s]] += 1.0f;
+        if (w == s) L[AZK_VLOG_DECK_WINS + e->deck[s]] += 1.0f;
+    }
 }
+_Static_assert((int)AZK_VEC_LOG_DECKS == AZK_MAX_DECKS, "the log has an entry per deck of a card set");
 
 /* One call: opp = 0 applies the acting rows' actions (actions[rows]),
  * opp = 1 the pending games' opponent actions (actions[n]). */

@@ -52,6 +52,8 @@ def test_vecgame_equals_games_stepped_alone_self_play():
     assert episodes >= 10
     log = v.log()
     assert log["episodes"] == episodes and log["wins_seat0"] + log["wins_seat1"] + log["draws"] + log["truncated"] == episodes
+    assert sum(log["deck_games"].values()) == 2 * episodes      # self-play: both seats' decks
+    assert sum(log["deck_wins"].values()) == log["wins_seat0"] + log["wins_seat1"]
     assert v.log()["episodes"] == 0     # log() drains
 
 
@@ -90,6 +92,10 @@ def test_bot_mode_agent_rows_rewards_and_seats():
     log = v.log()
     assert log["episodes"] >= 8 and log["agent_games_seat0"] > 0 and log["agent_games_seat1"] > 0
     assert log["agent_wins"] + log["agent_losses"] + log["draws"] + log["truncated"] == log["episodes"]
+    # by deck: the agent's deck; with one pairing it plays both decks
+    assert sum(log["deck_games"].values()) == log["episodes"]
+    assert log["deck_games"]["STT01"] > 0 and log["deck_games"]["STT02"] > 0
+    assert sum(log["deck_wins"].values()) == log["agent_wins"]
     assert all(seats[e] == (e >> 1) & 1 for e in seats)  # the agent's seat alternates every two episodes
 
 
