@@ -1250,7 +1250,7 @@ def _bench_micro(reps=200000, seed=1):
     cdef uint64_t sink = 0, x = 0x9E3779B97F4A7C15ULL, s_ = _seed(seed)
     cdef long i
     cdef int k, m
-    cdef double t0, cal, reset, clone, hsh, ser, des, msk, lst, bw
+    cdef double t0, cal, reset, clone, hsh, ser, des, msk, lst, bw, obsf, obsu
     cdef azk_rng pick
     try:
         with nogil:
@@ -1294,6 +1294,14 @@ def _bench_micro(reps=200000, seed=1):
             for i in range(n):
                 sink += <uint64_t>azk_legal_actions(g, cs, legal, na)
             lst = (_now() - t0) / n * 1e9
+            t0 = _now()
+            for i in range(n // 10 + 1):
+                sink += <uint64_t>azk_observe(g, cs, <int>(i & 1), <float *>src)
+            obsf = (_now() - t0) / (n // 10 + 1) * 1e9
+            t0 = _now()
+            for i in range(n // 10 + 1):
+                sink += <uint64_t>azk_observe_u8(g, cs, <int>(i & 1), src)
+            obsu = (_now() - t0) / (n // 10 + 1) * 1e9
             memset(src, 1, big)
             memset(dst, 0, big)
             t0 = _now()
@@ -1306,6 +1314,7 @@ def _bench_micro(reps=200000, seed=1):
             PyMem_Free(<void *>p)
     return {"calibration_ns": cal, "reset_ns": reset, "clone_ns": clone, "hash_ns": hsh,
             "serialize_ns": ser, "deserialize_ns": des, "mask_ns": msk, "legal_list_ns": lst,
+            "observe_ns": obsf, "observe_u8_ns": obsu, "obs_bytes_float32": OBS_LEN * 4, "obs_bytes_uint8": OBS_LEN,
             "memcpy_bytes_per_s": bw, "state_bytes": gsz, "serialized_bytes": ssz, "_sink": sink & 1}
 
 
