@@ -17,11 +17,6 @@ enum azk_export_offset {
 };
 #undef AZK_EXPORT
 
-typedef struct azk_layout_field {
-    int offset, count;
-    const char *name;
-} azk_layout_field;
-
 #define AZK_EXPORT(name, n, doc) {AZK_XO_##name, (n), #name},
 static const azk_layout_field export_fields[] = {
 #include "azk_export.def"
@@ -35,14 +30,9 @@ int azk_export_version(void) { return AZK_EXPORT_VERSION; }
 int azk_export_size(void) { return AZK_EXPORT_SIZE_; }
 int azk_export_num_fields(void) { return NUM_EXPORT_FIELDS; }
 int azk_export_field(int field, int *offset, int *count) {
-    if (field < 0 || field >= NUM_EXPORT_FIELDS) return -1;
-    if (offset) *offset = export_fields[field].offset;
-    if (count) *count = export_fields[field].count;
-    return 0;
+    return azk_layout_lookup(export_fields, NUM_EXPORT_FIELDS, field, offset, count);
 }
-const char *azk_export_field_name(int field) {
-    return field < 0 || field >= NUM_EXPORT_FIELDS ? NULL : export_fields[field].name;
-}
+const char *azk_export_field_name(int field) { return azk_layout_name(export_fields, NUM_EXPORT_FIELDS, field); }
 
 /* ---- accessors ------------------------------------------------------------- */
 int azk_num_cards(void) { return AZK_NUM_CARDS; }

@@ -510,6 +510,22 @@ int azk_placing_card(const azk_game *g, const azk_cardset *cs); /* the card a SL
 int azk_hidden_pool(const azk_game *g, int me, int p, uint8_t *pool); /* pool: AZK_NUM_CARDS entries */
 void azk_sort_hand(azk_game *g, azk_player *pl);                       /* canonical order, positions */
 
+/* export.c / setup.c: a declared flat layout (azk_export.def) as a table of
+ * named fields, and the one lookup both layouts' public functions use. */
+typedef struct azk_layout_field {
+    int offset, count;
+    const char *name;
+} azk_layout_field;
+static inline int azk_layout_lookup(const azk_layout_field *tbl, int n, int field, int *offset, int *count) {
+    if (field < 0 || field >= n) return -1;
+    if (offset) *offset = tbl[field].offset;
+    if (count) *count = tbl[field].count;
+    return 0;
+}
+static inline const char *azk_layout_name(const azk_layout_field *tbl, int n, int field) {
+    return field < 0 || field >= n ? NULL : tbl[field].name;
+}
+
 /* state.c */
 int azk_check_invariants(const azk_game *g, const azk_cardset *cs);  /* 0 ok; includes the legal cache */
 int azk_check_state(const azk_game *g, const azk_cardset *cs, int check_legal_cache);

@@ -22,13 +22,8 @@ enum azk_plan_offset {
 };
 #undef AZK_PLAN
 
-typedef struct azk_plan_field_info {
-    int offset, count;
-    const char *name;
-} azk_plan_field_info;
-
 #define AZK_PLAN(name, n, doc) {AZK_PO_##name, (n), #name},
-static const azk_plan_field_info plan_fields[] = {
+static const azk_layout_field plan_fields[] = {
 #include "azk_export.def"
 };
 #undef AZK_PLAN
@@ -40,14 +35,9 @@ int azk_plan_version(void) { return AZK_PLAN_VERSION; }
 int azk_plan_size(void) { return AZK_PLAN_SIZE_; }
 int azk_plan_num_fields(void) { return NUM_PLAN_FIELDS; }
 int azk_plan_field(int field, int *offset, int *count) {
-    if (field < 0 || field >= NUM_PLAN_FIELDS) return -1;
-    if (offset) *offset = plan_fields[field].offset;
-    if (count) *count = plan_fields[field].count;
-    return 0;
+    return azk_layout_lookup(plan_fields, NUM_PLAN_FIELDS, field, offset, count);
 }
-const char *azk_plan_field_name(int field) {
-    return field < 0 || field >= NUM_PLAN_FIELDS ? NULL : plan_fields[field].name;
-}
+const char *azk_plan_field_name(int field) { return azk_layout_name(plan_fields, NUM_PLAN_FIELDS, field); }
 
 /* ---- pass 1: every word in range ------------------------------------------- */
 #define WANT(cond, at)       \
