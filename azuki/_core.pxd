@@ -113,6 +113,8 @@ cdef extern from "azuki.h" nogil:
         AZK_VEC_OBS_U8
         AZK_VEC_WAIT_FULL
         AZK_VEC_WAIT_MASK
+        AZK_VEC_ILLEGAL_ERROR
+        AZK_VEC_ILLEGAL_LOSE
         AZK_VEC_MAX_GAMES
         AZK_VEC_MAX_PAIRS
         AZK_VEC_LOG_LEN
@@ -120,6 +122,7 @@ cdef extern from "azuki.h" nogil:
     azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,
                             const int32_t *pairs, int npairs)
     azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting)
+    azk_status azk_vec_set_illegal(azk_vec *v, int policy)
     int azk_vec_rows(const azk_vec *v)
     azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *acting)
     azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, void *obs, uint8_t *masks,

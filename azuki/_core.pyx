@@ -1495,7 +1495,8 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
 # VecGame: n games stepped by one C call (csrc/vec.c)
 # ---------------------------------------------------------------------------
 _VEC_LOG_NAMES = ("episodes", "length", "draws", "truncated", "wins_seat0", "wins_seat1", "agent_wins",
-                  "agent_losses", "agent_wins_seat0", "agent_wins_seat1", "agent_games_seat0", "agent_games_seat1")
+                  "agent_losses", "agent_wins_seat0", "agent_wins_seat1", "agent_games_seat0", "agent_games_seat1",
+                  "illegal")
 _VEC_BUFFERS = ("obs", "masks", "rewards", "terminals", "truncations", "acting", "opp_obs", "opp_masks",
                 "opp_pending")
 
@@ -1521,6 +1522,7 @@ cdef inline void *_ptr(object a):
 _VEC_MODES = {"self": AZK_VEC_SELF, "bot": AZK_VEC_BOT, "policy": AZK_VEC_POLICY}
 _VEC_DTYPES = {"float32": AZK_VEC_OBS_F32, "uint8": AZK_VEC_OBS_U8}
 _VEC_WAITING = {"full": AZK_VEC_WAIT_FULL, "mask": AZK_VEC_WAIT_MASK}
+_VEC_ILLEGAL = {"raise": AZK_VEC_ILLEGAL_ERROR, "lose": AZK_VEC_ILLEGAL_LOSE}
 
 
 cdef class VecGame:
@@ -1550,11 +1552,14 @@ cdef class VecGame:
     and opp_pending uint8 [n]. waiting_obs="full": a row that does not act
     gets its seat's full observation with a NO_OP-only MASK slice; "mask":
     only that MASK slice is rewritten (cheaper; the row's action is ignored
-    either way)."""
+    either way). illegal="raise": an illegal action raises IllegalActionError
+    and nothing changes; "lose": it ends its episode, lost by the seat that
+    chose it (reward -1 / +1, terminal; log()["illegal"] counts them), and
+    the other rows' actions are applied."""
     cdef azk_vec *v
     cdef readonly CardSet cards
     cdef readonly int n, rows
-    cdef readonly str mode, bot, obs_dtype, waiting_obs
+    cdef readonly str mode, bot, obs_dtype, waiting_obs, illegal
     cdef readonly tuple pairings
     cdef readonly object obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks, opp_pending
     cdef int32_t[::1] _acting32
@@ -1566,7 +1571,7 @@ cdef class VecGame:
         PyMem_Free(self.v)
 
     def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
-                 obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full"):
+                 obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full", illegal="raise"):
         cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
         cdef uint64_t s = _seed(seed)
         if not isinstance(mode, str) or mode not in _VEC_MODES:
@@ -1575,6 +1580,8 @@ cdef class VecGame:
             raise ValueError(f"obs_dtype must be 'float32' or 'uint8', got {excerpt(obs_dtype)}")
         if not isinstance(waiting_obs, str) or waiting_obs not in _VEC_WAITING:
             raise ValueError(f"waiting_obs must be 'full' or 'mask', got {excerpt(waiting_obs)}")
+        if not isinstance(illegal, str) or illegal not in _VEC_ILLEGAL:
+            raise ValueError(f"illegal must be 'raise' or 'lose', got {excerpt(illegal)}")
         cdef int kind = bot_kind(bot) if mode == "bot" else 0
         cdef CardSet cs = _resolve_cards(cards)
         if isinstance(pairings, (str, bytes)) or not hasattr(pairings, "__len__"):
@@ -1594,6 +1601,8 @@ cdef class VecGame:
         cdef azk_status st = azk_vec_init(v, cs.cs, nn, s, _VEC_MODES[mode], kind, &pv[0], len(pairings))
         if st == AZK_OK:
             st = azk_vec_set_obs(v, _VEC_DTYPES[obs_dtype], _VEC_WAITING[waiting_obs])
+        if st == AZK_OK:
+            st = azk_vec_set_illegal(v, _VEC_ILLEGAL[illegal])
         if st != AZK_OK:
             PyMem_Free(v)
             raise ValueError(f"could not create the games ({azk_status_name(st).decode()})")
@@ -1627,7 +1636,7 @@ cdef class VecGame:
         PyMem_Free(self.v)
         self.v = v
         self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
-        self.obs_dtype, self.waiting_obs = obs_dtype, waiting_obs
+        self.obs_dtype, self.waiting_obs, self.illegal = obs_dtype, waiting_obs, illegal
         self.pairings = tuple(names)
         self.obs, self.masks, self.rewards = made["obs"], made["masks"], made["rewards"]
         self.terminals, self.truncations, self.acting = made["terminals"], made["truncations"], made["acting"]

@@ -259,13 +259,21 @@ enum azk_vec_mode { AZK_VEC_SELF = 0, AZK_VEC_BOT = 1, AZK_VEC_POLICY = 2, AZK_V
 enum { AZK_VEC_MAX_GAMES = 1 << 20, AZK_VEC_MAX_PAIRS = 16 };
 enum azk_vec_obs_dtype { AZK_VEC_OBS_F32 = 0, AZK_VEC_OBS_U8 = 1 };
 enum azk_vec_waiting { AZK_VEC_WAIT_FULL = 0, AZK_VEC_WAIT_MASK = 1 };
+/* What a step does with an illegal action (azk_vec_set_illegal): ERROR (the
+ * default) changes nothing and returns AZK_ILLEGAL; LOSE ends that episode
+ * at once, terminated, lost by the seat that chose the action (rewards -1 for
+ * it, +1 for the other side; counted in AZK_VLOG_ILLEGAL), while every other
+ * row's action is applied: the convention of PufferLib's two-player games
+ * for learners that do not mask. */
+enum azk_vec_illegal { AZK_VEC_ILLEGAL_ERROR = 0, AZK_VEC_ILLEGAL_LOSE = 1 };
 /* The episode log, floats summed until azk_vec_log drains them. */
 enum azk_vec_log_entry {
     AZK_VLOG_EPISODES = 0, AZK_VLOG_LENGTH, AZK_VLOG_DRAWS, AZK_VLOG_TRUNCATED, AZK_VLOG_WINS_SEAT0,
     AZK_VLOG_WINS_SEAT1, AZK_VLOG_AGENT_WINS, AZK_VLOG_AGENT_LOSSES, AZK_VLOG_AGENT_WINS_SEAT0,
     AZK_VLOG_AGENT_WINS_SEAT1, AZK_VLOG_AGENT_GAMES_SEAT0, AZK_VLOG_AGENT_GAMES_SEAT1,
+    AZK_VLOG_ILLEGAL, /* episodes ended by an illegal action (AZK_VEC_ILLEGAL_LOSE) */
     /* by deck index (in self-play over both seats, otherwise the agent's deck): games, then wins */
-    AZK_VEC_LOG_DECKS = 8, AZK_VLOG_DECK_GAMES = AZK_VLOG_AGENT_GAMES_SEAT1 + 1,
+    AZK_VEC_LOG_DECKS = 8, AZK_VLOG_DECK_GAMES = AZK_VLOG_ILLEGAL + 1,
     AZK_VLOG_DECK_WINS = AZK_VLOG_DECK_GAMES + AZK_VEC_LOG_DECKS, AZK_VEC_LOG_LEN = AZK_VLOG_DECK_WINS + AZK_VEC_LOG_DECKS
 };
 size_t azk_vec_size(int n); /* 0 for n outside [1, AZK_VEC_MAX_GAMES] */
@@ -273,6 +281,7 @@ azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed,
                         const int32_t *pairs, int npairs); /* pairs: npairs (deck0, deck1) index pairs */
 /* The observation format (after init; default AZK_VEC_OBS_F32, AZK_VEC_WAIT_FULL). */
 azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting);
+azk_status azk_vec_set_illegal(azk_vec *v, int policy); /* enum azk_vec_illegal */
 int azk_vec_rows(const azk_vec *v);
 /* Outputs: obs[rows][azk_obs_len()] (each row from its seat's view; NULL:
  * skipped), masks[rows][NUM_ACTIONS] (NULL: skipped), acting[rows] (1 where

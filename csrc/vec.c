@@ -14,7 +14,9 @@
  *    row with the seats swapped, so per-deck and per-seat results balance;
  *  - a step either applies every row's action or, if any acting row's action
  *    is illegal, changes nothing and reports the first such row (the same
- *    for the opponent actions of AZK_VEC_POLICY);
+ *    for the opponent actions of AZK_VEC_POLICY); with AZK_VEC_ILLEGAL_LOSE
+ *    an illegal action instead ends its own episode, lost by its chooser,
+ *    and the other rows' actions are applied;
  *  - AZK_VEC_POLICY: a game is never left where nobody decides: after every
  *    call each game waits either for its agent (its row acts) or for its
  *    opponent (pending), never both, never a finished game;
@@ -36,6 +38,7 @@ struct azk_vec_game {
 struct azk_vec {
     int n, mode, bot_kind, npairs;
     int obs_u8, waiting;    /* azk_vec_set_obs */
+    int illegal;            /* azk_vec_set_illegal */
     int obs_len, mask_off;  /* the observation's length and its MASK slice (azk_obs_field) */
     uint64_t seed;
     uint32_t next_episode;
@@ -109,6 +112,12 @@ azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting) {
         return AZK_ERR_ARG;
     v->obs_u8 = obs_dtype == AZK_VEC_OBS_U8;
     v->waiting = waiting;
+    return AZK_OK;
+}
+
+azk_status azk_vec_set_illegal(azk_vec *v, int policy) {
+    if (!v || (policy != AZK_VEC_ILLEGAL_ERROR && policy != AZK_VEC_ILLEGAL_LOSE)) return AZK_ERR_ARG;
+    v->illegal = policy;
     return AZK_OK;
 }
 
@@ -201,10 +210,10 @@ azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, u
     return AZK_OK;
 }
 
-/* Log entries (floats, summed until azk_vec_log drains them). */
-static void log_episode(azk_vec *v, const struct azk_vec_game *e) {
+/* Log entries (floats, summed until azk_vec_log drains them) for an episode
+ * won by seat w (-1: none) with result res. */
+static void log_episode(azk_vec *v, const struct azk_vec_game *e, int w, int res) {
     float *L = v->log;
-    int res = azk_result(&e->g), w = azk_winner(&e->g);
     L[AZK_VLOG_EPISODES] += 1.0f;
     L[AZK_VLOG_LENGTH] += (float)azk_decisions(&e->g);
     if (res == AZK_RES_DRAW) L[AZK_VLOG_DRAWS] += 1.0f;
@@ -232,13 +241,14 @@ static azk_status vec_step(azk_vec *v, const azk_cardset *cs, int opp, const int
     if (!v || !cs || !actions || !rewards || !terminals || !truncations) return AZK_ERR_ARG;
     int rows = azk_vec_rows(v);
     /* all or nothing: every applied action must be legal first */
-    for (int i = 0; i < v->n; i++) {
-        int r = opp ? (opp_pending(v, i) ? i : -1) : acting_row(v, i);
-        if (r >= 0 && !azk_is_legal(&v->games[i].g, cs, actions[r])) {
-            if (bad_row) *bad_row = r;
-            return AZK_ILLEGAL;
+    if (v->illegal == AZK_VEC_ILLEGAL_ERROR)
+        for (int i = 0; i < v->n; i++) {
+            int r = opp ? (opp_pending(v, i) ? i : -1) : acting_row(v, i);
+            if (r >= 0 && !azk_is_legal(&v->games[i].g, cs, actions[r])) {
+                if (bad_row) *bad_row = r;
+                return AZK_ILLEGAL;
+            }
         }
-    }
     memset(rewards, 0, sizeof(float) * (size_t)rows);
     memset(terminals, 0, (size_t)rows);
     memset(truncations, 0, (size_t)rows);
@@ -247,12 +257,21 @@ static azk_status vec_step(azk_vec *v, const azk_cardset *cs, int opp, const int
         int r = opp ? (opp_pending(v, i) ? i : -1) : acting_row(v, i);
         e->touched = r >= 0;
         if (r < 0) continue;
-        azk_step(&e->g, cs, actions[r]);
-        if (!opp) e->steps++;
-        if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
-        if (!azk_is_terminal(&e->g)) continue;
+        int w, res;
+        if (v->illegal == AZK_VEC_ILLEGAL_LOSE && !azk_is_legal(&e->g, cs, actions[r])) {
+            w = 1 - azk_current_player(&e->g); /* the chooser loses; the game is not touched */
+            res = w == 0 ? AZK_RES_WIN_P0 : AZK_RES_WIN_P1;
+            v->log[AZK_VLOG_ILLEGAL] += 1.0f;
+        } else {
+            azk_step(&e->g, cs, actions[r]);
+            if (!opp) e->steps++;
+            if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
+            if (!azk_is_terminal(&e->g)) continue;
+            w = azk_winner(&e->g);
+            res = azk_result(&e->g);
+        }
         /* the episode ended: rewards from each row's seat, flags, log, reset */
-        int w = azk_winner(&e->g), trunc = azk_result(&e->g) == AZK_RES_TRUNCATED;
+        int trunc = res == AZK_RES_TRUNCATED;
         if (v->mode == AZK_VEC_SELF) {
             for (int s = 0; s < 2; s++) {
                 rewards[2 * i + s] = w < 0 ? 0.0f : (w == s ? 1.0f : -1.0f);
@@ -264,7 +283,7 @@ static azk_status vec_step(azk_vec *v, const azk_cardset *cs, int opp, const int
             terminals[i] = (uint8_t)!trunc;
             truncations[i] = (uint8_t)trunc;
         }
-        log_episode(v, e);
+        log_episode(v, e, w, res);
         vec_reset_game(v, cs, i);
         if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
     }

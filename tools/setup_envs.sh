@@ -60,11 +60,14 @@ if [ "$WORLD" = puffer ]; then
         echo "   building pufferlib 3.0.0 (CPU, no Ocean envs) into $WH"
         tmp=$(mktemp -d)
         trap 'rm -rf "$tmp"' EXIT
-        "${PIP[@]}" download --quiet --no-deps --no-binary :all: --no-build-isolation -d "$tmp" pufferlib==3.0.0
         mkdir -p "$tmp/site"
         echo 'import builtins; builtins.c_extension_paths = []' > "$tmp/site/sitecustomize.py"
-        NO_OCEAN=1 PYTHONPATH="$tmp/site" PATH="$ROOT/$VENV/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
-            "${PIP[@]}" wheel --quiet --no-deps --no-build-isolation --no-cache-dir -w "$WH" "$tmp"/pufferlib-3.0.0.tar.gz
+        # (pip download runs setup.py for the metadata too: same environment)
+        build_env=(env NO_OCEAN=1 PYTHONPATH="$tmp/site" PATH="$ROOT/$VENV/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+        "${build_env[@]}" "${PIP[@]}" download --quiet --no-deps --no-binary :all: --no-build-isolation \
+            -d "$tmp" pufferlib==3.0.0
+        "${build_env[@]}" "${PIP[@]}" wheel --quiet --no-deps --no-build-isolation --no-cache-dir -w "$WH" \
+            "$tmp"/pufferlib-3.0.0.tar.gz
     fi
 fi
 install_world "${PKGS[@]}"

@@ -1,0 +1,122 @@
+"""azuki.envs — reinforcement-learning environments (optional extras).
+
+    azuki.envs.puffer      AzukiEnv, a native pufferlib.PufferEnv on VecGame   (pip install azuki[puffer])
+    azuki.envs.pettingzoo  an AEC env, player_0 / player_1                      (pip install azuki[pettingzoo])
+    azuki.envs.gymnasium   a single-agent env versus a built-in bot             (pip install azuki[gymnasium])
+
+Each submodule imports only its own framework: the PettingZoo and Gymnasium
+modules never import pufferlib, and this module imports none of them.
+
+The helpers here are what a policy needs whatever the framework
+(docs/envs.md): where the legal mask sits inside an observation, how to read
+it, and how to apply it to logits. PufferLib has no mask channel and its
+trainer ignores masks, so a policy reads the mask from the observation and
+applies it in BOTH its evaluation and its training forward pass (the
+log-probabilities of the two passes must agree).
+
+They take numpy arrays or torch tensors (duck-typed: this module never
+imports torch).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _core
+from ..obs import obs_layout
+
+NUM_ACTIONS = _core.NUM_ACTIONS
+OBS_LEN = _core.OBS_LEN
+HEAD_SIZES = tuple(_core.HEAD_SIZES)
+#: Offset of the legal-action mask (slice MASK, NUM_ACTIONS values) in an observation.
+MASK_OFFSET = obs_layout()["MASK"]["offset"]
+#: Logit given to illegal actions (finite: -inf turns an all-masked row into NaNs).
+MASKED_LOGIT = -1e9
+
+_U8_ONE = 255   # obs_dtype="uint8": value v is stored as 128 + round(127 v); 1 -> 255, 0 -> 128
+
+
+def mask_from_obs(obs):
+    """The legal-action mask inside observations (last axis OBS_LEN, or
+    OBS_LEN + sum(HEAD_SIZES) for AzukiEnv(action_heads=True)), as booleans
+    of shape [..., NUM_ACTIONS]. Works for uint8 and float observations,
+    numpy arrays and torch tensors."""
+    m = obs[..., MASK_OFFSET:MASK_OFFSET + NUM_ACTIONS]
+    if str(m.dtype).endswith("uint8"):
+        return m == _U8_ONE
+    return m > 0.5
+
+
+def apply_mask(logits, mask):
+    """logits with every illegal entry set to MASKED_LOGIT (-1e9): torch
+    tensors with masked_fill (differentiable, no in-place change), numpy
+    arrays with np.where. mask: booleans or 0/1 of logits' shape."""
+    if hasattr(logits, "masked_fill"):
+        if str(mask.dtype) != "torch.bool":
+            mask = mask != 0
+        return logits.masked_fill(~mask, MASKED_LOGIT)
+    return np.where(np.asarray(mask) != 0, logits, np.float32(MASKED_LOGIT)).astype(np.asarray(logits).dtype,
+                                                                                    copy=False)
+
+
+def decode_obs(obs):
+    """Observations as float32 in [-1, 1]: uint8 ones decoded with
+    (u - 128) / 127 (azuki.obs_decode_u8), float ones returned as they are.
+    numpy or torch."""
+    if str(obs.dtype).endswith("uint8"):
+        if hasattr(obs, "masked_fill"):   # torch
+            return (obs.float() - 128.0) / 127.0
+        return _core.obs_decode_u8(obs)
+    return obs
+
+
+def _head_tables():
+    """For every flat action: its (type, p0, p1) head values; and the
+    [NUM_ACTIONS, sum(HEAD_SIZES)] 0/1 matrix mapping a flat mask to the
+    per-head marginal masks (a head value is legal when some legal action has it)."""
+    names = list(_core.ACTION_TYPES)
+    heads = np.zeros((NUM_ACTIONS, 3), dtype=np.int64)
+    for a in range(NUM_ACTIONS):
+        t, p0, p1, _ = _core.decode(a)
+        heads[a] = (names.index(t), p0, p1)
+    offs = np.cumsum((0,) + HEAD_SIZES[:-1])
+    marg = np.zeros((NUM_ACTIONS, sum(HEAD_SIZES)), dtype=np.uint8)
+    for k in range(3):
+        marg[np.arange(NUM_ACTIONS), offs[k] + heads[:, k]] = 1
+    return heads, marg
+
+
+#: HEADS[a] = (type, p0, p1) of flat action a; HEAD_MARGINALS: flat mask -> per-head marginal masks.
+HEADS, HEAD_MARGINALS = _head_tables()
+_HEAD_INDEX = {tuple(h): a for a, h in enumerate(HEADS.tolist())}
+
+
+def head_masks(mask):
+    """Per-head marginal masks of flat masks [..., NUM_ACTIONS]: uint8 [...,
+    sum(HEAD_SIZES)], the type head first, then p0, then p1 (a value is 1
+    when some legal action has it). Sampling the heads independently from
+    these can still give an illegal joint action: see resolve_heads."""
+    m = (np.asarray(mask) != 0).astype(np.uint8)
+    return (m @ HEAD_MARGINALS > 0).astype(np.uint8)
+
+
+def resolve_heads(head_actions, mask):
+    """Flat actions for MultiDiscrete head actions [rows, 3] under flat legal
+    masks [rows, NUM_ACTIONS]. A joint action that is legal is kept; an
+    illegal one (the heads were sampled independently) becomes the legal
+    action that agrees with it on the longest prefix of heads — same type,
+    then same p0, then same p1 —, the lowest flat id among ties. Returns
+    (flat int32 [rows], replaced bool [rows])."""
+    h = np.asarray(head_actions, dtype=np.int64).reshape(-1, 3)
+    legal = np.asarray(mask) != 0
+    mt = HEADS[None, :, 0] == h[:, 0:1]
+    m0 = mt & (HEADS[None, :, 1] == h[:, 1:2])
+    m1 = m0 & (HEADS[None, :, 2] == h[:, 2:3])
+    score = mt.astype(np.int8) + m0 + m1
+    score = np.where(legal, score, np.int8(-1))
+    flat = score.argmax(axis=1).astype(np.int32)
+    replaced = score[np.arange(len(h)), flat] < 3
+    return flat, replaced
+
+
+__all__ = ["NUM_ACTIONS", "OBS_LEN", "HEAD_SIZES", "MASK_OFFSET", "MASKED_LOGIT", "mask_from_obs", "apply_mask",
+           "decode_obs", "HEADS", "HEAD_MARGINALS", "head_masks", "resolve_heads"]

@@ -1,0 +1,277 @@
+"""azuki.envs.puffer — AzukiEnv, a native ``pufferlib.PufferEnv`` on VecGame.
+
+One AzukiEnv steps ``num_envs`` games with one C call (azuki.VecGame), writing
+straight into PufferLib's buffers (observations, rewards, terminals,
+truncations: zero-copy). Modes (docs/envs.md):
+
+    mode="self"    self-play: 2 agents per game, agent 2i + s is seat s of game i;
+                   the seat that does not decide gets a NO_OP-only mask
+    mode="bot"     1 agent per game against a built-in bot (azuki.BOT_KINDS), which
+                   moves inside step(); the agent's seat alternates every 2 episodes
+    mode="policy"  1 agent per game against a frozen policy: `opponent(obs, masks)
+                   -> actions`, called from step() on the games waiting for it
+
+The legal-action mask travels inside the observation (slice MASK at
+azuki.envs.MASK_OFFSET; PufferLib has no mask channel and its trainer ignores
+masks): policies apply it to their logits with azuki.envs.apply_mask in both
+forward passes. Action space: Discrete(NUM_ACTIONS) (flat actions, rules.md
+§14), or with ``action_heads=True`` MultiDiscrete(HEAD_SIZES) with the
+per-head marginal masks appended to the observation; PuffeRL samples heads
+independently, so a joint action can be illegal: it is replaced by the legal
+action agreeing on the longest prefix of heads (azuki.envs.resolve_heads),
+counted in the log as ``heads_replaced``.
+
+An illegal flat action (a policy that does not mask) loses its game
+(``illegal_action="lose"``, the convention of PufferLib's two-player games;
+counted in the log as ``illegal``), or raises azuki.IllegalActionError with
+``illegal_action="raise"`` (nothing changes).
+
+Seeding: ``reset(seed)`` rebuilds every game. Episode e of the env (e = 0, 1,
+... in the order episodes start, as in VecGame) is exactly
+``azuki.Game(seed=env.engine_seed + e)``, where ``engine_seed =
+engine_seed(seed, stream)`` is a 64-bit hash: envs with different
+(seed, stream) never share a deal in practice. PufferLib's backends reset env
+i of a worker with ``seed + i``; on Ray every worker does the same, so the
+envs of a vector also take a ``stream`` argument, their global index (the
+``make`` helper here sets it). A run is reproducible from its seeds and actions.
+"""
+from __future__ import annotations
+
+import numpy as np
+import gymnasium
+import pufferlib
+
+from .. import _core
+from . import HEAD_SIZES, MASK_OFFSET, NUM_ACTIONS, OBS_LEN, head_masks, resolve_heads
+
+MODES = ("self", "bot", "policy")
+_M64 = (1 << 64) - 1
+
+
+def _splitmix64(x):
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+def engine_seed(seed, stream=0):
+    """The engine seed of episode 0 of an env reset with `seed`, stream `stream`."""
+    return _splitmix64((seed & _M64) ^ _splitmix64(stream & _M64))
+
+
+def _log_dict(raw, mode):
+    """PufferLib-style per-episode log (floats only) from VecGame.log()."""
+    n = raw["episodes"]
+    out = {"n": n, "episode_length": raw["length"], "draw_rate": raw["draws"] / n,
+           "truncation_rate": raw["truncated"] / n, "illegal_rate": raw["illegal"] / n,
+           "win_rate_seat0": raw["wins_seat0"] / n, "win_rate_seat1": raw["wins_seat1"] / n}
+    if mode != "self":
+        out["agent_win_rate"] = raw["agent_wins"] / n
+        out["agent_loss_rate"] = raw["agent_losses"] / n
+        for s in (0, 1):
+            g = raw[f"agent_games_seat{s}"]
+            if g:
+                out[f"agent_win_rate_seat{s}"] = raw[f"agent_wins_seat{s}"] / g
+    for deck, g in raw["deck_games"].items():
+        if g:
+            out[f"win_rate_{deck}"] = raw["deck_wins"][deck] / g
+    return out
+
+
+class AzukiEnv(pufferlib.PufferEnv):
+    """num_envs games of Azuki as one native PufferLib env (docs/envs.md).
+
+    Arguments: num_envs (games), mode ("self" | "bot" | "policy"), bot (the
+    built-in opponent of mode "bot"), opponent (mode "policy": a callable
+    ``(obs [k, L], masks uint8 [k, NUM_ACTIONS]) -> int actions [k]`` for the
+    k games waiting for it; picklable for the Multiprocessing backend;
+    replace it with set_opponent), pairings (deck pairs, each played from
+    both seats), seed and stream (module docstring), cards (a CardSet; default the embedded starter set),
+    obs_dtype ("uint8" default, or "float32"), waiting_obs ("full" | "mask",
+    VecGame), action_heads (MultiDiscrete heads), illegal_action ("lose" |
+    "raise"), report_interval (steps between logs), render_mode (None |
+    "ansi"), buf (PufferLib's buffers)."""
+
+    def __init__(self, num_envs=1024, mode="self", bot="random", opponent=None,
+                 pairings=(("STT01", "STT02"),), seed=0, stream=0, cards=None, obs_dtype="uint8", waiting_obs="full",
+                 action_heads=False, illegal_action="lose", report_interval=32, render_mode=None, buf=None):
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        if mode == "bot" and bot not in _core.BOT_KINDS:
+            raise ValueError(f"bot must be one of {_core.BOT_KINDS}, got {bot!r}")
+        if mode == "policy" and opponent is not None and not callable(opponent):
+            raise TypeError("opponent must be a callable (obs, masks) -> actions")
+        if obs_dtype not in ("uint8", "float32"):
+            raise ValueError(f"obs_dtype must be 'uint8' or 'float32', got {obs_dtype!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        if isinstance(report_interval, bool) or not isinstance(report_interval, (int, np.integer)) \
+                or report_interval < 1:
+            raise ValueError(f"report_interval must be an int >= 1, got {report_interval!r}")
+        self.n = int(num_envs)
+        self.mode, self.bot, self.opponent = mode, bot, opponent
+        self.pairings = tuple(tuple(p) for p in pairings)
+        self.cards, self.obs_dtype, self.waiting_obs = cards, obs_dtype, waiting_obs
+        self.action_heads, self.illegal_action = bool(action_heads), illegal_action
+        self.report_interval, self.render_mode = int(report_interval), render_mode
+        self.seed = self._check_seed(seed, "seed")
+        self.stream = self._check_seed(stream, "stream")
+        self.num_agents = 2 * self.n if mode == "self" else self.n
+        obs_len = OBS_LEN + (sum(HEAD_SIZES) if self.action_heads else 0)
+        if obs_dtype == "uint8":
+            self.single_observation_space = gymnasium.spaces.Box(0, 255, (obs_len,), np.uint8)
+        else:
+            self.single_observation_space = gymnasium.spaces.Box(-1.0, 1.0, (obs_len,), np.float32)
+        self.single_action_space = (gymnasium.spaces.MultiDiscrete(list(HEAD_SIZES)) if self.action_heads
+                                    else gymnasium.spaces.Discrete(NUM_ACTIONS))
+        super().__init__(buf)
+        self.vec = None          # built by reset(): construction stays cheap (PufferLib builds throw-away envs)
+        self.tick = 0
+        self._heads_replaced = 0
+
+    @staticmethod
+    def _check_seed(seed, what):
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
+            raise ValueError(f"{what} must be an int in [0, 2**64), got {seed!r}")
+        return int(seed)
+
+    @property
+    def engine_seed(self):
+        """Engine seed of the env's episode 0 since the last reset (episode e: + e)."""
+        return engine_seed(self.seed, self.stream)
+
+    # -- PufferEnv -----------------------------------------------------------
+
+    def reset(self, seed=None):
+        if seed is not None:
+            self.seed = self._check_seed(seed, "seed")
+        bufs = {"rewards": self.rewards, "terminals": self.terminals.view(np.uint8),
+                "truncations": self.truncations.view(np.uint8)}
+        if not self.action_heads:
+            bufs["obs"] = self.observations   # zero-copy; with heads the marginals are appended after a copy
+        if self.mode == "policy":             # rewards accumulate over the opponent's calls (step)
+            bufs = {}
+        self.vec = _core.VecGame(self.n, seed=self.engine_seed, pairings=self.pairings, mode=self.mode,
+                                 bot=self.bot if self.mode == "bot" else "random", cards=self.cards,
+                                 buffers=bufs, obs_dtype=self.obs_dtype, waiting_obs=self.waiting_obs,
+                                 illegal="lose" if self.illegal_action == "lose" else "raise")
+        self.tick = 0
+        self._heads_replaced = 0
+        if self.mode == "policy":
+            self.rewards[:] = 0
+            self.terminals[:] = False
+            self.truncations[:] = False
+            self._play_opponent()
+        self._publish()
+        return self.observations, []
+
+    def step(self, actions):
+        if self.vec is None:
+            raise RuntimeError("AzukiEnv: call reset() before step()")
+        a = np.asarray(actions)
+        if self.action_heads:
+            a, replaced = resolve_heads(a.reshape(self.num_agents, 3), self.vec.masks)
+            self._heads_replaced += int(np.count_nonzero(replaced & (self.vec.acting != 0)))
+        self.vec.step(a)
+        if self.mode == "policy":
+            v = self.vec
+            self.rewards[:] = v.rewards
+            self.terminals[:] = v.terminals != 0
+            self.truncations[:] = v.truncations != 0
+            self._play_opponent()
+        self._publish()
+        self.tick += 1
+        infos = []
+        if self.tick % self.report_interval == 0:
+            log = self.log()
+            if log:
+                infos.append(log)
+        return self.observations, self.rewards, self.terminals, self.truncations, infos
+
+    def _play_opponent(self):
+        """mode="policy": answer every pending opponent decision, accumulating
+        the agent rows' rewards and end flags, until every game waits for its agent."""
+        v = self.vec
+        while v.opp_pending.any():
+            if self.opponent is None:
+                raise RuntimeError("AzukiEnv(mode='policy'): no opponent; pass opponent= or call set_opponent()")
+            idx = np.flatnonzero(v.opp_pending)
+            acts = np.zeros(self.n, dtype=np.int32)
+            acts[idx] = np.asarray(self.opponent(v.opp_obs[idx], v.opp_masks[idx])).reshape(-1)
+            v.step_opponent(acts)
+            self.rewards += v.rewards
+            self.terminals |= v.terminals != 0
+            self.truncations |= v.truncations != 0
+
+    def _publish(self):
+        """Copy what VecGame did not write in place (heads, policy mode)."""
+        if self.action_heads:
+            self.observations[:, :OBS_LEN] = self.vec.obs
+            hm = head_masks(self.vec.masks)
+            if self.obs_dtype == "uint8":
+                hm = np.where(hm != 0, np.uint8(255), np.uint8(128))
+            self.observations[:, OBS_LEN:] = hm
+        elif self.mode == "policy":
+            self.observations[:] = self.vec.obs
+
+    def set_opponent(self, opponent):
+        """mode="policy": the frozen policy for the next steps (league play)."""
+        if not callable(opponent):
+            raise TypeError("opponent must be a callable (obs, masks) -> actions")
+        self.opponent = opponent
+
+    def log(self):
+        """The episode log since the last call (PufferLib convention: floats,
+        rates over `n` finished episodes), or {} when none finished."""
+        if self.vec is None:
+            return {}
+        raw = self.vec.log()
+        if not raw["episodes"]:
+            return {}
+        out = _log_dict(raw, self.mode)
+        if self.action_heads:
+            out["heads_replaced"] = float(self._heads_replaced)
+            self._heads_replaced = 0
+        return out
+
+    @property
+    def masks_legal(self):
+        """uint8 [num_agents, NUM_ACTIONS]: the legal actions of every agent
+        (the same as the MASK slice of the observations)."""
+        return self.vec.masks
+
+    def render(self):
+        if self.vec is None:
+            return ""
+        return self.vec.game(0).render()
+
+    def close(self):
+        self.vec = None
+
+
+def make(num_envs=1024, backend="serial", num_workers=1, envs_per_worker=1, **env_kwargs):
+    """A PufferLib vector of AzukiEnvs: ``backend`` "serial", "multiprocessing"
+    or "ray"; ``envs_per_worker`` AzukiEnvs of ``num_envs`` games each per
+    worker. Seeds go through the env arguments (pufferlib.vector.make
+    swallows its own ``seed=``, and Ray seeds nothing): env k of the vector
+    gets stream k; reset the vector with ``vec.reset(seed)``."""
+    import pufferlib.vector as pv
+    backends = {"serial": pv.Serial, "multiprocessing": pv.Multiprocessing, "ray": pv.Ray}
+    if backend not in backends:
+        raise ValueError(f"backend must be one of {tuple(backends)}, got {backend!r}")
+    total = num_workers * envs_per_worker
+    if "seed" in env_kwargs or "stream" in env_kwargs:
+        raise ValueError("make(): seed with vec.reset(seed); streams are set here")
+    kw = [dict(env_kwargs, num_envs=num_envs, stream=k) for k in range(total)]
+    extra = {}
+    if backend != "serial":
+        extra = dict(num_workers=num_workers, batch_size=total)
+    if backend == "multiprocessing":
+        extra["overwork"] = True
+    return pv.make([AzukiEnv] * total, env_args=[[] for _ in range(total)], env_kwargs=kw,
+                   backend=backends[backend], num_envs=total, **extra)
