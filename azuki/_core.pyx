@@ -1555,7 +1555,9 @@ cdef class VecGame:
     either way). illegal="raise": an illegal action raises IllegalActionError
     and nothing changes; "lose": it ends its episode, lost by the seat that
     chose it (reward -1 / +1, terminal; log()["illegal"] counts them), and
-    the other rows' actions are applied."""
+    the other rows' actions are applied. masks=False: no `masks` buffer
+    (None; the mask is still in each observation's MASK slice), which saves
+    NUM_ACTIONS bytes of writes per row and step."""
     cdef azk_vec *v
     cdef readonly CardSet cards
     cdef readonly int n, rows
@@ -1571,7 +1573,7 @@ cdef class VecGame:
         PyMem_Free(self.v)
 
     def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
-                 obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full", illegal="raise"):
+                 obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full", illegal="raise", masks=True):
         cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
         cdef uint64_t s = _seed(seed)
         if not isinstance(mode, str) or mode not in _VEC_MODES:
@@ -1580,6 +1582,8 @@ cdef class VecGame:
             raise ValueError(f"obs_dtype must be 'float32' or 'uint8', got {excerpt(obs_dtype)}")
         if not isinstance(waiting_obs, str) or waiting_obs not in _VEC_WAITING:
             raise ValueError(f"waiting_obs must be 'full' or 'mask', got {excerpt(waiting_obs)}")
+        if not obs and not masks:
+            raise ValueError("VecGame: obs=False and masks=False leaves no way to see the legal actions")
         if not isinstance(illegal, str) or illegal not in _VEC_ILLEGAL:
             raise ValueError(f"illegal must be 'raise' or 'lose', got {excerpt(illegal)}")
         cdef int kind = bot_kind(bot) if mode == "bot" else 0
@@ -1621,7 +1625,7 @@ cdef class VecGame:
                 raise ValueError(f"buffers: unknown buffer {excerpt(k)} (known here: {', '.join(bufs)})")
         made = {}
         for k, (shape, dt) in bufs.items():
-            if k in ("obs", "opp_obs") and not obs:
+            if (k in ("obs", "opp_obs") and not obs) or (k == "masks" and not masks):
                 made[k] = None
                 continue
             b = given.get(k)
@@ -1791,6 +1795,34 @@ cdef inline void _pick_rows(uint8_t *masks, const uint8_t *act, int32_t *out, in
                     out[r] = k
                     break
                 j -= 1
+
+
+def _bench_pick(obs, int mask_off, out, uint64_t seed):
+    """For benchmarks of env layers: out[r] (int32) = a uniform choice among
+    the legal actions in the MASK slice (at mask_off) of uint8 observation
+    row r (value 255 = 1), in C without the GIL."""
+    cdef const uint8_t[:, ::1] ov = obs
+    cdef int32_t[::1] outv = out
+    cdef int rows = ov.shape[0], na = NUM_ACTIONS, r, k, cnt, j
+    if mask_off < 0 or mask_off + na > ov.shape[1] or outv.shape[0] != rows:
+        raise ValueError("_bench_pick: shapes")
+    cdef azk_rng pick
+    azk_rng_seed(&pick, seed, 7)
+    cdef const uint8_t *m
+    with nogil:
+        for r in range(rows):
+            m = &ov[r, mask_off]
+            cnt = 0
+            for k in range(na):
+                cnt += m[k] == 255
+            j = <int>azk_rng_bounded(&pick, <uint32_t>cnt)
+            outv[r] = 0
+            for k in range(na):
+                if m[k] == 255:
+                    if j == 0:
+                        outv[r] = k
+                        break
+                    j -= 1
 
 
 def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", waiting_obs="full"):

@@ -8,8 +8,8 @@ come from C loops over the public API without the GIL (`simulate`,
 `_bench_micro`), so Python's call overhead is measured only where the row
 says "through Python".
 
-Rows that later layers add (VecGame with observations, the search bot, the
-PufferLib env) join this table when those layers exist.
+Rows of optional layers (the PufferLib env) join the table when those layers
+are installed.
 """
 from __future__ import annotations
 
@@ -42,6 +42,55 @@ def _python_steps(games: int, seed: int) -> float:
     return n / (time.perf_counter() - t0)
 
 
+def _layer_rates(n: int, steps: int, seed: int) -> dict:
+    """Agent-steps/s of the Python layers over VecGame, self-play, uint8,
+    n games, actions drawn uniformly from the MASK slice of each observation
+    in C (_bench_pick), counting applied decisions (one per game per step):
+    VecGame.step through Python, and, when pufferlib is installed, AzukiEnv
+    alone, under pufferlib.vector.Serial and under Multiprocessing (2
+    workers of n / 2 games)."""
+    import numpy as np
+    from ._core import VecGame, _bench_pick
+    from .obs import obs_layout
+    off = obs_layout()["MASK"]["offset"]
+
+    def timed(step, obs_of, rows):
+        acts = np.zeros(rows, dtype=np.int32)
+        for k in range(3):      # warm-up
+            _bench_pick(obs_of(), off, acts, seed + k)
+            step(acts)
+        t0 = time.perf_counter()
+        for k in range(steps):
+            _bench_pick(obs_of(), off, acts, seed + 10 + k)
+            step(acts)
+        return n * steps / (time.perf_counter() - t0)
+
+    v = VecGame(n, seed=seed, obs_dtype="uint8")
+    out = {"vec_py_per_s": timed(v.step, lambda: v.obs, v.rows)}
+    try:
+        import pufferlib.vector as pv
+        from .envs.puffer import AzukiEnv, make
+    except ImportError:
+        return out
+    env = AzukiEnv(num_envs=n, report_interval=1 << 30)
+    env.reset(seed)
+    out["env_native_per_s"] = timed(env.step, lambda: env.observations, env.num_agents)
+    for key, kw in (("env_serial_per_s", dict(backend="serial")),
+                    ("env_mp_per_s", dict(backend="multiprocessing", num_workers=2))):
+        games = n if key == "env_serial_per_s" else n // 2
+        vec = make(num_envs=games, report_interval=1 << 30, **kw)
+        try:
+            state = {"obs": vec.reset(seed)[0]}
+
+            def step(a, vec=vec, state=state):
+                state["obs"] = vec.step(a)[0]
+            out[key] = timed(step, lambda: state["obs"], vec.num_agents)
+        finally:
+            vec.close()
+    del pv
+    return out
+
+
 def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps: int = 200000,
               vec_steps: int = 40000, seed: int = 1, search_decisions: int = 12) -> dict:
     """Run every row `reps` times; return medians (and the raw runs)."""
@@ -70,6 +119,7 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
                                 ("uint8_mask", "uint8", "mask"))},
             **{k: v for k, v in micro.items() if not k.startswith("_")},
             "search_sims_per_s": _bench_search(search_decisions, seed=seed + r)["sims_per_s"],
+            **_layer_rates(1024, max(1, vec_steps // 1024), seed + r),
         })
     for r in runs:
         for k in ("float32", "uint8", "uint8_mask"):
@@ -95,6 +145,10 @@ _ROWS = [
     ("vec1024_uint8_mask_per_s", "  same, waiting_obs='mask', n = 1024", "agent-steps/s", "rate"),
     ("vec1024_noobs_per_s", "VecGame self-play, masks only, n = 1024", "agent-steps/s", "rate"),
     ("vec1024_policy_per_s", "VecGame policy mode, uint8, n = 1024 (+ opponent)", "agent-steps/s", "rate"),
+    ("vec_py_per_s", "VecGame.step through Python, uint8, n = 1024", "agent-steps/s", "rate"),
+    ("env_native_per_s", "AzukiEnv (PufferEnv) alone, uint8, n = 1024", "agent-steps/s", "rate"),
+    ("env_serial_per_s", "AzukiEnv under pufferlib Serial, n = 1024", "agent-steps/s", "rate"),
+    ("env_mp_per_s", "AzukiEnv under Multiprocessing, 2 x 512", "agent-steps/s", "rate"),
     ("vec_bytes_float32", "bytes per agent-step, float32 (both seats)", "bytes", "size"),
     ("vec_bytes_uint8", "bytes per agent-step, uint8 (both seats)", "bytes", "size"),
     ("vec_bytes_uint8_mask", "bytes per agent-step, uint8, waiting_obs='mask'", "bytes", "size"),
@@ -131,6 +185,8 @@ def format_table(result: dict) -> str:
              f"| {'what':<52} | {'value':>16} | {'unit':<13} | {'x cal':>10} |",
              f"|{'-' * 54}|{'-' * 18}|{'-' * 15}|{'-' * 12}|"]
     for key, label, unit, kind in _ROWS:
+        if key not in med:      # a layer not installed here (the PufferLib rows need pufferlib)
+            continue
         v = med[key]
         # calibration-loop iterations per operation (per byte for bandwidth)
         rel = {"rate": f"{1e9 / (v * cal):.4g}" if v else "", "time": f"{v / cal:.4g}"}.get(kind, "")
@@ -140,7 +196,9 @@ def format_table(result: dict) -> str:
               "waiting seat's NO_OP row does not count); actions are drawn uniformly from the mask in C. "
               "Policy mode: one step() for the agent rows then one step_opponent() for the pending games "
               "per round, opponent decisions not counted (docs/vecgame.md). "
-              "Not yet in this table (a later layer): the PufferLib env. Heap "
+              "The rows through Python (VecGame.step, AzukiEnv) draw actions from the MASK slice of each "
+              "observation in C; the AzukiEnv rows need pufferlib (run the bench in .venv-puffer, "
+              "tools/setup_envs.sh puffer) and are left out without it. Heap "
               "allocations per step: 0, proved by tests/c/test_noalloc.c (malloc interposed around azk_step)."]
     return "\n".join(lines)
 

@@ -42,7 +42,7 @@ import gymnasium
 import pufferlib
 
 from .. import _core
-from . import HEAD_SIZES, MASK_OFFSET, NUM_ACTIONS, OBS_LEN, head_masks, resolve_heads
+from . import HEAD_SIZES, NUM_ACTIONS, OBS_LEN, head_masks, mask_from_obs, resolve_heads
 
 MODES = ("self", "bot", "policy")
 _M64 = (1 << 64) - 1
@@ -159,7 +159,8 @@ class AzukiEnv(pufferlib.PufferEnv):
         self.vec = _core.VecGame(self.n, seed=self.engine_seed, pairings=self.pairings, mode=self.mode,
                                  bot=self.bot if self.mode == "bot" else "random", cards=self.cards,
                                  buffers=bufs, obs_dtype=self.obs_dtype, waiting_obs=self.waiting_obs,
-                                 illegal="lose" if self.illegal_action == "lose" else "raise")
+                                 illegal="lose" if self.illegal_action == "lose" else "raise",
+                                 masks=self.action_heads)   # else the mask lives only in the observation
         self.tick = 0
         self._heads_replaced = 0
         if self.mode == "policy":
@@ -240,10 +241,10 @@ class AzukiEnv(pufferlib.PufferEnv):
         return out
 
     @property
-    def masks_legal(self):
-        """uint8 [num_agents, NUM_ACTIONS]: the legal actions of every agent
-        (the same as the MASK slice of the observations)."""
-        return self.vec.masks
+    def legal_masks(self):
+        """bool [num_agents, NUM_ACTIONS]: the legal actions of every agent
+        (the MASK slice of the observations)."""
+        return mask_from_obs(self.observations)
 
     def render(self):
         if self.vec is None:
