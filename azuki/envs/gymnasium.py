@@ -1,0 +1,205 @@
+"""azuki.envs.gymnasium — Azuki as a single-agent Gymnasium env against a built-in bot.
+
+    import gymnasium, azuki.envs.gymnasium          # registers "azuki/Azuki-v0"
+    env = gymnasium.make("azuki/Azuki-v0", opponent="greedy")
+    obs, info = env.reset(seed=0)
+    while True:
+        obs, reward, terminated, truncated, info = env.step(env.action_space.sample(info["action_mask"]))
+        if terminated or truncated:
+            break
+
+The agent plays one seat; the opponent (a built-in bot of azuki.BOT_KINDS:
+"random", "greedy", "search"; or any object with `act(game) -> action`) answers
+every decision of the other seat inside `reset()` and `step()`, so each call
+returns when the agent must decide or the game is over.
+
+Spaces: observation Box(-1, 1, (azuki.OBS_LEN,), float32) = Game.observe(seat)
+(docs/observation.md); the legal-action mask travels inside it, as the slice
+`MASK` (offset `azuki.obs_layout()["MASK"]["offset"]`, NUM_ACTIONS values 0/1).
+The same mask is `info["action_mask"]` (int8[NUM_ACTIONS], ready for
+`action_space.sample(mask)`) after every reset and step. Action: Discrete(NUM_ACTIONS).
+
+Rewards: +1 win, -1 loss, 0 draw (terminated). A game the engine truncates
+(turn cap, decision cap, engine bound: docs/rules.md §13) gives truncated=True
+and 0. An illegal action (not in the mask, out of range, not an integer) loses:
+terminated=True, reward -1, info["illegal_action"] = True; nothing raises.
+
+Seeding: `reset(seed=s)` calls `super().reset(seed=s)`; the engine seed and the
+bot's seed are drawn from `self.np_random`. Episode number `e` (set to `s` by
+`reset(seed=s)`, +1 at every later reset, drawn from `np_random` when never
+seeded) picks the seats: with `seat="alternate"` (default) the agent plays seat
+`e % 2` (each reset swaps it) and the pairing's decks are swapped when
+`(e // 2)` is odd, so over four episodes the agent plays each deck from each seat;
+pairing `pairings[(e // 4) % len(pairings)]`. With a fixed seat the decks swap
+every episode and the pairing changes every two.
+
+This module imports only azuki, numpy and gymnasium (never pufferlib or torch).
+"""
+from __future__ import annotations
+
+import operator
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+import azuki
+import azuki.bots
+
+__all__ = ["AzukiEnv", "ENV_ID", "MASK_OFFSET"]
+
+ENV_ID = "azuki/Azuki-v0"
+MASK_OFFSET = azuki.obs_layout()["MASK"]["offset"]      # the legal mask inside the observation
+_MASK = slice(MASK_OFFSET, MASK_OFFSET + azuki.NUM_ACTIONS)
+
+
+def _pairings(decks):
+    """`decks` as a tuple of (deck, deck) pairs: one pair, or a sequence of pairs."""
+    if isinstance(decks, (str, bytes)) or not hasattr(decks, "__len__"):
+        raise TypeError(f"decks must be a pair of deck names or a list of pairs, got {azuki.excerpt(decks)}")
+    if len(decks) == 2 and all(isinstance(d, (str, int, np.integer)) for d in decks):
+        return (tuple(decks),)
+    pairs = tuple(tuple(p) for p in decks)
+    if not pairs or any(len(p) != 2 for p in pairs):
+        raise ValueError(f"decks must be a pair of deck names or a non-empty list of pairs, got {azuki.excerpt(decks)}")
+    return pairs
+
+
+def _action_id(action):
+    """The action as a Python int in [0, NUM_ACTIONS), or None."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    try:
+        a = operator.index(action)
+    except TypeError:
+        return None
+    return a if 0 <= a < azuki.NUM_ACTIONS else None
+
+
+class AzukiEnv(gymnasium.Env):
+    """Azuki, one seat, against a built-in bot (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, opponent="random", seat="alternate", decks=("STT01", "STT02"), render_mode=None,
+                 cards=None, turn_cap=None, decision_cap=None, opponent_kwargs=None):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if seat not in (0, 1, "alternate") or isinstance(seat, bool):
+            raise ValueError(f"seat must be 0, 1 or 'alternate', got {seat!r}")
+        if isinstance(opponent, str):
+            self.opponent = azuki.bots.make_bot(opponent, 0, **(opponent_kwargs or {}))
+        elif callable(getattr(opponent, "act", None)):
+            self.opponent = opponent
+        else:
+            raise TypeError(f"opponent must be one of {azuki.BOT_KINDS} or have act(game), got {azuki.excerpt(opponent)}")
+        self.render_mode = render_mode
+        self.seat_mode = seat
+        self.cards = cards if cards is None or isinstance(cards, azuki.CardSet) else azuki.CardSet.from_json(cards)
+        self.pairings = _pairings(decks)
+        self.turn_cap = turn_cap
+        self.decision_cap = decision_cap
+        for pair in self.pairings:       # fail now on bad decks or caps, not at the first reset
+            azuki.Game(seed=0, decks=pair, cards=self.cards, turn_cap=turn_cap, decision_cap=decision_cap)
+        self.observation_space = spaces.Box(-1.0, 1.0, (azuki.OBS_LEN,), np.float32)
+        self.action_space = spaces.Discrete(azuki.NUM_ACTIONS)
+        self.game = None          # the azuki.Game of the current episode
+        self.seat = None          # the agent's seat in it
+        self._episode = None      # episode number e (seats, decks, pairing)
+        self._over = True
+
+    # ---- episode -------------------------------------------------------------
+    def _setup(self, e):
+        """(agent seat, decks for seat 0 and 1) of episode number e."""
+        if self.seat_mode == "alternate":
+            seat, swap, k = e % 2, (e // 2) % 2, e // 4
+        else:
+            seat, swap, k = self.seat_mode, e % 2, e // 2
+        d0, d1 = self.pairings[k % len(self.pairings)]
+        return seat, ((d1, d0) if swap else (d0, d1))
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._episode = operator.index(seed)
+        elif self._episode is None:
+            self._episode = int(self.np_random.integers(2**62))
+        else:
+            self._episode += 1
+        game_seed, bot_seed = (int(x) for x in self.np_random.integers(2**63, size=2))
+        self.seat, decks = self._setup(self._episode)
+        self.game = azuki.Game(seed=game_seed, decks=decks, cards=self.cards,
+                               turn_cap=self.turn_cap, decision_cap=self.decision_cap)
+        if hasattr(self.opponent, "reset"):
+            self.opponent.reset(bot_seed)
+        self._over = False
+        self._opponent_moves()
+        info = {"seat": self.seat}
+        self._outcome(info)     # (no starter game ends before the agent's first decision; a custom one might)
+        return self._observe(), self._info(info)
+
+    def step(self, action):
+        if self.game is None or self._over:
+            raise RuntimeError("the episode is over: call reset()")
+        a = _action_id(action)
+        if a is None or not self.game.is_legal(a):
+            self._over = True
+            info = {"seat": self.seat, "illegal_action": True}
+            return self._observe(), -1.0, True, False, self._info(info)
+        self.game.step(a)
+        self._opponent_moves()
+        info = {"seat": self.seat}
+        reward, terminated, truncated = self._outcome(info)
+        return self._observe(), reward, terminated, truncated, self._info(info)
+
+    def _opponent_moves(self):
+        g = self.game
+        while not g.is_terminal and g.current_player != self.seat:
+            g.step(int(self.opponent.act(g)))
+
+    def _outcome(self, info):
+        """(reward, terminated, truncated) now; fills the final info."""
+        g = self.game
+        if not g.is_terminal:
+            return 0.0, False, False
+        self._over = True
+        info["result"], info["end_reason"] = g.result, g.end_reason
+        if g.result == "TRUNCATED":
+            return 0.0, False, True
+        if g.winner is None:
+            return 0.0, True, False
+        return (1.0 if g.winner == self.seat else -1.0), True, False
+
+    def _observe(self):
+        obs = self.game.observe(self.seat)
+        if self._over:
+            obs[_MASK] = 0.0       # after an illegal-action loss the game itself goes on
+        return obs
+
+    def _info(self, info):
+        mask = np.zeros(azuki.NUM_ACTIONS, dtype=np.int8)
+        if not self._over:
+            self.game.action_mask(out=mask.view(np.uint8))
+        info["action_mask"] = mask
+        return info
+
+    def action_mask(self):
+        """The agent's legal actions now (int8[NUM_ACTIONS]; all 0 once the episode is over)."""
+        return self._info({})["action_mask"]
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return "" if self.game is None else self.game.render()
+
+    def close(self):
+        pass
+
+
+def _register():
+    if ENV_ID not in gymnasium.envs.registration.registry:
+        gymnasium.register(id=ENV_ID, entry_point="azuki.envs.gymnasium:AzukiEnv")
+
+
+_register()
