@@ -46,7 +46,7 @@ from gymnasium import spaces
 import azuki
 import azuki.bots
 
-__all__ = ["AzukiEnv", "ENV_ID", "MASK_OFFSET"]
+__all__ = ["AzukiEnv", "AzukiVectorEnv", "ENV_ID", "MASK_OFFSET"]
 
 ENV_ID = "azuki/Azuki-v0"
 MASK_OFFSET = azuki.obs_layout()["MASK"]["offset"]      # the legal mask inside the observation
@@ -195,6 +195,70 @@ class AzukiEnv(gymnasium.Env):
 
     def close(self):
         pass
+
+
+class AzukiVectorEnv(gymnasium.vector.VectorEnv):
+    """`num_envs` games against a built-in bot stepped by one C call
+    (azuki.VecGame, mode "bot", docs/vecgame.md); Gymnasium >= 1.0 VectorEnv API.
+
+    Spaces, mask and rewards as AzukiEnv: single observation
+    Box(-1, 1, (OBS_LEN,), float32), single action Discrete(NUM_ACTIONS),
+    `infos["action_mask"]` int8[num_envs, NUM_ACTIONS]; +1 / -1 / 0 terminated,
+    engine truncation truncated with 0. Differences from a SyncVectorEnv of
+    AzukiEnv:
+
+    - autoreset is "same step" (`metadata["autoreset_mode"]`): a finished game
+      resets inside the step that ended it; the returned observation and mask
+      are already the next episode's, and there is no `final_obs` (the engine
+      does not keep it);
+    - an illegal action in any row raises azuki.IllegalActionError naming the
+      row, and nothing changes (VecGame validates the whole batch first);
+    - seats and decks follow VecGame: episode `e` of the vector (numbered as
+      episodes start) is `Game(seed=base + e)` on pairing `(e // 2) %
+      len(pairings)`, seats swapped when `e` is odd, the agent's seat
+      `(e >> 1) & 1`; `reset(seed=s)` uses base `s`, `reset()` draws it from
+      `np_random`;
+    - the opponent is "random" or "greedy" (the bots VecGame runs in C).
+    """
+
+    def __init__(self, num_envs=1, opponent="random", decks=("STT01", "STT02"), cards=None):
+        if int(gymnasium.__version__.split(".")[0]) < 1:
+            raise RuntimeError(f"AzukiVectorEnv needs gymnasium >= 1.0 (found {gymnasium.__version__}); "
+                               "use gymnasium.vector.SyncVectorEnv of AzukiEnv")
+        from gymnasium.vector.utils import batch_space
+        self.num_envs = num_envs
+        self.opponent = opponent
+        self.pairings = _pairings(decks)
+        self.cards = cards if cards is None or isinstance(cards, azuki.CardSet) else azuki.CardSet.from_json(cards)
+        self.vec = self._make(0)                 # fail now on bad arguments
+        self.single_observation_space = spaces.Box(-1.0, 1.0, (azuki.OBS_LEN,), np.float32)
+        self.single_action_space = spaces.Discrete(azuki.NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        mode = getattr(gymnasium.vector, "AutoresetMode", None)
+        self.metadata = {"autoreset_mode": mode.SAME_STEP if mode is not None else "SameStep"}
+
+    def _make(self, base_seed):
+        return azuki.VecGame(self.num_envs, seed=base_seed, pairings=self.pairings, mode="bot",
+                             bot=self.opponent, cards=self.cards, obs_dtype="float32")
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        base = seed if seed is not None else int(self.np_random.integers(2**62))
+        self.vec = self._make(base)
+        return self.vec.obs.copy(), self._infos()
+
+    def step(self, actions):
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be integers of shape ({self.num_envs},), got {actions.dtype} {actions.shape}")
+        obs, rewards, terminals, truncations = self.vec.step(actions.astype(np.int32))
+        return (obs.copy(), rewards.astype(np.float64), terminals.astype(bool), truncations.astype(bool),
+                self._infos())
+
+    def _infos(self):
+        """The masks of the rows (the agent's seat in game i: `self.vec.agent_seat(i)`)."""
+        return {"action_mask": self.vec.masks.view(np.int8).copy()}
 
 
 def _register():

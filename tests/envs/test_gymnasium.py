@@ -27,7 +27,7 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 
 import azuki  # noqa: E402
-from azuki.envs.gymnasium import ENV_ID, MASK_OFFSET, AzukiEnv  # noqa: E402
+from azuki.envs.gymnasium import ENV_ID, MASK_OFFSET, AzukiEnv, AzukiVectorEnv  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 MASK = slice(MASK_OFFSET, MASK_OFFSET + azuki.NUM_ACTIONS)
@@ -223,6 +223,57 @@ def test_sync_vector_env():
 def test_make_vec():
     venv = gymnasium.make_vec(ENV_ID, num_envs=4, vectorization_mode="sync", opponent="greedy")
     assert _run_vector(venv, 100) > 0
+
+
+@pytest.mark.skipif(not GYM_1, reason="AzukiVectorEnv needs gymnasium >= 1.0")
+def test_native_vector_env():
+    """AzukiVectorEnv on VecGame: rows are Game.observe of the agent's seat,
+    masks in the infos, same-step autoreset, deterministic from the seed."""
+    def run(seed, steps, check=False):
+        venv = AzukiVectorEnv(4, opponent="greedy", decks=[("STT01", "STT02"), ("STT02", "STT02")])
+        assert venv.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+        assert venv.single_observation_space == AzukiEnv().observation_space
+        rng = np.random.default_rng(seed)
+        obs, infos = venv.reset(seed=seed)
+        trace, ends, total = [], 0, 0.0
+        for t in range(steps):
+            masks = infos["action_mask"]
+            assert masks.dtype == np.int8 and masks.shape == (4, azuki.NUM_ACTIONS) and masks.any(axis=1).all()
+            if check and t % 10 == 0:
+                for i in range(4):
+                    g = venv.vec.game(i)
+                    assert g.current_player == venv.vec.agent_seat(i)
+                    assert np.array_equal(obs[i], g.observe(venv.vec.agent_seat(i)))
+                    assert np.array_equal(masks[i], g.action_mask())
+            obs, rewards, terminated, truncated, infos = venv.step(np.array([sample(rng, m) for m in masks]))
+            assert obs.shape == (4, azuki.OBS_LEN) and obs.dtype == np.float32
+            assert not (terminated & truncated).any()
+            assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
+            assert not rewards[~(terminated | truncated)].any()
+            ends += int(np.sum(terminated | truncated))
+            total += float(rewards.sum())
+            trace.append(obs.tobytes())
+        return trace, ends, total
+
+    trace, ends, total = run(0, 200, check=True)
+    assert ends > 4 and total < 0                 # random play against the greedy bot mostly loses
+    assert run(7, 60)[0] == run(7, 60)[0]
+    assert run(7, 60)[0] != run(8, 60)[0]
+    venv = AzukiVectorEnv(2)
+    obs, infos = venv.reset(seed=1)
+    bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in infos["action_mask"]])
+    with pytest.raises(azuki.IllegalActionError):
+        venv.step(bad)
+    with pytest.raises(ValueError):
+        venv.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError):
+        AzukiVectorEnv(2, opponent="nobody")
+
+
+@pytest.mark.skipif(GYM_1, reason="gymnasium < 1.0 only")
+def test_native_vector_env_needs_gymnasium_1():
+    with pytest.raises(RuntimeError):
+        AzukiVectorEnv(2)
 
 
 def test_no_pufferlib_or_torch_import():
