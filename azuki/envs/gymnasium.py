@@ -90,6 +90,8 @@ class AzukiEnv(gymnasium.Env):
         if isinstance(opponent, str):
             self.opponent = azuki.bots.make_bot(opponent, 0, **(opponent_kwargs or {}))
         elif callable(getattr(opponent, "act", None)):
+            if opponent_kwargs:
+                raise TypeError("opponent_kwargs only go with a bot name (azuki.bots.make_bot)")
             self.opponent = opponent
         else:
             raise TypeError(f"opponent must be one of {azuki.BOT_KINDS} or have act(game), got {azuki.excerpt(opponent)}")

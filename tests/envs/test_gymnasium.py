@@ -27,6 +27,7 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 
 import azuki  # noqa: E402
+import azuki.bots  # noqa: E402
 from azuki.envs.gymnasium import ENV_ID, MASK_OFFSET, AzukiEnv, AzukiVectorEnv  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
@@ -188,6 +189,11 @@ def test_opponents_and_bad_arguments():
         AzukiEnv(opponent="nobody")
     with pytest.raises(TypeError):
         AzukiEnv(opponent=42)
+    with pytest.raises(TypeError):
+        AzukiEnv(opponent=azuki.bots.GreedyBot(1), opponent_kwargs={"sims": 4})
+    mine = AzukiEnv(opponent=azuki.bots.GreedyBot(1))          # any object with act(game)
+    obs, info = mine.reset(seed=0)
+    assert info["action_mask"].any()
     with pytest.raises(ValueError):
         AzukiEnv(seat=2)
     with pytest.raises(ValueError):
