@@ -5,7 +5,12 @@
 #   3. C test programs, normal build and ASan+UBSan build (incl. the no-allocation test),
 #   4. the sanitizer soak (1,000,000 decisions, invariants after every step),
 #   5. the three libFuzzer harnesses, time-boxed (FUZZ_SECONDS each, default 60),
-#      after replaying every saved regression input.
+#      after replaying every saved regression input,
+#   6. the RL environments (tests/envs) in their own virtual environments, one per
+#      constraints file: .venv-puffer (pufferlib 3.0.0, built by tools/setup_envs.sh
+#      with its work-arounds; Serial, Multiprocessing and a local Ray instance) and
+#      .venv-latest (newest PettingZoo / Gymnasium, numpy 2, no pufferlib), plus the
+#      benchmark's PufferLib rows, quick form. AZUKI_SKIP_ENVS=1 skips this step.
 # Step 5 needs clang with libFuzzer (-fsanitize=fuzzer). If it is missing it is
 # installed with apt-get (Debian package `clang`) as root or through sudo; that
 # is checked first, so a machine that cannot get it fails at once with one line.
@@ -91,4 +96,14 @@ echo "== sanitizer soak"
 make --no-print-directory soak SOAK_DECISIONS=${SOAK_DECISIONS:-1000000}
 echo "== fuzzers (${FUZZ_SECONDS:-60}s each)"
 make --no-print-directory fuzz-smoke FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+if [ "${AZUKI_SKIP_ENVS:-0}" != 1 ]; then
+    for world in puffer latest; do
+        echo "== RL environments: $world world (constraints/$world.txt)"
+        bash tools/setup_envs.sh "$world"
+        # the venv's pytest script, so the installed wheel is tested (not the checkout's azuki/)
+        ".venv-$world/bin/pytest" -q -p no:cacheprovider tests/envs
+    done
+    echo "== benchmark with the PufferLib rows, quick form"
+    (cd out && ../.venv-puffer/bin/python -m azuki bench --quick)
+fi
 echo "== all tests passed"

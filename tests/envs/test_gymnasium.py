@@ -283,7 +283,8 @@ def test_native_vector_env_needs_gymnasium_1():
 
 
 def test_no_pufferlib_or_torch_import():
+    # (not pettingzoo: in the PufferLib world gymnasium 0.29 loads shimmy's plugins, which import it)
     code = ("import sys, azuki.envs.gymnasium; "
-            "bad = [m for m in ('pufferlib', 'torch', 'pettingzoo') if m in sys.modules]; "
+            "bad = [m for m in ('pufferlib', 'torch') if m in sys.modules]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
