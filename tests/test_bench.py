@@ -12,7 +12,15 @@ from azuki import bench
 def test_run_bench_reports_every_row():
     r = bench.run_bench(reps=2, games=20, py_games=2, micro_reps=500, vec_steps=2048, seed=3)
     med = r["median"]
+    try:
+        import pufferlib  # noqa: F401
+        optional = set()
+    except ImportError:     # the AzukiEnv rows need pufferlib (.venv-puffer)
+        optional = {"env_native_per_s", "env_serial_per_s", "env_mp_per_s"}
     for key, *_ in bench._ROWS:
+        if key in optional:
+            assert key not in med and key not in bench.format_table(r)
+            continue
         assert key in med and med[key] > 0, key
     assert len(r["runs"]) == 2
     assert med["state_bytes"] < 4096 and med["serialized_bytes"] < med["state_bytes"]

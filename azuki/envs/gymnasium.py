@@ -213,8 +213,11 @@ class AzukiVectorEnv(gymnasium.vector.VectorEnv):
       resets inside the step that ended it; the returned observation and mask
       are already the next episode's, and there is no `final_obs` (the engine
       does not keep it);
-    - an illegal action in any row raises azuki.IllegalActionError naming the
-      row, and nothing changes (VecGame validates the whole batch first);
+    - an illegal action loses its game, as in AzukiEnv (reward -1,
+      terminated, `infos["illegal_action"]` True for that row; the row then
+      shows its next episode: same-step autoreset), while the other rows'
+      actions are applied; with `illegal_action="raise"` it raises
+      azuki.IllegalActionError naming the row instead, and nothing changes;
     - seats and decks follow VecGame: episode `e` of the vector (numbered as
       episodes start) is `Game(seed=base + e)` on pairing `(e // 2) %
       len(pairings)`, seats swapped when `e` is odd, the agent's seat
@@ -223,7 +226,10 @@ class AzukiVectorEnv(gymnasium.vector.VectorEnv):
     - the opponent is "random" or "greedy" (the bots VecGame runs in C).
     """
 
-    def __init__(self, num_envs=1, opponent="random", decks=("STT01", "STT02"), cards=None):
+    def __init__(self, num_envs=1, opponent="random", decks=("STT01", "STT02"), cards=None, illegal_action="lose"):
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
         if int(gymnasium.__version__.split(".")[0]) < 1:
             raise RuntimeError(f"AzukiVectorEnv needs gymnasium >= 1.0 (found {gymnasium.__version__}); "
                                "use gymnasium.vector.SyncVectorEnv of AzukiEnv")
@@ -242,7 +248,7 @@ class AzukiVectorEnv(gymnasium.vector.VectorEnv):
 
     def _make(self, base_seed):
         return azuki.VecGame(self.num_envs, seed=base_seed, pairings=self.pairings, mode="bot",
-                             bot=self.opponent, cards=self.cards, obs_dtype="float32")
+                             bot=self.opponent, cards=self.cards, obs_dtype="float32", illegal=self.illegal_action)
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -254,9 +260,14 @@ class AzukiVectorEnv(gymnasium.vector.VectorEnv):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be integers of shape ({self.num_envs},), got {actions.dtype} {actions.shape}")
-        obs, rewards, terminals, truncations = self.vec.step(actions.astype(np.int32))
-        return (obs.copy(), rewards.astype(np.float64), terminals.astype(bool), truncations.astype(bool),
-                self._infos())
+        a = actions.astype(np.int32)
+        inside = (a >= 0) & (a < azuki.NUM_ACTIONS)
+        illegal = ~inside
+        illegal[inside] = self.vec.masks[np.flatnonzero(inside), a[inside]] == 0
+        obs, rewards, terminals, truncations = self.vec.step(a)
+        infos = self._infos()
+        infos["illegal_action"] = illegal
+        return (obs.copy(), rewards.astype(np.float64), terminals.astype(bool), truncations.astype(bool), infos)
 
     def _infos(self):
         """The masks of the rows (the agent's seat in game i: `self.vec.agent_seat(i)`)."""

@@ -265,11 +265,18 @@ def test_native_vector_env():
     assert ends > 4 and total < 0                 # random play against the greedy bot mostly loses
     assert run(7, 60)[0] == run(7, 60)[0]
     assert run(7, 60)[0] != run(8, 60)[0]
-    venv = AzukiVectorEnv(2)
+    venv = AzukiVectorEnv(2, illegal_action="raise")
     obs, infos = venv.reset(seed=1)
     bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in infos["action_mask"]])
     with pytest.raises(azuki.IllegalActionError):
         venv.step(bad)
+    # the default: the illegal row loses its game, the other row plays on
+    venv = AzukiVectorEnv(2)
+    obs, infos = venv.reset(seed=1)
+    acts = np.array([bad[0], int(np.flatnonzero(infos["action_mask"][1])[0])])
+    obs, rew, term, trunc, infos = venv.step(acts)
+    assert infos["illegal_action"].tolist() == [True, False]
+    assert rew[0] == -1 and term[0]
     with pytest.raises(ValueError):
         venv.step(np.zeros(3, dtype=np.int64))
     with pytest.raises(ValueError):
