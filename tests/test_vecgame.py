@@ -394,3 +394,59 @@ def test_waiting_obs_mask_writes_only_the_mask_slice(dtype):
         VecGame(2, waiting_obs="none")
     with pytest.raises(ValueError):
         VecGame(2, obs_dtype="float16")
+
+
+# -- illegal="lose" and masks=False (used by azuki.envs) ---------------------------------------------
+
+@pytest.mark.parametrize("mode", ["self", "bot", "policy"])
+def test_illegal_lose_ends_only_that_game_lost_by_its_chooser(mode):
+    v = azuki.VecGame(6, seed=5, mode=mode, illegal="lose")
+    assert v.illegal == "lose"
+    ref = azuki.VecGame(6, seed=5, mode=mode)
+    rng = np.random.default_rng(0)
+    acts = (rng.random(v.masks.shape) * v.masks).argmax(axis=1).astype(np.int32)
+    bad_game = 2
+    rows = [2 * bad_game + s for s in (0, 1)] if mode == "self" else [bad_game]
+    bad_row = next(r for r in rows if v.acting[r])
+    chooser = v.game(bad_game).current_player
+    acts_bad = acts.copy()
+    acts_bad[bad_row] = int(np.flatnonzero(v.masks[bad_row] == 0)[-1])
+    episode_before = v.episode(bad_game)
+    v.step(acts_bad)
+    ref.step(acts)
+    # the chooser lost: -1 on its row, +1 on the other seat's row (self-play)
+    assert v.terminals[bad_row] == 1 and v.rewards[bad_row] == -1.0
+    if mode == "self":
+        other = 2 * bad_game + (1 - chooser)
+        assert v.rewards[other] == 1.0 and v.terminals[other] == 1
+    assert v.episode(bad_game) != episode_before       # a new episode began
+    log = v.log()
+    assert log["illegal"] == 1.0 and log["episodes"] >= 1
+    assert log[f"wins_seat{1 - chooser}"] >= 1
+    # every other game stepped exactly as without the illegal row
+    for i in range(6):
+        if i != bad_game:
+            assert v.state_hash(i) == ref.state_hash(i)
+
+
+def test_illegal_raise_is_the_default_and_bad_policy_rejected():
+    v = azuki.VecGame(2, seed=1)
+    assert v.illegal == "raise"
+    with pytest.raises(ValueError):
+        azuki.VecGame(2, illegal="ignore")
+
+
+def test_masks_false_keeps_the_mask_in_the_observation():
+    a = azuki.VecGame(8, seed=3, masks=False)
+    b = azuki.VecGame(8, seed=3)
+    assert a.masks is None
+    off = azuki.obs_layout()["MASK"]["offset"]
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        np.testing.assert_array_equal(a.obs, b.obs)
+        np.testing.assert_array_equal(a.obs[:, off:off + azuki.NUM_ACTIONS] == 255, b.masks == 1)
+        acts = (rng.random(b.masks.shape) * b.masks).argmax(axis=1).astype(np.int32)
+        a.step(acts)
+        b.step(acts)
+    with pytest.raises(ValueError):
+        azuki.VecGame(2, obs=False, masks=False)
