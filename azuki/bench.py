@@ -76,8 +76,9 @@ def _layer_rates(n: int, steps: int, seed: int) -> dict:
     env.reset(seed)
     out["env_native_per_s"] = timed(env.step, lambda: env.observations, env.num_agents)
     for key, kw in (("env_serial_per_s", dict(backend="serial")),
+                    ("env_serial_mask_per_s", dict(backend="serial", waiting_obs="mask")),
                     ("env_mp_per_s", dict(backend="multiprocessing", num_workers=2))):
-        games = n if key == "env_serial_per_s" else n // 2
+        games = n // 2 if key == "env_mp_per_s" else n
         vec = make(num_envs=games, report_interval=1 << 30, **kw)
         try:
             state = {"obs": vec.reset(seed)[0]}
@@ -148,6 +149,7 @@ _ROWS = [
     ("vec_py_per_s", "VecGame.step through Python, uint8, n = 1024", "agent-steps/s", "rate"),
     ("env_native_per_s", "AzukiEnv (PufferEnv) alone, uint8, n = 1024", "agent-steps/s", "rate"),
     ("env_serial_per_s", "AzukiEnv under pufferlib Serial, n = 1024", "agent-steps/s", "rate"),
+    ("env_serial_mask_per_s", "  same, waiting_obs='mask'", "agent-steps/s", "rate"),
     ("env_mp_per_s", "AzukiEnv under Multiprocessing, 2 x 512", "agent-steps/s", "rate"),
     ("vec_bytes_float32", "bytes per agent-step, float32 (both seats)", "bytes", "size"),
     ("vec_bytes_uint8", "bytes per agent-step, uint8 (both seats)", "bytes", "size"),
