@@ -1557,11 +1557,14 @@ cdef class VecGame:
     chose it (reward -1 / +1, terminal; log()["illegal"] counts them), and
     the other rows' actions are applied. masks=False: no `masks` buffer
     (None; the mask is still in each observation's MASK slice), which saves
-    NUM_ACTIONS bytes of writes per row and step."""
+    NUM_ACTIONS bytes of writes per row and step. paired=True (evaluation):
+    episodes 2k and 2k + 1 play the same deal (engine seed seed + k, same
+    decks in the same seats) with the agent in seat 0, then in seat 1."""
     cdef azk_vec *v
     cdef readonly CardSet cards
     cdef readonly int n, rows
     cdef readonly str mode, bot, obs_dtype, waiting_obs, illegal
+    cdef readonly bint paired
     cdef readonly tuple pairings
     cdef readonly object obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks, opp_pending
     cdef int32_t[::1] _acting32
@@ -1573,7 +1576,8 @@ cdef class VecGame:
         PyMem_Free(self.v)
 
     def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
-                 obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full", illegal="raise", masks=True):
+                 obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full", illegal="raise", masks=True,
+                 paired=False):
         cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
         cdef uint64_t s = _seed(seed)
         if not isinstance(mode, str) or mode not in _VEC_MODES:
@@ -1607,6 +1611,8 @@ cdef class VecGame:
             st = azk_vec_set_obs(v, _VEC_DTYPES[obs_dtype], _VEC_WAITING[waiting_obs])
         if st == AZK_OK:
             st = azk_vec_set_illegal(v, _VEC_ILLEGAL[illegal])
+        if st == AZK_OK and paired:
+            st = azk_vec_set_paired(v, cs.cs, 1)
         if st != AZK_OK:
             PyMem_Free(v)
             raise ValueError(f"could not create the games ({azk_status_name(st).decode()})")
@@ -1641,6 +1647,7 @@ cdef class VecGame:
         self.v = v
         self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
         self.obs_dtype, self.waiting_obs, self.illegal = obs_dtype, waiting_obs, illegal
+        self.paired = bool(paired)
         self.pairings = tuple(names)
         self.obs, self.masks, self.rewards = made["obs"], made["masks"], made["rewards"]
         self.terminals, self.truncations, self.acting = made["terminals"], made["truncations"], made["acting"]
@@ -1770,8 +1777,9 @@ cdef class VecGame:
         g.cards = self.cards
         g.cs = self.cards.cs
         azk_game_clone(g.g, azk_vec_game(self.v, k))
-        pair = self.pairings[(e // 2) % len(self.pairings)]
-        g.decks = pair if e % 2 == 0 else (pair[1], pair[0])
+        cdef int k_deal = e // 2 if self.paired else e    # the deal index (azk_vec_set_paired)
+        pair = self.pairings[(k_deal // 2) % len(self.pairings)]
+        g.decks = pair if k_deal % 2 == 0 else (pair[1], pair[0])
         return g
 
 

@@ -282,6 +282,12 @@ azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed,
 /* The observation format (after init; default AZK_VEC_OBS_F32, AZK_VEC_WAIT_FULL). */
 azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting);
 azk_status azk_vec_set_illegal(azk_vec *v, int policy); /* enum azk_vec_illegal */
+/* Paired deals for evaluation (on = 1): episodes 2k and 2k + 1 play the same
+ * deal (engine seed base + k, the same decks in the same seats) with the
+ * agent in seat 0 and then in seat 1; deal k uses pairing (k / 2) % npairs,
+ * its decks swapped when k is odd. Restarts every game from episode 0 and
+ * clears the log. Off (the default): the numbering described above. */
+azk_status azk_vec_set_paired(azk_vec *v, const azk_cardset *cs, int on);
 int azk_vec_rows(const azk_vec *v);
 /* Outputs: obs[rows][azk_obs_len()] (each row from its seat's view; NULL:
  * skipped), masks[rows][NUM_ACTIONS] (NULL: skipped), acting[rows] (1 where

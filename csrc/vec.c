@@ -39,6 +39,7 @@ struct azk_vec {
     int n, mode, bot_kind, npairs;
     int obs_u8, waiting;    /* azk_vec_set_obs */
     int illegal;            /* azk_vec_set_illegal */
+    int paired;             /* azk_vec_set_paired */
     int obs_len, mask_off;  /* the observation's length and its MASK slice (azk_obs_field) */
     uint64_t seed;
     uint32_t next_episode;
@@ -58,16 +59,19 @@ int azk_vec_rows(const azk_vec *v) { return v->mode == AZK_VEC_SELF ? 2 * v->n :
 static void vec_reset_game(azk_vec *v, const azk_cardset *cs, int i) {
     struct azk_vec_game *e = &v->games[i];
     uint32_t ep = v->next_episode++;
-    int pair = (int)((ep / 2) % (uint32_t)v->npairs);
+    /* deal index: every episode its own deal, or (paired) one deal per two episodes */
+    uint32_t k = v->paired ? ep / 2 : ep;
+    int pair = (int)((k / 2) % (uint32_t)v->npairs);
     int d0 = v->pairs[2 * pair], d1 = v->pairs[2 * pair + 1];
-    if (ep & 1) { int t = d0; d0 = d1; d1 = t; } /* the same pairing from the other seat */
-    azk_game_init(&e->g, cs, v->seed + ep, d0, d1);
+    if (k & 1) { int t = d0; d0 = d1; d1 = t; } /* the same pairing from the other seat */
+    azk_game_init(&e->g, cs, v->seed + k, d0, d1);
     e->deck[0] = (uint8_t)d0;
     e->deck[1] = (uint8_t)d1;
     azk_events(&e->g, NULL, 1 << 30); /* a vector of games keeps no event log */
     e->episode = ep;
     e->steps = 0;
-    e->agent_seat = (uint8_t)((ep >> 1) & 1); /* with the swap above: each deck from each seat every 4 episodes */
+    /* with the swap above: each deck from each seat every 4 episodes (paired: the agent takes both seats of a deal) */
+    e->agent_seat = (uint8_t)(v->paired ? ep & 1 : (ep >> 1) & 1);
     azk_bot_seed(e->bot_rng, v->seed ^ (0x9E3779B97F4A7C15ULL * (ep + 1)));
 }
 
@@ -118,6 +122,19 @@ azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting) {
 azk_status azk_vec_set_illegal(azk_vec *v, int policy) {
     if (!v || (policy != AZK_VEC_ILLEGAL_ERROR && policy != AZK_VEC_ILLEGAL_LOSE)) return AZK_ERR_ARG;
     v->illegal = policy;
+    return AZK_OK;
+}
+
+azk_status azk_vec_set_paired(azk_vec *v, const azk_cardset *cs, int on) {
+    if (!v || !cs || (on != 0 && on != 1)) return AZK_ERR_ARG;
+    v->paired = on;
+    v->next_episode = 0;
+    memset(v->log, 0, sizeof v->log);
+    for (int i = 0; i < v->n; i++) {
+        vec_reset_game(v, cs, i);
+        if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, &v->games[i]);
+        v->games[i].touched = 1;
+    }
     return AZK_OK;
 }
 
