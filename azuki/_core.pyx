@@ -14,7 +14,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
 from cpython cimport array
 from libc.string cimport memcpy, memset, strncpy
-from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t
 cimport numpy as cnp
 import array as _pyarray
 import numpy as np
@@ -1767,6 +1767,26 @@ cdef class VecGame:
         (its engine seed is seed + episode)."""
         self._ck()
         return azk_vec_episode(self.v, _int_in(i, "i", 0, self.n - 1))
+
+    def episodes(self):
+        """int64 [n]: every game's current episode number (episode(i) for all i)."""
+        self._ck()
+        out = np.empty(self.n, dtype=np.int64)
+        cdef int64_t[::1] ov = out
+        cdef int i
+        for i in range(self.n):
+            ov[i] = azk_vec_episode(self.v, i)
+        return out
+
+    def agent_seats(self):
+        """int8 [n]: every game's agent seat this episode (agent_seat(i) for all i)."""
+        self._ck()
+        out = np.empty(self.n, dtype=np.int8)
+        cdef int8_t[::1] ov = out
+        cdef int i
+        for i in range(self.n):
+            ov[i] = <int8_t>azk_vec_agent_seat(self.v, i)
+        return out
 
     def game(self, i):
         """A Game holding a copy of game i's current position."""
