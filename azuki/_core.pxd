@@ -124,6 +124,7 @@ cdef extern from "azuki.h" nogil:
     azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting)
     azk_status azk_vec_set_illegal(azk_vec *v, int policy)
     azk_status azk_vec_set_paired(azk_vec *v, const azk_cardset *cs, int on)
+    azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind, int32_t *opp_actions)
     int azk_vec_rows(const azk_vec *v)
     azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *acting)
     azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, void *obs, uint8_t *masks,

@@ -1768,6 +1768,23 @@ cdef class VecGame:
         self._ck()
         return azk_vec_episode(self.v, _int_in(i, "i", 0, self.n - 1))
 
+    def bot_opponent_actions(self, bot):
+        """mode="policy": the built-in bot `bot`'s answers for the pending
+        games (int32 [n], 0 where not pending), from each game's own bot
+        stream; pass them to step_opponent. In C, without the GIL."""
+        self._ck()
+        if self.mode != "policy":
+            raise RuntimeError(f"bot_opponent_actions is for mode='policy' (this VecGame is mode={self.mode!r})")
+        cdef int kind = bot_kind(bot)
+        out = np.zeros(self.n, dtype=np.int32)
+        cdef int32_t[::1] ov = out
+        cdef azk_status st
+        with nogil:
+            st = azk_vec_bot_opponent(self.v, self.cards.cs, kind, &ov[0])
+        if st != AZK_OK:
+            raise AzukiError(f"bot_opponent_actions failed ({azk_status_name(st).decode()})")
+        return out
+
     def episodes(self):
         """int64 [n]: every game's current episode number (episode(i) for all i)."""
         self._ck()

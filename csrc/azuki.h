@@ -301,6 +301,11 @@ azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *action
 azk_status azk_vec_step_opponent(azk_vec *v, const azk_cardset *cs, const int32_t *opp_actions, void *obs,
                                  uint8_t *masks, float *rewards, uint8_t *terminals, uint8_t *truncations,
                                  int *bad_row);
+/* AZK_VEC_POLICY only: opp_actions[n] = the built-in bot bot_kind's answer for
+ * each pending game (0 for the others), drawn from that game's bot stream
+ * (seeded per episode, as in AZK_VEC_BOT): a league can switch an opponent
+ * between frozen policies and bots without rebuilding the games. */
+azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind, int32_t *opp_actions);
 /* AZK_VEC_POLICY only: pending[n] (1 where game i waits for its opponent),
  * and for those games opp_obs[n][azk_obs_len()] (the opponent seat's view)
  * and opp_masks[n][NUM_ACTIONS] (its legal set); the other games' mask rows

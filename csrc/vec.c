@@ -320,6 +320,17 @@ azk_status azk_vec_step_opponent(azk_vec *v, const azk_cardset *cs, const int32_
     return vec_step(v, cs, 1, opp_actions, obs, masks, rewards, terminals, truncations, bad_row);
 }
 
+azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind, int32_t *opp_actions) {
+    if (!v || !cs || !opp_actions || v->mode != AZK_VEC_POLICY || bot_kind < 0 || bot_kind >= azk_bot_num_kinds())
+        return AZK_ERR_ARG;
+    for (int i = 0; i < v->n; i++) {
+        struct azk_vec_game *e = &v->games[i];
+        int a = opp_pending(v, i) ? azk_bot_act(&e->g, cs, bot_kind, e->bot_rng) : 0;
+        opp_actions[i] = a < 0 ? 0 : a; /* cannot be < 0: a pending game has a legal action */
+    }
+    return AZK_OK;
+}
+
 /* The pending opponent decisions; rows of games the last call did not step
  * already hold what they would be written. */
 azk_status azk_vec_observe_opponent(const azk_vec *v, const azk_cardset *cs, void *opp_obs, uint8_t *opp_masks,

@@ -9,7 +9,8 @@ truncations: zero-copy). Modes (docs/envs.md):
     mode="bot"     1 agent per game against a built-in bot (azuki.BOT_KINDS), which
                    moves inside step(); the agent's seat alternates every 2 episodes
     mode="policy"  1 agent per game against a frozen policy: `opponent(obs, masks)
-                   -> actions`, called from step() on the games waiting for it
+                   -> actions`, called from step() on the games waiting for it,
+                   or a built-in bot's name (switchable with set_opponent: a league)
 
 The legal-action mask travels inside the observation (slice MASK at
 azuki.envs.MASK_OFFSET; PufferLib has no mask channel and its trainer ignores
@@ -100,8 +101,8 @@ class AzukiEnv(pufferlib.PufferEnv):
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         if mode == "bot" and bot not in _core.BOT_KINDS:
             raise ValueError(f"bot must be one of {_core.BOT_KINDS}, got {bot!r}")
-        if mode == "policy" and opponent is not None and not callable(opponent):
-            raise TypeError("opponent must be a callable (obs, masks) -> actions")
+        if mode == "policy" and opponent is not None and not callable(opponent) and opponent not in _core.BOT_KINDS:
+            raise TypeError(f"opponent must be a callable (obs, masks) -> actions or one of {_core.BOT_KINDS}")
         if obs_dtype not in ("uint8", "float32"):
             raise ValueError(f"obs_dtype must be 'uint8' or 'float32', got {obs_dtype!r}")
         if illegal_action not in ("lose", "raise"):
@@ -133,6 +134,8 @@ class AzukiEnv(pufferlib.PufferEnv):
         self.vec = None          # built by reset(): construction stays cheap (PufferLib builds throw-away envs)
         self.tick = 0
         self._heads_replaced = 0
+        self.opponent_name = opponent if isinstance(opponent, str) else "policy"
+        self._results = {}
 
     @staticmethod
     def _check_seed(seed, what):
@@ -181,6 +184,7 @@ class AzukiEnv(pufferlib.PufferEnv):
         self.vec.step(a)
         if self.mode == "policy":
             v = self.vec
+            self._record(v.rewards, v.terminals, v.truncations)
             self.rewards[:] = v.rewards
             self.terminals[:] = v.terminals != 0
             self.truncations[:] = v.truncations != 0
@@ -201,10 +205,14 @@ class AzukiEnv(pufferlib.PufferEnv):
         while v.opp_pending.any():
             if self.opponent is None:
                 raise RuntimeError("AzukiEnv(mode='policy'): no opponent; pass opponent= or call set_opponent()")
-            idx = np.flatnonzero(v.opp_pending)
-            acts = np.zeros(self.n, dtype=np.int32)
-            acts[idx] = np.asarray(self.opponent(v.opp_obs[idx], v.opp_masks[idx])).reshape(-1)
+            if isinstance(self.opponent, str):       # a built-in bot, in C on the games themselves
+                acts = v.bot_opponent_actions(self.opponent)
+            else:
+                idx = np.flatnonzero(v.opp_pending)
+                acts = np.zeros(self.n, dtype=np.int32)
+                acts[idx] = np.asarray(self.opponent(v.opp_obs[idx], v.opp_masks[idx])).reshape(-1)
             v.step_opponent(acts)
+            self._record(v.rewards, v.terminals, v.truncations)
             self.rewards += v.rewards
             self.terminals |= v.terminals != 0
             self.truncations |= v.truncations != 0
@@ -220,11 +228,31 @@ class AzukiEnv(pufferlib.PufferEnv):
         elif self.mode == "policy":
             self.observations[:] = self.vec.obs
 
-    def set_opponent(self, opponent):
-        """mode="policy": the frozen policy for the next steps (league play)."""
-        if not callable(opponent):
-            raise TypeError("opponent must be a callable (obs, masks) -> actions")
+    def set_opponent(self, opponent, name=None):
+        """mode="policy": the opponent for the next steps (league play): a
+        frozen policy (callable) or a built-in bot's name; `name` labels its
+        results in take_results() (default: the bot's name or "policy")."""
+        if not callable(opponent) and opponent not in _core.BOT_KINDS:
+            raise TypeError(f"opponent must be a callable (obs, masks) -> actions or one of {_core.BOT_KINDS}")
         self.opponent = opponent
+        self.opponent_name = name or (opponent if isinstance(opponent, str) else "policy")
+
+    def _record(self, rewards, terminals, truncations):
+        """Per-opponent results of the agent rows (mode="policy")."""
+        ended = (terminals != 0) | (truncations != 0)
+        if not ended.any():
+            return
+        r = rewards[ended]
+        res = self._results.setdefault(self.opponent_name, [0, 0, 0])
+        res[0] += int((r > 0).sum())
+        res[1] += int((r < 0).sum())
+        res[2] += int((r == 0).sum())
+
+    def take_results(self):
+        """mode="policy": {opponent name: [agent wins, losses, draws or
+        truncations]} of the episodes finished since the last call (then cleared)."""
+        out, self._results = self._results, {}
+        return out
 
     def log(self):
         """The episode log since the last call (PufferLib convention: floats,

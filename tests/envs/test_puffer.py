@@ -281,3 +281,32 @@ def test_ray_backend_two_workers():
         vec.close()
     finally:
         ray.shutdown()
+
+
+def test_policy_mode_switches_between_bots_and_policies_with_results():
+    """A league: one env's opponent switches between a built-in bot (in C, on
+    the games) and a frozen policy; results are kept per opponent name."""
+    env = AzukiEnv(num_envs=32, mode="policy", opponent="greedy", illegal_action="raise")
+    env.reset(seed=6)
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        env.step(masked_random(env.observations, rng))
+    env.set_opponent(lambda o, m: m.argmax(axis=1), name="first-legal")
+    for _ in range(400):
+        env.step(masked_random(env.observations, rng))
+    res = env.take_results()
+    assert set(res) == {"greedy", "first-legal"}
+    w, l, d = res["greedy"]
+    assert w + l + d > 10 and l > w              # random play loses to greedy
+    assert env.take_results() == {}
+    with pytest.raises(TypeError):
+        env.set_opponent("nobot")
+    # the bot answers from each game's own stream: reproducible
+    a, b = (AzukiEnv(num_envs=8, mode="policy", opponent="random") for _ in range(2))
+    a.reset(seed=1)
+    b.reset(seed=1)
+    for _ in range(100):
+        act = masked_random(a.observations, rng)
+        a.step(act)
+        b.step(act)
+    np.testing.assert_array_equal(a.observations, b.observations)
