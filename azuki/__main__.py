@@ -11,6 +11,8 @@
       Play one uniform-random game and write its replay file (docs/replays.md).
   python -m azuki replay FILE
       Re-run a replay file and verify the state hash after every step.
+  python -m azuki train [--minutes M] [--steps N] [--seed S] [--out DIR] [--resume PATH] [--set K=V]
+      PPO with a self-play league (needs pufferlib + torch: .venv-puffer); docs/training.md.
   python -m azuki bench [--reps R] [--games N] [--quick] [--json]
       One table of this machine's speed: engine, through Python, per-call
       costs, sizes, each also relative to a calibration loop.
@@ -373,7 +375,48 @@ def build_parser() -> Parser:
     b.add_argument("--quick", action="store_true", help="one tiny repetition (CI smoke run; figures meaningless)")
     b.add_argument("--json", action="store_true", help="print the results as JSON")
     b.set_defaults(fn=_bench.main)
+    t = sub.add_parser("train", help="PPO (PuffeRL) with a self-play league: the main job (docs/training.md)",
+                       description=TRAIN_DOC)
+    t.add_argument("--minutes", type=_float_in(0.0, "--minutes"), default=None, metavar="M",
+                   help="wall-clock budget of the training loop (default 10; 0: none)")
+    t.add_argument("--steps", type=_int_in(0, None, "--steps"), default=None, metavar="N",
+                   help="agent-step budget (default: none)")
+    t.add_argument("--seed", type=_int_in(0, (1 << 62), "--seed"), default=None, metavar="S", help="seed")
+    t.add_argument("--out", default=None, metavar="DIR", help="run directory (default runs/azuki-DATE-TIME)")
+    t.add_argument("--resume", default=None, metavar="PATH", help="continue a run directory or checkpoint")
+    t.add_argument("--arch", choices=("structured", "flat"), default=None, help="policy architecture")
+    t.add_argument("--config", default=None, metavar="FILE", help="a TOML config (shape of azuki/data/train.toml)")
+    t.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override one config key")
+    t.add_argument("--quiet", action="store_true", help="no progress lines")
+    t.set_defaults(fn=_train_main)
     return ap
+
+
+TRAIN_DOC = """Train a policy with PPO (PufferLib's PuffeRL) on AzukiEnv against a league
+(built-in bots + snapshots of the learner, opponents drawn by prioritized
+fictitious self-play), printing progress, writing checkpoints, a learning
+curve (PNG + JSON) and a final evaluation. Needs pufferlib and torch
+(`bash tools/setup_envs.sh puffer`, then .venv-puffer/bin/python -m azuki train).
+Defaults: azuki/data/train.toml (10 minutes on CPU)."""
+
+
+def _float_in(lo, what):
+    import argparse
+
+    def conv(text):
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not v >= lo or v != v or v == float("inf"):
+            raise argparse.ArgumentTypeError(f"must be a finite number >= {lo}, got {text}")
+        return v
+    return conv
+
+
+def _train_main(args):
+    from . import train
+    return train.main(args)
 
 
 def main(argv=None) -> int:

@@ -29,7 +29,7 @@ WH=${AZUKI_WHEELHOUSE:-$HOME/.cache/azuki/wheelhouse}
 WORLD=${1:-}
 case "$WORLD" in
     puffer) VENV=.venv-puffer; CONS=constraints/puffer.txt
-            PKGS=(torch pufferlib psutil gymnasium pettingzoo ray pytest) ;;
+            PKGS=(torch pufferlib psutil gymnasium pettingzoo ray matplotlib pytest) ;;
     latest) VENV=.venv-latest; CONS=constraints/latest.txt
             PKGS=(numpy gymnasium pettingzoo pytest) ;;
     *) echo "usage: tools/setup_envs.sh puffer|latest" >&2; exit 2 ;;

@@ -1,0 +1,314 @@
+"""azuki.policy — the policy network for azuki observations, and checkpoints.
+
+Needs torch (the `train` extra); never pufferlib: a checkpoint trained with
+PuffeRL loads and plays anywhere torch is installed.
+
+The network (`AzukiPolicy`) reads the observation's structure
+(docs/observation.md) instead of one flat vector:
+  * one card embedding shared by every card-identity field (places, hand
+    slots, prompt options, the placing / source card);
+  * the 24 field places through one shared place encoder (their numbers,
+    statuses, flags, the card's embedding, whether the place attacks or is
+    attacked, plus a learned embedding of the place itself), kept in place
+    order (action ids name places: an attack's source and target, a slot);
+  * the 50 hand slots through one shared slot encoder (card embedding +
+    slot embedding), in canonical order (action ids name hand indices);
+  * the 64 prompt options through one shared option encoder (valid, card,
+    side, zone, place, number);
+  * the card multisets (my hand, deck, discard piles, the opponent's unseen and
+    known cards, looked-at cards) as count vectors through one linear layer
+    (a count-weighted bag of card vectors);
+  * the scalars (phase, turn, counts, prompt kind, ...) through a small MLP;
+then a trunk MLP, a policy head over the NUM_ACTIONS flat actions and a value
+head. The legal mask inside the observation is applied to the logits in
+both forward passes (PuffeRL ignores masks: docs/envs.md), so the policy
+never samples an illegal action.
+
+Checkpoints are two files: `NAME.pt` (a plain torch state dict) and
+`NAME.json` (the model config, the training config, and the hashes of the
+observation layout, the card set and the action space). `load_checkpoint`
+refuses a checkpoint whose hashes differ from this build's, with a message
+naming what changed.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from . import _core
+from .envs import MASK_OFFSET, NUM_ACTIONS, OBS_LEN, apply_mask, mask_from_obs
+from .obs import OBS_VERSION, obs_layout
+
+_LAY = obs_layout()
+N_CARDS = 64                 # AZK_MAX_CARD_DEFS: identity v = (def + 1) / 64
+N_PLACES, N_HAND, N_OPT = 24, 50, 64
+CHECKPOINT_FORMAT = 1
+
+
+def _off(name):
+    return _LAY[name]["offset"]
+
+
+def _span(name):
+    f = _LAY[name]
+    return list(range(f["offset"], f["offset"] + int(np.prod(f["shape"]))))
+
+
+def _per_row(name, rows):
+    """[rows, cols] offsets of a slice shaped (rows,) or (rows, cols)."""
+    f = _LAY[name]
+    shape = f["shape"] if len(f["shape"]) == 2 else (f["shape"][0], 1)
+    assert shape[0] == rows, (name, shape)
+    return np.arange(f["offset"], f["offset"] + shape[0] * shape[1]).reshape(shape)
+
+
+# Index tables into the observation (built once from the declared layout).
+_PLACE_SCALARS = np.concatenate(
+    [_per_row(n, N_PLACES) for n in ("PLACE_OCCUPIED", "PLACE_ATTACK", "PLACE_HEALTH", "PLACE_DAMAGE",
+                                      "PLACE_REMAINING", "PLACE_TAPPED", "PLACE_COOLDOWN", "PLACE_STATUS",
+                                      "PLACE_WEAPONS", "PLACE_WEAPON_BONUS", "PLACE_ONCE_USED", "ATTACKER",
+                                      "TARGET")], axis=1)
+_PLACE_CARD = _per_row("PLACE_CARD", N_PLACES)[:, 0]
+_HAND_CARD = _per_row("HAND_SLOTS", N_HAND)[:, 0]
+_OPT_SCALARS = np.concatenate([_per_row(n, N_OPT) for n in ("OPT_VALID", "OPT_SIDE", "OPT_ZONE", "OPT_PLACE",
+                                                            "OPT_NUMBER")], axis=1)
+_OPT_CARD = _per_row("OPT_CARD", N_OPT)[:, 0]
+_BAGS = np.array(_span("HAND") + _span("OPP_HAND_KNOWN") + _span("DECK") + _span("OPP_UNSEEN") + _span("DISCARD")
+                 + _span("LOOK"))
+_GLOBAL_NAMES = ("PHASE", "STEP", "DECIDER", "MY_TURN", "FIRST_PLAYER", "TURN", "DECISIONS", "RESULT", "HAND_N",
+                 "DECK_N", "DISCARD_N", "IKZ_UNTAPPED", "IKZ_TAPPED", "IKZ_PILE_N", "TOKEN", "LOOK_N",
+                 "PLAYED_ENTITIES", "MULLIGAN_DONE", "WEAPONS_N", "IN_ATTACK", "DEFENDER_USED", "PROMPT_KIND",
+                 "PROMPT_MINE", "PROMPT_OPTIONAL", "PROMPT_N", "PROMPT_SOURCE_SIDE")
+_GLOBALS = np.array(sum((_span(n) for n in _GLOBAL_NAMES), []))
+_GLOBAL_CARDS = np.array([_off("PROMPT_SOURCE_CARD"), _off("PROMPT_PLACING_CARD")])
+_DECK_BOTTOM = np.array(_span("DECK_BOTTOM"))
+
+
+def layout_hash():
+    """Hash of the observation layout (names, offsets, shapes, version)."""
+    text = json.dumps([OBS_VERSION, OBS_LEN, [(k, v["offset"], list(v["shape"])) for k, v in _LAY.items()]])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def action_space_hash():
+    """Hash of the action space (types, head sizes, every flat id's meaning)."""
+    text = json.dumps([NUM_ACTIONS, list(_core.HEAD_SIZES), list(_core.ACTION_TYPES),
+                       [_core.decode(a)[:3] for a in range(NUM_ACTIONS)]])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def cardset_hash(cards=None):
+    cs = cards if cards is not None else _core.CardSet.default()
+    h = cs.hash
+    return f"{h:016x}" if isinstance(h, int) else str(h)
+
+
+def compat_hashes(cards=None):
+    return {"obs_layout": layout_hash(), "action_space": action_space_hash(), "card_set": cardset_hash(cards)}
+
+
+def _decode(obs):
+    """float32 [B, L] in [-1, 1] from uint8 or float observations (in place on the converted copy)."""
+    if obs.dtype == torch.uint8:
+        return obs.float().sub_(128.0).mul_(1.0 / 127.0)
+    return obs.float()
+
+
+def _card_index(v):
+    """Card identity values (def + 1) / 64 -> embedding indices 0..64 (0: none / unknown)."""
+    return torch.clamp(torch.round(v * N_CARDS), 0, N_CARDS).long()
+
+
+class AzukiPolicy(nn.Module):
+    """Structured encoders + trunk + masked policy head + value head (module
+    docstring). PuffeRL interface: forward_eval(obs, state) and
+    forward(obs, state) both return (masked logits [B, NUM_ACTIONS], value [B, 1])."""
+
+    def __init__(self, hidden=256, card_dim=32, place_dim=32, hand_dim=16, opt_dim=16, **_):
+        super().__init__()
+        self.config = dict(hidden=hidden, card_dim=card_dim, place_dim=place_dim, hand_dim=hand_dim, opt_dim=opt_dim)
+        self.card = nn.Embedding(N_CARDS + 1, card_dim)
+        self.place_pos = nn.Parameter(torch.zeros(N_PLACES, place_dim))
+        # (a linear layer over [scalars, card embedding] written as the sum of two: no concatenation)
+        self.place_x = nn.Linear(_PLACE_SCALARS.shape[1], place_dim)
+        self.place_c = nn.Linear(card_dim, place_dim, bias=False)
+        self.hand_pos = nn.Parameter(torch.zeros(N_HAND, hand_dim))
+        self.hand = nn.Linear(card_dim, hand_dim)
+        self.opt_x = nn.Linear(_OPT_SCALARS.shape[1], opt_dim)
+        self.opt_c = nn.Linear(card_dim, opt_dim, bias=False)
+        self.bags = nn.Sequential(nn.Linear(len(_BAGS), 128), nn.ReLU())
+        self.glob = nn.Sequential(nn.Linear(len(_GLOBALS) + 2 * card_dim + card_dim, 64), nn.ReLU())
+        trunk_in = N_PLACES * place_dim + N_HAND * hand_dim + N_OPT * opt_dim + 128 + 64
+        self.trunk = nn.Sequential(nn.Linear(trunk_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
+        self.actor = nn.Linear(hidden, NUM_ACTIONS)
+        self.critic = nn.Linear(hidden, 1)
+        nn.init.normal_(self.place_pos, std=0.1)
+        nn.init.normal_(self.hand_pos, std=0.1)
+        nn.init.normal_(self.actor.weight, std=0.01)
+        nn.init.zeros_(self.actor.bias)
+        for name in ("_PLACE_SCALARS", "_PLACE_CARD", "_HAND_CARD", "_OPT_SCALARS", "_OPT_CARD", "_BAGS",
+                     "_GLOBALS", "_GLOBAL_CARDS", "_DECK_BOTTOM"):
+            self.register_buffer(name.lower(), torch.as_tensor(globals()[name], dtype=torch.long), persistent=False)
+
+    def encode(self, obs):
+        """The trunk's hidden state [B, hidden] and the legal mask [B, NUM_ACTIONS] of raw observations."""
+        obs = obs.reshape(-1, obs.shape[-1])
+        mask = mask_from_obs(obs)
+        x = _decode(obs)
+        b = x.shape[0]
+        relu = torch.relu
+        places = relu(self.place_x(x[:, self._place_scalars]) + self.place_c(self.card(_card_index(x[:, self._place_card])))
+                      + self.place_pos)
+        hand = relu(self.hand(self.card(_card_index(x[:, self._hand_card]))) + self.hand_pos)
+        opts = relu(self.opt_x(x[:, self._opt_scalars]) + self.opt_c(self.card(_card_index(x[:, self._opt_card]))))
+        bags = self.bags(x[:, self._bags])
+        gcards = self.card(_card_index(x[:, self._global_cards])).reshape(b, -1)
+        bottom = self.card(_card_index(x[:, self._deck_bottom])).sum(dim=1)
+        glob = self.glob(torch.cat([x[:, self._globals], gcards, bottom], dim=-1))
+        h = torch.cat([places.reshape(b, -1), hand.reshape(b, -1), opts.reshape(b, -1), bags, glob], dim=-1)
+        return self.trunk(h), mask
+
+    def forward_eval(self, observations, state=None):
+        h, mask = self.encode(observations)
+        return apply_mask(self.actor(h), mask), self.critic(h)
+
+    def forward(self, observations, state=None):
+        return self.forward_eval(observations, state)
+
+
+class FlatPolicy(nn.Module):
+    """Baseline for comparison: one MLP over the whole decoded observation
+    (masked head, value head)."""
+
+    def __init__(self, hidden=256, **_):
+        super().__init__()
+        self.config = dict(hidden=hidden)
+        self.net = nn.Sequential(nn.Linear(OBS_LEN, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
+        self.actor = nn.Linear(hidden, NUM_ACTIONS)
+        self.critic = nn.Linear(hidden, 1)
+        nn.init.normal_(self.actor.weight, std=0.01)
+
+    def forward_eval(self, observations, state=None):
+        obs = observations.reshape(-1, observations.shape[-1])
+        h = self.net(_decode(obs))
+        return apply_mask(self.actor(h), mask_from_obs(obs)), self.critic(h)
+
+    def forward(self, observations, state=None):
+        return self.forward_eval(observations, state)
+
+
+ARCHITECTURES = {"structured": AzukiPolicy, "flat": FlatPolicy}
+
+
+def make_policy(arch="structured", **kw):
+    if arch not in ARCHITECTURES:
+        raise ValueError(f"unknown policy architecture {arch!r} (known: {', '.join(ARCHITECTURES)})")
+    return ARCHITECTURES[arch](**kw)
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used with this build (missing, corrupt, or
+    made for another observation layout, action space or card set)."""
+
+
+def _paths(path):
+    base = str(path)
+    if base.endswith(".pt") or base.endswith(".json"):
+        base = base.rsplit(".", 1)[0]
+    return base + ".pt", base + ".json"
+
+
+def save_checkpoint(path, policy, arch="structured", train_config=None, extra=None, cards=None):
+    """Write NAME.pt (state dict) and NAME.json (configs, hashes, extra);
+    atomically (temporary files renamed). Returns the .pt path."""
+    pt, js = _paths(path)
+    os.makedirs(os.path.dirname(os.path.abspath(pt)), exist_ok=True)
+    meta = {"format": CHECKPOINT_FORMAT, "arch": arch, "model": dict(policy.config),
+            "hashes": compat_hashes(cards), "train": dict(train_config or {}), "extra": dict(extra or {})}
+    torch.save(policy.state_dict(), pt + ".tmp")
+    with open(js + ".tmp", "w") as f:
+        json.dump(meta, f, indent=1, sort_keys=True, default=str)
+    os.replace(pt + ".tmp", pt)
+    os.replace(js + ".tmp", js)
+    return pt
+
+
+def read_meta(path):
+    pt, js = _paths(path)
+    if not os.path.exists(pt) or not os.path.exists(js):
+        raise CheckpointError(f"checkpoint {pt}: needs both {os.path.basename(pt)} and {os.path.basename(js)}")
+    try:
+        with open(js) as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as e:
+        raise CheckpointError(f"checkpoint {js}: unreadable ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
+        raise CheckpointError(f"checkpoint {js}: not an azuki checkpoint of format {CHECKPOINT_FORMAT}")
+    return meta
+
+
+def load_checkpoint(path, cards=None, map_location="cpu"):
+    """(policy in eval mode, meta). Raises CheckpointError when the files are
+    missing or corrupt, or when the observation layout, action space or card
+    set it was trained on differ from this build's."""
+    pt, _ = _paths(path)
+    meta = read_meta(path)
+    now = compat_hashes(cards)
+    had = meta.get("hashes", {}) if isinstance(meta.get("hashes"), dict) else {}
+    diff = [k for k in now if had.get(k) != now[k]]
+    if diff:
+        what = {"obs_layout": "observation layout", "action_space": "action space", "card_set": "card set"}
+        then = ", ".join(f"{k}={had.get(k)}" for k in diff)
+        here = ", ".join(f"{k}={now[k]}" for k in diff)
+        raise CheckpointError(f"checkpoint {pt} was trained for another " + ", ".join(what[k] for k in diff)
+                              + f" (checkpoint {then}; this build {here}); retrain, or use the azuki version "
+                              "it came from")
+    try:
+        policy = make_policy(meta.get("arch", "structured"), **meta.get("model", {}))
+        state = torch.load(pt, map_location=map_location, weights_only=True)
+        policy.load_state_dict(state)
+    except CheckpointError:
+        raise
+    except Exception as e:    # a corrupt or mismatched state dict
+        raise CheckpointError(f"checkpoint {pt}: cannot load the weights ({type(e).__name__}: {e})") from None
+    policy.eval()
+    return policy, meta
+
+
+class PolicyPlayer:
+    """A policy as a player for evaluation and league opponents:
+    act(obs [k, OBS_LEN] uint8 or float, masks [k, NUM_ACTIONS]) ->
+    np.int32 [k]: sampled from the masked policy (a seeded torch generator:
+    reproducible), or its most likely legal action with greedy=True."""
+
+    def __init__(self, policy, greedy=False, seed=0, name="policy"):
+        self.policy, self.greedy, self.name = policy, greedy, name
+        self.gen = torch.Generator().manual_seed(int(seed) & ((1 << 63) - 1))
+
+    @classmethod
+    def load(cls, path, greedy=False, seed=0, cards=None):
+        policy, meta = load_checkpoint(path, cards=cards)
+        return cls(policy, greedy=greedy, seed=seed, name=os.path.basename(_paths(path)[0]))
+
+    @torch.no_grad()
+    def act(self, obs, masks=None):
+        if len(obs) == 0:
+            return np.zeros(0, dtype=np.int32)
+        logits, _ = self.policy.forward_eval(torch.as_tensor(np.ascontiguousarray(obs)))
+        if self.greedy:
+            a = logits.argmax(dim=-1)
+        else:
+            a = torch.multinomial(torch.softmax(logits.float(), dim=-1), 1, generator=self.gen).squeeze(-1)
+        return a.numpy().astype(np.int32)
+
+    __call__ = act
+
+
+__all__ = ["AzukiPolicy", "FlatPolicy", "make_policy", "save_checkpoint", "load_checkpoint", "read_meta",
+           "CheckpointError", "PolicyPlayer", "compat_hashes", "layout_hash", "action_space_hash", "cardset_hash",
+           "ARCHITECTURES", "MASK_OFFSET"]

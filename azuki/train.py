@@ -1,0 +1,425 @@
+"""azuki.train — `python -m azuki train`: PPO (PufferLib's PuffeRL) on AzukiEnv
+with a small self-play league (docs/training.md).
+
+The learner plays `envs` AzukiEnvs (mode "policy", pufferlib Serial), each an
+opponent slot. The league's pool holds the built-in bots (random, greedy)
+and frozen snapshots of the learner taken every `snapshot_minutes`. After
+each PPO epoch every slot draws its next opponent by prioritized fictitious
+self-play: weight (1 - the learner's recent win rate against it) ** power +
+floor, so opponents the learner does not beat yet come up most. Each
+finished game updates an online Elo table (learner, bots, snapshots) shown
+in the progress line; `python -m azuki eval` fits Elo properly afterwards.
+
+Budgets: `--minutes` (wall clock of the loop) and/or `--steps` (agent
+steps); Ctrl-C saves a checkpoint and exits cleanly (PuffeRL's own SIGINT
+handler would exit without saving). Checkpoints (azuki.policy): a plain
+torch state dict + JSON config with the hashes of the observation layout,
+card set and action space; `--resume DIR` continues a run (weights,
+optimizer, league, curve). With the Serial backend the same seed gives the
+same run on the same machine and thread count (torch CPU kernels); a wall
+clock budget is the one source of difference (where the run stops; use
+--steps for identical checkpoints).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import signal
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent / "data" / "train.toml"
+
+
+# ---- configuration ---------------------------------------------------------------------------------------
+
+def load_config(path=None, overrides=()):
+    """The default config (azuki/data/train.toml), updated from `path` (a
+    TOML file of the same shape) and from `overrides` ("section.key=value",
+    value parsed as TOML, else taken as a string)."""
+    with open(DEFAULT_CONFIG, "rb") as f:
+        cfg = tomllib.load(f)
+    if path:
+        with open(path, "rb") as f:
+            user = tomllib.load(f)
+        for sec, vals in user.items():
+            if sec not in cfg or not isinstance(vals, dict):
+                raise ValueError(f"config {path}: unknown section [{sec}] (known: {', '.join(cfg)})")
+            for k, v in vals.items():
+                if k not in cfg[sec]:
+                    raise ValueError(f"config {path}: unknown key {sec}.{k}")
+                cfg[sec][k] = v
+    for item in overrides:
+        if "=" not in item or "." not in item.split("=", 1)[0]:
+            raise ValueError(f"--set takes section.key=value, got {item!r}")
+        key, text = item.split("=", 1)
+        sec, k = key.split(".", 1)
+        if sec not in cfg or k not in cfg[sec]:
+            raise ValueError(f"--set: unknown key {key!r}")
+        try:
+            v = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError:
+            v = text
+        cfg[sec][k] = v
+    return cfg
+
+
+def _puffer_config(cfg, device, data_dir, agents):
+    """PuffeRL's config dict (its [train] keys), from ours."""
+    p = cfg["ppo"]
+    horizon = int(p["bptt_horizon"])
+    batch = agents * horizon
+    mini = min(int(p["minibatch_size"]), batch)
+    mini -= mini % horizon
+    return dict(
+        env="azuki", name="azuki", project="azuki", seed=int(cfg["run"]["seed"]), torch_deterministic=True,
+        cpu_offload=False, device=device, optimizer=p["optimizer"], anneal_lr=bool(p["anneal_lr"]),
+        precision="float32", total_timesteps=10 ** 12, learning_rate=float(p["learning_rate"]),
+        gamma=float(p["gamma"]), gae_lambda=float(p["gae_lambda"]), update_epochs=int(p["update_epochs"]),
+        clip_coef=float(p["clip_coef"]), vf_coef=float(p["vf_coef"]), vf_clip_coef=float(p["vf_clip_coef"]),
+        max_grad_norm=float(p["max_grad_norm"]), ent_coef=float(p["ent_coef"]), adam_beta1=0.9, adam_beta2=0.999,
+        adam_eps=1e-8, data_dir=str(data_dir), checkpoint_interval=10 ** 9, batch_size=batch,
+        minibatch_size=max(horizon, mini), max_minibatch_size=max(horizon, mini), bptt_horizon=horizon,
+        compile=False, compile_mode="default", compile_fullgraph=False, vtrace_rho_clip=1.0, vtrace_c_clip=1.0,
+        prio_alpha=0.0, prio_beta0=1.0, use_rnn=False)
+
+
+# ---- evaluation used for the learning curve ----------------------------------------------------------------
+
+def quick_eval(policy, bot, games, seed, pairings=(("STT01", "STT02"),), n=128):
+    """The policy (sampling, seeded) against a built-in bot over `games`
+    games on paired deals (each deal from both seats): (wins, losses, draws)."""
+    import torch
+    from . import _core
+    from .policy import PolicyPlayer
+    games += games % 2
+    player = PolicyPlayer(policy, seed=seed)
+    v = _core.VecGame(min(n, games), seed=seed, mode="bot", bot=bot, pairings=pairings, paired=True,
+                      masks=False)
+    w = l = d = 0
+    done = 0
+    with torch.no_grad():
+        while done < games:
+            eps = v.episodes()
+            v.step(player.act(v.obs))
+            ended = np.flatnonzero((v.terminals != 0) | (v.truncations != 0))
+            for i in ended:
+                if eps[i] < games:
+                    done += 1
+                    r = v.rewards[i]
+                    w += r > 0
+                    l += r < 0
+                    d += r == 0
+    return int(w), int(l), int(d)
+
+
+# ---- the league ----------------------------------------------------------------------------------------------
+
+class League:
+    """Opponent pool (bots + snapshots), recent results, PFSP sampling and an
+    online Elo table."""
+
+    def __init__(self, cfg, rng):
+        lc = cfg["league"]
+        self.bots = list(lc["opponents"])
+        self.pool_size, self.power, self.floor = int(lc["pool_size"]), float(lc["pfsp_power"]), float(lc["pfsp_floor"])
+        self.window, self.k = int(lc["window"]), float(lc["elo_k"])
+        self.snapshots = {}        # name -> frozen policy
+        self.order = []            # snapshot names, oldest first
+        self.recent = {b: [] for b in self.bots}   # name -> list of learner scores (1, 0.5, 0)
+        self.elo = {"learner": 0.0, **{b: 0.0 for b in self.bots}}
+        self.games = {}
+        self.rng = rng
+
+    def names(self):
+        return self.bots + self.order
+
+    def rate(self, name):
+        r = self.recent.get(name) or []
+        return sum(r) / len(r) if r else None
+
+    def add_snapshot(self, name, policy):
+        self.snapshots[name] = policy
+        self.order.append(name)
+        self.recent[name] = []
+        self.elo[name] = self.elo["learner"]
+        while len(self.order) > self.pool_size:
+            old = self.order.pop(0)
+            self.snapshots.pop(old, None)
+
+    def sample(self):
+        names = self.names()
+        w = np.array([(1.0 - (self.rate(n) if self.rate(n) is not None else 0.5)) ** self.power + self.floor
+                      for n in names])
+        return names[int(self.rng.choice(len(names), p=w / w.sum()))]
+
+    def record(self, name, wins, losses, draws):
+        rec = self.recent.setdefault(name, [])
+        rec.extend([1.0] * wins + [0.0] * losses + [0.5] * draws)
+        del rec[:-self.window]
+        self.games[name] = self.games.get(name, 0) + wins + losses + draws
+        # online Elo: one update per game, learner against the opponent
+        for score in [1.0] * wins + [0.0] * losses + [0.5] * draws:
+            ra, rb = self.elo["learner"], self.elo.setdefault(name, 0.0)
+            exp = 1.0 / (1.0 + 10 ** ((rb - ra) / 400.0))
+            self.elo["learner"] = ra + self.k * (score - exp)
+            self.elo[name] = rb - self.k * (score - exp)
+
+    def state(self):
+        return {"order": list(self.order), "recent": self.recent, "elo": self.elo, "games": self.games}
+
+
+# ---- the training run ------------------------------------------------------------------------------------------
+
+def _device(want):
+    import torch
+    if want == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return want
+
+
+def train(cfg, out, resume=None, quiet=False, log=print):
+    """Run the training described by `cfg` into directory `out`; returns the
+    summary dict (also written to out/summary.json)."""
+    import torch
+    import pufferlib.vector as pv
+    # importing pufferl installs a SIGINT handler that calls os._exit: ours replaces it below
+    import pufferlib.pufferl as pufferl
+    import warnings
+
+    from . import _core
+    from .envs.puffer import AzukiEnv
+    from .policy import PolicyPlayer, load_checkpoint, make_policy, save_checkpoint
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    run, env_cfg = cfg["run"], cfg["env"]
+    seed = int(run["seed"])
+    device = _device(run["device"])
+    if device == "cpu":
+        torch.set_num_threads(int(run["threads"]))
+    torch.manual_seed(seed)
+    np_rng = np.random.default_rng(seed)
+
+    policy = make_policy(cfg["policy"]["arch"], hidden=int(cfg["policy"]["hidden"])).to(device)
+    curve, steps0, minutes0, league_state, opt_state = [], 0, 0.0, None, None
+    if resume:
+        rp = Path(resume)
+        ck = rp / "checkpoint" / "latest.pt" if rp.is_dir() else rp
+        loaded, meta = load_checkpoint(ck)
+        policy.load_state_dict(loaded.state_dict())
+        ex = meta.get("extra", {})
+        curve, steps0, minutes0 = ex.get("curve", []), int(ex.get("steps", 0)), float(ex.get("minutes", 0.0))
+        league_state = ex.get("league")
+        opt_path = Path(str(ck)[:-3] + ".opt.pt")
+        if opt_path.exists():
+            opt_state = torch.load(opt_path, map_location=device, weights_only=True)
+        log(f"resumed from {ck}: {steps0:,} steps, {minutes0:.1f} min")
+
+    league = League(cfg, np_rng)
+    if league_state:
+        league.elo.update(league_state.get("elo", {}))
+        league.games.update(league_state.get("games", {}))
+        for name in league_state.get("order", []):
+            p = out / "checkpoint" / f"{name}.pt"
+            if p.exists():
+                league.add_snapshot(name, load_checkpoint(p)[0])
+        for k, v in league_state.get("recent", {}).items():
+            league.recent[k] = list(v)
+
+    n_envs, games = int(env_cfg["envs"]), int(env_cfg["games_per_env"])
+    pairings = [tuple(p) for p in env_cfg["pairings"]]
+    vec = pv.make(AzukiEnv, backend=pv.Serial, num_envs=n_envs,
+                  env_kwargs=dict(num_envs=games, mode="policy", opponent=league.bots[0], pairings=pairings,
+                                  report_interval=1 << 30))
+    for k, env in enumerate(vec.envs):
+        env.stream = k
+        env.set_opponent(league.bots[k % len(league.bots)])
+    pcfg = _puffer_config(cfg, device, out / "puffer", vec.num_agents)
+    dashboard = pufferl.PuffeRL.print_dashboard
+    pufferl.PuffeRL.print_dashboard = lambda *a, **k: None    # our own progress line instead of its screen
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            trainer = pufferl.PuffeRL(pcfg, vec, policy)
+    finally:
+        pufferl.PuffeRL.print_dashboard = dashboard
+    trainer.print_dashboard = lambda *a, **k: None
+    if opt_state is not None:
+        trainer.optimizer.load_state_dict(opt_state)
+    trainer.global_step = steps0
+
+    stop = {"why": None}
+
+    def on_sigint(sig, frame):
+        stop["why"] = "interrupted (Ctrl-C)"
+    old_handler = signal.signal(signal.SIGINT, on_sigint)
+
+    def snapshot_player(name):
+        frozen = league.snapshots[name]
+        return PolicyPlayer(frozen, seed=int(np_rng.integers(1 << 62)), name=name)
+
+    def assign_opponents():
+        for env in vec.envs:
+            name = league.sample()
+            env.set_opponent(name if name in league.bots else snapshot_player(name), name=name)
+
+    def save(tag="latest"):
+        extra = {"steps": int(trainer.global_step), "minutes": minutes0 + (time.time() - t0) / 60,
+                 "curve": curve, "league": league.state(), "seed": seed}
+        pt = save_checkpoint(out / "checkpoint" / tag, policy, arch=cfg["policy"]["arch"], train_config=cfg,
+                             extra=extra)
+        torch.save(trainer.optimizer.state_dict(), str(pt)[:-3] + ".opt.pt")
+        for name, snap in league.snapshots.items():
+            sp = out / "checkpoint" / f"{name}.pt"
+            if not sp.exists():
+                save_checkpoint(sp, snap, arch=cfg["policy"]["arch"])
+        return pt
+
+    def curve_point():
+        e = cfg["eval"]
+        point = {"steps": int(trainer.global_step), "minutes": round(minutes0 + (time.time() - t0) / 60, 3),
+                 "elo": round(league.elo["learner"] - league.elo.get("random", 0.0), 1)}
+        policy.eval()
+        for bot in e["bots"]:
+            w, l, d = quick_eval(policy, bot, int(e["games"]), seed=seed + 7919 * len(curve), pairings=pairings)
+            point[f"vs_{bot}"] = (w + 0.5 * d) / max(1, w + l + d)
+        policy.train()
+        curve.append(point)
+        return point
+
+    t0 = time.time()
+    budget_s = float(run["minutes"]) * 60 if float(run["minutes"]) > 0 else math.inf
+    budget_steps = int(run["steps"]) if int(run["steps"]) > 0 else None
+    last_log = last_ck = last_snap = last_eval = t0
+    eval_time = 0.0
+    if not curve:
+        te = time.time()
+        curve_point()
+        eval_time += time.time() - te
+    try:
+        while True:
+            assign_opponents()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                trainer.evaluate()
+                losses = trainer.train()
+            for env in vec.envs:
+                for name, (w, l, d) in env.take_results().items():
+                    league.record(name, w, l, d)
+            now = time.time()
+            train_s = now - t0 - eval_time
+            if now - last_snap >= float(cfg["league"]["snapshot_minutes"]) * 60:
+                name = f"snap{int(trainer.global_step) // 1000}k"
+                league.add_snapshot(name, copy.deepcopy(policy).eval())
+                last_snap = now
+            if now - last_eval >= float(cfg["eval"]["minutes"]) * 60:
+                te = time.time()
+                curve_point()
+                eval_time += time.time() - te
+                last_eval = time.time()
+            if not quiet and now - last_log >= float(run["log_seconds"]):
+                last_log = now
+                sps = (trainer.global_step - steps0) / max(1e-9, train_s)
+                rates = " ".join(f"{n}={league.rate(n):.2f}" for n in league.names() if league.rate(n) is not None)
+                log(f"[{train_s / 60:5.1f} min] {trainer.global_step:>11,} steps {sps:>7,.0f}/s | recent win: "
+                    f"{rates} | Elo {league.elo['learner'] - league.elo.get('random', 0):+.0f} vs random")
+            if now - last_ck >= float(run["checkpoint_minutes"]) * 60:
+                save()
+                last_ck = now
+            if stop["why"]:
+                break
+            if train_s >= budget_s:
+                stop["why"] = f"time budget ({run['minutes']} min)"
+                break
+            if budget_steps is not None and trainer.global_step >= budget_steps:
+                stop["why"] = f"step budget ({budget_steps:,} steps)"
+                break
+            del losses
+    finally:
+        signal.signal(signal.SIGINT, old_handler if old_handler is not None else signal.default_int_handler)
+        final = curve_point() if curve and curve[-1]["steps"] != trainer.global_step else curve[-1]
+        ck = save()
+        trainer.utilization.stop()          # its thread is not a daemon: the process would hang otherwise
+        vec.close()
+    train_minutes = minutes0 + (time.time() - t0 - eval_time) / 60
+    summary = {"stopped": stop["why"], "steps": int(trainer.global_step), "train_minutes": round(train_minutes, 2),
+               "checkpoint": str(ck), "final": final, "elo": league.elo, "games": league.games}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=float))
+    (out / "curve.json").write_text(json.dumps(curve, indent=1))
+    plot_curve(curve, out / "curve.png")
+    return summary
+
+
+def plot_curve(curve, path):
+    """The learning curve as a PNG: win rate against each bot and Elo, versus
+    agent steps (bottom axis) and minutes (top axis)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    if not curve:
+        return None
+    steps = [p["steps"] for p in curve]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key in sorted(k for k in curve[0] if k.startswith("vs_")):
+        ax.plot(steps, [p.get(key, np.nan) for p in curve], marker="o", label=f"win rate {key[3:]}")
+    ax.set_xlabel("agent steps")
+    ax.set_ylabel("win rate (draws half)")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax2 = ax.twinx()
+    ax2.plot(steps, [p["elo"] for p in curve], color="gray", linestyle="--", label="Elo vs random (online)")
+    ax2.set_ylabel("Elo")
+    lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
+    labels = ax.get_legend_handles_labels()[1] + ax2.get_legend_handles_labels()[1]
+    ax.legend(lines, labels, loc="lower right", fontsize=8)
+    top = ax.secondary_xaxis("top", functions=(lambda s: np.interp(s, steps, [p["minutes"] for p in curve]),
+                                                lambda m: np.interp(m, [p["minutes"] for p in curve], steps)))
+    top.set_xlabel("minutes")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+# ---- command line -------------------------------------------------------------------------------------------
+
+def main(args) -> int:
+    try:
+        cfg = load_config(args.config, args.set or ())
+    except (OSError, ValueError, tomllib.TOMLDecodeError) as e:
+        print(f"error: train: {e}", file=sys.stderr)
+        return 2
+    for key, val in (("minutes", args.minutes), ("steps", args.steps), ("seed", args.seed)):
+        if val is not None:
+            cfg["run"][key] = val
+    if args.arch:
+        cfg["policy"]["arch"] = args.arch
+    try:
+        import pufferlib  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as e:
+        print(f"error: train needs pufferlib and torch ({e}); run `bash tools/setup_envs.sh puffer` and use "
+              f".venv-puffer/bin/python", file=sys.stderr)
+        return 2
+    out = args.out or f"runs/azuki-{time.strftime('%Y%m%d-%H%M%S')}"
+    print(f"training into {out}: {cfg['run']['minutes']} min / {cfg['run']['steps'] or 'no'} step budget, "
+          f"seed {cfg['run']['seed']}, {cfg['policy']['arch']} policy, "
+          f"{cfg['env']['envs']} x {cfg['env']['games_per_env']} games, league {cfg['league']['opponents']}",
+          flush=True)
+    s = train(cfg, out, resume=args.resume, quiet=args.quiet, log=lambda m: print(m, flush=True))
+    f = s["final"]
+    print(f"stopped: {s['stopped']}; {s['steps']:,} agent steps in {s['train_minutes']:.1f} training minutes")
+    print("final (quick evaluation, " + f"{cfg['eval']['games']} games per bot): "
+          + ", ".join(f"vs {k[3:]} {v:.1%}" for k, v in f.items() if k.startswith("vs_")))
+    print(f"checkpoint: {s['checkpoint']}; curve: {out}/curve.png, {out}/curve.json")
+    return 0
