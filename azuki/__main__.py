@@ -13,6 +13,9 @@
       Re-run a replay file and verify the state hash after every step.
   python -m azuki train [--minutes M] [--steps N] [--seed S] [--out DIR] [--resume PATH] [--set K=V]
       PPO with a self-play league (needs pufferlib + torch: .venv-puffer); docs/training.md.
+  python -m azuki eval A B [C ...] [--games N] [--seed S] [--decks D1,D2] [--replays DIR] [--json]
+      Any players (bots, policy checkpoints): head to head, or a round robin
+      with a payoff matrix and Elo ratings (docs/eval.md).
   python -m azuki bench [--reps R] [--games N] [--quick] [--json]
       One table of this machine's speed: engine, through Python, per-call
       costs, sizes, each also relative to a calibration loop.
@@ -223,6 +226,22 @@ def cmd_arena(args) -> int:
     return 0
 
 
+EVAL_DOC = """Evaluate players against each other: built-in bots or policy checkpoints.
+
+Two players: a head-to-head report (A's win rate with its 95% Wilson
+interval, draws and truncated games, by seat and by decks, Elo difference).
+Three or more: every pair plays --games games; the payoff matrix and
+maximum-likelihood Elo ratings (random = 0 when it plays, else mean 0).
+Games come in pairs on one deal (engine seed S+k), A in seat 0 then seat 1;
+deals rotate over every ordered pairing of --decks. docs/eval.md.
+"""
+
+
+def _cmd_eval(args) -> int:
+    from .evaluate import main as eval_main
+    return eval_main(args)
+
+
 def _bot_name(text):
     import argparse
     from ._core import BOT_KINDS
@@ -364,6 +383,21 @@ def build_parser() -> Parser:
     r = sub.add_parser("replay", help="verify a replay file", description=REPLAY_DOC)
     r.add_argument("file", metavar="FILE", help="a replay file written by `record`")
     r.set_defaults(fn=cmd_replay)
+    e = sub.add_parser("eval", help="any players (bots, checkpoints) head to head or round robin, with Elo",
+                       description=EVAL_DOC)
+    e.add_argument("players", nargs="+", metavar="PLAYER",
+                   help="a bot (random, greedy, search, search:sims=N) or a checkpoint FILE.pt[:greedy]")
+    e.add_argument("--games", type=_int_in(2, None, "--games"), default=1000, metavar="N",
+                   help="games per pair of players, even (N/2 deals, each from both seats)")
+    e.add_argument("--seed", type=_int_in(0, SEED_MAX, "--seed"), default=0, metavar="S",
+                   help="deal k uses engine seed S+k; every other seed derives from S")
+    e.add_argument("--decks", default="STT01,STT02", metavar="D1,D2",
+                   help="decks to rotate through, all ordered pairings")
+    e.add_argument("--n", type=_int_in(1, 1 << 20, "--n"), default=256, metavar="K",
+                   help="games played at once (batched inference; results depend on it for sampling policies)")
+    e.add_argument("--replays", default=None, metavar="DIR", help="write every game's replay file here")
+    e.add_argument("--json", action="store_true", help="print the result dict as JSON")
+    e.set_defaults(fn=_cmd_eval)
     from . import bench as _bench
     b = sub.add_parser("bench", help="speed table (medians, relative to a calibration loop)",
                        description=_bench.__doc__)

@@ -1,0 +1,571 @@
+"""azuki.evaluate — any player against any player: paired deals, Wilson
+intervals, Elo (docs/eval.md).
+
+    from azuki.evaluate import evaluate, round_robin
+    r = evaluate("runs/a.pt", "greedy", games=1000, seed=0)
+    print(r["win_rate"])          # A's wins / games with its 95 % Wilson interval
+    rr = round_robin(["random", "greedy", "runs/a.pt"], games_per_pair=200)
+
+A player is a built-in bot name (``random``, ``greedy``, ``search``,
+``search:sims=N``), a policy checkpoint path (``*.pt``, loaded with
+``azuki.policy.load_checkpoint``; ``PATH:greedy`` takes the argmax action
+instead of sampling), or any object with ``act(obs, masks) -> int32[k]``
+(uint8 observations ``[k, OBS_LEN]`` and masks ``[k, NUM_ACTIONS]``, as
+VecGame writes them).
+
+Schedule: games come in seat-swapped pairs on one deal (game 2k and 2k+1:
+engine seed ``seed + k``, the same decks in the same seats, A in seat 0
+then seat 1) and deals rotate over every ordered pairing of ``decks``.
+Paths (the results depend only on the players, ``seed``, ``decks``,
+``games`` and ``n``):
+
+* a policy against a bot: ``VecGame(min(n, games), mode="bot", paired=True)``
+  with the policy as the agent (batched inference);
+* policy against policy, or against ``search:sims=N`` with a non-default N:
+  ``VecGame(mode="policy", paired=True)``, A is the agent and B answers
+  ``step_opponent`` (a Python-side bot answers on copies of the games,
+  seeded exactly as VecGame's built-in bot);
+* bot against bot: the arena (``azuki.arena``: A keeps its deck in both
+  games of a deal, the seats swap).
+
+``replays=DIR`` does not change the path: the actions each player applied
+are recorded per episode, and every game is then re-played alone with
+``azuki.replay.Recorder``, the C bots re-run from Python with their exact
+per-game streams; the re-played result must equal the counted one
+(RuntimeError otherwise), and each replay file verifies with
+``python -m azuki replay``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import numpy as np
+
+from . import _core
+from .ratings import diff_ci, fit_elo
+from .stats import rate
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+DEFAULT_DECKS = ("STT01", "STT02")
+
+
+# ---- players -----------------------------------------------------------------------
+
+class BotPlayer:
+    """A built-in C bot (kind name, optional search budget)."""
+
+    def __init__(self, kind, sims=None):
+        _core.bot_kind(kind)
+        self.kind = kind
+        self.sims = sims
+        self.name = kind if sims is None else f"{kind}:sims={sims}"
+
+    @property
+    def default_settings(self):
+        return self.sims is None or self.sims == _core.SEARCH_SIMS
+
+    def act_game(self, game, rng):
+        return _core.bot_act(game, _core.bot_kind(self.kind), rng, sims=self.sims)
+
+    def __repr__(self):
+        return f"BotPlayer({self.name!r})"
+
+
+class _Wrapped:
+    """A batched player (anything with act(obs, masks)) with a display name."""
+
+    def __init__(self, obj, name):
+        self.obj = obj
+        self.name = name
+
+    def act(self, obs, masks):
+        return self.obj.act(obs, masks)
+
+
+def parse_bot(spec):
+    """BotPlayer for 'random', 'greedy', 'search', 'search:sims=N'; None if
+    `spec` names no bot; ValueError for a bot name with bad settings."""
+    base, _, opts = spec.partition(":")
+    if base not in _core.BOT_KINDS:
+        return None
+    sims = None
+    if opts:
+        for kv in opts.split(","):
+            k, eq, v = kv.partition("=")
+            if k != "sims" or not eq or base != "search":
+                raise ValueError(f"player {spec!r}: unknown setting {kv!r} (only search:sims=N)")
+            try:
+                sims = int(v, 10)
+            except ValueError:
+                raise ValueError(f"player {spec!r}: sims must be an integer, got {v!r}") from None
+            if not 1 <= sims <= _core.SEARCH_MAX_SIMS:
+                raise ValueError(f"player {spec!r}: sims must be in [1, {_core.SEARCH_MAX_SIMS}], got {sims}")
+    return BotPlayer(base, sims)
+
+
+def check_player(spec):
+    """Raise ValueError (one line) for a spec that cannot be a player, without
+    loading anything heavy; returns the display name."""
+    if not isinstance(spec, str):
+        if isinstance(spec, BotPlayer) or hasattr(spec, "act"):
+            return getattr(spec, "name", type(spec).__name__)
+        raise TypeError(f"a player is a bot name, a checkpoint path or an object with act(obs, masks), "
+                        f"got {type(spec).__name__}")
+    bot = parse_bot(spec)
+    if bot is not None:
+        return bot.name
+    path, greedy = _split_ckpt(spec)
+    if path.endswith(".pt") or os.path.exists(path):
+        if not os.path.isfile(path):
+            raise ValueError(f"player {spec!r}: no such checkpoint file")
+        return spec
+    raise ValueError(f"unknown player {spec!r} (a bot: {', '.join(_core.BOT_KINDS)}, search:sims=N; "
+                     f"or a checkpoint file *.pt)")
+
+
+def _split_ckpt(spec):
+    for suffix, greedy in ((":greedy", True), (":sample", False)):
+        if spec.endswith(suffix):
+            return spec[: -len(suffix)], greedy
+    return spec, False
+
+
+def make_player(spec, seed=0):
+    """A BotPlayer or a batched player (with .act and .name) for a spec;
+    checkpoints are loaded here (azuki.policy, which needs torch), their
+    sampling seeded with `seed`."""
+    name = check_player(spec)
+    if not isinstance(spec, str):
+        return spec if isinstance(spec, BotPlayer) else _Wrapped(spec, name)
+    bot = parse_bot(spec)
+    if bot is not None:
+        return bot
+    path, greedy = _split_ckpt(spec)
+    try:
+        from . import policy as _policy
+    except ImportError as e:
+        raise ValueError(f"player {spec!r}: loading a checkpoint needs torch and azuki.policy ({e})") from None
+    pol, _meta = _policy.load_checkpoint(path)
+    return _Wrapped(_policy.PolicyPlayer(pol, greedy=greedy, seed=seed & ((1 << 63) - 1)), name)
+
+
+# ---- schedule helpers ---------------------------------------------------------------
+
+def _pairings(decks):
+    return [(a, b) for a in decks for b in decks]
+
+
+def vec_deal(e, seed, pairings):
+    """Episode e of a paired VecGame: (engine seed, (deck of seat 0, deck of seat 1), agent seat)."""
+    k = e // 2
+    p = pairings[(k // 2) % len(pairings)]
+    seat_decks = p if k % 2 == 0 else (p[1], p[0])
+    return (seed + k) & MASK64, tuple(seat_decks), e & 1
+
+
+def vec_bot_seed(seed, e):
+    """The seed of VecGame's built-in bot in episode e (csrc/vec.c vec_reset_game)."""
+    return (seed ^ ((GOLDEN * (e + 1)) & MASK64)) & MASK64
+
+
+def _outcome(result, a_seat):
+    """'win' / 'loss' / 'draw' / 'truncated' for A from a Game.result string."""
+    if result == "DRAW":
+        return "draw"
+    if result == "TRUNCATED":
+        return "truncated"
+    w = 0 if result == "WIN_P0" else 1
+    return "win" if w == a_seat else "loss"
+
+
+# ---- the fast paths -------------------------------------------------------------------
+
+def _first_legal(masks):
+    return masks.argmax(axis=1).astype(np.int32)
+
+
+def _run_vec(agent, opp, games, seed, decks, n, record):
+    """Play `games` episodes of a paired VecGame with `agent` (batched) as the
+    agent and `opp` (BotPlayer or batched) as the other seat. Returns per-game
+    lists (agent's outcome, agent seat, seat decks) and, with `record`, the
+    actions each side applied per episode."""
+    pairings = _pairings(decks)
+    nn = min(n, games)
+    c_bot = isinstance(opp, BotPlayer) and opp.default_settings
+    mode = "bot" if c_bot else "policy"
+    v = _core.VecGame(nn, seed=seed, pairings=pairings, mode=mode, bot=opp.kind if c_bot else "random",
+                      paired=True)
+    out = [None] * games
+    left = games
+    acts = {} if record else None
+    py_rngs = {}
+
+    def note_ends(eps):
+        nonlocal left
+        ended = np.nonzero(v.terminals | v.truncations)[0]
+        for r in ended:
+            e = int(eps[r])
+            py_rngs.pop(e, None)
+            if e >= games:
+                continue
+            if v.truncations[r]:
+                o = "truncated"
+            else:
+                rw = float(v.rewards[r])
+                o = "win" if rw > 0 else "loss" if rw < 0 else "draw"
+            out[e] = o
+            left -= 1
+
+    def rec(eps, rows, actions, side):
+        for r in rows:
+            e = int(eps[r])
+            if e < games:
+                acts.setdefault(e, ([], []))[side].append(int(actions[r]))
+
+    while left > 0:
+        eps = v.episodes()
+        rows = np.nonzero(v.acting)[0]
+        if rows.size:
+            a = np.zeros(nn, dtype=np.int32)
+            counted = rows[eps[rows] < games]
+            extra = rows[eps[rows] >= games]
+            if counted.size:
+                a[counted] = np.asarray(agent.act(v.obs[counted], v.masks[counted]), dtype=np.int32)
+            if extra.size:
+                a[extra] = _first_legal(v.masks[extra])
+            if record:
+                rec(eps, counted, a, 0)
+            v.step(a)
+            note_ends(eps)
+        if mode == "policy" and left > 0:
+            eps = v.episodes()
+            rows = np.nonzero(v.opp_pending)[0]
+            if rows.size:
+                b = np.zeros(nn, dtype=np.int32)
+                counted = rows[eps[rows] < games]
+                extra = rows[eps[rows] >= games]
+                if counted.size:
+                    if isinstance(opp, BotPlayer):
+                        for r in counted:
+                            e = int(eps[r])
+                            rng = py_rngs.get(e)
+                            if rng is None:
+                                rng = py_rngs[e] = _core.bot_rng(vec_bot_seed(seed, e))
+                            b[r] = opp.act_game(v.game(int(r)), rng)
+                    else:
+                        b[counted] = np.asarray(opp.act(v.opp_obs[counted], v.opp_masks[counted]), dtype=np.int32)
+                if extra.size:
+                    b[extra] = _first_legal(v.opp_masks[extra])
+                if record:
+                    rec(eps, counted, b, 1)
+                v.step_opponent(b)
+                note_ends(eps)
+    games_info = []
+    for e in range(games):
+        eng_seed, seat_decks, a_seat = vec_deal(e, seed, pairings)
+        games_info.append({"game": e, "seed": eng_seed, "seat_decks": seat_decks, "agent_seat": a_seat,
+                           "outcome": out[e]})
+    return games_info, acts, mode
+
+
+def _replay_vec(info, acts, opp, seed, d):
+    """Re-play one VecGame episode alone from its recorded actions; returns the replay dict."""
+    from .replay import Recorder
+    rec = Recorder(seed=info["seed"], decks=info["seat_decks"])
+    g = rec.game
+    qa, qb = (list(reversed(x)) for x in acts.get(info["game"], ([], [])))
+    rng = _core.bot_rng(vec_bot_seed(seed, info["game"])) if isinstance(opp, BotPlayer) else None
+    while not g.is_terminal:
+        if g.current_player == info["agent_seat"]:
+            a = qa.pop()
+        elif rng is not None:
+            a = opp.act_game(g, rng)
+            if qb and qb.pop() != a:     # a Python-side bot (mode "policy"): its choices were recorded too
+                raise RuntimeError(f"replay of game {info['game']}: the bot chose differently on re-play")
+        else:
+            a = qb.pop()
+        rec.step(a)
+    if qa or qb:
+        raise RuntimeError(f"replay of game {info['game']}: {len(qa) + len(qb)} recorded actions left over")
+    return rec.to_dict()
+
+
+def _run_arena(pa, pb, games, seed, decks, record):
+    from .arena import _play, schedule
+    sims = {p.sims for p in (pa, pb) if p.kind == "search" and p.sims is not None}
+    if len(sims) > 1:
+        raise ValueError("two search bots with different sims: the arena runs one search budget")
+    sims = sims.pop() if sims else None
+    cs = _core.CardSet.default()
+    cols, _ = schedule(games, seed, (pa.kind, pb.kind), list(decks))
+    d0 = [cs.deck_index(x) for x in cols["deck0"]]
+    d1 = [cs.deck_index(x) for x in cols["deck1"]]
+    r = _play(cols, d0, d1, cs, 200, 10000, sims, 1)
+    if int(r["error"].sum()):
+        raise RuntimeError(f"the arena reported {int(r['error'].sum())} engine errors")
+    res_names = dict(enumerate(_result_names()))
+    infos = []
+    replays = {}
+    for g in range(games):
+        a_seat = cols["a_seat"][g]
+        result = res_names.get(int(r["result"][g]))
+        info = {"game": g, "seed": cols["seed"][g], "seat_decks": (cols["deck0"][g], cols["deck1"][g]),
+                "agent_seat": a_seat, "outcome": _outcome(result, a_seat)}
+        infos.append(info)
+        if record:
+            from .replay import Recorder
+            rec = Recorder(seed=info["seed"], decks=info["seat_decks"])
+            rngs = [_core.bot_rng(cols["bseed0"][g]), _core.bot_rng(cols["bseed1"][g])]
+            bots = [pa, pb] if a_seat == 0 else [pb, pa]
+            while not rec.game.is_terminal:
+                q = rec.game.current_player
+                rec.step(bots[q].act_game(rec.game, rngs[q]))
+            replays[g] = rec.to_dict()
+    return infos, replays, sims
+
+
+_RESULTS = None
+
+
+def _result_names():
+    global _RESULTS
+    if _RESULTS is None:
+        from . import spec_autogen as S
+        _RESULTS = tuple(S.RESULT)
+    return _RESULTS
+
+
+# ---- evaluate ---------------------------------------------------------------------------
+
+def _block(infos):
+    c = {"win": 0, "loss": 0, "draw": 0, "truncated": 0}
+    for i in infos:
+        c[i["a_outcome"]] += 1
+    n = len(infos)
+    return {"games": n, "wins": c["win"], "losses": c["loss"], "draws": c["draw"], "truncated": c["truncated"],
+            "win_rate": rate(c["win"], n), "score": (c["win"] + 0.5 * (c["draw"] + c["truncated"])) / n if n else 0.0}
+
+
+def _check_games(games):
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise ValueError(f"games must be an even integer >= 2 (each deal is played from both seats), got {games!r}")
+
+
+def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, _players=None):
+    """Player `a` against player `b` (specs or objects; module docstring).
+    Returns a JSON-able dict, everything from A's point of view:
+    wins / losses / draws / truncated, ``win_rate`` = wins / games with its
+    95 % Wilson interval (draws and truncated games count in the
+    denominator, as non-wins), ``score`` = (wins + (draws + truncated) / 2) /
+    games, ``elo_diff`` (A minus B, maximum likelihood with a 95 % interval,
+    draws and truncations as half a win), breakdowns ``by_seat`` and
+    ``by_decks`` (A's deck first), ``games_per_second`` and ``seeds``."""
+    _check_games(games)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
+        raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be an integer >= 1, got {n!r}")
+    decks = list(dict.fromkeys(decks))
+    cs = _core.CardSet.default()
+    for d in decks:
+        cs.deck_index(d)
+    if len(decks) ** 2 > 16:
+        raise ValueError(f"at most 4 decks (16 ordered pairings), got {len(decks)}")
+    _result_names()
+    pseeds = [_core.bot_seed_for(seed, 1000 + k) for k in (0, 1)]
+    pa, pb = _players if _players is not None else (make_player(a, pseeds[0]), make_player(b, pseeds[1]))
+    names = [pa.name, pb.name]
+    record = replays is not None
+    t0 = time.perf_counter()
+    a_bot, b_bot = isinstance(pa, BotPlayer), isinstance(pb, BotPlayer)
+    rep_dicts = {}
+    sims = None
+    if a_bot and b_bot:
+        path = "arena"
+        infos, rep_dicts, sims = _run_arena(pa, pb, games, seed, decks, record)
+        for i in infos:
+            i["a_outcome"] = i["outcome"]
+            i["a_seat"] = i["agent_seat"]
+    else:
+        flip = a_bot                      # the agent of the VecGame must be a batched player
+        agent, opp = (pb, pa) if flip else (pa, pb)
+        infos, acts, mode = _run_vec(agent, opp, games, seed, decks, n, record)
+        path = f"vecgame-{mode}"
+        inv = {"win": "loss", "loss": "win", "draw": "draw", "truncated": "truncated"}
+        for i in infos:
+            i["a_seat"] = 1 - i["agent_seat"] if flip else i["agent_seat"]
+            i["a_outcome"] = inv[i["outcome"]] if flip else i["outcome"]
+        if record:
+            for i in infos:
+                rep = _replay_vec(i, acts, opp, seed, decks)
+                if _outcome(rep["result"], i["agent_seat"]) != i["outcome"]:
+                    raise RuntimeError(f"game {i['game']}: the replay ends {rep['result']}, the batched run "
+                                       f"counted {i['outcome']} for the agent")
+                rep_dicts[i["game"]] = rep
+    seconds = time.perf_counter() - t0
+    for i in infos:
+        sd = i["seat_decks"]
+        i["a_deck"], i["b_deck"] = sd[i["a_seat"]], sd[1 - i["a_seat"]]
+    if record:
+        _write_replays(replays, infos, rep_dicts, names)
+    tot = _block(infos)
+    half = tot["draws"] + tot["truncated"]
+    fit = fit_elo([(0, 1, tot["wins"], tot["losses"], half)], anchor=1)
+    d, ci = diff_ci(fit, 0, 1)
+    res = {
+        "players": names, "path": path, "games": games, "seed": seed, "decks": decks, "n": min(n, games),
+        "wins": tot["wins"], "losses": tot["losses"], "draws": tot["draws"], "truncated": tot["truncated"],
+        "win_rate": tot["win_rate"], "score": tot["score"],
+        "elo_diff": {"elo": d, "ci95": ci, "regularized": fit["regularized"]},
+        "by_seat": {f"seat {s}": _block([i for i in infos if i["a_seat"] == s]) for s in (0, 1)},
+        "by_decks": {f"{x} vs {y}": _block([i for i in infos if (i["a_deck"], i["b_deck"]) == (x, y)])
+                     for x, y in _pairings(decks)},
+        "seconds": seconds, "games_per_second": games / seconds if seconds > 0 else 0.0,
+        "seeds": {"seed": seed, "engine_seeds": [seed, (seed + games // 2 - 1) & MASK64],
+                  "player_seeds": {names[0]: pseeds[0], names[1]: pseeds[1]},
+                  "bots": "arena: splitmix64(seed, game, seat)" if path == "arena"
+                  else "VecGame: seed ^ (0x9E3779B97F4A7C15 * (episode + 1))"},
+        "search_sims": sims if path == "arena" else None,
+        "replays": os.fspath(replays) if record else None,
+        "outcomes": [i["a_outcome"] for i in infos],
+    }
+    return res
+
+
+def _write_replays(dirname, infos, reps, names):
+    os.makedirs(dirname, exist_ok=True)
+    for i in infos:
+        rep = dict(reps[i["game"]])
+        seat_names = [names[0], names[1]] if i["a_seat"] == 0 else [names[1], names[0]]
+        rep["eval"] = {"game": i["game"], "players": seat_names, "a_seat": i["a_seat"], "a_outcome": i["a_outcome"]}
+        with open(os.path.join(dirname, f"game{i['game']:06d}.json"), "w") as f:
+            json.dump(rep, f)
+            f.write("\n")
+
+
+# ---- round robin -------------------------------------------------------------------------
+
+def round_robin(players, games_per_pair=200, seed=0, decks=DEFAULT_DECKS, n=256, replays=None):
+    """Every pair (i < j) plays evaluate(i, j) with seed `seed + pair index *
+    games_per_pair` (distinct deals per pair). Returns ``players``,
+    ``matrix`` (matrix[i][j]: i's win-rate dict against j, None on the
+    diagonal), ``score`` (same, scores), ``elo`` (fit_elo: anchored so that
+    the ``random`` bot is 0 if it plays, else mean 0) and ``matches``."""
+    players = list(players)
+    if len(players) < 2:
+        raise ValueError("a round robin needs at least two players")
+    _check_games(games_per_pair)
+    names = [check_player(p) for p in players]
+    if len(set(names)) != len(names):
+        raise ValueError(f"players must be distinct, got {names}")
+    m = len(players)
+    mat = [[None] * m for _ in range(m)]
+    score = [[None] * m for _ in range(m)]
+    results = []
+    matches = []
+    k = 0
+    t0 = time.perf_counter()
+    for i in range(m):
+        for j in range(i + 1, m):
+            s = (seed + k * (games_per_pair // 2)) & MASK64
+            k += 1
+            rdir = None if replays is None else os.path.join(os.fspath(replays), f"{i}-{j}")
+            r = evaluate(players[i], players[j], games=games_per_pair, seed=s, decks=decks, n=n, replays=rdir)
+            r.pop("outcomes", None)
+            matches.append({"i": i, "j": j, "result": r})
+            mat[i][j] = r["win_rate"]
+            mat[j][i] = rate(r["losses"], r["games"])
+            score[i][j] = r["score"]
+            score[j][i] = 1.0 - r["score"]
+            results.append((i, j, r["wins"], r["losses"], r["draws"] + r["truncated"]))
+    anchor = names.index("random") if "random" in names else None
+    fit = fit_elo(results, n=m, anchor=anchor)
+    return {"players": names, "games_per_pair": games_per_pair, "seed": seed, "decks": list(decks),
+            "matrix": mat, "score": score,
+            "elo": {"elo": fit["elo"], "ci95": fit["ci95"], "anchor": names[anchor] if anchor is not None else None,
+                    "anchor_rule": "random = 0" if anchor is not None else "mean 0",
+                    "regularized": fit["regularized"]},
+            "seconds": time.perf_counter() - t0, "matches": matches}
+
+
+# ---- printing and the command line --------------------------------------------------------
+
+def _pct(r):
+    return f"{100 * r['rate']:5.1f}% [{100 * r['ci95'][0]:5.1f}, {100 * r['ci95'][1]:5.1f}]"
+
+
+def format_head_to_head(r):
+    a, b = r["players"]
+    lines = [f"azuki eval: {a} vs {b}, {r['games']} games ({r['games'] // 2} deals x both seats), seed {r['seed']}, "
+             f"decks {' '.join(r['decks'])}, path {r['path']}"]
+    lines.append(f"  {a} wins {r['wins']}, losses {r['losses']}, draws {r['draws']}, truncated {r['truncated']}")
+    lines.append(f"  win rate {_pct(r['win_rate'])}  (wins / all games, 95% Wilson interval)")
+    e = r["elo_diff"]
+    lines.append(f"  score {r['score']:.3f} (draw, truncated = 1/2)  Elo {a} - {b}: {e['elo']:+.0f} "
+                 f"[{e['ci95'][0]:+.0f}, {e['ci95'][1]:+.0f}]" + (" (regularized)" if e["regularized"] else ""))
+    for title, key in (("by seat of " + a, "by_seat"), ("by decks (" + a + " first)", "by_decks")):
+        lines.append(f"  {title}:")
+        for k, blk in r[key].items():
+            extra = f", draws {blk['draws']}, truncated {blk['truncated']}" if blk["draws"] or blk["truncated"] else ""
+            lines.append(f"    {k:<16} {blk['games']:6d} games  {_pct(blk['win_rate'])}{extra}")
+    lines.append(f"  {r['games_per_second']:,.1f} games/s ({r['seconds']:.2f} s)"
+                 + (f"; replays in {r['replays']}" if r["replays"] else ""))
+    return "\n".join(lines)
+
+
+def format_round_robin(rr):
+    names = rr["players"]
+    w = max(8, max(len(x) for x in names))
+    lines = [f"azuki eval: round robin of {len(names)} players, {rr['games_per_pair']} games per pair, "
+             f"seed {rr['seed']}, decks {' '.join(rr['decks'])}",
+             "  win rate of row against column (95% Wilson interval):"]
+    cw = 22
+    lines.append("  " + " " * w + "".join(f"{x[:cw - 1]:>{cw}}" for x in names))
+    for i, x in enumerate(names):
+        cells = "".join(f"{'-':>{cw}}" if c is None else f"{_pct(c):>{cw}}" for c in rr["matrix"][i])
+        lines.append(f"  {x:<{w}}" + cells)
+    el = rr["elo"]
+    lines.append(f"  Elo (maximum likelihood, draws and truncations = 1/2, anchor: {el['anchor_rule']}"
+                 + (", regularized" if el["regularized"] else "") + "):")
+    order = sorted(range(len(names)), key=lambda k: -el["elo"][k])
+    for k in order:
+        lo, hi = el["ci95"][k]
+        lines.append(f"    {names[k]:<{w}} {el['elo'][k]:+7.0f}  [{lo:+.0f}, {hi:+.0f}]")
+    lines.append(f"  {rr['seconds']:.1f} s")
+    return "\n".join(lines)
+
+
+def main(args) -> int:
+    """`python -m azuki eval` (argparse namespace from azuki.__main__)."""
+    players = list(args.players)
+    if len(players) < 2:
+        raise ValueError(f"eval: need at least two players, got {len(players)}")
+    if args.games % 2:
+        raise ValueError(f"--games: must be even (each deal is played from both seats), got {args.games}")
+    decks = [d for d in args.decks.split(",") if d]
+    names = _core.CardSet.default().decks
+    for d in decks:
+        if d not in names:
+            raise ValueError(f"--decks: unknown deck {d!r} (this card set has: {', '.join(names)})")
+    if not decks:
+        raise ValueError("--decks: expected deck names separated by commas")
+    for p in players:
+        check_player(p)
+    if len(players) == 2:
+        r = evaluate(players[0], players[1], games=args.games, seed=args.seed, decks=decks, n=args.n,
+                     replays=args.replays)
+        if args.json:
+            print(json.dumps(r, indent=1))
+        else:
+            print(format_head_to_head(r))
+        return 0
+    rr = round_robin(players, games_per_pair=args.games, seed=args.seed, decks=decks, n=args.n,
+                     replays=args.replays)
+    if args.json:
+        print(json.dumps(rr, indent=1))
+    else:
+        print(format_round_robin(rr))
+    return 0
