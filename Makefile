@@ -1,6 +1,10 @@
 # Makefile — task runner and C-only builds.
 #
-#   make run         set up .venv, then simulate games on the default card set (the main job)
+#   make run         the main job: set up .venv-puffer (tools/setup_envs.sh puffer), train a policy
+#                    for MINUTES (default 2) against the league on the default card set, evaluate it
+#                    against the built-in bots and write the learning curve (runs/main/)
+#   make train       the same with the full 10-minute budget (make run MINUTES=10)
+#   make simulate    set up .venv, then simulate 2,000 random games at C speed
 #   make test        set up .venv, then run every test (see tools/test.sh; needs clang with
 #                    libFuzzer, installed with apt as root or through sudo if missing)
 #   make quick-test  set up .venv, then convert --check, pytest and the C tests (normal
@@ -30,7 +34,7 @@ PY ?= .venv/bin/python
 C_TESTS = $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 OUT = out
 
-.PHONY: run test quick-test regen ctest asan bench venv clean
+.PHONY: run train simulate test quick-test regen ctest asan bench venv venv-puffer clean
 
 venv: .venv/.installed
 # Rebuilt when the build or anything compiled into azuki._core changes, so
@@ -39,7 +43,20 @@ venv: .venv/.installed
 	bash tools/setup_venv.sh
 	touch $@
 
-run: venv
+# The RL world (pufferlib 3.0.0, torch CPU): rebuilt when the build or its pins change.
+venv-puffer: .venv-puffer/.installed
+.venv-puffer/.installed: tools/setup_envs.sh constraints/puffer.txt setup.py pyproject.toml $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h azuki/*.py azuki/*/*.py azuki/*.pyx azuki/data/*)
+	bash tools/setup_envs.sh puffer
+	touch $@
+
+MINUTES ?= 2
+run: venv-puffer
+	.venv-puffer/bin/python -m azuki train --minutes $(MINUTES) --out runs/main
+
+train:
+	$(MAKE) --no-print-directory run MINUTES=10
+
+simulate: venv
 	$(PY) -m azuki simulate --games 2000
 
 test: venv

@@ -90,35 +90,6 @@ def _puffer_config(cfg, device, data_dir, agents):
         prio_alpha=0.0, prio_beta0=1.0, use_rnn=False)
 
 
-# ---- evaluation used for the learning curve ----------------------------------------------------------------
-
-def quick_eval(policy, bot, games, seed, pairings=(("STT01", "STT02"),), n=128):
-    """The policy (sampling, seeded) against a built-in bot over `games`
-    games on paired deals (each deal from both seats): (wins, losses, draws)."""
-    import torch
-    from . import _core
-    from .policy import PolicyPlayer
-    games += games % 2
-    player = PolicyPlayer(policy, seed=seed)
-    v = _core.VecGame(min(n, games), seed=seed, mode="bot", bot=bot, pairings=pairings, paired=True,
-                      masks=False)
-    w = l = d = 0
-    done = 0
-    with torch.no_grad():
-        while done < games:
-            eps = v.episodes()
-            v.step(player.act(v.obs))
-            ended = np.flatnonzero((v.terminals != 0) | (v.truncations != 0))
-            for i in ended:
-                if eps[i] < games:
-                    done += 1
-                    r = v.rewards[i]
-                    w += r > 0
-                    l += r < 0
-                    d += r == 0
-    return int(w), int(l), int(d)
-
-
 # ---- the league ----------------------------------------------------------------------------------------------
 
 class League:
@@ -193,8 +164,8 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     import pufferlib.pufferl as pufferl
     import warnings
 
-    from . import _core
     from .envs.puffer import AzukiEnv
+    from .evaluate import evaluate
     from .policy import PolicyPlayer, load_checkpoint, make_policy, save_checkpoint
 
     out = Path(out)
@@ -203,7 +174,7 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     seed = int(run["seed"])
     device = _device(run["device"])
     if device == "cpu":
-        torch.set_num_threads(int(run["threads"]))
+        torch.set_num_threads(int(run["threads"]) or os.cpu_count() or 1)
     torch.manual_seed(seed)
     np_rng = np.random.default_rng(seed)
 
@@ -288,8 +259,9 @@ def train(cfg, out, resume=None, quiet=False, log=print):
                  "elo": round(league.elo["learner"] - league.elo.get("random", 0.0), 1)}
         policy.eval()
         for bot in e["bots"]:
-            w, l, d = quick_eval(policy, bot, int(e["games"]), seed=seed + 7919 * len(curve), pairings=pairings)
-            point[f"vs_{bot}"] = (w + 0.5 * d) / max(1, w + l + d)
+            r = evaluate(PolicyPlayer(policy, greedy=bool(e["greedy"]), seed=seed + len(curve), name="learner"), bot,
+                         games=int(e["games"]), seed=seed + 7919 * len(curve), n=128)
+            point[f"vs_{bot}"] = r["win_rate"]["rate"]
         policy.train()
         curve.append(point)
         return point
@@ -299,6 +271,7 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     budget_steps = int(run["steps"]) if int(run["steps"]) > 0 else None
     last_log = last_ck = last_snap = last_eval = t0
     eval_time = 0.0
+    last_losses = {}
     if not curve:
         te = time.time()
         curve_point()
@@ -309,7 +282,8 @@ def train(cfg, out, resume=None, quiet=False, log=print):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 trainer.evaluate()
-                losses = trainer.train()
+                trainer.train()
+                losses = trainer.losses
             for env in vec.envs:
                 for name, (w, l, d) in env.take_results().items():
                     league.record(name, w, l, d)
@@ -341,7 +315,8 @@ def train(cfg, out, resume=None, quiet=False, log=print):
             if budget_steps is not None and trainer.global_step >= budget_steps:
                 stop["why"] = f"step budget ({budget_steps:,} steps)"
                 break
-            del losses
+            if losses:
+                last_losses.update({k: float(v) for k, v in losses.items()})
     finally:
         signal.signal(signal.SIGINT, old_handler if old_handler is not None else signal.default_int_handler)
         final = curve_point() if curve and curve[-1]["steps"] != trainer.global_step else curve[-1]
@@ -350,7 +325,8 @@ def train(cfg, out, resume=None, quiet=False, log=print):
         vec.close()
     train_minutes = minutes0 + (time.time() - t0 - eval_time) / 60
     summary = {"stopped": stop["why"], "steps": int(trainer.global_step), "train_minutes": round(train_minutes, 2),
-               "checkpoint": str(ck), "final": final, "elo": league.elo, "games": league.games}
+               "checkpoint": str(ck), "final": final, "elo": league.elo, "games": league.games,
+               "losses": last_losses}
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=float))
     (out / "curve.json").write_text(json.dumps(curve, indent=1))
     plot_curve(curve, out / "curve.png")
@@ -422,4 +398,21 @@ def main(args) -> int:
     print("final (quick evaluation, " + f"{cfg['eval']['games']} games per bot): "
           + ", ".join(f"vs {k[3:]} {v:.1%}" for k, v in f.items() if k.startswith("vs_")))
     print(f"checkpoint: {s['checkpoint']}; curve: {out}/curve.png, {out}/curve.json")
+    final_games = int(cfg["eval"]["final_games"])
+    if final_games:
+        from .evaluate import evaluate
+        from .policy import PolicyPlayer
+        spec = s["checkpoint"] + (":greedy" if cfg["eval"]["greedy"] else "")
+        print(f"final evaluation: {final_games} games per bot, paired deals, seats and decks balanced, "
+              f"{'most likely legal action' if cfg['eval']['greedy'] else 'sampled actions'} "
+              f"(python -m azuki eval {spec} BOT --games {final_games})")
+        for bot in cfg["eval"]["bots"]:
+            r = evaluate(PolicyPlayer.load(s["checkpoint"], greedy=bool(cfg["eval"]["greedy"]),
+                                           seed=int(cfg["run"]["seed"])), bot, games=final_games,
+                         seed=int(cfg["run"]["seed"]) + 1)
+            wr = r["win_rate"]
+            print(f"  vs {bot:<8} win rate {wr['rate']:.1%} [{wr['ci95'][0]:.1%}, {wr['ci95'][1]:.1%}]  "
+                  f"({r['wins']} wins, {r['losses']} losses, {r['draws']} draws, {r['truncated']} truncated)")
+            s.setdefault("final_eval", {})[bot] = {"rate": wr["rate"], "ci95": wr["ci95"], "games": final_games}
+        Path(out, "summary.json").write_text(json.dumps(s, indent=1, default=float))
     return 0

@@ -1,0 +1,163 @@
+"""The training pipeline end to end (azuki.train, azuki.policy, azuki.evaluate;
+docs/training.md): a short run, checkpoints that load without pufferlib, the
+policy's masking in both forward passes, checkpoint compatibility checks,
+determinism, resume and Ctrl-C. Runs in .venv-puffer; skipped elsewhere.
+Learning speed is measured in the README, never asserted here."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pufferlib")
+torch = pytest.importorskip("torch")
+
+from azuki import train as T  # noqa: E402
+from azuki.envs import mask_from_obs  # noqa: E402
+from azuki.envs.puffer import AzukiEnv  # noqa: E402
+from azuki.policy import (CheckpointError, PolicyPlayer, load_checkpoint, make_policy,  # noqa: E402
+                          save_checkpoint)
+
+
+def tiny_config(**run):
+    cfg = T.load_config(overrides=[
+        "env.envs=2", "env.games_per_env=16", "ppo.bptt_horizon=8", "ppo.minibatch_size=128",
+        "eval.games=8", "eval.minutes=100.0", "league.snapshot_minutes=0.0", "league.pool_size=2",
+        "run.checkpoint_minutes=100.0", "run.log_seconds=0.0", "policy.hidden=32"])
+    cfg["run"].update({"minutes": 0.0, "steps": 2048, "threads": 1, **run})
+    return cfg
+
+
+def test_short_training_run_end_to_end(tmp_path):
+    lines = []
+    s = T.train(tiny_config(), tmp_path / "run", log=lines.append)
+    assert s["steps"] >= 2048 and "step budget" in s["stopped"]
+    assert s["losses"] and all(np.isfinite(v) for v in s["losses"].values())
+    assert lines and "steps" in lines[-1]
+    ck = tmp_path / "run" / "checkpoint" / "latest.pt"
+    assert ck.exists() and ck.with_suffix(".json").exists()
+    assert (tmp_path / "run" / "curve.json").exists() and (tmp_path / "run" / "summary.json").exists()
+    assert (tmp_path / "run" / "curve.png").stat().st_size > 1000
+    meta = json.loads(ck.with_suffix(".json").read_text())
+    assert set(meta["hashes"]) == {"obs_layout", "action_space", "card_set"}
+    assert meta["extra"]["league"]["order"]            # snapshots joined the pool
+    # reload and evaluate in a process where pufferlib cannot be imported
+    code = (
+        "import sys; sys.modules['pufferlib'] = None\n"
+        "from azuki.policy import PolicyPlayer\n"
+        "from azuki.evaluate import evaluate\n"
+        f"p = PolicyPlayer.load({str(ck)!r})\n"
+        "r = evaluate(p, 'random', games=8, seed=1)\n"
+        "print(r['games'] if 'games' in r else r)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=str(tmp_path))
+    assert out.returncode == 0, out.stderr[-2000:]
+
+
+def test_same_seed_same_checkpoint_with_a_step_budget(tmp_path):
+    a = T.train(tiny_config(seed=5), tmp_path / "a", log=lambda m: None)
+    b = T.train(tiny_config(seed=5), tmp_path / "b", log=lambda m: None)
+    pa, _ = load_checkpoint(a["checkpoint"])
+    pb, _ = load_checkpoint(b["checkpoint"])
+    for (k, va), (_, vb) in zip(pa.state_dict().items(), pb.state_dict().items()):
+        assert torch.equal(va, vb), k
+
+
+def test_resume_continues_the_run(tmp_path):
+    T.train(tiny_config(), tmp_path / "run", log=lambda m: None)
+    lines = []
+    s = T.train(tiny_config(steps=4096), tmp_path / "run", resume=tmp_path / "run", log=lines.append)
+    assert any("resumed" in m for m in lines)
+    assert s["steps"] >= 4096
+
+
+def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    p = subprocess.Popen([sys.executable, "-m", "azuki", "train", "--minutes", "5", "--out", str(tmp_path / "r"),
+                          "--set", "env.envs=2", "--set", "env.games_per_env=16", "--set", "ppo.bptt_horizon=8",
+                          "--set", "ppo.minibatch_size=128", "--set", "eval.games=8", "--set", "policy.hidden=32",
+                          "--set", "run.log_seconds=0.0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(tmp_path))
+    seen = []
+    deadline = time.time() + 120
+    for line in p.stdout:
+        seen.append(line)
+        if "steps" in line and "/s" in line:
+            break
+        assert time.time() < deadline, "".join(seen)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=120)
+    assert p.returncode == 0, "".join(seen) + out
+    assert "interrupted" in out
+    assert (tmp_path / "r" / "checkpoint" / "latest.pt").exists()
+
+
+@pytest.mark.parametrize("arch", ["flat", "structured"])
+def test_policy_never_samples_illegal_in_either_pass(arch):
+    import pufferlib.pytorch
+    torch.manual_seed(0)
+    policy = make_policy(arch, hidden=64)
+    env = AzukiEnv(num_envs=64, mode="bot", bot="greedy", illegal_action="raise")
+    env.reset(seed=2)
+    for _ in range(60):
+        obs = torch.from_numpy(env.observations)
+        legal = mask_from_obs(obs)
+        with torch.no_grad():
+            logits, _ = policy.forward_eval(obs)
+        a, _, _ = pufferlib.pytorch.sample_logits(logits)
+        assert bool(legal[torch.arange(len(a)), a.long().flatten()].all())
+        # the training pass (PuffeRL reshapes to [-1, obs]) gives the same masked distribution
+        logits_t, _ = policy.forward(obs.reshape(4, -1, obs.shape[-1]))
+        a2, logp, _ = pufferlib.pytorch.sample_logits(logits_t)
+        assert bool(legal[torch.arange(len(a2.flatten())), a2.long().flatten()].all())
+        _, logp_eval, _ = pufferlib.pytorch.sample_logits(logits, action=a2.reshape(a.shape))
+        assert torch.allclose(logp, logp_eval, atol=1e-5)
+        env.step(a.numpy().astype(np.int32))     # illegal_action="raise": an illegal action would raise
+
+
+def test_checkpoint_mismatch_and_corruption_are_clear_errors(tmp_path):
+    policy = make_policy("flat", hidden=16)
+    pt = save_checkpoint(tmp_path / "m", policy, arch="flat")
+    load_checkpoint(pt)
+    js = tmp_path / "m.json"
+    meta = json.loads(js.read_text())
+    good = dict(meta["hashes"])
+    meta["hashes"]["obs_layout"] = "0000000000000000"
+    js.write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="observation layout"):
+        load_checkpoint(pt)
+    meta["hashes"] = dict(good, card_set="x")
+    js.write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="card set"):
+        load_checkpoint(pt)
+    with pytest.raises(CheckpointError, match="needs both"):
+        load_checkpoint(tmp_path / "missing.pt")
+    save_checkpoint(tmp_path / "n", policy, arch="flat")
+    (tmp_path / "n.pt").write_bytes(b"not a torch file")
+    with pytest.raises(CheckpointError, match="cannot load"):
+        load_checkpoint(tmp_path / "n.pt")
+    js.write_text("{not json")
+    with pytest.raises(CheckpointError, match="unreadable"):
+        load_checkpoint(pt)
+
+
+def test_policy_player_is_seeded():
+    policy = make_policy("flat", hidden=16)
+    env = AzukiEnv(num_envs=16, mode="bot")
+    env.reset(seed=0)
+    a = PolicyPlayer(policy, seed=3).act(env.observations)
+    b = PolicyPlayer(policy, seed=3).act(env.observations)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_config_errors():
+    with pytest.raises(ValueError):
+        T.load_config(overrides=["nosuch.key=1"])
+    with pytest.raises(ValueError):
+        T.load_config(overrides=["run.minutes"])
+    cfg = T.load_config(overrides=["run.minutes=2.5", "policy.arch=structured"])
+    assert cfg["run"]["minutes"] == 2.5 and cfg["policy"]["arch"] == "structured"
