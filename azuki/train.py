@@ -272,6 +272,7 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     last_log = last_ck = last_snap = last_eval = t0
     eval_time = 0.0
     last_losses = {}
+    ep_stats = [0.0, 0.0]           # episodes, summed lengths (decisions of both seats) since the last line
     if not curve:
         te = time.time()
         curve_point()
@@ -287,6 +288,10 @@ def train(cfg, out, resume=None, quiet=False, log=print):
             for env in vec.envs:
                 for name, (w, l, d) in env.take_results().items():
                     league.record(name, w, l, d)
+                ep = env.log()
+                if ep:
+                    ep_stats[0] += ep["n"]
+                    ep_stats[1] += ep["n"] * ep["episode_length"]
             now = time.time()
             train_s = now - t0 - eval_time
             if now - last_snap >= float(cfg["league"]["snapshot_minutes"]) * 60:
@@ -302,8 +307,11 @@ def train(cfg, out, resume=None, quiet=False, log=print):
                 last_log = now
                 sps = (trainer.global_step - steps0) / max(1e-9, train_s)
                 rates = " ".join(f"{n}={league.rate(n):.2f}" for n in league.names() if league.rate(n) is not None)
-                log(f"[{train_s / 60:5.1f} min] {trainer.global_step:>11,} steps {sps:>7,.0f}/s | recent win: "
-                    f"{rates} | Elo {league.elo['learner'] - league.elo.get('random', 0):+.0f} vs random")
+                ep_len = ep_stats[1] / ep_stats[0] if ep_stats[0] else float("nan")
+                ep_stats[:] = [0.0, 0.0]
+                log(f"[{train_s / 60:5.1f} min] {trainer.global_step:>11,} steps {sps:>7,.0f}/s | episode "
+                    f"{ep_len:4.0f} decisions | recent win: {rates} | Elo "
+                    f"{league.elo['learner'] - league.elo.get('random', 0):+.0f} vs random")
             if now - last_ck >= float(run["checkpoint_minutes"]) * 60:
                 save()
                 last_ck = now
@@ -349,7 +357,7 @@ def plot_curve(curve, path):
     for key in sorted(k for k in curve[0] if k.startswith("vs_")):
         ax.plot(steps, [p.get(key, np.nan) for p in curve], marker="o", label=f"win rate {key[3:]}")
     ax.set_xlabel("agent steps")
-    ax.set_ylabel("win rate (draws half)")
+    ax.set_ylabel("win rate (wins / games)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax2 = ax.twinx()
