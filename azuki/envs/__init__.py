@@ -118,5 +118,39 @@ def resolve_heads(head_actions, mask):
     return flat, replaced
 
 
-__all__ = ["NUM_ACTIONS", "OBS_LEN", "HEAD_SIZES", "MASK_OFFSET", "MASKED_LOGIT", "mask_from_obs", "apply_mask",
+# ---- argument helpers shared by the framework modules --------------------------------------------
+
+def pairings_arg(decks):
+    """`decks` as a tuple of (deck, deck) pairs: one pair, or a sequence of pairs."""
+    from .._util import excerpt
+    if isinstance(decks, (str, bytes)) or not hasattr(decks, "__len__"):
+        raise TypeError(f"decks must be a pair of deck names or a list of pairs, got {excerpt(decks)}")
+    if len(decks) == 2 and all(isinstance(d, (str, int, np.integer)) for d in decks):
+        return (tuple(decks),)
+    pairs = tuple(tuple(p) for p in decks)
+    if not pairs or any(len(p) != 2 for p in pairs):
+        raise ValueError(f"decks must be a pair of deck names or a non-empty list of pairs, got {excerpt(decks)}")
+    return pairs
+
+
+def cards_arg(cards):
+    """None, a CardSet, or a JSON path compiled once into a CardSet."""
+    if cards is None or isinstance(cards, _core.CardSet):
+        return cards
+    return _core.CardSet.from_json(cards)
+
+
+def action_id(action):
+    """An action as a Python int in [0, NUM_ACTIONS), or None (not an integer, a bool, out of range)."""
+    import operator
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    try:
+        a = operator.index(action)
+    except TypeError:
+        return None
+    return a if 0 <= a < NUM_ACTIONS else None
+
+
+__all__ = ["pairings_arg", "cards_arg", "action_id", "NUM_ACTIONS", "OBS_LEN", "HEAD_SIZES", "MASK_OFFSET", "MASKED_LOGIT", "mask_from_obs", "apply_mask",
            "decode_obs", "HEADS", "HEAD_MARGINALS", "head_masks", "resolve_heads"]

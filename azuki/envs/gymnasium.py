@@ -49,31 +49,8 @@ import azuki.bots
 __all__ = ["AzukiEnv", "AzukiVectorEnv", "ENV_ID", "MASK_OFFSET"]
 
 ENV_ID = "azuki/Azuki-v0"
-MASK_OFFSET = azuki.obs_layout()["MASK"]["offset"]      # the legal mask inside the observation
+from azuki.envs import MASK_OFFSET, action_id as _action_id, cards_arg, pairings_arg as _pairings  # noqa: E402
 _MASK = slice(MASK_OFFSET, MASK_OFFSET + azuki.NUM_ACTIONS)
-
-
-def _pairings(decks):
-    """`decks` as a tuple of (deck, deck) pairs: one pair, or a sequence of pairs."""
-    if isinstance(decks, (str, bytes)) or not hasattr(decks, "__len__"):
-        raise TypeError(f"decks must be a pair of deck names or a list of pairs, got {azuki.excerpt(decks)}")
-    if len(decks) == 2 and all(isinstance(d, (str, int, np.integer)) for d in decks):
-        return (tuple(decks),)
-    pairs = tuple(tuple(p) for p in decks)
-    if not pairs or any(len(p) != 2 for p in pairs):
-        raise ValueError(f"decks must be a pair of deck names or a non-empty list of pairs, got {azuki.excerpt(decks)}")
-    return pairs
-
-
-def _action_id(action):
-    """The action as a Python int in [0, NUM_ACTIONS), or None."""
-    if isinstance(action, (bool, np.bool_)):
-        return None
-    try:
-        a = operator.index(action)
-    except TypeError:
-        return None
-    return a if 0 <= a < azuki.NUM_ACTIONS else None
 
 
 class AzukiEnv(gymnasium.Env):
@@ -97,7 +74,7 @@ class AzukiEnv(gymnasium.Env):
             raise TypeError(f"opponent must be one of {azuki.BOT_KINDS} or have act(game), got {azuki.excerpt(opponent)}")
         self.render_mode = render_mode
         self.seat_mode = seat
-        self.cards = cards if cards is None or isinstance(cards, azuki.CardSet) else azuki.CardSet.from_json(cards)
+        self.cards = cards_arg(cards)
         self.pairings = _pairings(decks)
         self.turn_cap = turn_cap
         self.decision_cap = decision_cap
@@ -237,7 +214,7 @@ class AzukiVectorEnv(gymnasium.vector.VectorEnv):
         self.num_envs = num_envs
         self.opponent = opponent
         self.pairings = _pairings(decks)
-        self.cards = cards if cards is None or isinstance(cards, azuki.CardSet) else azuki.CardSet.from_json(cards)
+        self.cards = cards_arg(cards)
         self.vec = self._make(0)                 # fail now on bad arguments
         self.single_observation_space = spaces.Box(-1.0, 1.0, (azuki.OBS_LEN,), np.float32)
         self.single_action_space = spaces.Discrete(azuki.NUM_ACTIONS)

@@ -47,27 +47,10 @@ import azuki
 
 __all__ = ["AzukiAECEnv", "env", "raw_env", "AGENTS"]
 
+from azuki.envs import action_id, cards_arg as _resolve_cards, pairings_arg as _pairings  # noqa: E402
+
 AGENTS = ("player_0", "player_1")
 _ILLEGAL_MODES = ("lose", "raise")
-
-
-def _pairings(decks):
-    """`decks` as a tuple of (deck, deck) pairs: one pair, or a sequence of pairs."""
-    if isinstance(decks, (str, bytes)) or not hasattr(decks, "__len__"):
-        raise TypeError(f"decks must be a pair of deck names or a list of pairs, got {azuki.excerpt(decks)}")
-    if len(decks) == 2 and all(isinstance(d, (str, int, np.integer)) for d in decks):
-        return (tuple(decks),)
-    pairs = tuple(tuple(p) for p in decks)
-    if not pairs or any(len(p) != 2 for p in pairs):
-        raise ValueError(f"decks must be a pair of deck names or a non-empty list of pairs, got {azuki.excerpt(decks)}")
-    return pairs
-
-
-def _resolve_cards(cards):
-    """None, a CardSet, or a JSON path compiled once into a CardSet."""
-    if cards is None or isinstance(cards, azuki.CardSet):
-        return cards
-    return azuki.CardSet.from_json(cards)
 
 
 def _episode_decks(pairings, episode):
@@ -180,14 +163,7 @@ class AzukiAECEnv(AECEnv, EzPickle):
         self._accumulate_rewards()
 
     def _action_id(self, action):
-        """The action as a Python int in [0, NUM_ACTIONS), or None."""
-        if isinstance(action, (bool, np.bool_)):
-            return None
-        try:
-            a = operator.index(action)
-        except TypeError:
-            return None
-        return a if 0 <= a < azuki.NUM_ACTIONS else None
+        return action_id(action)
 
     def _finish_if_over(self, next_agent):
         """When the game has ended: rewards, terminations / truncations, infos."""
