@@ -106,6 +106,7 @@ class League:
         self.recent = {b: [] for b in self.bots}   # name -> list of learner scores (1, 0.5, 0)
         self.elo = {"learner": 0.0, **{b: 0.0 for b in self.bots}}
         self.games = {}
+        self.made = 0              # snapshots taken so far (names stay unique)
         self.rng = rng
 
     def names(self):
@@ -143,7 +144,8 @@ class League:
             self.elo[name] = rb - self.k * (score - exp)
 
     def state(self):
-        return {"order": list(self.order), "recent": self.recent, "elo": self.elo, "games": self.games}
+        return {"order": list(self.order), "recent": self.recent, "elo": self.elo, "games": self.games,
+                "made": self.made}
 
 
 # ---- the training run ------------------------------------------------------------------------------------------
@@ -197,6 +199,7 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     if league_state:
         league.elo.update(league_state.get("elo", {}))
         league.games.update(league_state.get("games", {}))
+        league.made = int(league_state.get("made", len(league_state.get("order", []))))
         for name in league_state.get("order", []):
             p = out / "checkpoint" / f"{name}.pt"
             if p.exists():
@@ -295,7 +298,8 @@ def train(cfg, out, resume=None, quiet=False, log=print):
             now = time.time()
             train_s = now - t0 - eval_time
             if now - last_snap >= float(cfg["league"]["snapshot_minutes"]) * 60:
-                name = f"snap{int(trainer.global_step) // 1000}k"
+                league.made += 1                     # unique names: snapshot number and agent-steps
+                name = f"snap{league.made}-{int(trainer.global_step) // 1000}k"
                 league.add_snapshot(name, copy.deepcopy(policy).eval())
                 last_snap = now
             if now - last_eval >= float(cfg["eval"]["minutes"]) * 60:
