@@ -51,7 +51,7 @@ venv-puffer: .venv-puffer/.installed
 
 MINUTES ?= 2
 run: venv-puffer
-	.venv-puffer/bin/python -m azuki train --minutes $(MINUTES) --out runs/main
+	.venv-puffer/bin/azuki train --minutes $(MINUTES) --out runs/main
 
 train:
 	$(MAKE) --no-print-directory run MINUTES=10

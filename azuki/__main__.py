@@ -430,7 +430,7 @@ TRAIN_DOC = """Train a policy with PPO (PufferLib's PuffeRL) on AzukiEnv against
 (built-in bots + snapshots of the learner, opponents drawn by prioritized
 fictitious self-play), printing progress, writing checkpoints, a learning
 curve (PNG + JSON) and a final evaluation. Needs pufferlib and torch
-(`bash tools/setup_envs.sh puffer`, then .venv-puffer/bin/python -m azuki train).
+(`bash tools/setup_envs.sh puffer`, then .venv-puffer/bin/azuki train).
 Defaults: azuki/data/train.toml (10 minutes on CPU)."""
 
 

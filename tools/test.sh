@@ -104,6 +104,6 @@ if [ "${AZUKI_SKIP_ENVS:-0}" != 1 ]; then
         ".venv-$world/bin/pytest" -q -p no:cacheprovider tests/envs
     done
     echo "== benchmark with the PufferLib rows, quick form"
-    (cd out && ../.venv-puffer/bin/python -m azuki bench --quick)
+    (cd out && ../.venv-puffer/bin/azuki bench --quick)
 fi
 echo "== all tests passed"
