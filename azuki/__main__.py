@@ -396,6 +396,8 @@ def build_parser() -> Parser:
     e.add_argument("--n", type=_int_in(1, 1 << 20, "--n"), default=256, metavar="K",
                    help="games played at once (batched inference; results depend on it for sampling policies)")
     e.add_argument("--replays", default=None, metavar="DIR", help="write every game's replay file here")
+    e.add_argument("--ray", type=_int_in(1, 4096, "--ray"), default=None, metavar="W",
+                   help="spread the games over W Ray workers (a local instance, or $RAY_ADDRESS's cluster)")
     e.add_argument("--json", action="store_true", help="print the result dict as JSON")
     e.set_defaults(fn=_cmd_eval)
     from . import bench as _bench

@@ -435,6 +435,61 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
     return res
 
 
+def _merge_blocks(blocks):
+    c = {k: sum(b[k] for b in blocks) for k in ("games", "wins", "losses", "draws", "truncated")}
+    n = c["games"]
+    return dict(c, win_rate=rate(c["wins"], n),
+                score=(c["wins"] + 0.5 * (c["draws"] + c["truncated"])) / n if n else 0.0)
+
+
+def _ray_chunk(a, b, games, seed, decks, n):
+    return evaluate(a, b, games=games, seed=seed, decks=decks, n=n)
+
+
+def evaluate_ray(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, workers=2, address=None):
+    """evaluate() spread over Ray workers, for very large evaluations (a local
+    Ray instance, or the cluster at `address` / $RAY_ADDRESS). The deals are
+    the same as one process plays (chunk j starts at deal j * chunk, engine
+    seed seed + deal; chunks are whole rounds of the deck pairings, so every
+    chunk is balanced); the players' and bots' random streams are per chunk,
+    so results are reproducible for the same `workers` but not identical to
+    evaluate()'s. Players must be specs (strings) or picklable objects."""
+    import ray
+    _check_games(games)
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    decks = list(dict.fromkeys(decks))
+    quantum = 2 * 2 * len(_pairings(decks))          # games: both seats x each ordered pairing x deck swap
+    deals = games // 2
+    per = max(quantum // 2, -(-deals // workers))
+    per += (-per) % (quantum // 2)
+    chunks = [(k, min(per, deals - k)) for k in range(0, deals, per)]
+    if not ray.is_initialized():
+        ray.init(address=address or os.environ.get("RAY_ADDRESS"), include_dashboard=False,
+                 log_to_driver=False, configure_logging=False)
+    remote = ray.remote(_ray_chunk)
+    t0 = time.perf_counter()
+    parts = ray.get([remote.remote(a, b, 2 * m, (seed + k) & MASK64, decks, n) for k, m in chunks])
+    seconds = time.perf_counter() - t0
+    tot = _merge_blocks(parts)
+    half = tot["draws"] + tot["truncated"]
+    fit = fit_elo([(0, 1, tot["wins"], tot["losses"], half)], anchor=1)
+    d, ci = diff_ci(fit, 0, 1)
+    first = parts[0]
+    return {
+        "players": first["players"], "path": f"ray[{len(chunks)} chunks]/" + first["path"], "games": games,
+        "seed": seed, "decks": decks, "n": n, **{k: tot[k] for k in ("wins", "losses", "draws", "truncated")},
+        "win_rate": tot["win_rate"], "score": tot["score"],
+        "elo_diff": {"elo": d, "ci95": ci, "regularized": fit["regularized"]},
+        "by_seat": {k: _merge_blocks([p["by_seat"][k] for p in parts]) for k in first["by_seat"]},
+        "by_decks": {k: _merge_blocks([p["by_decks"][k] for p in parts]) for k in first["by_decks"]},
+        "seconds": seconds, "games_per_second": games / seconds if seconds > 0 else 0.0,
+        "seeds": {"seed": seed, "chunks": [[(seed + k) & MASK64, 2 * m] for k, m in chunks]},
+        "search_sims": first.get("search_sims"), "replays": None,
+        "outcomes": [o for p in parts for o in p["outcomes"]],
+    }
+
+
 def _write_replays(dirname, infos, reps, names):
     os.makedirs(dirname, exist_ok=True)
     for i in infos:
@@ -554,6 +609,14 @@ def main(args) -> int:
         raise ValueError("--decks: expected deck names separated by commas")
     for p in players:
         check_player(p)
+    ray_workers = getattr(args, "ray", None)
+    if ray_workers and (len(players) != 2 or args.replays):
+        raise ValueError("--ray: for two players, without --replays")
+    if ray_workers:
+        r = evaluate_ray(players[0], players[1], games=args.games, seed=args.seed, decks=decks, n=args.n,
+                         workers=ray_workers)
+        print(json.dumps(r, indent=1) if args.json else format_head_to_head(r))
+        return 0
     if len(players) == 2:
         r = evaluate(players[0], players[1], games=args.games, seed=args.seed, decks=decks, n=args.n,
                      replays=args.replays)

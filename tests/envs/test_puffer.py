@@ -310,3 +310,21 @@ def test_policy_mode_switches_between_bots_and_policies_with_results():
         a.step(act)
         b.step(act)
     np.testing.assert_array_equal(a.observations, b.observations)
+
+
+@pytest.mark.skipif(os.environ.get("AZUKI_SKIP_RAY") == "1", reason="AZUKI_SKIP_RAY=1")
+def test_large_evaluation_over_ray():
+    """azuki.evaluate.evaluate_ray (`python -m azuki eval --ray W`): the games
+    split into balanced chunks over Ray workers, merged exactly, reproducible."""
+    ray = pytest.importorskip("ray")
+    from azuki.evaluate import evaluate_ray
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        r = evaluate_ray("greedy", "random", games=96, seed=3, workers=2)
+        assert r["wins"] + r["losses"] + r["draws"] + r["truncated"] == 96
+        assert [r["by_seat"][k]["games"] for k in ("seat 0", "seat 1")] == [48, 48]
+        assert all(b["games"] == 24 for b in r["by_decks"].values())
+        assert r["win_rate"]["rate"] > 0.9 and r["path"].startswith("ray[")
+        assert evaluate_ray("greedy", "random", games=96, seed=3, workers=2)["outcomes"] == r["outcomes"]
+    finally:
+        ray.shutdown()
