@@ -397,7 +397,7 @@ def main(args) -> int:
         import torch  # noqa: F401
     except ImportError as e:
         print(f"error: train needs pufferlib and torch ({e}); run `bash tools/setup_envs.sh puffer` and use "
-              f".venv-puffer/bin/python", file=sys.stderr)
+              f".venv-puffer/bin/azuki train (make run)", file=sys.stderr)
         return 2
     out = args.out or f"runs/azuki-{time.strftime('%Y%m%d-%H%M%S')}"
     print(f"training into {out}: {cfg['run']['minutes']} min / {cfg['run']['steps'] or 'no'} step budget, "
