@@ -330,7 +330,9 @@ def train(cfg, out, resume=None, quiet=False, log=print):
             if losses:
                 last_losses.update({k: float(v) for k, v in losses.items()})
     finally:
-        signal.signal(signal.SIGINT, old_handler if old_handler is not None else signal.default_int_handler)
+        # not PuffeRL's handler (os._exit) again: Ctrl-C after training raises KeyboardInterrupt as usual
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        del old_handler
         final = curve_point() if curve and curve[-1]["steps"] != trainer.global_step else curve[-1]
         ck = save()
         trainer.utilization.stop()          # its thread is not a daemon: the process would hang otherwise
