@@ -225,44 +225,43 @@ def _run_vec(agent, opp, games, seed, decks, n, record):
             if e < games:
                 acts.setdefault(e, ([], []))[side].append(int(actions[r]))
 
-    while left > 0:
+    def bot_answers(eps, counted, out_actions):
+        """A non-default search bot as the opponent, from Python, each episode on its own stream."""
+        for r in counted:
+            e = int(eps[r])
+            rng = py_rngs.get(e)
+            if rng is None:
+                rng = py_rngs[e] = _core.bot_rng(vec_bot_seed(seed, e))
+            out_actions[r] = opp.act_game(v.game(int(r)), rng)
+
+    def half_step(side):
+        """One call for the agent rows (side 0) or the pending opponent games
+        (side 1): the counted episodes answered by their player, episodes past
+        `games` (still running in the vector) by their first legal action."""
+        waiting, obs, masks = (v.acting, v.obs, v.masks) if side == 0 else (v.opp_pending, v.opp_obs, v.opp_masks)
         eps = v.episodes()
-        rows = np.nonzero(v.acting)[0]
-        if rows.size:
-            a = np.zeros(nn, dtype=np.int32)
-            counted = rows[eps[rows] < games]
-            extra = rows[eps[rows] >= games]
-            if counted.size:
-                a[counted] = np.asarray(agent.act(v.obs[counted], v.masks[counted]), dtype=np.int32)
-            if extra.size:
-                a[extra] = _first_legal(v.masks[extra])
-            if record:
-                rec(eps, counted, a, 0)
-            v.step(a)
-            note_ends(eps)
+        rows = np.nonzero(waiting)[0]
+        if not rows.size:
+            return
+        a = np.zeros(nn, dtype=np.int32)
+        counted = rows[eps[rows] < games]
+        extra = rows[eps[rows] >= games]
+        if counted.size:
+            if side == 1 and isinstance(opp, BotPlayer):
+                bot_answers(eps, counted, a)
+            else:
+                a[counted] = np.asarray((agent, opp)[side].act(obs[counted], masks[counted]), dtype=np.int32)
+        if extra.size:
+            a[extra] = _first_legal(masks[extra])
+        if record:
+            rec(eps, counted, a, side)
+        (v.step, v.step_opponent)[side](a)
+        note_ends(eps)
+
+    while left > 0:
+        half_step(0)
         if mode == "policy" and left > 0:
-            eps = v.episodes()
-            rows = np.nonzero(v.opp_pending)[0]
-            if rows.size:
-                b = np.zeros(nn, dtype=np.int32)
-                counted = rows[eps[rows] < games]
-                extra = rows[eps[rows] >= games]
-                if counted.size:
-                    if isinstance(opp, BotPlayer):
-                        for r in counted:
-                            e = int(eps[r])
-                            rng = py_rngs.get(e)
-                            if rng is None:
-                                rng = py_rngs[e] = _core.bot_rng(vec_bot_seed(seed, e))
-                            b[r] = opp.act_game(v.game(int(r)), rng)
-                    else:
-                        b[counted] = np.asarray(opp.act(v.opp_obs[counted], v.opp_masks[counted]), dtype=np.int32)
-                if extra.size:
-                    b[extra] = _first_legal(v.opp_masks[extra])
-                if record:
-                    rec(eps, counted, b, 1)
-                v.step_opponent(b)
-                note_ends(eps)
+            half_step(1)
     games_info = []
     for e in range(games):
         eng_seed, seat_decks, a_seat = vec_deal(e, seed, pairings)

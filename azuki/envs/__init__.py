@@ -140,6 +140,17 @@ def cards_arg(cards):
     return _core.CardSet.from_json(cards)
 
 
+def game_args(decks, cards, turn_cap, decision_cap):
+    """(card set, pairings) for envs that build azuki.Games, checked now (a
+    Game per pairing) so bad decks or caps fail in the constructor, not at
+    the first reset."""
+    cards = cards_arg(cards)
+    pairings = pairings_arg(decks)
+    for pair in pairings:
+        _core.Game(seed=0, decks=pair, cards=cards, turn_cap=turn_cap, decision_cap=decision_cap)
+    return cards, pairings
+
+
 def action_id(action):
     """An action as a Python int in [0, NUM_ACTIONS), or None (not an integer, a bool, out of range)."""
     import operator
@@ -152,5 +163,5 @@ def action_id(action):
     return a if 0 <= a < NUM_ACTIONS else None
 
 
-__all__ = ["pairings_arg", "cards_arg", "action_id", "NUM_ACTIONS", "OBS_LEN", "HEAD_SIZES", "MASK_OFFSET", "MASKED_LOGIT", "mask_from_obs", "apply_mask",
+__all__ = ["pairings_arg", "cards_arg", "game_args", "action_id", "NUM_ACTIONS", "OBS_LEN", "HEAD_SIZES", "MASK_OFFSET", "MASKED_LOGIT", "mask_from_obs", "apply_mask",
            "decode_obs", "HEADS", "HEAD_MARGINALS", "head_masks", "resolve_heads"]

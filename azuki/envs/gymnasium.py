@@ -49,7 +49,7 @@ import azuki.bots
 __all__ = ["AzukiEnv", "AzukiVectorEnv", "ENV_ID", "MASK_OFFSET"]
 
 ENV_ID = "azuki/Azuki-v0"
-from azuki.envs import MASK_OFFSET, action_id as _action_id, cards_arg, pairings_arg as _pairings  # noqa: E402
+from azuki.envs import MASK_OFFSET, action_id as _action_id, cards_arg, game_args, pairings_arg as _pairings  # noqa: E402
 _MASK = slice(MASK_OFFSET, MASK_OFFSET + azuki.NUM_ACTIONS)
 
 
@@ -74,12 +74,9 @@ class AzukiEnv(gymnasium.Env):
             raise TypeError(f"opponent must be one of {azuki.BOT_KINDS} or have act(game), got {azuki.excerpt(opponent)}")
         self.render_mode = render_mode
         self.seat_mode = seat
-        self.cards = cards_arg(cards)
-        self.pairings = _pairings(decks)
+        self.cards, self.pairings = game_args(decks, cards, turn_cap, decision_cap)
         self.turn_cap = turn_cap
         self.decision_cap = decision_cap
-        for pair in self.pairings:       # fail now on bad decks or caps, not at the first reset
-            azuki.Game(seed=0, decks=pair, cards=self.cards, turn_cap=turn_cap, decision_cap=decision_cap)
         self.observation_space = spaces.Box(-1.0, 1.0, (azuki.OBS_LEN,), np.float32)
         self.action_space = spaces.Discrete(azuki.NUM_ACTIONS)
         self.game = None          # the azuki.Game of the current episode

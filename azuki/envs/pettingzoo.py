@@ -47,7 +47,7 @@ import azuki
 
 __all__ = ["AzukiAECEnv", "env", "raw_env", "AGENTS"]
 
-from azuki.envs import action_id, cards_arg as _resolve_cards, pairings_arg as _pairings  # noqa: E402
+from azuki.envs import action_id, game_args  # noqa: E402
 
 AGENTS = ("player_0", "player_1")
 _ILLEGAL_MODES = ("lose", "raise")
@@ -75,12 +75,9 @@ class AzukiAECEnv(AECEnv, EzPickle):
             raise ValueError(f"illegal_action must be one of {_ILLEGAL_MODES}, got {illegal_action!r}")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.cards = _resolve_cards(cards)
-        self.pairings = _pairings(decks)
+        self.cards, self.pairings = game_args(decks, cards, turn_cap, decision_cap)
         self.turn_cap = turn_cap
         self.decision_cap = decision_cap
-        for pair in self.pairings:       # fail now on bad decks or caps, not at the first reset
-            azuki.Game(seed=0, decks=pair, cards=self.cards, turn_cap=turn_cap, decision_cap=decision_cap)
 
         self.possible_agents = list(AGENTS)
         self.agents = []
