@@ -83,6 +83,15 @@ static void vec_bot_moves(azk_vec *v, const azk_cardset *cs, struct azk_vec_game
     }
 }
 
+/* Start every game from the episode counter (init, azk_vec_set_paired). */
+static void vec_start_all(azk_vec *v, const azk_cardset *cs) {
+    for (int i = 0; i < v->n; i++) {
+        vec_reset_game(v, cs, i);
+        if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, &v->games[i]);
+        v->games[i].touched = 1; /* every row is written once */
+    }
+}
+
 azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,
                         const int32_t *pairs, int npairs) {
     if (!v || !cs || n < 1 || n > AZK_VEC_MAX_GAMES || mode < 0 || mode >= AZK_VEC_MODE_COUNT) return AZK_ERR_ARG;
@@ -102,11 +111,7 @@ azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed,
     for (int f = 0; f < azk_obs_num_fields(); f++)
         if (strcmp(azk_obs_field_name(f), "MASK") == 0) azk_obs_field(f, &v->mask_off, NULL, NULL);
     if (v->mask_off < 0) return AZK_ERR_ARG; /* cannot happen: the layout declares MASK */
-    for (int i = 0; i < n; i++) {
-        vec_reset_game(v, cs, i);
-        if (mode == AZK_VEC_BOT) vec_bot_moves(v, cs, &v->games[i]);
-        v->games[i].touched = 1; /* every row is written once */
-    }
+    vec_start_all(v, cs);
     return AZK_OK;
 }
 
@@ -130,11 +135,7 @@ azk_status azk_vec_set_paired(azk_vec *v, const azk_cardset *cs, int on) {
     v->paired = on;
     v->next_episode = 0;
     memset(v->log, 0, sizeof v->log);
-    for (int i = 0; i < v->n; i++) {
-        vec_reset_game(v, cs, i);
-        if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, &v->games[i]);
-        v->games[i].touched = 1;
-    }
+    vec_start_all(v, cs);
     return AZK_OK;
 }
 

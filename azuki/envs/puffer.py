@@ -157,8 +157,9 @@ class AzukiEnv(pufferlib.PufferEnv):
                 "truncations": self.truncations.view(np.uint8)}
         if not self.action_heads:
             bufs["obs"] = self.observations   # zero-copy; with heads the marginals are appended after a copy
-        if self.mode == "policy":             # rewards accumulate over the opponent's calls (step)
-            bufs = {}
+        if self.mode == "policy":   # rewards and ends accumulate over the opponent's calls (step): VecGame keeps its own
+            for k in ("rewards", "terminals", "truncations"):
+                del bufs[k]
         self.vec = _core.VecGame(self.n, seed=self.engine_seed, pairings=self.pairings, mode=self.mode,
                                  bot=self.bot if self.mode == "bot" else "random", cards=self.cards,
                                  buffers=bufs, obs_dtype=self.obs_dtype, waiting_obs=self.waiting_obs,
@@ -218,15 +219,13 @@ class AzukiEnv(pufferlib.PufferEnv):
             self.truncations |= v.truncations != 0
 
     def _publish(self):
-        """Copy what VecGame did not write in place (heads, policy mode)."""
+        """With heads: the observation (VecGame wrote its own buffer) and the marginals after it."""
         if self.action_heads:
             self.observations[:, :OBS_LEN] = self.vec.obs
             hm = head_masks(self.vec.masks)
             if self.obs_dtype == "uint8":
                 hm = np.where(hm != 0, np.uint8(255), np.uint8(128))
             self.observations[:, OBS_LEN:] = hm
-        elif self.mode == "policy":
-            self.observations[:] = self.vec.obs
 
     def set_opponent(self, opponent, name=None):
         """mode="policy": the opponent for the next steps (league play): a
