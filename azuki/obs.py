@@ -21,11 +21,12 @@ import numpy as np
 
 from . import _core
 from ._util import excerpt
+from .spec_autogen import CAPS
 
 OBS_LEN = _core.OBS_LEN
 OBS_VERSION = _core.OBS_VERSION
 # Card identities are (definition + 1) / CARD_ID_SCALE, 0 for none/unknown.
-CARD_ID_SCALE = 64
+CARD_ID_SCALE = CAPS["AZK_CARD_ID_SCALE"]  # csrc/card_def.h: exact in the uint8 encoding
 # Places: row side * PLACES + place (docs/observation.md).
 PLACES = 12
 PLACE_NAMES = ("leader",) + tuple(f"garden[{s}]" for s in range(5)) + tuple(f"alley[{s}]" for s in range(5)) + ("gate",)
@@ -67,7 +68,7 @@ def obs_slice(obs, name):
 
 
 def card_index(values):
-    """Definition indices from card-identity values ((def + 1) / 64): -1 for
+    """Definition indices from card-identity values ((def + 1) / CARD_ID_SCALE): -1 for
     0 (no card, or one the observer may not know)."""
     return np.rint(np.asarray(values, dtype=np.float64) * CARD_ID_SCALE).astype(np.int64) - 1
 
@@ -93,11 +94,13 @@ cuts a slice out (shaped), and this page is generated from it
 - **Places.** The field is {rows} rows, `side * 12 + place`: side 0 me, 1 the
   opponent; place 0 the leader, 1–5 garden slots 0–4, 6–10 alley slots 0–4
   (the source codes of the action space, docs/rules.md §14), 11 the gate.
-- **Card identity** is an embedding index: `(definition index + 1) / 64`
-  (`AZK_MAX_CARD_DEFS` = 64), 0 for no card or a card I may not know;
+- **Card identity** is an embedding index: `(definition index + 1) / {id_scale}`
+  (`AZK_CARD_ID_SCALE`; a set holds at most `AZK_MAX_CARD_DEFS` = {max_defs}
+  definitions, so the uint8 encoding `128 + round(127 v)` is exactly
+  `129 + definition`), 0 for no card or a card I may not know;
   `azuki.obs.card_index(v)` turns it back into definition indices (-1 for 0).
   Definition indices are the card set's order (`Game.cards`).
-- **Per-definition slices** have 64 columns, column `d` for definition `d`;
+- **Per-definition slices** have {max_defs} columns, column `d` for definition `d`;
   counts are `count / 4`, at most 1 (a deck holds at most 4 copies of a
   main-deck card). The length does not depend on the card set.
 - **The legal-action mask** is slice `MASK` ({num_actions} values, the flat action
@@ -171,7 +174,7 @@ where the one-answer rule (§12.2) would have skipped the question.
 
 def doc_text():
     from . import spec_autogen as S
-    lines = [_INTRO.format(len=OBS_LEN, version=OBS_VERSION, regen=REGEN, rows=2 * PLACES,
+    lines = [_INTRO.format(len=OBS_LEN, version=OBS_VERSION, regen=REGEN, rows=2 * PLACES, id_scale=CARD_ID_SCALE, max_defs=CAPS["AZK_MAX_CARD_DEFS"],
                            num_actions=_core.NUM_ACTIONS)]
     for name, f in _LAYOUT.items():
         shape = " × ".join(str(d) for d in f["shape"])

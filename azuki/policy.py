@@ -42,10 +42,10 @@ import torch.nn as nn
 
 from . import _core
 from .envs import MASK_OFFSET, NUM_ACTIONS, OBS_LEN, apply_mask, mask_from_obs
-from .obs import OBS_VERSION, obs_layout
+from .obs import CARD_ID_SCALE, OBS_VERSION, obs_layout
 
 _LAY = obs_layout()
-N_CARDS = 64                 # AZK_MAX_CARD_DEFS: identity v = (def + 1) / 64
+N_CARDS = CARD_ID_SCALE      # identity v = (def + 1) / AZK_CARD_ID_SCALE (docs/observation.md)
 N_PLACES, N_HAND, N_OPT = 24, 50, 64
 CHECKPOINT_FORMAT = 1
 
@@ -120,7 +120,7 @@ def _decode(obs):
 
 
 def _card_index(v):
-    """Card identity values (def + 1) / 64 -> embedding indices 0..64 (0: none / unknown)."""
+    """Card identity values (def + 1) / N_CARDS -> embedding indices 0..N_CARDS (0: none / unknown)."""
     return torch.clamp(torch.round(v * N_CARDS), 0, N_CARDS).long()
 
 
