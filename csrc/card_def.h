@@ -53,7 +53,10 @@ enum azk_keyword_bit {
 #undef AZK_KEYWORD
 
 /* ---- capacities ----------------------------------------------------------- */
-#define AZK_MAX_CARD_DEFS 64     /* distinct definitions in one card set */
+#define AZK_MAX_CARD_DEFS 127    /* distinct definitions in one card set (starter + expansion: docs/cards.md) */
+/* Observation identity = (def + 1) / 127: its uint8 encoding 128 + round(127 v) is then
+ * exactly 129 + def (obs.c), so no two definitions share a byte. */
+#define AZK_CARD_ID_SCALE 127
 #define AZK_MAX_SUBTYPES 64      /* subtype names per set (bitmask width) */
 #define AZK_MAX_DECKS 8          /* decklists per set */
 #define AZK_DECK_MAIN 50         /* main-deck cards per deck (RULES §1) */
@@ -66,6 +69,7 @@ enum azk_keyword_bit {
 #define AZK_NO_CARD_DEF 0xFF
 
 _Static_assert(AZK_MAX_CARD_DEFS < AZK_NO_CARD_DEF, "def index must fit a byte");
+_Static_assert(AZK_MAX_CARD_DEFS <= AZK_CARD_ID_SCALE, "every definition has an exact observation identity");
 _Static_assert(AZK_MAX_SUBTYPES <= 64, "subtypes are a uint64_t bitmask");
 _Static_assert(AZK_KWI_COUNT <= 16, "keywords are a uint16_t bitmask");
 _Static_assert(AZK_MAX_CARD_ABILITIES <= 8, "a card's once_used is a uint8_t bit per ability");

@@ -20,9 +20,9 @@
 
 #include "card_def.h"
 
-#define AZK_MAX_ABILITIES 128      /* abilities in one set */
-#define AZK_MAX_SELECTORS 128      /* selectors in one set */
-#define AZK_MAX_BYTECODE 8192      /* bytes of bytecode in one set */
+#define AZK_MAX_ABILITIES 254      /* abilities in one set (index fits a byte, 0xFF = none) */
+#define AZK_MAX_SELECTORS 255      /* selectors in one set (the SEL operand is a byte) */
+#define AZK_MAX_BYTECODE 24576     /* bytes of bytecode in one set (jump targets are u16) */
 #define AZK_MAX_ACTIVATED 2        /* activated abilities per card (action head) */
 #define AZK_NO_PC 0xFFFF           /* "no program" */
 
@@ -31,7 +31,7 @@
  * AZK_CARDSET_HASHED_BYTES of the data part of azk_cardset, laid out as the
  * compiler lays out the records of azk_cardset.def. */
 #define AZK_CARDSET_MAGIC 0x53435a41u   /* "AZCS" as a little-endian uint32 */
-#define AZK_CARDSET_FORMAT_VERSION 2    /* bump when azk_cardset.def changes (2: 16-bit keywords) */
+#define AZK_CARDSET_FORMAT_VERSION 3    /* bump when azk_cardset.def changes (2: 16-bit keywords; 3: 127 definitions) */
 #define AZK_CARDSET_HEADER_BYTES 8
 
 #define AZK_TRIGGER(name, doc) AZK_TRIG_##name,

@@ -40,7 +40,7 @@ static const azk_obs_slice obs_fields[] = {
 #undef AZK_OBS
 #define NUM_OBS_FIELDS ((int)(sizeof obs_fields / sizeof obs_fields[0]))
 
-_Static_assert(AZK_MAX_CARD_DEFS <= 64, "card identities are (def + 1) / 64 (azk_obs.def)");
+
 _Static_assert(AZK_OBS_GATE == AZK_OBS_PLACES - 1, "the gate is the last place");
 
 int azk_obs_version(void) { return AZK_OBS_VERSION; }
@@ -83,7 +83,7 @@ int azk_card_known(const azk_game *g, int player, int card) {
 /* ---- helpers ---------------------------------------------------------------- */
 static inline float clip1(float v) { return v > 1.f ? 1.f : v < -1.f ? -1.f : v; }
 static inline float ratio(int n, int d) { return d > 0 ? clip1((float)n / (float)d) : 0.f; }
-static inline float def_id(int def) { return def < AZK_MAX_CARD_DEFS ? (float)(def + 1) / AZK_MAX_CARD_DEFS : 0.f; }
+static inline float def_id(int def) { return def < AZK_MAX_CARD_DEFS ? (float)(def + 1) / AZK_CARD_ID_SCALE : 0.f; }
 static inline float card_id(const azk_game *g, int c) { return def_id(g->cards[c].def); }
 static inline float count4(int n) { return n >= 4 ? 1.f : (float)n * 0.25f; }
 

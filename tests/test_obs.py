@@ -22,7 +22,7 @@ import pytest
 import azuki
 from azuki import Game, OBS_LEN
 from azuki import spec_autogen as S
-from azuki.obs import card_index, obs_layout, obs_slice
+from azuki.obs import CARD_ID_SCALE, card_index, obs_layout, obs_slice
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIRS = [("STT01", "STT01"), ("STT01", "STT02"), ("STT02", "STT01"), ("STT02", "STT02")]
@@ -233,7 +233,7 @@ def test_obs_slice_batches_and_errors():
     g = Game(seed=1)
     batch = np.stack([g.observe(0), g.observe(1)])
     assert obs_slice(batch, "PLACE_CARD").shape == (2, 24)
-    assert obs_slice(batch, "DISCARD").shape == (2, 2, 64)
+    assert obs_slice(batch, "DISCARD").shape == (2, 2, S.CAPS["AZK_MAX_CARD_DEFS"])
     with pytest.raises(KeyError):
         obs_slice(batch, "NOPE")
     with pytest.raises(ValueError):
@@ -297,7 +297,7 @@ def test_deck_positions_the_player_chose_are_known():
     assert len(known_mine) == 4 and not any(g.card_known(1, c) for c in deck_cards)
     ids = {i: c for i, c in enumerate(g.cards.ids)}
     row = obs_slice(g.observe(0), "DECK_BOTTOM")
-    assert [ids[int(round(v * 64)) - 1] for v in row[:4]] == bottom and not row[4:].any()
+    assert [ids[int(round(v * CARD_ID_SCALE)) - 1] for v in row[:4]] == bottom and not row[4:].any()
     assert not obs_slice(g.observe(1), "DECK_BOTTOM").any()
     d0 = g.state_dict()["players"][0]["deck"]
     varied = 0
