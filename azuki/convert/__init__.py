@@ -26,6 +26,7 @@ import errno
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -234,7 +235,8 @@ def load_cardset(path=None, text=None) -> CardSet:
     """Validate and compile a card set from a file (or its text). Raises ConvertError."""
     path = str(path or DEFAULT_CARDS)
     fname = os.path.basename(path) if text is None and Path(path).resolve() == DEFAULT_CARDS else path
-    if text is None:
+    from_file = text is None
+    if from_file:
         try:
             with open(path, "rb") as f:
                 raw = f.read(MAX_JSON_BYTES + 1)
@@ -247,10 +249,90 @@ def load_cardset(path=None, text=None) -> CardSet:
     probs = _schema_problems(doc, fname)
     if probs:
         raise ConvertError(probs)
-    probs = _semantic_problems(doc, fname)
-    if probs:
-        raise ConvertError(probs)
-    return _build(doc, fname)
+    base = Path(path).resolve().parent if from_file else Path.cwd()
+    doc, owner = _resolve_includes(doc, fname, base, (Path(path).resolve(),) if from_file else ())
+    try:
+        probs = _semantic_problems(doc, fname)
+        if probs:
+            raise ConvertError(probs)
+        return _build(doc, fname)
+    except ConvertError as e:
+        raise ConvertError([owner(p) for p in e.problems]) from None
+
+
+INCLUDE_PACKAGE = "azuki:"
+MAX_INCLUDE_DEPTH = 4
+
+
+def _include_path(ref: str, base: Path) -> Path:
+    if ref.startswith(INCLUDE_PACKAGE):
+        p = (DATA_DIR / ref[len(INCLUDE_PACKAGE):]).resolve()
+        if p.parent != DATA_DIR.resolve() or p.suffix != ".json":
+            raise ValueError(f"{ref!r}: azuki:NAME names a .json file shipped in azuki/data")
+        return p
+    return (base / ref).resolve()
+
+
+def _read_include(ref, p: Path, fname, where):
+    try:
+        with open(p, "rb") as f:
+            raw = f.read(MAX_JSON_BYTES + 1)
+        return _parse(raw.decode("utf-8"), ref)
+    except OSError as e:
+        raise ConvertError([Problem(fname, where, f"cannot read {ref!r}: {e.strerror or e}")]) from None
+    except UnicodeDecodeError as e:
+        raise ConvertError([Problem(fname, where, f"{ref!r} is not UTF-8 text: {e.reason}")]) from None
+
+
+def _resolve_includes(doc, fname, base: Path, chain: tuple):
+    """Card-set combination (docs/cards.md, "Combining card sets"): the cards
+    and decks of every `include`d set come first, in order, then this file's
+    own. An included set is checked on its own first, so its problems name
+    its file. Returns the merged document (no `include` key) and a function
+    that maps a problem found in the merged document back to the file and
+    JSON path it came from."""
+    incs = doc.get("include", [])
+    merged = {k: v for k, v in doc.items() if k != "include"}
+    merged["decks"] = list(doc.get("decks", []))
+    if not incs:
+        return merged, lambda prob: prob
+    if len(chain) > MAX_INCLUDE_DEPTH:
+        raise ConvertError([Problem(fname, "include", f"includes nested deeper than {MAX_INCLUDE_DEPTH} files")])
+    cards, decks, spans = [], [], []
+    for i, ref in enumerate(incs):
+        where = f"include[{i}]"
+        try:
+            p = _include_path(ref, base)
+        except ValueError as e:
+            raise ConvertError([Problem(fname, where, str(e))]) from None
+        if p in chain:
+            raise ConvertError([Problem(fname, where, f"{ref!r} includes itself (a cycle)")])
+        sub = _read_include(ref, p, fname, where)
+        probs = _schema_problems(sub, ref)
+        if probs:
+            raise ConvertError(probs)
+        sub, sub_owner = _resolve_includes(sub, ref, p.parent, chain + (p,))
+        probs = [sub_owner(q) for q in _semantic_problems(sub, ref)]
+        if probs:
+            raise ConvertError(probs)
+        spans.append((ref, len(cards), len(decks), sub_owner))
+        cards += sub["cards"]
+        decks += sub["decks"]
+    n = {"cards": len(cards), "decks": len(decks)}
+    merged["cards"] = cards + doc["cards"]
+    merged["decks"] = decks + merged["decks"]
+
+    def owner(prob):
+        m = re.match(r"(cards|decks)\[(\d+)\](.*)", prob.path)
+        if not m or prob.file != fname:
+            return prob
+        key, k, rest = m.group(1), int(m.group(2)), m.group(3)
+        if k >= n[key]:
+            return Problem(fname, f"{key}[{k - n[key]}]{rest}", prob.message)
+        col = 1 if key == "cards" else 2
+        span = [s for s in spans if s[col] <= k][-1]
+        return span[3](Problem(span[0], f"{key}[{k - span[col]}]{rest}", f"{prob.message} (included by {fname})"))
+    return merged, owner
 
 
 def _build(doc, fname) -> CardSet:
