@@ -14,6 +14,8 @@
 #   make ctest       build and run the C test programs (normal build)
 #   make asan      the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench     engine benchmark (C)
+#   CARDS=FILE.json  with soak, fuzz-smoke, cards-ctest, bench: run over that card set
+#                    (e.g. azuki/data/expansion.json: starter + expansion, every deck pairing)
 #
 # The core's source list is shared with setup.py through csrc/sources.mk.
 include csrc/sources.mk
@@ -33,6 +35,20 @@ PY ?= .venv/bin/python
 
 C_TESTS = $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 OUT = out
+
+# CARDS=FILE.json: the soak, the fuzzers, the C random-play test (cards-ctest)
+# and the engine benchmark read the compiled set from $AZK_CARDSET
+# (tests/c/azk_cardset_env.h) instead of the embedded default.
+ifneq ($(CARDS),)
+CARDS_BIN := $(OUT)/cards/$(basename $(notdir $(CARDS))).bin
+export AZK_CARDSET := $(abspath $(CARDS_BIN))
+$(CARDS_BIN): $(CARDS) .venv/.installed FORCE
+	@mkdir -p $(dir $@)
+	$(PY) -m azuki.convert $(CARDS) --bytes $@ >/dev/null
+endif
+CARDS_DEP := $(CARDS_BIN)
+.PHONY: FORCE cards-ctest
+FORCE:
 
 .PHONY: run train simulate test quick-test regen ctest asan bench venv venv-puffer clean
 
@@ -78,10 +94,10 @@ $(OUT)/san/libazuki_core.a: $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def g
 	@mkdir -p $(OUT)/san
 	cd $(OUT)/san && rm -f *.o && for s in $(AZK_CORE_SOURCES); do $(CC) $(CFLAGS_SAN) -I../../csrc -I../../generated -c ../../$$s || exit 1; done && ar rcs libazuki_core.a *.o
 
-$(OUT)/opt/%: tests/c/%.c $(OUT)/opt/libazuki_core.a tests/c/azk_test.h tests/c/azk_noalloc.h
+$(OUT)/opt/%: tests/c/%.c $(OUT)/opt/libazuki_core.a tests/c/azk_test.h tests/c/azk_noalloc.h tests/c/azk_cardset_env.h
 	$(CC) $(CFLAGS_OPT) -o $@ $< $(OUT)/opt/libazuki_core.a
 
-$(OUT)/san/%: tests/c/%.c $(OUT)/san/libazuki_core.a tests/c/azk_test.h tests/c/azk_noalloc.h
+$(OUT)/san/%: tests/c/%.c $(OUT)/san/libazuki_core.a tests/c/azk_test.h tests/c/azk_noalloc.h tests/c/azk_cardset_env.h
 	$(CC) $(CFLAGS_SAN) -o $@ $< $(OUT)/san/libazuki_core.a
 
 # The optimized build runs the random-play property test on 10,000 games (all
@@ -92,10 +108,17 @@ ctest: $(addprefix $(OUT)/opt/,$(C_TESTS))
 asan: $(addprefix $(OUT)/san/,$(C_TESTS))
 	@set -e; for t in $(C_TESTS); do echo "== $$t (asan+ubsan)"; ASAN_OPTIONS=detect_leaks=1 ./$(OUT)/san/$$t; done
 
-$(OUT)/opt/bench_engine: bench/bench_engine.c $(OUT)/opt/libazuki_core.a
+$(OUT)/opt/bench_engine: bench/bench_engine.c $(OUT)/opt/libazuki_core.a tests/c/azk_cardset_env.h
 	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -march=native -o $@ $< $(OUT)/opt/libazuki_core.a
 
-bench: $(OUT)/opt/bench_engine
+# The C random-play property test (test_engine: invariants after every step,
+# every deck pairing) over CARDS, optimized and under ASan + UBSan.
+cards-ctest: $(OUT)/opt/test_engine $(OUT)/san/test_engine $(CARDS_DEP)
+	@test -n "$(CARDS)" || { echo "usage: make cards-ctest CARDS=FILE.json" >&2; exit 2; }
+	AZK_TEST_GAMES=$${CARDS_GAMES:-4000} ./$(OUT)/opt/test_engine
+	ASAN_OPTIONS=detect_leaks=1 AZK_TEST_GAMES=$${CARDS_GAMES_SAN:-800} ./$(OUT)/san/test_engine
+
+bench: $(OUT)/opt/bench_engine $(CARDS_DEP)
 	./$(OUT)/opt/bench_engine
 
 # Fuzzers, sanitizer soak and the no-allocation test (issue 6) live in their own file.

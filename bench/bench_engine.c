@@ -4,7 +4,8 @@
  * uniform-random legal policy: per decision one azk_legal_actions call (what
  * an agent needs to act) plus one azk_step. Reports decisions/s and games/s,
  * plus clone and hash cost, as the median of RUNS runs, side by side in one
- * process. Usage: bench_engine [games_per_run] [runs]
+ * process. Usage: bench_engine [games_per_run] [runs]; $AZK_CARDSET: another
+ * card set (make bench CARDS=FILE.json), every deck pairing in turn.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 
 #include "game.h"
+#include "../tests/c/azk_cardset_env.h"
 
 static double now(void) {
     struct timespec ts;
@@ -32,7 +34,7 @@ static double median(double *v, int n) {
 int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 20000;
     int runs = argc > 2 ? atoi(argv[2]) : 5;
-    const azk_cardset *cs = azk_default_cardset();
+    const azk_cardset *cs = azk_env_cardset(); /* $AZK_CARDSET: any card set */
     static azk_game g, c;
     int32_t legal[4096];
     double dps[64], gps[64], clone_ns[64], hash_ns[64], mask_ns[64];
@@ -44,7 +46,9 @@ int main(int argc, char **argv) {
         long decisions = 0;
         double t0 = now();
         for (int i = 0; i < games; i++) {
-            azk_game_init(&g, cs, (uint64_t)r * 1000003u + (uint64_t)i, i & 1, (i >> 1) & 1);
+            int d0, d1; /* every deck pairing (the default set: i & 1, (i >> 1) & 1) */
+            azk_env_pairing(cs, i, &d0, &d1);
+            azk_game_init(&g, cs, (uint64_t)r * 1000003u + (uint64_t)i, d0, d1);
             while (!azk_is_terminal(&g)) {
                 int n = azk_legal_actions(&g, cs, legal, 4096);
                 rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17;

@@ -448,7 +448,8 @@ def all_outputs(cs: CardSet) -> dict:
 
 
 def write_atomic(files: dict, root: Path):
-    """Write every file or none: stage all to temporaries first, then rename."""
+    """Write every file (str: text, bytes: binary) or none: stage all to
+    temporaries first, then rename."""
     staged = []
     made = []          # directories this call created, removed again on failure
 
@@ -479,7 +480,7 @@ def write_atomic(files: dict, root: Path):
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(dst))
             mkdirs(dst.parent)
             tmp = dst.with_name(f".{dst.name}.tmp{os.getpid()}")
-            with open(tmp, "w", newline="\n") as f:
+            with (open(tmp, "wb") if isinstance(text, bytes) else open(tmp, "w", newline="\n")) as f:
                 f.write(text)
             staged.append((tmp, dst))
     except OSError as e:

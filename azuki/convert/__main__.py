@@ -8,6 +8,10 @@
   python -m azuki.convert [CARDS.json] --out DIR
       ... and write the generated files (generated/cards_autogen.c/.h,
       azuki/spec_autogen.py) under DIR.
+  python -m azuki.convert [CARDS.json] --bytes FILE
+      ... and write the compiled set as the engine's card-set bytes
+      (azk_cardset_load): what the C soak, fuzzers, random-play test and
+      benchmark read from $AZK_CARDSET (make soak CARDS=CARDS.json).
   python -m azuki.convert --write-default          (also: make regen)
       Regenerate the checked-in generated files of this source checkout from
       azuki/data/cards.json: the card set embedded in the engine. Run it after
@@ -38,6 +42,8 @@ def build_parser() -> Parser:
                     help="write the generated files under DIR (with --check / --coverage: the tree to check "
                          "or write into) (default: write nothing; --check, --coverage and --write-default "
                          "use this source checkout)")
+    ap.add_argument("--bytes", metavar="FILE", default=None,
+                    help="also write the compiled set as card-set bytes (azk_cardset_load) to FILE")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write-default", action="store_true",
                       help="regenerate this checkout's generated/cards_autogen.c/.h and azuki/spec_autogen.py "
@@ -77,6 +83,11 @@ def main(argv=None) -> int:
             if not stale:
                 print(f"generated files are up to date ({len(all_outputs(cs))} files)")
             return 1 if stale else 0
+        if args.bytes:
+            from .pack import pack_cardset
+            data = pack_cardset(cs)
+            write_atomic({Path(args.bytes).name: data}, Path(args.bytes).resolve().parent)
+            print(f"wrote {args.bytes} ({len(data)} bytes)")
         if args.validate or args.out is None:
             print(f"{cs.source}: ok — {len(cs.defs)} cards, {len(cs.decks)} decks "
                   f"({', '.join(d['name'] for d in cs.decks)}), {len(cs.compiled.abilities)} abilities, "

@@ -1,5 +1,6 @@
 /* soak.c — the sanitizer soak (make soak): random legal play with both decks
- * and both mirrors until N decisions (argv[1], default 1,000,000), built with
+ * and mirrors (every deck pairing of the set: the default, or $AZK_CARDSET,
+ * tests/c/azk_cardset_env.h) until N decisions (argv[1], default 1,000,000), built with
  * ASan + UBSan + LeakSanitizer. After every step: the invariant checker
  * (card conservation, capacities, attachments, IKZ counts, token, prompt and
  * phase consistency, the legal-action cache), and every 64 steps the mask
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "azk_cardset_env.h"
 #include "game.h"
 
 static uint64_t xs(uint64_t *s) {
@@ -21,7 +23,7 @@ static uint64_t xs(uint64_t *s) {
 
 int main(int argc, char **argv) {
     long long target = argc > 1 ? atoll(argv[1]) : 1000000;
-    const azk_cardset *cs = azk_default_cardset();
+    const azk_cardset *cs = azk_env_cardset();
     static azk_game g, back;
     static int32_t legal[AZK_NUM_ACTIONS_];
     static uint8_t mask[AZK_NUM_ACTIONS_], bytes[8192];
@@ -30,8 +32,9 @@ int main(int argc, char **argv) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     while (decisions < target && failures == 0) {
-        int pair = (int)(games % 4);
-        if (azk_game_init(&g, cs, (uint64_t)games * 7919u + 1u, pair & 1, pair >> 1) != AZK_OK) failures++;
+        int d0, d1;
+        azk_env_pairing(cs, games, &d0, &d1);
+        if (azk_game_init(&g, cs, (uint64_t)games * 7919u + 1u, d0, d1) != AZK_OK) failures++;
         games++;
         while (!azk_is_terminal(&g) && failures == 0) {
             int n = azk_legal_actions(&g, cs, legal, AZK_NUM_ACTIONS_);
@@ -51,6 +54,7 @@ int main(int argc, char **argv) {
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double dt = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    printf("soak: %lld decisions, %lld games, %.1f s, %lld failures\n", decisions, games, dt, failures);
+    printf("soak: %lld decisions, %lld games, %d decks, %.1f s, %lld failures\n", decisions, games, cs->num_decks, dt,
+           failures);
     return failures ? 1 : 0;
 }

@@ -11,6 +11,7 @@
 
 #include "azk_test.h"
 #include "game.h"
+#include "azk_cardset_env.h"
 
 static const azk_cardset *CS;
 static int NA;
@@ -110,7 +111,8 @@ static void test_random_play(void) {
     int results[AZK_RES_COUNT] = {0};
     long decisions = 0;
     for (int i = 0; i < GAMES; i++) {
-        int d0 = i % 2, d1 = (i / 2) % 2; /* both decks and both mirrors */
+        int d0, d1; /* every deck pairing of the set, mirrors included */
+        azk_env_pairing(CS, i, &d0, &d1);
         long r = play_random((uint64_t)i + 1, d0, d1, i < 200 ? 1 : 16, &decisions);
         if (r < 0) return;
         results[r]++;
@@ -304,7 +306,7 @@ static void test_trigger_entries_checked(void) {
 }
 
 int main(int argc, char **argv) {
-    CS = azk_default_cardset();
+    CS = azk_env_cardset(); /* $AZK_CARDSET: any card set (make ctest-cards CARDS=...) */
     NA = azk_num_actions();
     if (argc > 1) GAMES = atoi(argv[1]);
     else if (getenv("AZK_TEST_GAMES")) GAMES = atoi(getenv("AZK_TEST_GAMES")); /* make ctest: 10,000 */

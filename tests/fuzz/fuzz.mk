@@ -4,6 +4,7 @@
 #   make fuzz-smoke [FUZZ_SECONDS=60]  run each for FUZZ_SECONDS from its seed corpus,
 #                                   after replaying every saved regression input
 #   make fuzz-long [FUZZ_SECONDS=3600] [FUZZ_JOBS=2]  the documented long run
+#   (each with CARDS=FILE.json: over that card set, Makefile)
 #   make soak [SOAK_DECISIONS=1000000]  random legal play under ASan+UBSan+LSan with
 #                                   invariants after every step (long: 100000000)
 FUZZERS = fuzz_actions fuzz_state fuzz_cards
@@ -13,7 +14,7 @@ FUZZ_JOBS ?= 2
 SOAK_DECISIONS ?= 1000000
 FUZZ_CFLAGS = -std=c11 -g -O1 -DAZK_DEBUG -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
               -Icsrc -Igenerated -Itests/fuzz
-FUZZ_DEPS = $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h tests/fuzz/*.h)
+FUZZ_DEPS = $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h tests/fuzz/*.h) tests/c/azk_cardset_env.h
 
 .PHONY: fuzz-deps fuzz-build fuzz-smoke fuzz-long fuzz-regress soak
 
@@ -33,7 +34,7 @@ fuzz-regress: fuzz-build
 	  if [ -d tests/fuzz/regressions/$$f ] && [ -n "$$(ls tests/fuzz/regressions/$$f)" ]; then \
 	    echo "== $$f regressions"; ./$(OUT)/fuzz/$$f -runs=0 tests/fuzz/regressions/$$f; fi; done
 
-fuzz-smoke: fuzz-regress
+fuzz-smoke: fuzz-regress $(CARDS_DEP)
 	@set -e; for f in $(FUZZERS); do \
 	  echo "== $$f for $(FUZZ_SECONDS)s"; mkdir -p $(OUT)/fuzz/corpus-$$f; \
 	  ./$(OUT)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
@@ -47,10 +48,10 @@ fuzz-long: fuzz-regress
 	  ./$(OUT)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -timeout=20 \
 	    -artifact_prefix=$(OUT)/fuzz/crash-$$f- $(OUT)/fuzz/corpus-$$f tests/fuzz/corpus/$$f; done
 
-$(OUT)/san/soak: tests/c/soak.c $(OUT)/san/libazuki_core.a tests/c/azk_test.h
+$(OUT)/san/soak: tests/c/soak.c $(OUT)/san/libazuki_core.a tests/c/azk_test.h tests/c/azk_cardset_env.h
 	$(CC) $(CFLAGS_SAN) -o $@ $< $(OUT)/san/libazuki_core.a
 
-soak: $(OUT)/san/soak
+soak: $(OUT)/san/soak $(CARDS_DEP)
 	ASAN_OPTIONS=detect_leaks=1 ./$(OUT)/san/soak $(SOAK_DECISIONS)
 
 # The no-allocation test interposes malloc & co.; under ASan it only runs the

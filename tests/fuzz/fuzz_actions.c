@@ -1,6 +1,6 @@
 /* fuzz_actions.c — libFuzzer: bytes -> seed, decks and a stream of actions.
  *
- * Input: 8 bytes seed, 1 byte deck pair, then 2-byte words. A word with the
+ * Input: 8 bytes seed, 1 byte deck pairing (azk_env_pairing), then 2-byte words. A word with the
  * high bit set picks from the legal list (so games go deep); otherwise it is
  * a raw action id in [-16, 32752), mostly illegal or out of range.
  * Checks: an illegal action returns AZK_ILLEGAL and leaves every byte of the
@@ -13,11 +13,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static azk_game g, before, back;
     static uint8_t bytes[8192];
     static int32_t legal[AZK_NUM_ACTIONS_];
-    const azk_cardset *cs = azk_default_cardset();
+    const azk_cardset *cs = azk_env_cardset();
     if (size < 9) return 0;
     uint64_t seed;
     memcpy(&seed, data, 8);
-    FUZZ_REQUIRE(azk_game_init(&g, cs, seed, data[8] & 1, (data[8] >> 1) & 1) == AZK_OK);
+    int d0, d1;
+    azk_env_pairing(cs, data[8], &d0, &d1);
+    FUZZ_REQUIRE(azk_game_init(&g, cs, seed, d0, d1) == AZK_OK);
     FUZZ_REQUIRE(azk_check_invariants(&g, cs) == 0);
     int steps = 0;
     for (size_t i = 9; i + 1 < size && !azk_is_terminal(&g); i += 2) {

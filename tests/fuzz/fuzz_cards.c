@@ -1,7 +1,7 @@
 /* fuzz_cards.c — libFuzzer: hostile card sets into the verifier.
  *
  * The input is a list of 3-byte patches (16-bit offset, value) applied to a
- * copy of the embedded card set (offsets wrap over the whole azk_cardset:
+ * copy of the embedded card set or $AZK_CARDSET (offsets wrap over the whole azk_cardset:
  * counts, definitions, decklists, abilities, selectors, bytecode). The patched
  * set goes through azk_cardset_finish; if it is accepted, two short games
  * with random legal play must keep every invariant. A verified set that can
@@ -11,7 +11,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static azk_cardset cs;
     static azk_game g;
-    memcpy(&cs, azk_default_cardset(), sizeof cs);
+    memcpy(&cs, azk_env_cardset(), sizeof cs);
     uint8_t *raw = (uint8_t *)&cs;
     for (size_t i = 0; i + 2 < size; i += 3) {
         size_t off = (size_t)(data[i] | (data[i + 1] << 8));

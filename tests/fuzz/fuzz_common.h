@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "../c/azk_cardset_env.h" /* $AZK_CARDSET: fuzz any card set */
 
 #define FUZZ_REQUIRE(cond)                                                        \
     do {                                                                          \

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static azk_game g, untouched, tmpl;
     static uint8_t buf[8192], valid[8192];
     static size_t valid_len = 0;
-    const azk_cardset *cs = azk_default_cardset();
+    const azk_cardset *cs = azk_env_cardset();
     if (!valid_len) { /* a template: the header of a real state */
         azk_game_init(&tmpl, cs, 1, 0, 1);
         valid_len = azk_serialize(&tmpl, cs, valid, sizeof valid);
