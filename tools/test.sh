@@ -5,7 +5,9 @@
 #   3. C test programs, normal build and ASan+UBSan build (incl. the no-allocation test),
 #   4. the sanitizer soak (1,000,000 decisions, invariants after every step),
 #   5. the three libFuzzer harnesses, time-boxed (FUZZ_SECONDS each, default 60),
-#      after replaying every saved regression input,
+#      after replaying every saved regression input; then the C random-play test,
+#      the soak (500,000 decisions) and the fuzzers (30 s each) over the expansion
+#      card set (azuki/data/expansion.json: starter + expansion, 16 deck pairings),
 #   6. the RL environments (tests/envs) in their own virtual environments, one per
 #      constraints file: .venv-puffer (pufferlib 3.0.0, built by tools/setup_envs.sh
 #      with its work-arounds; Serial, Multiprocessing and a local Ray instance) and
@@ -96,6 +98,13 @@ echo "== sanitizer soak"
 make --no-print-directory soak SOAK_DECISIONS=${SOAK_DECISIONS:-1000000}
 echo "== fuzzers (${FUZZ_SECONDS:-60}s each)"
 make --no-print-directory fuzz-smoke FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+# The expansion (starter + expansion, 4 decks, 16 pairings): the C random-play
+# property test (normal and ASan+UBSan), the soak and the fuzzers over it.
+EXP=azuki/data/expansion.json
+echo "== the expansion card set: C random play, soak, fuzzers (${FUZZ_EXP_SECONDS:-30}s each)"
+make --no-print-directory cards-ctest CARDS=$EXP
+make --no-print-directory soak CARDS=$EXP SOAK_DECISIONS=${SOAK_EXP_DECISIONS:-500000}
+make --no-print-directory fuzz-smoke CARDS=$EXP FUZZ_SECONDS=${FUZZ_EXP_SECONDS:-30}
 if [ "${AZUKI_SKIP_ENVS:-0}" != 1 ]; then
     for world in puffer latest; do
         echo "== RL environments: $world world (constraints/$world.txt)"
