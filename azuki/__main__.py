@@ -16,7 +16,7 @@
   python -m azuki eval A B [C ...] [--games N] [--seed S] [--decks D1,D2] [--replays DIR] [--json]
       Any players (bots, policy checkpoints): head to head, or a round robin
       with a payoff matrix and Elo ratings (docs/eval.md).
-  python -m azuki bench [--reps R] [--games N] [--quick] [--json]
+  python -m azuki bench [--reps R] [--games N] [--quick] [--json] [--cards FILE [--decks D ...]]
       One table of this machine's speed: engine, through Python, per-call
       costs, sizes, each also relative to a calibration loop.
 
@@ -410,6 +410,11 @@ def build_parser() -> Parser:
     b.add_argument("--seed", type=_int_in(0, SEED_MAX, "--seed"), default=1, metavar="S", help="first seed")
     b.add_argument("--quick", action="store_true", help="one tiny repetition (CI smoke run; figures meaningless)")
     b.add_argument("--json", action="store_true", help="print the results as JSON")
+    b.add_argument("--cards", metavar="FILE", default=None,
+                   help="also time the engine-only rows over this card set (e.g. azuki/data/expansion.json), "
+                        "every ordered pairing of its decks or of --decks")
+    b.add_argument("--decks", nargs="+", metavar="DECK", default=None,
+                   help="with --cards: the decks whose pairings are timed (default: all of the set's decks)")
     b.set_defaults(fn=_bench.main)
     t = sub.add_parser("train", help="PPO (PuffeRL) with a self-play league: the main job (docs/training.md)",
                        description=TRAIN_DOC)

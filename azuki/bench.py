@@ -92,13 +92,37 @@ def _layer_rates(n: int, steps: int, seed: int) -> dict:
     return out
 
 
+def _cards_rates(cards, decks, games: int, seed: int) -> dict:
+    """Engine-only random play over another card set: every ordered pairing
+    of `decks`, `games` games in all, one C loop per pairing."""
+    from ._core import simulate
+    pairs = [(a, b) for a in decks for b in decks]
+    per = max(1, games // len(pairs))
+    decisions = seconds = n = 0
+    for k, (a, b) in enumerate(pairs):
+        s = simulate(per, seed=seed + k * per, decks=(a, b), cards=cards)
+        decisions += s["decisions_per_game"] * per
+        seconds += s["decisions_per_game"] * per / s["decisions_per_second"]
+        n += per
+    return {"cards_decisions_per_s": decisions / seconds, "cards_games_per_s": n / seconds,
+            "cards_decisions_per_game": decisions / n}
+
+
 def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps: int = 200000,
-              vec_steps: int = 40000, seed: int = 1, search_decisions: int = 12) -> dict:
-    """Run every row `reps` times; return medians (and the raw runs)."""
+              vec_steps: int = 40000, seed: int = 1, search_decisions: int = 12, cards=None, decks=None) -> dict:
+    """Run every row `reps` times; return medians (and the raw runs). With
+    `cards` (a CardSet or JSON path), the engine-only rows are also timed
+    over that set, every ordered pairing of `decks` (default: all its decks)."""
     from ._core import _bench_micro, _bench_search, _bench_vec, simulate
     if reps < 1 or games < 1 or py_games < 1 or micro_reps < 1 or vec_steps < 1:
         raise ValueError("reps, games, py_games and micro_reps must be >= 1")
     runs = []
+    if cards is not None:
+        from ._core import CardSet
+        cards = cards if isinstance(cards, CardSet) else CardSet.from_json(str(cards))
+        decks = list(decks or cards.decks)
+        for d in decks:
+            cards.deck_index(d)
     for r in range(reps):
         sim = simulate(games, seed=seed + r * games)
         micro = _bench_micro(micro_reps, seed=seed + r)
@@ -121,13 +145,15 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
             **{k: v for k, v in micro.items() if not k.startswith("_")},
             "search_sims_per_s": _bench_search(search_decisions, seed=seed + r)["sims_per_s"],
             **_layer_rates(1024, max(1, vec_steps // 1024), seed + r),
+            **(_cards_rates(cards, decks, games, seed + r * games) if cards is not None else {}),
         })
     for r in runs:
         for k in ("float32", "uint8", "uint8_mask"):
             r[f"vec_limit_{k}"] = r["memcpy_bytes_per_s"] / r[f"vec_bytes_{k}"]
     med = {k: _median([r[k] for r in runs]) for k in runs[0]}
     return {"machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}",
-            "reps": reps, "games": games, "median": med, "runs": runs}
+            "reps": reps, "games": games, "median": med, "runs": runs,
+            "cards": None if cards is None else {"source": cards.source, "decks": decks}}
 
 
 # (key, label, unit, kind): kind "rate" (higher is better) or "time" (ns per call) or "size"
@@ -136,6 +162,9 @@ _ROWS = [
     ("games_per_s", "engine-only games (C loop)", "games/s", "rate"),
     ("decisions_per_game", "decisions per game", "", "plain"),
     ("turns_per_game", "turns per game", "", "plain"),
+    ("cards_decisions_per_s", "engine-only decisions over --cards (every pairing)", "decisions/s", "rate"),
+    ("cards_games_per_s", "engine-only games over --cards", "games/s", "rate"),
+    ("cards_decisions_per_game", "decisions per game over --cards", "", "plain"),
     ("python_decisions_per_s", "Game.legal_actions + Game.step through Python", "decisions/s", "rate"),
     ("vec1_float32_per_s", "VecGame self-play, float32 obs + masks, n = 1", "agent-steps/s", "rate"),
     ("vec64_float32_per_s", "VecGame self-play, float32 obs + masks, n = 64", "agent-steps/s", "rate"),
@@ -194,6 +223,8 @@ def format_table(result: dict) -> str:
         rel = {"rate": f"{1e9 / (v * cal):.4g}" if v else "", "time": f"{v / cal:.4g}"}.get(kind, "")
         val = f"{v:,.1f}" if kind in ("time", "plain") else f"{v:,.0f}"
         lines.append(f"| {label:<52} | {val:>16} | {unit:<13} | {rel:>10} |")
+    if result.get("cards"):
+        lines += ["", f"--cards: {result['cards']['source']}, decks {', '.join(result['cards']['decks'])}"]
     lines += ["", "An agent-step is one decision applied for an agent row (a self-play game has two rows; the "
               "waiting seat's NO_OP row does not count); actions are drawn uniformly from the mask in C. "
               "Policy mode: one step() for the agent rows then one step_opponent() for the pending games "
@@ -207,9 +238,10 @@ def format_table(result: dict) -> str:
 
 def main(args) -> int:
     if args.quick:
-        r = run_bench(reps=1, games=200, py_games=5, micro_reps=2000, vec_steps=2048, seed=args.seed)
+        r = run_bench(reps=1, games=200, py_games=5, micro_reps=2000, vec_steps=2048, seed=args.seed,
+                      cards=args.cards, decks=args.decks)
     else:
-        r = run_bench(reps=args.reps, games=args.games, seed=args.seed)
+        r = run_bench(reps=args.reps, games=args.games, seed=args.seed, cards=args.cards, decks=args.decks)
     if args.json:
         print(json.dumps(r, indent=1))
     else:
