@@ -412,7 +412,7 @@ def build_parser() -> Parser:
     b.add_argument("--json", action="store_true", help="print the results as JSON")
     b.add_argument("--cards", metavar="FILE", default=None,
                    help="also time the engine-only rows over this card set (e.g. azuki/data/expansion.json), "
-                        "every ordered pairing of its decks or of --decks")
+                        "every ordered pairing of its decks or of --decks (default: the embedded set only)")
     b.add_argument("--decks", nargs="+", metavar="DECK", default=None,
                    help="with --cards: the decks whose pairings are timed (default: all of the set's decks)")
     b.set_defaults(fn=_bench.main)

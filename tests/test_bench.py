@@ -3,6 +3,7 @@ Timing is measured, never asserted (benchmarks live in bench/ and here)."""
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,8 +11,10 @@ from azuki import bench
 
 
 def test_run_bench_reports_every_row():
-    r = bench.run_bench(reps=2, games=20, py_games=2, micro_reps=500, vec_steps=2048, seed=3)
+    exp = Path(bench.__file__).resolve().parent / "data" / "expansion.json"
+    r = bench.run_bench(reps=2, games=20, py_games=2, micro_reps=500, vec_steps=2048, seed=3, cards=exp)
     med = r["median"]
+    assert r["cards"]["decks"] == ["STT01", "STT02", "EXP01-FIRE", "EXP01-EARTH"]
     try:
         import pufferlib  # noqa: F401
         optional = set()

@@ -43,7 +43,7 @@ def build_parser() -> Parser:
                          "or write into) (default: write nothing; --check, --coverage and --write-default "
                          "use this source checkout)")
     ap.add_argument("--bytes", metavar="FILE", default=None,
-                    help="also write the compiled set as card-set bytes (azk_cardset_load) to FILE")
+                    help="also write the compiled set as card-set bytes (azk_cardset_load) to FILE (default: none)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write-default", action="store_true",
                       help="regenerate this checkout's generated/cards_autogen.c/.h and azuki/spec_autogen.py "
