@@ -398,6 +398,9 @@ def build_parser() -> Parser:
     e.add_argument("--replays", default=None, metavar="DIR", help="write every game's replay file here")
     e.add_argument("--ray", type=_int_in(1, 4096, "--ray"), default=None, metavar="W",
                    help="spread the games over W Ray workers (a local instance, or $RAY_ADDRESS's cluster)")
+    e.add_argument("--cards", metavar="FILE", default=None,
+                   help="card set JSON (e.g. azuki/data/expansion.json; --decks names its decks) "
+                        "(default: the embedded starter set)")
     e.add_argument("--json", action="store_true", help="print the result dict as JSON")
     e.set_defaults(fn=_cmd_eval)
     from . import bench as _bench

@@ -187,7 +187,7 @@ def _first_legal(masks):
     return masks.argmax(axis=1).astype(np.int32)
 
 
-def _run_vec(agent, opp, games, seed, decks, n, record):
+def _run_vec(agent, opp, games, seed, decks, n, record, cs=None):
     """Play `games` episodes of a paired VecGame with `agent` (batched) as the
     agent and `opp` (BotPlayer or batched) as the other seat. Returns per-game
     lists (agent's outcome, agent seat, seat decks) and, with `record`, the
@@ -197,7 +197,7 @@ def _run_vec(agent, opp, games, seed, decks, n, record):
     c_bot = isinstance(opp, BotPlayer) and opp.default_settings
     mode = "bot" if c_bot else "policy"
     v = _core.VecGame(nn, seed=seed, pairings=pairings, mode=mode, bot=opp.kind if c_bot else "random",
-                      paired=True)
+                      paired=True, cards=cs)
     out = [None] * games
     left = games
     acts = {} if record else None
@@ -270,10 +270,10 @@ def _run_vec(agent, opp, games, seed, decks, n, record):
     return games_info, acts, mode
 
 
-def _replay_vec(info, acts, opp, seed, d):
+def _replay_vec(info, acts, opp, seed, d, cards=None):
     """Re-play one VecGame episode alone from its recorded actions; returns the replay dict."""
     from .replay import Recorder
-    rec = Recorder(seed=info["seed"], decks=info["seat_decks"])
+    rec = Recorder(seed=info["seed"], decks=info["seat_decks"], cards=cards)
     g = rec.game
     qa, qb = (list(reversed(x)) for x in acts.get(info["game"], ([], [])))
     rng = _core.bot_rng(vec_bot_seed(seed, info["game"])) if isinstance(opp, BotPlayer) else None
@@ -292,13 +292,13 @@ def _replay_vec(info, acts, opp, seed, d):
     return rec.to_dict()
 
 
-def _run_arena(pa, pb, games, seed, decks, record):
+def _run_arena(pa, pb, games, seed, decks, record, cards=None):
     from .arena import _play, schedule
     sims = {p.sims for p in (pa, pb) if p.kind == "search" and p.sims is not None}
     if len(sims) > 1:
         raise ValueError("two search bots with different sims: the arena runs one search budget")
     sims = sims.pop() if sims else None
-    cs = _core.CardSet.default()
+    cs = _cardset(cards)
     cols, _ = schedule(games, seed, (pa.kind, pb.kind), list(decks))
     d0 = [cs.deck_index(x) for x in cols["deck0"]]
     d1 = [cs.deck_index(x) for x in cols["deck1"]]
@@ -316,7 +316,7 @@ def _run_arena(pa, pb, games, seed, decks, record):
         infos.append(info)
         if record:
             from .replay import Recorder
-            rec = Recorder(seed=info["seed"], decks=info["seat_decks"])
+            rec = Recorder(seed=info["seed"], decks=info["seat_decks"], cards=cards)
             rngs = [_core.bot_rng(cols["bseed0"][g]), _core.bot_rng(cols["bseed1"][g])]
             bots = [pa, pb] if a_seat == 0 else [pb, pa]
             while not rec.game.is_terminal:
@@ -353,7 +353,14 @@ def _check_games(games):
         raise ValueError(f"games must be an even integer >= 2 (each deal is played from both seats), got {games!r}")
 
 
-def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, _players=None):
+def _cardset(cards):
+    """The card set to play: None = the embedded default; a CardSet; or a JSON path."""
+    if cards is None:
+        return _core.CardSet.default()
+    return cards if isinstance(cards, _core.CardSet) else _core.CardSet.from_json(os.fspath(cards))
+
+
+def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, _players=None, cards=None):
     """Player `a` against player `b` (specs or objects; module docstring).
     Returns a JSON-able dict, everything from A's point of view:
     wins / losses / draws / truncated, ``win_rate`` = wins / games with its
@@ -361,14 +368,16 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
     denominator, as non-wins), ``score`` = (wins + (draws + truncated) / 2) /
     games, ``elo_diff`` (A minus B, maximum likelihood with a 95 % interval,
     draws and truncations as half a win), breakdowns ``by_seat`` and
-    ``by_decks`` (A's deck first), ``games_per_second`` and ``seeds``."""
+    ``by_decks`` (A's deck first), ``games_per_second`` and ``seeds``.
+    ``cards``: the card set (None = the embedded starter set, a CardSet, or
+    a JSON path such as azuki/data/expansion.json); ``decks`` name its decks."""
     _check_games(games)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be an integer >= 1, got {n!r}")
     decks = list(dict.fromkeys(decks))
-    cs = _core.CardSet.default()
+    cs = _cardset(cards)
     for d in decks:
         cs.deck_index(d)
     if len(decks) ** 2 > 16:
@@ -384,14 +393,14 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
     sims = None
     if a_bot and b_bot:
         path = "arena"
-        infos, rep_dicts, sims = _run_arena(pa, pb, games, seed, decks, record)
+        infos, rep_dicts, sims = _run_arena(pa, pb, games, seed, decks, record, cards)
         for i in infos:
             i["a_outcome"] = i["outcome"]
             i["a_seat"] = i["agent_seat"]
     else:
         flip = a_bot                      # the agent of the VecGame must be a batched player
         agent, opp = (pb, pa) if flip else (pa, pb)
-        infos, acts, mode = _run_vec(agent, opp, games, seed, decks, n, record)
+        infos, acts, mode = _run_vec(agent, opp, games, seed, decks, n, record, cs)
         path = f"vecgame-{mode}"
         inv = {"win": "loss", "loss": "win", "draw": "draw", "truncated": "truncated"}
         for i in infos:
@@ -399,7 +408,7 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
             i["a_outcome"] = inv[i["outcome"]] if flip else i["outcome"]
         if record:
             for i in infos:
-                rep = _replay_vec(i, acts, opp, seed, decks)
+                rep = _replay_vec(i, acts, opp, seed, decks, cards)
                 if _outcome(rep["result"], i["agent_seat"]) != i["outcome"]:
                     raise RuntimeError(f"game {i['game']}: the replay ends {rep['result']}, the batched run "
                                        f"counted {i['outcome']} for the agent")
@@ -415,7 +424,8 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
     fit = fit_elo([(0, 1, tot["wins"], tot["losses"], half)], anchor=1)
     d, ci = diff_ci(fit, 0, 1)
     res = {
-        "players": names, "path": path, "games": games, "seed": seed, "decks": decks, "n": min(n, games),
+        "players": names, "path": path, "cards": None if cards is None else str(getattr(cs, "source", cards)),
+        "games": games, "seed": seed, "decks": decks, "n": min(n, games),
         "wins": tot["wins"], "losses": tot["losses"], "draws": tot["draws"], "truncated": tot["truncated"],
         "win_rate": tot["win_rate"], "score": tot["score"],
         "elo_diff": {"elo": d, "ci95": ci, "regularized": fit["regularized"]},
@@ -502,7 +512,7 @@ def _write_replays(dirname, infos, reps, names):
 
 # ---- round robin -------------------------------------------------------------------------
 
-def round_robin(players, games_per_pair=200, seed=0, decks=DEFAULT_DECKS, n=256, replays=None):
+def round_robin(players, games_per_pair=200, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, cards=None):
     """Every pair (i < j) plays evaluate(i, j) with seed `seed + pair index *
     games_per_pair` (distinct deals per pair). Returns ``players``,
     ``matrix`` (matrix[i][j]: i's win-rate dict against j, None on the
@@ -527,7 +537,8 @@ def round_robin(players, games_per_pair=200, seed=0, decks=DEFAULT_DECKS, n=256,
             s = (seed + k * (games_per_pair // 2)) & MASK64
             k += 1
             rdir = None if replays is None else os.path.join(os.fspath(replays), f"{i}-{j}")
-            r = evaluate(players[i], players[j], games=games_per_pair, seed=s, decks=decks, n=n, replays=rdir)
+            r = evaluate(players[i], players[j], games=games_per_pair, seed=s, decks=decks, n=n, replays=rdir,
+                         cards=cards)
             r.pop("outcomes", None)
             matches.append({"i": i, "j": j, "result": r})
             mat[i][j] = r["win_rate"]
@@ -600,7 +611,8 @@ def main(args) -> int:
     if args.games % 2:
         raise ValueError(f"--games: must be even (each deal is played from both seats), got {args.games}")
     decks = [d for d in args.decks.split(",") if d]
-    names = _core.CardSet.default().decks
+    cards = getattr(args, "cards", None)
+    names = _cardset(cards).decks
     for d in decks:
         if d not in names:
             raise ValueError(f"--decks: unknown deck {d!r} (this card set has: {', '.join(names)})")
@@ -609,8 +621,8 @@ def main(args) -> int:
     for p in players:
         check_player(p)
     ray_workers = getattr(args, "ray", None)
-    if ray_workers and (len(players) != 2 or args.replays):
-        raise ValueError("--ray: for two players, without --replays")
+    if ray_workers and (len(players) != 2 or args.replays or cards):
+        raise ValueError("--ray: for two players, without --replays or --cards")
     if ray_workers:
         r = evaluate_ray(players[0], players[1], games=args.games, seed=args.seed, decks=decks, n=args.n,
                          workers=ray_workers)
@@ -618,14 +630,14 @@ def main(args) -> int:
         return 0
     if len(players) == 2:
         r = evaluate(players[0], players[1], games=args.games, seed=args.seed, decks=decks, n=args.n,
-                     replays=args.replays)
+                     replays=args.replays, cards=cards)
         if args.json:
             print(json.dumps(r, indent=1))
         else:
             print(format_head_to_head(r))
         return 0
     rr = round_robin(players, games_per_pair=args.games, seed=args.seed, decks=decks, n=args.n,
-                     replays=args.replays)
+                     replays=args.replays, cards=cards)
     if args.json:
         print(json.dumps(rr, indent=1))
     else:
