@@ -244,16 +244,13 @@ def test_cli_bad_input_one_line_exit_2(args, fragment):
 def test_evaluate_over_another_card_set_with_replays(tmp_path):
     """evaluate(cards=...): the expansion's decks (docs/eval.md); replays name
     the card set by path and re-play to the counted results."""
-    from pathlib import Path as _P
-    import json as _json
-    import azuki as _az
-    exp = _P(_az.__file__).resolve().parent / "data" / "expansion.json"
+    exp = Path(_core.__file__).resolve().parent / "data" / "expansion.json"
     r = evaluate("greedy", "random", games=8, seed=2, decks=["EXP01-FIRE", "EXP01-EARTH"], cards=str(exp),
                  replays=tmp_path / "reps")
     assert r["wins"] + r["losses"] + r["draws"] + r["truncated"] == 8 and r["cards"]
     files = sorted((tmp_path / "reps").glob("*.json"))
     assert files
-    rep = _json.loads(files[0].read_text())
+    rep = json.loads(files[0].read_text())
     assert "expansion.json" in str(rep.get("cards"))
     r2 = evaluate("search:sims=8", "random", games=4, seed=1, decks=["EXP01-EARTH"], cards=str(exp))
     assert r2["games"] == 4
