@@ -29,7 +29,7 @@ fuzz-build: fuzz-deps $(addprefix $(OUT)/fuzz/,$(FUZZERS))
 
 # Replays each saved crash/regression input once (a directory argument to a
 # libFuzzer binary with -runs=0 executes every file in it).
-fuzz-regress: fuzz-build
+fuzz-regress: fuzz-build $(CARDS_DEP)
 	@set -e; for f in $(FUZZERS); do \
 	  if [ -d tests/fuzz/regressions/$$f ] && [ -n "$$(ls tests/fuzz/regressions/$$f)" ]; then \
 	    echo "== $$f regressions"; ./$(OUT)/fuzz/$$f -runs=0 tests/fuzz/regressions/$$f; fi; done
