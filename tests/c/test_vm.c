@@ -517,6 +517,54 @@ static void test_verify_ability_fields(void) {
     AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
     CS.selectors[s].cost_max_reg = AZK_REGS;
     AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    /* --- cont --- auras and cost modifiers (rules §18): shapes the fast paths rely on */
+    base();
+    int fs = add_sel(AZK_SZ_GARDEN | AZK_SZ_ALLEY, AZK_SIDE_SELF, 0, 0);
+    int hs = add_sel(AZK_SZ_HAND, AZK_SIDE_SELF, 0, 0);
+    int wz = add_sel(AZK_SZ_WEAPON, AZK_SIDE_SELF, 0, 0);
+    ab = add_ability(AZK_AB_STATIC, AZK_NO_PC, AZK_NO_PC, AZK_NO_PC);
+    CS.abilities[ab].static_target = AZK_STT_AURA;
+    CS.abilities[ab].selector = (uint8_t)fs;
+    CS.abilities[ab].attack = 1;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    ok = CS.abilities[ab];
+    CS.abilities[ab].grant = AZK_KW_CHARGE;
+    CS.abilities[ab].remove = AZK_KW_DEFENDER;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    FIELD_REJECT(CS.abilities[ab].health = -1);                  /* would break the lowest-health bound */
+    FIELD_REJECT(CS.abilities[ab].grant = (uint16_t)(1u << AZK_STI_FROZEN)); /* conditions are not keywords */
+    FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)hs);       /* an aura changes field cards */
+    FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)wz);
+    FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)CS.num_selectors);
+    FIELD_REJECT(CS.abilities[ab].attack = 0);                   /* changes nothing */
+    FIELD_REJECT(CS.abilities[ab].cost_change = -1);             /* an aura has no cost change */
+    FIELD_REJECT(CS.abilities[ab].set_bonus = 3);
+    FIELD_REJECT(CS.abilities[ab].pad_cont_ = 1);
+    FIELD_REJECT(CS.abilities[ab].kind = AZK_AB_TRIGGERED);
+    FIELD_REJECT(CS.abilities[ab].static_target = AZK_STT_COST + 1);
+    CS.abilities[ab] = ok;
+    CS.abilities[ab].static_target = AZK_STT_COST;
+    CS.abilities[ab].selector = (uint8_t)hs;
+    CS.abilities[ab].attack = 0;
+    CS.abilities[ab].cost_change = -1;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    ok = CS.abilities[ab];
+    FIELD_REJECT(CS.abilities[ab].cost_change = 0);
+    FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)fs);       /* a cost modifier changes hand cards */
+    FIELD_REJECT(CS.abilities[ab].attack = 1);
+    FIELD_REJECT(CS.abilities[ab].grant = AZK_KW_CHARGE);
+    /* only leaders and entities are sources: give the static to a weapon definition */
+    CS.abilities[ab] = ok;
+    for (int d = 0; d < CS.num_defs; d++)
+        if (CS.defs[d].card_type == AZK_CT_WEAPON && CS.defs[d].ability_count == 0) {
+            CS.defs[d].ability_first = (uint16_t)ab;
+            CS.defs[d].ability_count = 1;
+            AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+            CS.defs[d].ability_count = 0;
+            CS.defs[d].ability_first = 0;
+            break;
+        }
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
 #undef FIELD_REJECT
 }
 
