@@ -785,7 +785,7 @@ class Compiler:
             "activated": common + ("cost", "timing", "requires", "effect"),
             "spell": ("kind", "text", "timing", "requires", "effect"),
             "static": common + ("condition", "attack", "health", "applies_to", "weapon_bonus_becomes",
-                                "affects", "grant", "remove", "cost"),
+                                "affects", "grant", "remove", "cost_change"),
         }[kind]
         for k in a:
             if k not in allowed:
@@ -848,7 +848,7 @@ class Compiler:
             if "affects" in a:
                 self._continuous(a, ab, path)
                 return ab
-            for k in ("grant", "remove", "cost"):
+            for k in ("grant", "remove", "cost_change"):
                 if k in a:
                     raise AbilityError(f"{path}.{k}", f"{k} needs affects (the cards it changes, docs/abilities.md "
                                                       "\"Auras and cost modifiers\")")
@@ -894,15 +894,15 @@ class Compiler:
         if not isinstance(spec, dict):
             raise AbilityError(f"{path}.affects", "a selector must be an object")
         zones = [z for _, z in _names(spec.get("zone", []), f"{path}.affects.zone", "zone")]
-        if "cost" in a:
+        if "cost_change" in a:
             for k in ("attack", "health", "grant", "remove"):
                 if k in a:
                     raise AbilityError(f"{path}.{k}", "a cost modifier changes only cost (write the aura as a "
                                                       "second static ability)")
-            cost = a["cost"]
-            self._i8(f"{path}.cost", cost)
+            cost = a["cost_change"]
+            self._i8(f"{path}.cost_change", cost)
             if cost == 0 or not -IKZ_AREA_CAP <= cost <= IKZ_AREA_CAP:
-                raise AbilityError(f"{path}.cost", f"expected a non-zero cost change in [-{IKZ_AREA_CAP}, "
+                raise AbilityError(f"{path}.cost_change", f"expected a non-zero cost change in [-{IKZ_AREA_CAP}, "
                                                    f"{IKZ_AREA_CAP}], got {cost!r}")
             if zones != ["hand"]:
                 raise AbilityError(f"{path}.affects.zone", f"a cost modifier changes cards in hand: zone must be "
@@ -927,7 +927,7 @@ class Compiler:
                 raise AbilityError(f"{path}.remove", "a keyword both granted and removed by one aura")
             if not (ab.attack or ab.health or ab.grant or ab.remove):
                 raise AbilityError(path, "an aura must change attack, health or keywords (grant / remove), "
-                                         "or be a cost modifier (cost)")
+                                         "or be a cost modifier (cost_change)")
             ab.static_target = STT_AURA
         ab.selector = self.selector(spec, f"{path}.affects")
 
