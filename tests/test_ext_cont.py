@@ -299,3 +299,40 @@ def test_random_play_keeps_invariants(decks):
             assert g.check_invariants() == 0
             steps += 1
     assert steps > 300
+
+
+def test_aura_on_leaders_and_a_leader_health_aura_ending(tmp_path):
+    """docs/rules.md §18.1-§18.2 with a variant card set: an aura whose
+    description names leaders changes them too; a leader kept alive by a
+    +health aura loses at the state check after the aura ends (§9)."""
+    import json
+    from cont_cards import cont_doc
+    doc = cont_doc()
+    elder = next(c for c in doc["cards"] if c["id"] == ELDER)
+    elder["abilities"][0]["affects"] = {"zone": ["leader", "alley"], "side": "self"}
+    path = tmp_path / "leader_aura.json"
+    path.write_text(json.dumps(doc))
+    g = make_game(["CONTFIRE", "CONTEARTH"], {"leader": {"card": "STT01-001", "damage": 20}, "garden": [ELDER]},
+                  {"hand": [FLARE], "ikz_area": 2}, active=1, cards=str(path))
+    assert g.health_of("p0.leader") == 21 and not g.is_terminal
+    assert g.health_of("p0.garden[0]") == 4          # the garden is not in the description
+    do(g, "PLAY_SPELL_MAIN", "Flare Bolt")           # the only target: no prompt (§12.2); 2 damage, the Elder lives
+    assert not g.is_terminal and g.health_of("p0.leader") == 21
+    g = make_game(["CONTFIRE", "CONTEARTH"],
+                  {"leader": {"card": "STT01-001", "damage": 20}, "garden": [{"card": ELDER, "damage": 2}]},
+                  {"hand": [FLARE], "ikz_area": 2}, active=1, cards=str(path))
+    do(g, "PLAY_SPELL_MAIN", "Flare Bolt")           # the Elder dies, the leader's aura with it
+    assert g.is_terminal and g.winner == 1
+
+
+def test_observation_reads_auras():
+    """PLACE_ATTACK / PLACE_HEALTH / PLACE_STATUS read the rules' values
+    (docs/observation.md), auras included."""
+    g = game({"garden": [WARLORD, WHELP]}, {"garden": [SENTINEL, GOLEM]})
+    obs = g.observe(0)
+    from azuki import spec_autogen
+    atk = np.asarray(azuki.obs_slice(obs, "PLACE_ATTACK")).reshape(24, -1)
+    assert round(float(atk[2][0]) * 10) == 2          # p0 garden slot 1: the Whelp, 1 + 1
+    st = np.asarray(azuki.obs_slice(obs, "PLACE_STATUS")).reshape(24, -1)
+    defender = list(spec_autogen.STATUS).index("DEFENDER")
+    assert st[12 + 2][defender] == 1 and st[12 + 1][defender] == 0   # p1: the Golem, not the Sentinel
