@@ -336,3 +336,24 @@ def test_observation_reads_auras():
     st = np.asarray(azuki.obs_slice(obs, "PLACE_STATUS")).reshape(24, -1)
     defender = list(spec_autogen.STATUS).index("DEFENDER")
     assert st[12 + 2][defender] == 1 and st[12 + 1][defender] == 0   # p1: the Golem, not the Sentinel
+
+
+def test_freezing_a_health_aura_source_destroys_the_damaged_entity(tmp_path):
+    """docs/rules.md §18.1-§18.2, X-CONT-3: a frozen source's aura stops at
+    once, and the state check after the freeze destroys an entity the aura
+    kept alive (variant set: Stonewarden Elder at cost 2, so Chilling Water,
+    "cost 2 or less", can freeze it)."""
+    import json
+    from cont_cards import cont_doc
+    doc = cont_doc()
+    next(c for c in doc["cards"] if c["id"] == ELDER)["cost"] = 2
+    path = tmp_path / "cheap_elder.json"
+    path.write_text(json.dumps(doc))
+    g = make_game(["CONTFIRE", "CONTEARTH"], {"garden": [ELDER], "alley": [{"card": GOLEM, "damage": 2}]},
+                  {"hand": ["STT02-014"], "ikz_area": 1, "garden": [GOLEM]}, active=1, cards=str(path))
+    assert g.health_of("p0.alley[0]") == 3
+    do(g, "PLAY_SPELL_MAIN", "Chilling Water")       # one target: no prompt
+    assert row(g, 0) == [ELDER, None, None, None, None]
+    assert "frozen" in g.statuses_of("p0.garden[0]")
+    assert row(g, 0, "alley") == [None] * 5 and GOLEM in discard(g, 0)
+    assert g.check_invariants() == 0
