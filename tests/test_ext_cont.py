@@ -222,6 +222,9 @@ def test_cost_modifiers_add_up_and_stop_at_zero():
     g = game({"garden": [HIROSHI, HIROSHI], "hand": [TENRAKU, TANTO], "ikz_area": 1})
     costs = dict(zip(g.state_dict()["players"][0]["hand"], hand_cost(g)))
     assert costs == {TENRAKU: 1, TANTO: 0}
+    hand = g.state_dict()["players"][0]["hand"]
+    assert [g.cost_of(f"p0.hand[{i}]") for i in range(2)] == [costs[c] for c in hand]   # the same through the API
+    assert g.cost_of("p0.garden[0]") == 3            # printed, outside a hand
     do(g, "PLAY_WEAPON", "Flame Tanto")
     assert untapped_ikz(g, 0) == 1                   # paid nothing
     do(g, "PLAY_WEAPON", "Tenraku")
