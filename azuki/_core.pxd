@@ -80,6 +80,7 @@ cdef extern from "azuki.h" nogil:
     int azk_card_attack(const azk_game *g, const azk_cardset *cs, int card)
     int azk_card_health(const azk_game *g, const azk_cardset *cs, int card)
     int azk_card_statuses(const azk_game *g, const azk_cardset *cs, int card)
+    int azk_card_cost(const azk_game *g, const azk_cardset *cs, int card)
     int azk_event_unpack(uint32_t event, int *type, int *player, int *card, int *value)
     int azk_export_version()
     int azk_export_size()

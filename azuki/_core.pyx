@@ -868,6 +868,13 @@ cdef class Game:
         self._ck()
         return sorted(status_names(azk_card_statuses(self.g, self.cs, self.locate(where))))
 
+    def cost_of(self, where):
+        """What the card at `where` ("p0.hand[2]") costs to play now: its
+        printed cost plus the cost modifiers on the field, at least 0
+        (docs/rules.md §18.4); the printed cost outside a hand."""
+        self._ck()
+        return azk_card_cost(self.g, self.cs, self.locate(where))
+
     # ---- prompt --------------------------------------------------------------
     def prompt(self):
         """None, or the pending choice: kind, chooser, optional, source and the

@@ -152,7 +152,7 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
         if (def == prev_def) continue;
         prev_def = def;
         const azk_card_def *d = &cs->defs[def];
-        if (d->cost > ikz) continue;
+        if (azk_cost_of(g, cs, c) > ikz) continue; /* copies have one cost: a modifier cannot tell them apart (§18.4) */
         switch (d->card_type) {
         case AZK_CT_ENTITY:
             emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_GARDEN, i, 0), garden_to, garden_to_n);
@@ -197,7 +197,7 @@ static void enumerate_response(const azk_game *g, const azk_cardset *cs, bits *b
     emit1(b, AT(AZK_ACT_NO_OP, 0, 0));
     for (int i = 0; i < pl->hand_n; i++) {
         const azk_card_def *d = azk_def(cs, g, pl->hand[i]);
-        if (d->card_type != AZK_CT_SPELL || d->cost > ikz || !first_of_copies(g, pl, i)) continue;
+        if (d->card_type != AZK_CT_SPELL || azk_cost_of(g, cs, pl->hand[i]) > ikz || !first_of_copies(g, pl, i)) continue;
         if (spell_playable(g, cs, pl->hand[i], 1)) emit1(b, AT(AZK_ACT_PLAY_SPELL_RESPONSE, i, 0));
     }
     push_abilities(g, cs, me, 1, ikz, g->act_src[me], b);

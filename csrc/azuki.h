@@ -144,6 +144,10 @@ int azk_card_definition(const azk_game *g, int card);
 int azk_card_attack(const azk_game *g, const azk_cardset *cs, int card);
 int azk_card_health(const azk_game *g, const azk_cardset *cs, int card);
 int azk_card_statuses(const azk_game *g, const azk_cardset *cs, int card);
+/* --- cont --- What the card costs to play now: printed cost plus the cost
+ * modifiers on the field for a card in hand, at least 0 (rules §18.4); the
+ * printed cost elsewhere; -1 for an out-of-range card. */
+int azk_card_cost(const azk_game *g, const azk_cardset *cs, int card);
 
 /* A packed event of azk_events (type:8 | player:2 | card:8 | value:14):
  * player -1 for none, card -1 for none, value sign-extended. Returns 0. */
@@ -328,7 +332,7 @@ int azk_vec_episode(const azk_vec *v, int i);
  * looks at. The legal-action mask travels inside (slice MASK). Its length
  * does not depend on the card set (per-definition slices are sized by
  * AZK_MAX_CARD_DEFS). A layout change bumps AZK_OBS_VERSION. */
-#define AZK_OBS_VERSION 3 /* 2: DECK_BOTTOM, deck positions the player chose; 3: 127 definitions, identity (def + 1) / 127 */
+#define AZK_OBS_VERSION 3 /* 2: DECK_BOTTOM, deck positions the player chose; 3: 127 definitions, identity (def + 1) / 127; HAND_COST */
 int azk_obs_version(void);
 int azk_obs_len(void);                                   /* floats per observation (azuki.OBS_LEN) */
 int azk_obs_num_fields(void);

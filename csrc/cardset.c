@@ -99,6 +99,8 @@ static void derive_def(const azk_cardset *cs, int d, azk_def_facts *f) {
             if (ab->health < 0) f->min_health = (int16_t)(f->min_health + ab->health);
             if (ab->static_target == AZK_STT_SELF && (ab->attack || ab->health)) f->flags |= AZK_DF_SELF_STAT;
             if (ab->static_target == AZK_STT_SELECTOR && ab->set_bonus) f->flags |= AZK_DF_SET_BONUS;
+            if (ab->static_target == AZK_STT_AURA) f->flags |= AZK_DF_AURA; /* --- cont --- */
+            if (ab->static_target == AZK_STT_COST) f->flags |= AZK_DF_COST;
             break;
         default: break;
         }
@@ -141,6 +143,35 @@ static int selector_ok(const azk_cardset *cs, const azk_selector *s) {
     return 1;
 }
 
+/* --- cont --- */
+/* Auras and cost modifiers (rules §18): the engine's fast paths rely on
+ * these shapes. An aura changes field cards only (leader, garden, alley:
+ * the places the aura hint and azk_attack_of / azk_status_of look at),
+ * grants and removes keywords only (never a condition), and never lowers
+ * health (the state check's lowest-health bound, cs->facts min_health, counts
+ * only a card's own statics). A cost modifier changes hand cards only. The
+ * new fields are zero on every other ability. */
+static int cont_ability_ok(const azk_cardset *cs, const azk_ability *ab) {
+    int aura = ab->kind == AZK_AB_STATIC && ab->static_target == AZK_STT_AURA;
+    int cost = ab->kind == AZK_AB_STATIC && ab->static_target == AZK_STT_COST;
+    if (ab->kind != AZK_AB_STATIC && ab->static_target >= AZK_STT_AURA) return 0;
+    if (!aura && (ab->grant || ab->remove)) return 0;
+    if (!cost && ab->cost_change) return 0;
+    if (ab->pad_cont_) return 0;
+    if (!aura && !cost) return 1;
+    if (ab->selector >= cs->num_selectors) return 0;
+    unsigned zones = cs->selectors[ab->selector].zones;
+    if (aura) {
+        if (!zones || (zones & ~(unsigned)(AZK_SZ_LEADER | AZK_SZ_GARDEN | AZK_SZ_ALLEY))) return 0;
+        if (ab->health < 0 || ab->set_bonus) return 0;
+        if ((ab->grant | ab->remove) >= (1u << AZK_KWI_COUNT)) return 0;
+        if (!(ab->attack || ab->health || ab->grant || ab->remove)) return 0;
+    } else {
+        if (zones != AZK_SZ_HAND || !ab->cost_change || ab->attack || ab->health || ab->set_bonus) return 0;
+    }
+    return 1;
+}
+
 static int program_ok(const azk_cardset *cs, uint16_t pc, int pure) {
     return pc == AZK_NO_PC || azk_verify_program(cs, pc, pure) == 0;
 }
@@ -162,7 +193,8 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
             return AZK_ERR_CARDSET;
         if (ab->kind == AZK_AB_STATIC && ab->static_target == AZK_STT_SELECTOR && ab->selector >= cs->num_selectors)
             return AZK_ERR_CARDSET;
-        if (ab->static_target > AZK_STT_SELECTOR) return AZK_ERR_CARDSET;
+        if (ab->static_target > AZK_STT_COST) return AZK_ERR_CARDSET;
+        if (!cont_ability_ok(cs, ab)) return AZK_ERR_CARDSET; /* --- cont --- */
         /* an IKZ cost above the whole IKZ supply (10 cards + token) can never
          * be paid: a card-set mistake, not a rule (the compiler says so too) */
         if (ab->ikz_cost > AZK_DECK_IKZ + 1) return AZK_ERR_CARDSET;
@@ -188,6 +220,11 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
             if (ab->kind == AZK_AB_ACTIVATED && def->card_type != AZK_CT_LEADER && def->card_type != AZK_CT_ENTITY)
                 return AZK_ERR_CARDSET;
             if ((ab->flags & AZK_ABF_SACRIFICE_COST) && def->card_type != AZK_CT_ENTITY) return AZK_ERR_CARDSET;
+            /* --- cont --- auras and cost modifiers come from leaders and entities
+             * (the aura_src / cost_src hints watch leader, garden and alley) */
+            if (ab->kind == AZK_AB_STATIC && ab->static_target >= AZK_STT_AURA && def->card_type != AZK_CT_LEADER &&
+                def->card_type != AZK_CT_ENTITY)
+                return AZK_ERR_CARDSET;
         }
         if (activated > AZK_MAX_ACTIVATED || spells > 1) return AZK_ERR_CARDSET;
         if (spells && def->card_type != AZK_CT_SPELL) return AZK_ERR_CARDSET;

@@ -31,7 +31,7 @@
  * AZK_CARDSET_HASHED_BYTES of the data part of azk_cardset, laid out as the
  * compiler lays out the records of azk_cardset.def. */
 #define AZK_CARDSET_MAGIC 0x53435a41u   /* "AZCS" as a little-endian uint32 */
-#define AZK_CARDSET_FORMAT_VERSION 3    /* bump when azk_cardset.def changes (2: 16-bit keywords; 3: 127 definitions) */
+#define AZK_CARDSET_FORMAT_VERSION 3    /* bump when azk_cardset.def changes (2: 16-bit keywords; 3: 127 definitions, aura and cost fields) */
 #define AZK_CARDSET_HEADER_BYTES 8
 
 #define AZK_TRIGGER(name, doc) AZK_TRIG_##name,
@@ -98,7 +98,11 @@ enum azk_ability_flag {
 /* Where a static ability's modification applies. */
 enum azk_static_target {
     AZK_STT_SELF = 0,        /* the source card itself (for a weapon: its bonus) */
-    AZK_STT_SELECTOR = 1     /* every card matching `selector`, relative to the source */
+    AZK_STT_SELECTOR = 1,    /* every card matching `selector`, relative to the source */
+    /* --- cont --- */
+    AZK_STT_AURA = 2,        /* attack / health / grant / remove for every field card matching `selector`
+                              * (leader, garden, alley), relative to the source's controller (rules §18) */
+    AZK_STT_COST = 3         /* cost_change for every hand card matching `selector` (rules §18.4) */
 };
 
 /* One ability; fields in azk_cardset.def. */
@@ -142,7 +146,10 @@ typedef struct azk_selector {
 enum azk_def_fact_flag {
     AZK_DF_ACTIVATED = 1u << 0,   /* has an ACTIVATED ability */
     AZK_DF_SELF_STAT = 1u << 1,   /* has a STATIC, target SELF, attack or health != 0 */
-    AZK_DF_SET_BONUS = 1u << 2    /* has a STATIC, target SELECTOR, set_bonus != 0 */
+    AZK_DF_SET_BONUS = 1u << 2,   /* has a STATIC, target SELECTOR, set_bonus != 0 */
+    /* --- cont --- */
+    AZK_DF_AURA = 1u << 3,        /* has a STATIC, target AURA (the aura_src hint, game.h) */
+    AZK_DF_COST = 1u << 4         /* has a STATIC, target COST (the cost_src hint, game.h) */
 };
 #define AZK_NO_ABILITY 0xFF
 typedef struct azk_def_facts {

@@ -205,7 +205,7 @@ int azk_current_player(const azk_game *g) {
 static void apply_play(azk_game *g, const azk_cardset *cs, int me, int type, int p0, int p1) {
     azk_player *pl = &g->pl[me];
     int c = pl->hand[p0];
-    azk_pay_ikz(g, cs, me, azk_def(cs, g, c)->cost);
+    azk_pay_ikz(g, cs, me, azk_cost_of(g, cs, c)); /* the cost as modified now (rules §18.4) */
     int zone = type == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? AZK_Z_GARDEN : type == AZK_ACT_PLAY_ENTITY_TO_ALLEY ? AZK_Z_ALLEY : 0;
     azk_play_card(g, cs, c, zone, p1);
 }

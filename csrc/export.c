@@ -54,6 +54,9 @@ int azk_card_health(const azk_game *g, const azk_cardset *cs, int card) {
 int azk_card_statuses(const azk_game *g, const azk_cardset *cs, int card) {
     return card_ok(g, cs, card) ? (int)azk_status_of(g, cs, card) : -1;
 }
+int azk_card_cost(const azk_game *g, const azk_cardset *cs, int card) { /* --- cont --- */
+    return card_ok(g, cs, card) ? azk_cost_of(g, cs, card) : -1;
+}
 
 int azk_event_unpack(uint32_t e, int *type, int *player, int *card, int *value) {
     int p = (int)((e >> 8) & 3u), c = (int)((e >> 10) & 0xFFu), v = (int)((e >> 18) & 0x3FFFu);

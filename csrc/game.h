@@ -340,6 +340,16 @@ struct azk_game {
      * changes definition). An event nobody can hear skips the field walk.
      * Rebuilt and checked like the others. */
     uint16_t listen[AZK_PLAYERS];
+    /* --- cont --- */
+    /* ---- not hashed, not serialized: aura and cost-modifier sources hints ----
+     * Same place codes as act_src: bit code of aura_src[p] / cost_src[p] when
+     * that place holds a card whose definition has a static AURA / COST
+     * ability (cs->facts, rules §18). Reads of attack, health, statuses and
+     * costs look at sources only while some bit is set, so a card set without
+     * auras pays one test. Kept by zone changes, rebuilt and checked exact
+     * like act_src. */
+    uint16_t aura_src[AZK_PLAYERS];
+    uint16_t cost_src[AZK_PLAYERS];
 };
 
 /* Place codes: the one internal scheme for naming a player's places.
@@ -404,13 +414,19 @@ static inline unsigned azk_granted_status(const azk_game *g, int c) {
     return s;
 }
 
+/* --- cont --- auras (zones.c, rules §18): the statuses the active auras
+ * give card c (the hints said some aura source stands on the field). */
+unsigned azk_aura_status(const azk_game *g, const azk_cardset *cs, int c, unsigned s);
+
 /* A card's statuses (keywords and conditions, RULES §7): granted ones, the
- * shocked flag, and printed keywords unless frozen (frozen disables them). */
+ * shocked flag, and printed keywords unless frozen (frozen disables them);
+ * then auras' grants and removals (rules §18.3). */
 static inline unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c) {
     unsigned s = azk_granted_status(g, c);
     if (g->cards[c].flags & AZK_CF_SHOCKED) s |= AZK_ST_SHOCKED;
-    if (s & AZK_ST_FROZEN) return s; /* printed keywords are disabled (RULES §7) */
-    return s | azk_def(cs, g, c)->keywords;
+    if (!(s & AZK_ST_FROZEN)) s |= azk_def(cs, g, c)->keywords; /* frozen disables printed keywords (RULES §7) */
+    if (__builtin_expect((g->aura_src[0] | g->aura_src[1]) != 0, 0)) s = azk_aura_status(g, cs, c, s);
+    return s;
 }
 
 /* Does card c stand where an ability with these flags works ([Garden
@@ -449,6 +465,16 @@ void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild every d
 unsigned azk_count_occ(const azk_game *g, int p); /* the occ hint's definition */
 unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p); /* the listen hint's definition */
 unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p); /* the act_src hint's definition */
+unsigned azk_count_fact_src(const azk_game *g, const azk_cardset *cs, int p, unsigned fact); /* --- cont ---: aura_src / cost_src's definition */
+int azk_cost_modified(const azk_game *g, const azk_cardset *cs, int c); /* --- cont ---: azk_cost_of's slow path */
+/* --- cont --- The IKZ a card costs now: printed, plus the active cost
+ * modifiers, at least 0 (rules §18.4). Inline: the legal enumeration asks for
+ * every hand card, and without a modifier source on the field it is the
+ * printed cost. */
+static inline int azk_cost_of(const azk_game *g, const azk_cardset *cs, int c) {
+    if (__builtin_expect((g->cost_src[0] | g->cost_src[1]) != 0, 0)) return azk_cost_modified(g, cs, c);
+    return azk_def(cs, g, c)->cost;
+}
 int azk_min_health(const azk_cardset *cs, const azk_game *g, int c);
 void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status);
 void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot_or_holder); /* IKZ paid by the caller, if any (D6) */

@@ -236,6 +236,9 @@ AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs
     }
     COUNT_INTO(AZK_OO_HAND, TALLY(mp->hand, mp->hand_n, 1));
     for (int i = 0; i < mp->hand_n && i < AZK_HAND_CAP; i++) PUT(AZK_OO_HAND_SLOTS + i, card_id(g, mp->hand[i]));
+    /* --- cont --- what each hand card costs now (cost modifiers, rules §18.4) */
+    for (int i = 0; i < mp->hand_n && i < AZK_HAND_CAP; i++)
+        PUT(AZK_OO_HAND_COST + i, clip1((float)azk_cost_of(g, cs, mp->hand[i]) / 10.f));
     COUNT_INTO(AZK_OO_OPP_HAND_KNOWN, TALLY(op->hand, op->hand_n, known(g, me, c_)));
     COUNT_INTO(AZK_OO_DECK, TALLY(mp->deck, mp->deck_n, 1));
     for (int i = 0; i < mp->deck_n && i < AZK_DECK_CAP; i++) /* deck[0] is the bottom */

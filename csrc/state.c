@@ -336,7 +336,10 @@ static int check_caches(const azk_game *g, const azk_cardset *cs) {
         }
     for (int p = 0; p < AZK_PLAYERS; p++) /* the untapped-IKZ hint is exact */
         INV(g->ikz_untapped[p] == azk_count_untapped_ikz(g, p) && g->act_src[p] == azk_count_act_src(g, cs, p) &&
-                g->occ[p] == azk_count_occ(g, p) && g->listen[p] == azk_count_listen(g, cs, p), AZK_INV_HINTS_EXACT);
+                g->occ[p] == azk_count_occ(g, p) && g->listen[p] == azk_count_listen(g, cs, p) &&
+                g->aura_src[p] == azk_count_fact_src(g, cs, p, AZK_DF_AURA) && /* --- cont --- */
+                g->cost_src[p] == azk_count_fact_src(g, cs, p, AZK_DF_COST),
+            AZK_INV_HINTS_EXACT);
     return 0;
 }
 

@@ -42,6 +42,7 @@ static int static_active(const azk_game *g, const azk_cardset *cs, const azk_abi
     uint8_t z = g->cards[src].zone;
     if (!(z == AZK_Z_LEADER || z == AZK_Z_GARDEN || z == AZK_Z_ALLEY || z == AZK_Z_WEAPON)) return 0;
     if (azk_granted_status(g, src) & AZK_ST_FROZEN) return 0;
+    if (!azk_zone_allows(g, src, ab->flags)) return 0; /* --- cont --- [Garden Only] / [Alley Only] statics */
     if (ab->condition == AZK_NO_PC) return 1;
     return azk_vm_condition(g, cs, ab->condition, src, g->cards[src].owner);
 }
@@ -84,6 +85,86 @@ int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w) {
     return bonus;
 }
 
+/* --- cont --- */
+/* ---------------------------------------------------------------------------
+ * Auras and cost modifiers (rules §18): static abilities that change other
+ * cards. Recomputed on every read like every static; found through the
+ * aura_src / cost_src hints (game.h), so a set without them never gets here.
+ * Every active aura whose selector (relative to its source's controller)
+ * matches adds up: attack and health sum, grants unite, removals unite and
+ * win over every grant (§18.3). Static conditions are pure VM programs that
+ * read no attack, health or status, so none of this recurses.
+ * ------------------------------------------------------------------------- */
+typedef struct aura_sum {
+    int attack, health;
+    unsigned grant, remove;
+} aura_sum;
+
+/* Sum the active auras, of both players' sources, that apply to card c. */
+static void aura_collect(const azk_game *g, const azk_cardset *cs, int c, aura_sum *out) {
+    out->attack = out->health = 0;
+    out->grant = out->remove = 0;
+    uint8_t z = g->cards[c].zone;
+    if (z != AZK_Z_LEADER && z != AZK_Z_GARDEN && z != AZK_Z_ALLEY) return; /* auras change field cards only */
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        for (unsigned m = g->aura_src[p]; m; m &= m - 1) {
+            int src = azk_place_card(&g->pl[p], __builtin_ctz(m));
+            const azk_card_def *d = azk_def(cs, g, src);
+            for (int i = 0; i < d->ability_count; i++) {
+                const azk_ability *ab = &cs->abilities[d->ability_first + i];
+                if (ab->kind != AZK_AB_STATIC || ab->static_target != AZK_STT_AURA) continue;
+                if (!azk_selector_match(g, cs, &cs->selectors[ab->selector], p, src, NULL, NULL, c)) continue;
+                if (!static_active(g, cs, ab, src)) continue;
+                out->attack += ab->attack;
+                out->health += ab->health;
+                out->grant |= ab->grant;
+                out->remove |= ab->remove;
+            }
+        }
+    }
+}
+
+unsigned azk_aura_status(const azk_game *g, const azk_cardset *cs, int c, unsigned s) {
+    aura_sum a;
+    aura_collect(g, cs, c, &a);
+    return (s | a.grant) & ~a.remove;
+}
+
+static int aura_attack(const azk_game *g, const azk_cardset *cs, int c) {
+    if (__builtin_expect(!(g->aura_src[0] | g->aura_src[1]), 1)) return 0;
+    aura_sum a;
+    aura_collect(g, cs, c, &a);
+    return a.attack;
+}
+
+static int aura_health(const azk_game *g, const azk_cardset *cs, int c) {
+    if (__builtin_expect(!(g->aura_src[0] | g->aura_src[1]), 1)) return 0;
+    aura_sum a;
+    aura_collect(g, cs, c, &a);
+    return a.health;
+}
+
+/* Printed cost plus every active cost modifier matching the hand card c,
+ * summed, then at least 0 (rules §18.4). */
+int azk_cost_modified(const azk_game *g, const azk_cardset *cs, int c) {
+    int cost = azk_def(cs, g, c)->cost;
+    if (g->cards[c].zone != AZK_Z_HAND) return cost;
+    for (int p = 0; p < AZK_PLAYERS; p++) {
+        for (unsigned m = g->cost_src[p]; m; m &= m - 1) {
+            int src = azk_place_card(&g->pl[p], __builtin_ctz(m));
+            const azk_card_def *d = azk_def(cs, g, src);
+            for (int i = 0; i < d->ability_count; i++) {
+                const azk_ability *ab = &cs->abilities[d->ability_first + i];
+                if (ab->kind != AZK_AB_STATIC || ab->static_target != AZK_STT_COST) continue;
+                if (!azk_selector_match(g, cs, &cs->selectors[ab->selector], p, src, NULL, NULL, c)) continue;
+                if (!static_active(g, cs, ab, src)) continue;
+                cost += ab->cost_change;
+            }
+        }
+    }
+    return cost < 0 ? 0 : cost;
+}
+
 int azk_weapon_count(const azk_game *g, int holder) {
     const azk_player *pl = &g->pl[g->cards[holder].owner];
     int n = 0;
@@ -92,7 +173,7 @@ int azk_weapon_count(const azk_game *g, int holder) {
 }
 
 int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c) {
-    int a = azk_def(cs, g, c)->attack + fx_attack(g, c);
+    int a = azk_def(cs, g, c)->attack + fx_attack(g, c) + aura_attack(g, cs, c);
     self_statics(g, cs, c, &a, NULL);
     const azk_player *pl = &g->pl[g->cards[c].owner];
     for (int i = 0; i < pl->weapons_n; i++)
@@ -101,7 +182,7 @@ int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c) {
 }
 
 int azk_health_of(const azk_game *g, const azk_cardset *cs, int c) {
-    int h = azk_def(cs, g, c)->health;
+    int h = azk_def(cs, g, c)->health + aura_health(g, cs, c);
     self_statics(g, cs, c, NULL, &h);
     return h;
 }
@@ -153,10 +234,14 @@ static void list_insert(azk_game *g, uint8_t *arr, uint8_t *n, int pos, int c) {
 static inline void row_hints_leave(azk_game *g, const azk_card *k, unsigned code) {
     g->act_src[k->owner] &= (uint16_t)~code;
     g->occ[k->owner] &= (uint16_t)~code;
+    g->aura_src[k->owner] &= (uint16_t)~code; /* --- cont --- */
+    g->cost_src[k->owner] &= (uint16_t)~code;
 }
 static inline void row_hints_enter(azk_game *g, const azk_cardset *cs, const azk_card *k, unsigned code) {
     if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)code;
     g->occ[k->owner] |= (uint16_t)code;
+    if (cs->facts[k->def].flags & AZK_DF_AURA) g->aura_src[k->owner] |= (uint16_t)code; /* --- cont --- */
+    if (cs->facts[k->def].flags & AZK_DF_COST) g->cost_src[k->owner] |= (uint16_t)code;
 }
 
 static void zone_remove(azk_game *g, int c) {
@@ -391,6 +476,17 @@ unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p) {
     return m;
 }
 
+/* --- cont --- The occupied places whose card's definition has `fact`
+ * (AZK_DF_AURA: the aura_src hint; AZK_DF_COST: cost_src). */
+unsigned azk_count_fact_src(const azk_game *g, const azk_cardset *cs, int p, unsigned fact) {
+    unsigned m = 0;
+    for (unsigned o = azk_count_occ(g, p); o; o &= o - 1) {
+        int code = __builtin_ctz(o);
+        if (cs->facts[g->cards[azk_place_card(&g->pl[p], code)].def].flags & fact) m |= 1u << code;
+    }
+    return m;
+}
+
 unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p) {
     unsigned m = 0;
     for (int c = p * AZK_CARDS_PER_PLAYER; c < (p + 1) * AZK_CARDS_PER_PLAYER; c++)
@@ -404,6 +500,8 @@ void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
         g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
         g->occ[p] = (uint16_t)azk_count_occ(g, p);
         g->listen[p] = (uint16_t)azk_count_listen(g, cs, p);
+        g->aura_src[p] = (uint16_t)azk_count_fact_src(g, cs, p, AZK_DF_AURA); /* --- cont --- */
+        g->cost_src[p] = (uint16_t)azk_count_fact_src(g, cs, p, AZK_DF_COST);
         g->at_risk[p] = 0;
         for (unsigned o = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); o; o &= o - 1) {
             int code = __builtin_ctz(o), c = azk_row_card(&g->pl[p], code);

@@ -58,6 +58,9 @@ REFS = _family("AZK_REF")
 CTX = _family("AZK_CTX")
 CARD_TYPES = _family("AZK_CARD_TYPE")
 ELEMENTS = _family("AZK_ELEMENT")
+KEYWORDS = _family("AZK_KEYWORD")   # --- cont ---: aura grant / remove
+STT_SELF, STT_SELECTOR, STT_AURA, STT_COST = 0, 1, 2, 3   # enum azk_static_target (csrc/cardset.h)
+AURA_ZONES = ("leader", "garden", "alley")   # the places an aura changes (rules §18.1)
 
 ABILITY_KINDS = {"triggered": 0, "activated": 1, "static": 2, "spell": 3}
 FLAG_ONCE, FLAG_ALLEY, FLAG_GARDEN, FLAG_RESPONSE, FLAG_TAP, FLAG_SACRIFICE, FLAG_NO_COOLDOWN = (1 << i for i in range(7))
@@ -139,6 +142,10 @@ class Ability:
     attack: int = 0
     health: int = 0
     set_bonus: int = 0
+    # --- cont ---
+    grant: int = 0          # aura: keyword bits the matching cards gain
+    remove: int = 0         # aura: keyword bits they lose
+    cost_change: int = 0    # cost modifier: added to matching hand cards' cost
 
 
 @dataclass
@@ -777,7 +784,8 @@ class Compiler:
             "triggered": common + ("trigger", "effect"),
             "activated": common + ("cost", "timing", "requires", "effect"),
             "spell": ("kind", "text", "timing", "requires", "effect"),
-            "static": common + ("condition", "attack", "health", "applies_to", "weapon_bonus_becomes"),
+            "static": common + ("condition", "attack", "health", "applies_to", "weapon_bonus_becomes",
+                                "affects", "grant", "remove", "cost_change"),
         }[kind]
         for k in a:
             if k not in allowed:
@@ -837,14 +845,91 @@ class Compiler:
             ab.attack = a.get("attack", 0)
             ab.health = a.get("health", 0)
             ab.set_bonus = a.get("weapon_bonus_becomes", 0)
+            if "affects" in a:
+                self._continuous(a, ab, path)
+                return ab
+            for k in ("grant", "remove", "cost_change"):
+                if k in a:
+                    raise AbilityError(f"{path}.{k}", f"{k} needs affects (the cards it changes, docs/abilities.md "
+                                                      "\"Auras and cost modifiers\")")
             if "applies_to" in a:
-                ab.static_target = 1
+                ab.static_target = STT_SELECTOR
                 ab.selector = self.selector(a["applies_to"], f"{path}.applies_to")
+                if (ab.attack or ab.health) and not ab.set_bonus:
+                    raise AbilityError(f"{path}.applies_to", "applies_to names the weapons of weapon_bonus_becomes; "
+                                                             "attack / health for other cards is an aura: use affects")
             if ab.set_bonus and not ab.static_target:
                 raise AbilityError(path, "weapon_bonus_becomes needs applies_to (the weapons it changes)")
             if not (ab.attack or ab.health or ab.set_bonus):
                 raise AbilityError(path, "a static ability must change attack, health or a weapon bonus")
         return ab
+
+    # --- cont ---
+    def _keywords(self, v, path):
+        """A list of keyword names -> their bit mask (conditions such as
+        frozen are not keywords: an aura cannot give or take them)."""
+        if not isinstance(v, list) or not v:
+            raise AbilityError(path, f"expected a non-empty list of keyword names, got {v!r}")
+        mask = 0
+        for kp, k in _names(v, path, "keyword"):
+            if k.upper() not in KEYWORDS:
+                raise AbilityError(kp, f"unknown keyword {k!r} (an aura grants or removes keywords: "
+                                       f"{', '.join(n.lower() for n in KEYWORDS)})")
+            mask |= 1 << KEYWORDS[k.upper()]
+        return mask
+
+    def _continuous(self, a, ab, path):
+        """A static ability with `affects` (rules §18): an aura (attack,
+        health, grant, remove for the matching field cards) or a cost modifier
+        (cost, for the matching cards in hand)."""
+        if "applies_to" in a:
+            raise AbilityError(f"{path}.applies_to", "a static has either applies_to (weapon_bonus_becomes) or "
+                                                     "affects (an aura or cost modifier), not both")
+        if ab.set_bonus:
+            raise AbilityError(f"{path}.weapon_bonus_becomes", "weapon_bonus_becomes takes applies_to, not affects")
+        if self._source is not None and self._source.get("card_type") not in (None, "leader", "entity"):
+            raise AbilityError(f"{path}.affects", f"auras and cost modifiers come from leaders and entities "
+                                                  f"(this card is a {self._source.get('card_type')})")
+        spec = a["affects"]
+        if not isinstance(spec, dict):
+            raise AbilityError(f"{path}.affects", "a selector must be an object")
+        zones = [z for _, z in _names(spec.get("zone", []), f"{path}.affects.zone", "zone")]
+        if "cost_change" in a:
+            for k in ("attack", "health", "grant", "remove"):
+                if k in a:
+                    raise AbilityError(f"{path}.{k}", "a cost modifier changes only cost (write the aura as a "
+                                                      "second static ability)")
+            cost = a["cost_change"]
+            self._i8(f"{path}.cost_change", cost)
+            if cost == 0 or not -IKZ_AREA_CAP <= cost <= IKZ_AREA_CAP:
+                raise AbilityError(f"{path}.cost_change", f"expected a non-zero cost change in [-{IKZ_AREA_CAP}, "
+                                                   f"{IKZ_AREA_CAP}], got {cost!r}")
+            if zones != ["hand"]:
+                raise AbilityError(f"{path}.affects.zone", f"a cost modifier changes cards in hand: zone must be "
+                                                           f"[\"hand\"], got {zones!r}")
+            for k in ("tapped", "untapped", "has_weapon", "attached_to_self", "another"):
+                if spec.get(k):
+                    raise AbilityError(f"{path}.affects.{k}", "cannot be said of a card in hand")
+            ab.static_target = STT_COST
+            ab.cost_change = cost
+        else:
+            if not zones or any(z not in AURA_ZONES for z in zones):
+                raise AbilityError(f"{path}.affects.zone", f"an aura changes cards on the field: zone must be "
+                                                           f"some of {', '.join(AURA_ZONES)}, got {zones!r}")
+            if ab.health < 0:
+                raise AbilityError(f"{path}.health", "an aura cannot lower health (the state checks' "
+                                                     "lowest-health bound counts only a card's own statics)")
+            if "grant" in a:
+                ab.grant = self._keywords(a["grant"], f"{path}.grant")
+            if "remove" in a:
+                ab.remove = self._keywords(a["remove"], f"{path}.remove")
+            if ab.grant & ab.remove:
+                raise AbilityError(f"{path}.remove", "a keyword both granted and removed by one aura")
+            if not (ab.attack or ab.health or ab.grant or ab.remove):
+                raise AbilityError(path, "an aura must change attack, health or keywords (grant / remove), "
+                                         "or be a cost modifier (cost_change)")
+            ab.static_target = STT_AURA
+        ab.selector = self.selector(spec, f"{path}.affects")
 
     def card(self, abilities, path, card_type=None, source=None):
         first = len(self.out.abilities)

@@ -517,6 +517,54 @@ static void test_verify_ability_fields(void) {
     AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
     CS.selectors[s].cost_max_reg = AZK_REGS;
     AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    /* --- cont --- auras and cost modifiers (rules §18): shapes the fast paths rely on */
+    base();
+    int fs = add_sel(AZK_SZ_GARDEN | AZK_SZ_ALLEY, AZK_SIDE_SELF, 0, 0);
+    int hs = add_sel(AZK_SZ_HAND, AZK_SIDE_SELF, 0, 0);
+    int wz = add_sel(AZK_SZ_WEAPON, AZK_SIDE_SELF, 0, 0);
+    ab = add_ability(AZK_AB_STATIC, AZK_NO_PC, AZK_NO_PC, AZK_NO_PC);
+    CS.abilities[ab].static_target = AZK_STT_AURA;
+    CS.abilities[ab].selector = (uint8_t)fs;
+    CS.abilities[ab].attack = 1;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    ok = CS.abilities[ab];
+    CS.abilities[ab].grant = AZK_KW_CHARGE;
+    CS.abilities[ab].remove = AZK_KW_DEFENDER;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    FIELD_REJECT(CS.abilities[ab].health = -1);                  /* would break the lowest-health bound */
+    FIELD_REJECT(CS.abilities[ab].grant = (uint16_t)(1u << AZK_STI_FROZEN)); /* conditions are not keywords */
+    FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)hs);       /* an aura changes field cards */
+    FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)wz);
+    FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)CS.num_selectors);
+    FIELD_REJECT(CS.abilities[ab].attack = 0);                   /* changes nothing */
+    FIELD_REJECT(CS.abilities[ab].cost_change = -1);             /* an aura has no cost change */
+    FIELD_REJECT(CS.abilities[ab].set_bonus = 3);
+    FIELD_REJECT(CS.abilities[ab].pad_cont_ = 1);
+    FIELD_REJECT(CS.abilities[ab].kind = AZK_AB_TRIGGERED);
+    FIELD_REJECT(CS.abilities[ab].static_target = AZK_STT_COST + 1);
+    CS.abilities[ab] = ok;
+    CS.abilities[ab].static_target = AZK_STT_COST;
+    CS.abilities[ab].selector = (uint8_t)hs;
+    CS.abilities[ab].attack = 0;
+    CS.abilities[ab].cost_change = -1;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    ok = CS.abilities[ab];
+    FIELD_REJECT(CS.abilities[ab].cost_change = 0);
+    FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)fs);       /* a cost modifier changes hand cards */
+    FIELD_REJECT(CS.abilities[ab].attack = 1);
+    FIELD_REJECT(CS.abilities[ab].grant = AZK_KW_CHARGE);
+    /* only leaders and entities are sources: give the static to a weapon definition */
+    CS.abilities[ab] = ok;
+    for (int d = 0; d < CS.num_defs; d++)
+        if (CS.defs[d].card_type == AZK_CT_WEAPON && CS.defs[d].ability_count == 0) {
+            CS.defs[d].ability_first = (uint16_t)ab;
+            CS.defs[d].ability_count = 1;
+            AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+            CS.defs[d].ability_count = 0;
+            CS.defs[d].ability_first = 0;
+            break;
+        }
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
 #undef FIELD_REJECT
 }
 
@@ -1863,6 +1911,79 @@ static void test_keywords_and_statuses(void) {
     AZK_CHECK(AZK_ST_FROZEN == 1u << AZK_KWI_COUNT);
 }
 
+/* --- cont --- Auras and cost modifiers (docs/rules.md §18): the source
+ * hints follow zone changes exactly (INV checks them), and attack, health,
+ * statuses and costs read the sources: two lords give each other +1/+2 and
+ * Defender; "enemy garden entities lose Charge" beats a granted Charge; two
+ * "-2" modifiers on a 1-cost spell give 0, not -3; a frozen source is off. */
+static void test_auras_and_cost_modifiers(void) {
+    vm_base();
+    int own = add_sel(AZK_SZ_GARDEN | AZK_SZ_ALLEY, AZK_SIDE_SELF, 1u << AZK_CT_ENTITY, AZK_SF_NOT_SELF);
+    int enemy = add_sel(AZK_SZ_GARDEN, AZK_SIDE_OPP, 1u << AZK_CT_ENTITY, 0);
+    int spells = add_sel(AZK_SZ_HAND, AZK_SIDE_SELF, 1u << AZK_CT_SPELL, 0);
+    int a1 = add_ability(AZK_AB_STATIC, AZK_NO_PC, AZK_NO_PC, AZK_NO_PC);
+    CS.abilities[a1].static_target = AZK_STT_AURA;
+    CS.abilities[a1].selector = (uint8_t)own;
+    CS.abilities[a1].attack = 1;
+    CS.abilities[a1].health = 2;
+    CS.abilities[a1].grant = AZK_KW_DEFENDER;
+    int a2 = add_ability(AZK_AB_STATIC, AZK_NO_PC, AZK_NO_PC, AZK_NO_PC);
+    CS.abilities[a2].static_target = AZK_STT_AURA;
+    CS.abilities[a2].selector = (uint8_t)enemy;
+    CS.abilities[a2].remove = AZK_KW_CHARGE;
+    int a3 = add_ability(AZK_AB_STATIC, AZK_NO_PC, AZK_NO_PC, AZK_NO_PC);
+    CS.abilities[a3].static_target = AZK_STT_COST;
+    CS.abilities[a3].selector = (uint8_t)spells;
+    CS.abilities[a3].cost_change = -2;
+    AZK_CHECK(a2 == a1 + 1 && a3 == a1 + 2);
+    CS.defs[DEF_INDRA].ability_first = (uint16_t)a1;
+    CS.defs[DEF_INDRA].ability_count = 3;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    AZK_CHECK((CS.facts[DEF_INDRA].flags & (AZK_DF_AURA | AZK_DF_COST)) == (AZK_DF_AURA | AZK_DF_COST));
+    AZK_CHECK(azk_game_init(&G, &CS, 12345, 0, 1) == AZK_OK);
+    AZK_CHECK(!(G.aura_src[0] | G.aura_src[1] | G.cost_src[0] | G.cost_src[1]));
+    int orb = card_of_def(0, DEF_ORB);
+    if (G.cards[orb].zone != AZK_Z_HAND) azk_move(&G, &CS, orb, AZK_Z_HAND, 0);
+    AZK_CHECK(azk_cost_of(&G, &CS, orb) == 1);
+    int i1 = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    int i2 = place(0, DEF_INDRA, AZK_Z_ALLEY, 2);
+    int rei = place(1, DEF_REI, AZK_Z_GARDEN, 3);
+    INV();
+    AZK_CHECK_EQ_U64(G.aura_src[0], AZK_CODE_GARDEN(0) | AZK_CODE_ALLEY(2));
+    AZK_CHECK_EQ_U64(G.cost_src[0], AZK_CODE_GARDEN(0) | AZK_CODE_ALLEY(2));
+    AZK_CHECK(G.aura_src[1] == 0);
+    azk_add_effect(&G, rei, AZK_FX_STATUS, AZK_DUR_END_OF_TURN, 1, 0, AZK_ST_CHARGE);
+    int printed_a = CS.defs[DEF_INDRA].attack, printed_h = CS.defs[DEF_INDRA].health;
+    AZK_CHECK(azk_attack_of(&G, &CS, i1) == printed_a + 1 && azk_health_of(&G, &CS, i1) == printed_h + 2);
+    AZK_CHECK(azk_attack_of(&G, &CS, i2) == printed_a + 1 && azk_health_of(&G, &CS, i2) == printed_h + 2);
+    AZK_CHECK(azk_status_of(&G, &CS, i1) & AZK_ST_DEFENDER);
+    AZK_CHECK(azk_status_of(&G, &CS, i1) & AZK_ST_CHARGE);    /* own printed Charge: not an enemy */
+    AZK_CHECK(!(azk_status_of(&G, &CS, rei) & AZK_ST_CHARGE)); /* removal beats the granted Charge */
+    AZK_CHECK(azk_cost_of(&G, &CS, orb) == 0);                  /* 1 - 2 - 2, clamped at 0 */
+    AZK_CHECK(azk_cost_of(&G, &CS, i1) == CS.defs[DEF_INDRA].cost); /* not in hand */
+    /* a frozen source is off: i2 no longer gets i1's +1 */
+    azk_add_effect(&G, i1, AZK_FX_STATUS, AZK_DUR_END_OF_TURN, 1, 0, AZK_ST_FROZEN);
+    AZK_CHECK(azk_attack_of(&G, &CS, i2) == printed_a);
+    AZK_CHECK(azk_attack_of(&G, &CS, i1) == printed_a + 1);    /* a frozen card still gets auras */
+    /* sources leaving: hints follow, values come back */
+    azk_move(&G, &CS, i1, AZK_Z_DISCARD, 0);
+    INV();
+    AZK_CHECK_EQ_U64(G.aura_src[0], AZK_CODE_ALLEY(2));
+    AZK_CHECK(azk_cost_of(&G, &CS, orb) == 0);
+    AZK_CHECK(azk_health_of(&G, &CS, i2) == printed_h);
+    azk_move(&G, &CS, i2, AZK_Z_HAND, 0);
+    INV();
+    AZK_CHECK(G.aura_src[0] == 0 && G.cost_src[0] == 0);
+    AZK_CHECK(azk_cost_of(&G, &CS, orb) == 1);
+    AZK_CHECK(azk_status_of(&G, &CS, rei) & AZK_ST_CHARGE);
+    /* a rebuild gives the same hints */
+    azk_move(&G, &CS, i2, AZK_Z_GARDEN, 4);
+    uint16_t before = G.aura_src[0];
+    azk_rebuild_hints(&G, &CS);
+    AZK_CHECK(before == G.aura_src[0] && G.aura_src[0] == AZK_CODE_GARDEN(4));
+    INV();
+}
+
 int main(void) {
     AZK_RUN(test_verify_default_and_minimal);
     AZK_RUN(test_verify_unknown_opcode);
@@ -1914,5 +2035,6 @@ int main(void) {
     AZK_RUN(test_every_opcode_runs);
     AZK_RUN(test_op_count_ge);
     AZK_RUN(test_keywords_and_statuses);
+    AZK_RUN(test_auras_and_cost_modifiers); /* --- cont --- */
     return azk_test_summary();
 }

@@ -1,0 +1,362 @@
+"""Continuous effects: auras and cost modifiers (docs/rules.md §18,
+docs/rulings.md "Cont"). Positions use the starter cards plus the expansion
+fragment azuki/data/exp_parts/cont.json (tests/cont_cards.py):
+
+  EXP01-060 Ember Warlord       4  3/3  your other Fire entities get +1 attack
+  EXP01-061 Cinder Whelp        1  1/1  [Charge]
+  EXP01-062 Smoke Veil Shaman   3  2/3  entities in the opponent's garden lose [Charge]
+  EXP01-063 Forgemaster Hiroshi 3  2/3  your weapons cost 1 less
+  EXP01-064 Warcry Drummer      2  1/2  [Garden Only] your other garden entities have [Charge]
+  EXP01-065 Flame Tanto         1  weapon +1
+  EXP01-066 Flare Bolt          2  spell: 2 damage to an enemy entity
+  EXP01-067 Magma Captain       5  4/4  with 3+ entities in your garden, they get +1/+1
+  EXP01-068 Stonewarden Elder   4  2/4  your alley entities get +1 health
+  EXP01-069 Runestone Sage      3  2/3  your spells cost 1 less
+  EXP01-070 Mountain Sentinel   5  4/5  your other Earth entities have [Defender]
+  EXP01-071 Quarry Tollkeeper   2  2/2  the opponent's spells cost 1 more
+  EXP01-072 Pebble Golem        1  1/2
+  EXP01-073 Tremor              2  spell: 1 damage to each enemy garden entity
+"""
+import numpy as np
+import pytest
+
+import azuki
+from azuki._core import encode
+
+from cont_cards import cont_path
+from scenario import (END_TURN, attack, choose, decline, do, find, has, make_game, row, discard, untapped_ikz,
+                      leader_damage, NO_OP)
+
+WARLORD, WHELP, SHAMAN, HIROSHI, DRUMMER, TANTO, FLARE, CAPTAIN = (f"EXP01-06{i}" for i in range(8))
+ELDER, SAGE, SENTINEL, TOLL, GOLEM, TREMOR = (f"EXP01-0{i}" for i in range(68, 74))
+CRATE_RAT, TENRAKU, LIGHTNING_ORB, INDRA = "STT01-003", "STT01-015", "STT01-017", "STT01-010"
+
+
+def game(p0=None, p1=None, active=0, **kw):
+    return make_game(["CONTFIRE", "CONTEARTH"], p0, p1, active=active, cards=cont_path(), **kw)
+
+
+def hand_cost(g, p=0):
+    obs = g.observe(p)
+    n = len(g.state_dict()["players"][p]["hand"])
+    return [round(float(v) * 10) for v in azuki.obs_slice(obs, "HAND_COST")[:n]]
+
+
+# ---- §18.1 / §18.2 attack and health auras ------------------------------------------------
+def test_aura_gives_others_attack_not_itself():
+    """docs/rules.md §18.1: "your other Fire entities": the source is not
+    included ("another"); alley entities match too; the opponent's Fire
+    entities and non-Fire ones do not."""
+    g = game({"garden": [WARLORD, WHELP, CRATE_RAT], "alley": [WHELP]}, {"garden": [WHELP]})
+    assert g.attack_of("p0.garden[0]") == 3          # the Warlord itself: printed
+    assert g.attack_of("p0.garden[1]") == 2          # Fire: +1
+    assert g.attack_of("p0.garden[2]") == 1          # Lightning: unchanged
+    assert g.attack_of("p0.alley[0]") == 2           # the alley matches the selector
+    assert g.attack_of("p1.garden[0]") == 1          # the opponent's Fire entity: side self only
+    assert g.state_dict()["players"][0]["garden"][1]["attack"] == 2
+    assert g.check_invariants() == 0
+
+
+def test_aura_includes_its_source_when_the_selector_does():
+    """docs/rules.md §18.1: without "another" the source matches its own
+    selector: Stonewarden Elder in the alley gives itself +1 health."""
+    g = game({"alley": [ELDER, GOLEM], "garden": [GOLEM]})
+    assert g.health_of("p0.alley[0]") == 5
+    assert g.health_of("p0.alley[1]") == 3
+    assert g.health_of("p0.garden[0]") == 2          # garden: not an alley entity
+
+
+def test_two_auras_add_up():
+    """docs/rules.md §18.2: several auras add up; each Warlord gets the
+    other's +1."""
+    g = game({"garden": [WARLORD, WARLORD, WHELP]})
+    assert [g.attack_of(f"p0.garden[{i}]") for i in range(3)] == [4, 4, 3]
+
+
+def test_aura_with_a_condition():
+    """docs/rules.md §18.1: an aura works while its condition holds, read
+    every time (Magma Captain: 3+ entities in your garden)."""
+    g = game({"garden": [CAPTAIN, GOLEM], "hand": [GOLEM], "ikz_area": 1})
+    assert g.attack_of("p0.garden[1]") == 1 and g.health_of("p0.garden[1]") == 2
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Pebble Golem", "garden[2]")
+    assert [g.attack_of(f"p0.garden[{i}]") for i in range(3)] == [5, 2, 2]
+    assert [g.health_of(f"p0.garden[{i}]") for i in range(3)] == [5, 3, 3]
+
+
+def test_frozen_source_has_no_aura_and_frozen_target_keeps_it():
+    """docs/rules.md §18.1 (RULES §7: a frozen card's abilities are off): a
+    frozen Warlord gives nothing; a frozen Whelp under a live Warlord still
+    gets +1 (X-CONT-3)."""
+    g = game({"garden": [WARLORD, WHELP]},
+             effects=[{"where": "p0.garden[0]", "statuses": ["frozen"], "duration": "end_of_turn", "creator": 1}])
+    assert g.attack_of("p0.garden[1]") == 1
+    g = game({"garden": [WARLORD, WHELP]},
+             effects=[{"where": "p0.garden[1]", "statuses": ["frozen"], "duration": "end_of_turn", "creator": 1}])
+    assert g.attack_of("p0.garden[1]") == 2
+
+
+def test_aura_source_leaving_mid_attack():
+    """docs/rules.md §18.2: combat damage uses the attack as it is when damage
+    is dealt. The Whelp (1 + 1 from the Warlord) attacks; in the response
+    window the defender's Lightning Orb destroys the damaged Warlord; the
+    Whelp deals 1, not 2."""
+    setup = dict(p0={"garden": [{"card": WARLORD, "damage": 2}, WHELP]},
+                 p1={"hand": [LIGHTNING_ORB], "ikz_area": 1})
+    g = game(**setup)
+    assert g.attack_of("p0.garden[1]") == 2
+    attack(g, attacker=2, target=0)
+    do(g, "PLAY_SPELL_RESPONSE", "Lightning Orb")
+    choose(g, where="p0.garden[0]")
+    decline(g)                                       # no second entity
+    assert row(g, 0)[0] is None and WARLORD in discard(g, 0)
+    assert g.attack_of("p0.garden[1]") == 1
+    while g.current_player == 1 and g.phase != "MAIN":
+        g.step(NO_OP)                                # no defender
+    assert leader_damage(g, 1) == 1
+    # the same attack without the Orb deals 2
+    g = game(**setup)
+    attack(g, attacker=2, target=0)
+    while g.current_player == 1:
+        g.step(NO_OP)
+    assert leader_damage(g, 1) == 2
+
+
+def test_health_aura_ending_destroys_a_damaged_entity():
+    """docs/rules.md §18.2: when a +health aura ends, an entity whose damage
+    now reaches its health is destroyed at the next state check (§9)."""
+    g = game({"garden": [{"card": ELDER, "damage": 2}], "alley": [{"card": GOLEM, "damage": 2}]},
+             {"hand": [FLARE], "ikz_area": 2}, active=1)
+    assert g.health_of("p0.alley[0]") == 3           # 2 + 1: alive with 2 damage
+    do(g, "PLAY_SPELL_MAIN", "Flare Bolt")
+    choose(g, where="p0.garden[0]")                  # 2 more damage: the Elder dies
+    assert row(g, 0) == [None] * 5 and row(g, 0, "alley") == [None] * 5
+    assert discard(g, 0).count(GOLEM) == 1 and discard(g, 0).count(ELDER) == 1
+    assert g.check_invariants() == 0
+
+
+# ---- §18.3 keywords ---------------------------------------------------------------------
+def _attackers(g):
+    return sorted({g.action_str(a).split(" ")[1] for a in find(g, "ATTACK")})
+
+
+def test_enemy_entities_lose_charge():
+    """docs/rules.md §18.3: "entities in your opponent's garden lose
+    [Charge]": a Whelp (printed Charge) played under the opponent's Shaman
+    cannot attack the turn it entered; without the Shaman it can."""
+    # two Whelps in hand: after the first, the turn goes on (not only END_TURN, §12.2)
+    g = game({"hand": [WHELP, WHELP], "ikz_area": 2}, {"garden": [SHAMAN]})
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Cinder Whelp", "garden[0]")
+    assert g.active_player == 0 and g.phase == "MAIN"
+    assert "charge" not in g.statuses_of("p0.garden[0]")
+    assert not has(g, "ATTACK", "garden[0]")
+    g = game({"hand": [WHELP, WHELP], "ikz_area": 2}, {"alley": [SHAMAN]})   # statics work from the alley too
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Cinder Whelp", "garden[0]")
+    assert "charge" not in g.statuses_of("p0.garden[0]")
+    g = game({"hand": [WHELP, WHELP], "ikz_area": 2}, {"garden": [GOLEM]})   # no Shaman: Charge works
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Cinder Whelp", "garden[0]")
+    assert "charge" in g.statuses_of("p0.garden[0]")
+    assert has(g, "ATTACK", "garden[0]")
+    # the Shaman's own side keeps charge
+    g = game({"garden": [SHAMAN, {"card": WHELP, "cooldown": True}]})
+    assert "charge" in g.statuses_of("p0.garden[1]")
+
+
+def test_removal_beats_grant_and_temporary_grants():
+    """docs/rules.md §18.3: removals apply after every grant (X-CONT-2): the
+    Drummer's charge and a temporary charge effect are both taken away."""
+    g = game({"garden": [DRUMMER, {"card": CRATE_RAT, "cooldown": True}]}, {"garden": [SHAMAN]},
+             effects=[{"where": "p0.garden[1]", "statuses": ["charge"], "duration": "end_of_turn", "creator": 0}])
+    assert "charge" not in g.statuses_of("p0.garden[1]")
+    assert not has(g, "ATTACK", "garden[1]")
+
+
+def test_grant_aura_lets_a_new_entity_attack():
+    """docs/rules.md §18.3: the Drummer ([Garden Only]) gives the other
+    garden entities Charge: a Crate Rat played this turn attacks; from the
+    alley the Drummer gives nothing; it does not give itself Charge."""
+    g = game({"garden": [{"card": DRUMMER, "tapped": True}], "hand": [CRATE_RAT], "ikz_area": 1})
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Crate Rat", "garden[1]")
+    assert g.active_player == 0 and g.phase == "MAIN"   # the Rat can attack: not only END_TURN
+    assert "charge" in g.statuses_of("p0.garden[1]")
+    assert has(g, "ATTACK", "garden[1]")
+    g = game({"garden": [{"card": DRUMMER, "cooldown": True}]})
+    assert "charge" not in g.statuses_of("p0.garden[0]")
+    g = game({"alley": [DRUMMER], "hand": [CRATE_RAT, CRATE_RAT], "ikz_area": 2})
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Crate Rat", "garden[0]")
+    assert g.active_player == 0 and g.phase == "MAIN"
+    assert "charge" not in g.statuses_of("p0.garden[0]")
+    assert not has(g, "ATTACK", "garden[0]")
+
+
+def test_granted_defender_can_be_declared():
+    """docs/rules.md §18.3: Mountain Sentinel gives the other Earth entities
+    Defender, and the defender step offers them."""
+    g = game({"garden": [CRATE_RAT]}, {"garden": [SENTINEL, GOLEM]})
+    assert "defender" in g.statuses_of("p1.garden[1]")
+    assert "defender" not in g.statuses_of("p1.garden[0]")
+    attack(g, attacker=1, target=0)                  # p1 cannot respond (no IKZ): step (b) at once (§12.2)
+    assert g.phase == "DEFENDER" and has(g, "DECLARE_DEFENDER")
+    assert g.check_invariants() == 0
+
+
+# ---- §18.4 cost modifiers -----------------------------------------------------------------
+def test_cost_modifier_makes_a_card_playable_and_is_paid():
+    """docs/rules.md §18.4: with Hiroshi, Tenraku (3) costs 2: legal with
+    exactly 2 IKZ, and playing it pays 2."""
+    g = game({"garden": [HIROSHI], "hand": [TENRAKU], "ikz_area": 2})
+    assert hand_cost(g) == [2]
+    assert has(g, "PLAY_WEAPON", "Tenraku")
+    do(g, "PLAY_WEAPON", "Tenraku")
+    assert untapped_ikz(g, 0) == 0
+    g = game({"garden": [GOLEM], "hand": [TENRAKU], "ikz_area": 2})     # without Hiroshi: 3 > 2
+    assert g.active_player == 0 and g.phase == "MAIN"
+    assert hand_cost(g) == [3]
+    assert not has(g, "PLAY_WEAPON", "Tenraku")
+    g = game({"garden": [HIROSHI], "hand": [TENRAKU], "ikz_area": 1})   # 2 > 1
+    assert not has(g, "PLAY_WEAPON", "Tenraku")
+
+
+def test_cost_modifiers_add_up_and_stop_at_zero():
+    """docs/rules.md §18.4: two Hiroshis: Tenraku costs 1; Flame Tanto (1)
+    costs 0, not -1, and is playable with no IKZ."""
+    g = game({"garden": [HIROSHI, HIROSHI], "hand": [TENRAKU, TANTO], "ikz_area": 1})
+    costs = dict(zip(g.state_dict()["players"][0]["hand"], hand_cost(g)))
+    assert costs == {TENRAKU: 1, TANTO: 0}
+    hand = g.state_dict()["players"][0]["hand"]
+    assert [g.cost_of(f"p0.hand[{i}]") for i in range(2)] == [costs[c] for c in hand]   # the same through the API
+    assert g.cost_of("p0.garden[0]") == 3            # printed, outside a hand
+    do(g, "PLAY_WEAPON", "Flame Tanto")
+    assert untapped_ikz(g, 0) == 1                   # paid nothing
+    do(g, "PLAY_WEAPON", "Tenraku")
+    assert untapped_ikz(g, 0) == 0
+
+
+def test_own_and_opponent_modifiers_sum():
+    """docs/rules.md §18.4: modifiers from both players add up: the
+    opponent's Tollkeeper (+1) and my Sage (-1) cancel out."""
+    g = game({"garden": [GOLEM], "hand": [FLARE], "ikz_area": 2}, {"garden": [TOLL, GOLEM]})
+    assert g.active_player == 0 and g.phase == "MAIN"
+    assert hand_cost(g) == [3] and not has(g, "PLAY_SPELL_MAIN", "Flare Bolt")
+    g = game({"garden": [SAGE], "hand": [FLARE], "ikz_area": 2}, {"garden": [TOLL, GOLEM]})
+    assert hand_cost(g) == [2] and has(g, "PLAY_SPELL_MAIN", "Flare Bolt")
+    g = game({"garden": [SAGE], "hand": [FLARE], "ikz_area": 1}, {"garden": [GOLEM]})
+    assert hand_cost(g) == [1] and has(g, "PLAY_SPELL_MAIN", "Flare Bolt")
+
+
+def test_cost_modifier_in_the_response_window():
+    """docs/rules.md §18.4: the response window's mask uses the modified cost
+    too: with Runestone Sage, Lightning Orb (1) is a free response."""
+    g = game({"garden": [CRATE_RAT]}, {"garden": [SAGE], "hand": [LIGHTNING_ORB], "ikz_area": 0})
+    attack(g, attacker=1, target=0)
+    assert has(g, "PLAY_SPELL_RESPONSE", "Lightning Orb")
+    g = game({"garden": [CRATE_RAT]}, {"garden": [GOLEM], "hand": [LIGHTNING_ORB], "ikz_area": 0})
+    attack(g, attacker=1, target=0)
+    assert not has(g, "PLAY_SPELL_RESPONSE", "Lightning Orb")
+
+
+def test_cost_modifier_source_leaving():
+    """docs/rules.md §18.4: a modifier stops when its source leaves: Hiroshi
+    replaced in a full garden, Tenraku costs 3 again and 2 IKZ no longer pay."""
+    g = game({"garden": [HIROSHI, GOLEM, GOLEM, GOLEM, GOLEM], "hand": [GOLEM, TENRAKU], "ikz_area": 3})
+    assert has(g, "PLAY_WEAPON", "Tenraku")
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Pebble Golem", "garden[0]")
+    assert HIROSHI in discard(g, 0)
+    assert untapped_ikz(g, 0) == 2 and hand_cost(g) == [3]
+    assert not has(g, "PLAY_WEAPON", "Tenraku")
+    assert g.check_invariants() == 0
+
+
+def test_cost_modifier_only_in_hand_and_printed_cost_for_selectors():
+    """docs/rules.md §18.4: selectors' cost filters read the printed cost
+    (X-CONT-5): with Hiroshi, Tenraku still counts as cost 3 for a
+    "cost 3 or less" selector and state_dict shows printed costs nowhere else."""
+    g = game({"garden": [HIROSHI], "hand": [TENRAKU, CRATE_RAT], "ikz_area": 5})
+    costs = dict(zip(g.state_dict()["players"][0]["hand"], hand_cost(g)))
+    assert costs == {TENRAKU: 2, CRATE_RAT: 1}       # the entity is not a weapon
+
+
+# ---- property: random play with the fragment ---------------------------------------------
+@pytest.mark.parametrize("decks", [("CONTFIRE", "CONTEARTH"), ("CONTEARTH", "CONTFIRE"), ("CONTFIRE", "STT02"),
+                                   ("STT01", "CONTEARTH")])
+def test_random_play_keeps_invariants(decks):
+    """Random games over the starter set plus the fragment: invariants after
+    every step (the aura / cost hints exact), the mask equals the legal list,
+    clone and serialize round trips give the same state."""
+    rng = np.random.default_rng(17)
+    path = cont_path()
+    steps = 0
+    for seed in range(6):
+        g = azuki.Game(seed=seed, decks=decks, cards=path)
+        while not g.is_terminal:
+            legal = sorted(int(a) for a in g.legal_actions())
+            mask = g.action_mask()
+            assert sorted(np.flatnonzero(mask).tolist()) == legal
+            if steps % 7 == 0:
+                c = g.clone()
+                assert c.state_hash() == g.state_hash()
+                b = azuki.Game.from_bytes(g.to_bytes(), cards=path)
+                assert b.state_hash() == g.state_hash()
+                assert sorted(int(a) for a in b.legal_actions()) == legal
+                assert np.array_equal(b.observe(0), g.observe(0))
+            g.step(legal[int(rng.integers(len(legal)))])
+            assert g.check_invariants() == 0
+            steps += 1
+    assert steps > 300
+
+
+def test_aura_on_leaders_and_a_leader_health_aura_ending(tmp_path):
+    """docs/rules.md §18.1-§18.2 with a variant card set: an aura whose
+    description names leaders changes them too; a leader kept alive by a
+    +health aura loses at the state check after the aura ends (§9)."""
+    import json
+    from cont_cards import cont_doc
+    doc = cont_doc()
+    elder = next(c for c in doc["cards"] if c["id"] == ELDER)
+    elder["abilities"][0]["affects"] = {"zone": ["leader", "alley"], "side": "self"}
+    path = tmp_path / "leader_aura.json"
+    path.write_text(json.dumps(doc))
+    g = make_game(["CONTFIRE", "CONTEARTH"], {"leader": {"card": "STT01-001", "damage": 20}, "garden": [ELDER]},
+                  {"hand": [FLARE], "ikz_area": 2}, active=1, cards=str(path))
+    assert g.health_of("p0.leader") == 21 and not g.is_terminal
+    assert g.health_of("p0.garden[0]") == 4          # the garden is not in the description
+    do(g, "PLAY_SPELL_MAIN", "Flare Bolt")           # the only target: no prompt (§12.2); 2 damage, the Elder lives
+    assert not g.is_terminal and g.health_of("p0.leader") == 21
+    g = make_game(["CONTFIRE", "CONTEARTH"],
+                  {"leader": {"card": "STT01-001", "damage": 20}, "garden": [{"card": ELDER, "damage": 2}]},
+                  {"hand": [FLARE], "ikz_area": 2}, active=1, cards=str(path))
+    do(g, "PLAY_SPELL_MAIN", "Flare Bolt")           # the Elder dies, the leader's aura with it
+    assert g.is_terminal and g.winner == 1
+
+
+def test_observation_reads_auras():
+    """PLACE_ATTACK / PLACE_HEALTH / PLACE_STATUS read the rules' values
+    (docs/observation.md), auras included."""
+    g = game({"garden": [WARLORD, WHELP]}, {"garden": [SENTINEL, GOLEM]})
+    obs = g.observe(0)
+    from azuki import spec_autogen
+    atk = np.asarray(azuki.obs_slice(obs, "PLACE_ATTACK")).reshape(24, -1)
+    assert round(float(atk[2][0]) * 10) == 2          # p0 garden slot 1: the Whelp, 1 + 1
+    st = np.asarray(azuki.obs_slice(obs, "PLACE_STATUS")).reshape(24, -1)
+    defender = list(spec_autogen.STATUS).index("DEFENDER")
+    assert st[12 + 2][defender] == 1 and st[12 + 1][defender] == 0   # p1: the Golem, not the Sentinel
+
+
+def test_freezing_a_health_aura_source_destroys_the_damaged_entity(tmp_path):
+    """docs/rules.md §18.1-§18.2, X-CONT-3: a frozen source's aura stops at
+    once, and the state check after the freeze destroys an entity the aura
+    kept alive (variant set: Stonewarden Elder at cost 2, so Chilling Water,
+    "cost 2 or less", can freeze it)."""
+    import json
+    from cont_cards import cont_doc
+    doc = cont_doc()
+    next(c for c in doc["cards"] if c["id"] == ELDER)["cost"] = 2
+    path = tmp_path / "cheap_elder.json"
+    path.write_text(json.dumps(doc))
+    g = make_game(["CONTFIRE", "CONTEARTH"], {"garden": [ELDER], "alley": [{"card": GOLEM, "damage": 2}]},
+                  {"hand": ["STT02-014"], "ikz_area": 1, "garden": [GOLEM]}, active=1, cards=str(path))
+    assert g.health_of("p0.alley[0]") == 3
+    do(g, "PLAY_SPELL_MAIN", "Chilling Water")       # one target: no prompt
+    assert row(g, 0) == [ELDER, None, None, None, None]
+    assert "frozen" in g.statuses_of("p0.garden[0]")
+    assert row(g, 0, "alley") == [None] * 5 and GOLEM in discard(g, 0)
+    assert g.check_invariants() == 0
