@@ -245,6 +245,18 @@ static int check_conservation(const azk_game *g, int *seen) {
     return 0;
 }
 
+/* Is pc an instruction of ability ab's program (walking it from its start)? */
+static int pc_in_program(const azk_cardset *cs, int ab, uint16_t want) {
+    uint16_t pc = cs->abilities[ab].program;
+    if (pc == AZK_NO_PC) return 0;
+    while (pc < cs->bytecode_len && cs->bytecode[pc] < AZK_NUM_OPCODES) {
+        if (pc == want) return 1;
+        if (pc > want) break;
+        pc = (uint16_t)(pc + 1 + azk_op_operands(cs->bytecode[pc]));
+    }
+    return 0;
+}
+
 /* Effects, the trigger queue, the VM frame, the prompt and the combat context: every index in range. */
 static int check_queues(const azk_game *g, const azk_cardset *cs) {
     /* effects, triggers, VM, prompt: every index in range */
@@ -286,6 +298,8 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
             AZK_INV_VM_STACK);
         for (int j = 0; j < AZK_TREGS; j++) INV(sf->t[j] == AZK_NONE || sf->t[j] < AZK_NUM_CARDS, AZK_INV_VM_STACK);
         for (int j = 0; j < sf->each_n; j++) INV(sf->each[j] < AZK_NUM_CARDS, AZK_INV_VM_STACK);
+        /* it resumes after its RUN_ABILITY: an instruction of its own program */
+        INV(pc_in_program(cs, sf->ability, sf->pc), AZK_INV_VM_STACK);
     }
     const azk_vm_frame *f = &g->vm;
     if (f->active) {
