@@ -414,7 +414,7 @@ def test_random_play_invariants(cards):
     step every invariant holds, the mask equals the legal actions, and clone
     and to_bytes / from_bytes reproduce the position (hash and legal set)."""
     rng = random.Random(7)
-    ends = {}
+    ends, kinds = {}, set()
     for seed in range(24):
         decks = [("EFXF", "EFXE"), ("EFXE", "EFXF"), ("EFXF", "EFXF"), ("EFXE", "EFXE")][seed % 4]
         g = azuki.Game(seed=seed, decks=decks, cards=cards)
@@ -424,6 +424,8 @@ def test_random_play_invariants(cards):
             mask = g.action_mask()
             assert sorted(np.flatnonzero(mask).tolist()) == sorted(legal.tolist())
             pr = g.prompt()
+            if pr is not None:
+                kinds.add(pr["kind"])
             if pr is not None and pr["kind"] == "MODE":
                 assert all(not o["label"].startswith("mode ") for o in pr["options"])
             if rng.random() < 0.1:
@@ -437,3 +439,4 @@ def test_random_play_invariants(cards):
         ends[g.end_reason] = ends.get(g.end_reason, 0) + 1
         assert steps > 10
     assert set(ends) <= {"LEADER", "DECK_OUT"}, ends
+    assert {"MODE", "SLOT", "CARD"} <= kinds, kinds
