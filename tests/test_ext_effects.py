@@ -306,6 +306,19 @@ def test_remove_a_printed_keyword_until_the_duration_ends(cards):
     assert "defender" in g.statuses_of("p1.garden[0]")
 
 
+def test_remove_status_effect_round_trips_through_state_dicts(cards):
+    """docs/rules.md §16.4, docs/state_format.md: a remove_status effect is
+    `removes` in state_dict() and from_setup() builds it back."""
+    g = game(cards, p1={"garden": ["EXP01-037"]},
+             effects=[{"where": "p1.garden[0]", "removes": ["defender"], "duration": "end_of_turn", "creator": 0}])
+    assert "defender" not in g.statuses_of("p1.garden[0]")
+    fx = g.state_dict()["effects"]
+    assert fx == [{"where": "p1.garden[0]", "card": "EXP01-037", "duration": "end_of_turn", "creator": 0,
+                   "removes": ["defender"]}]
+    with pytest.raises(ValueError, match="removes"):
+        game(cards, p1={"garden": ["EXP01-037"]}, effects=[{"where": "p1.garden[0]", "removes": ["flying"]}])
+
+
 # ---------------------------------------------------------------- §16.5 swap and move
 
 def test_swap_with_a_full_garden(cards):
