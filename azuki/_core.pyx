@@ -248,6 +248,7 @@ cdef class CardSet:
     cdef readonly uint64_t hash
     cdef object _json        # the JSON text a run-time set was compiled from (for pickling)
     cdef bint _is_default
+    cdef object _mode_labels  # --- effects --- {CHOOSE_MODE pc: [label, ...]}, None until known
 
     def __cinit__(self):
         self.owned = NULL
@@ -340,8 +341,23 @@ cdef class CardSet:
             raise CardSetError(f"{excerpt(cs.source)}: the engine rejected the card set: {azk_status_name(st).decode()}")
         c.cs = p
         c.source = cs.source
+        c._mode_labels = dict(getattr(cs.compiled, "mode_labels", {}) or {})
         c._index()
         return c
+
+    def mode_labels(self, pc):
+        """--- effects --- The labels of the modes of the choose_mode whose
+        CHOOSE_MODE instruction is at bytecode `pc` (a MODE prompt's
+        PROMPT_PC), in mode order; None if no choose_mode is there. The
+        embedded default set compiles azuki/data/cards.json once to know them."""
+        self._ck()
+        if self._mode_labels is None:
+            labels = {}
+            if self._is_default:
+                from .convert import load_cardset
+                labels = dict(load_cardset().compiled.mode_labels)
+            self._mode_labels = labels
+        return self._mode_labels.get(pc)
 
     def _index(self):
         self._ck()

@@ -309,7 +309,7 @@ def build_setup(d, cs):
         ep = f"effects[{i}]"
         if not isinstance(fx, dict):
             raise ValueError(f"{ep}: expected {{where, attack | statuses, duration, creator}}, got {excerpt(fx)}")
-        _keys(fx, {"where", "card", "attack", "statuses", "duration", "creator"}, ep)
+        _keys(fx, {"where", "card", "attack", "statuses", "removes", "duration", "creator"}, ep)
         c = _locate_planned(plan, fx.get("where"), ep)
         dur = fx.get("duration", "end_of_turn")
         if not isinstance(dur, str) or dur not in DURATION:
@@ -320,13 +320,15 @@ def build_setup(d, cs):
             e["kind"] = 0
             e["amount"] = _int(fx["attack"], f"{ep}.attack", -99, 99)
         else:
-            e["kind"] = 1
-            for j, s in enumerate(_list(fx.get("statuses", []), f"{ep}.statuses", len(STATUS))):
+            # "removes": a remove_status effect (kind 2, docs/rules.md §16.4; --- effects ---)
+            key = "removes" if "removes" in fx else "statuses"
+            e["kind"] = 2 if key == "removes" else 1
+            for j, s in enumerate(_list(fx.get(key, []), f"{ep}.{key}", len(STATUS))):
                 if not isinstance(s, str) or s not in STATUS:
-                    raise ValueError(f"{ep}.statuses[{j}]: unknown status {excerpt(s)} (known: {', '.join(STATUS)})")
+                    raise ValueError(f"{ep}.{key}[{j}]: unknown status {excerpt(s)} (known: {', '.join(STATUS)})")
                 e["status"] |= 1 << STATUS[s]
             if not e["status"]:
-                raise ValueError(f"{ep}: needs \"attack\" or \"statuses\"")
+                raise ValueError(f"{ep}: needs \"attack\", \"statuses\" or \"removes\"")
         plan["effects"].append(e)
     return plan
 

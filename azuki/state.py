@@ -243,6 +243,9 @@ class Position:
                 o.update(value=v, label="yes" if v else "no")
             elif kind == "NUMBER":
                 o.update(value=v, label=str(v))
+            elif kind == "MODE":     # --- effects --- the mode index and its printed text
+                labels = self.cards.mode_labels(a[X.PROMPT_PC])
+                o.update(mode=v, label=labels[v] if labels and v < len(labels) else f"mode {v}")
             else:
                 loc = L.slot_location(owner, v) if kind == "SLOT" else L.holder_location(owner, v)
                 w = L.format_location(loc)
@@ -315,6 +318,8 @@ class Position:
                   "creator": a[X.FX_CREATOR + i]}
             if a[X.FX_KIND + i] == 0:
                 fx["attack"] = a[X.FX_AMOUNT + i]
+            elif a[X.FX_KIND + i] == 2:     # --- effects --- remove_status (docs/rules.md §16.4)
+                fx["removes"] = status_names(a[X.FX_STATUS + i])
             else:
                 fx["statuses"] = status_names(a[X.FX_STATUS + i])
             out.append(fx)

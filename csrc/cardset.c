@@ -189,7 +189,7 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
         const azk_ability *ab = &cs->abilities[i];
         if (ab->kind >= AZK_AB_KIND_COUNT || ab->trigger >= AZK_TRIG_COUNT) return AZK_ERR_CARDSET;
         if (!program_ok(cs, ab->program, 0) || !program_ok(cs, ab->requirement, 1) ||
-            !program_ok(cs, ab->condition, 1))
+            !program_ok(cs, ab->condition, AZK_VERIFY_STATIC))
             return AZK_ERR_CARDSET;
         if (ab->kind == AZK_AB_STATIC && ab->static_target == AZK_STT_SELECTOR && ab->selector >= cs->num_selectors)
             return AZK_ERR_CARDSET;

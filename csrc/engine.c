@@ -230,11 +230,19 @@ static void apply_attack(azk_game *g, const azk_cardset *cs, int me, int p0, int
 /* Rules §5.6: tap the gate, move the alley entity to the chosen garden slot
  * (not played: no on-play), then the gate's extra effect with its GP. */
 static void apply_portal(azk_game *g, const azk_cardset *cs, int me, int p0, int p1) {
+    azk_portal(g, cs, g->pl[me].alley[p0], p1, 1);
+}
+
+/* The one portal code path: the gate action (tap_gate) and the portal
+ * effect (docs/rules.md §16.6, the VM's PORTAL op, which does not tap the
+ * gate). Alley entity e goes to garden slot `slot` (replacing, §2.3), is not
+ * played and gets cooldown; the gate's portal ability triggers with e's GP. */
+void azk_portal(azk_game *g, const azk_cardset *cs, int e, int slot, int tap_gate) {
+    int me = g->cards[e].owner;
     azk_player *pl = &g->pl[me];
-    int e = pl->alley[p0];
-    azk_set_tapped(g, pl->gate, 1);
-    azk_place_in_row(g, cs, e, AZK_Z_GARDEN, p1);
-    azk_event(g, AZK_EV_PORTALED, me, e, p1);
+    if (tap_gate) azk_set_tapped(g, pl->gate, 1);
+    azk_place_in_row(g, cs, e, AZK_Z_GARDEN, slot);
+    azk_event(g, AZK_EV_PORTALED, me, e, slot);
     azk_fire_card(g, cs, pl->gate, AZK_TRIG_PORTAL, e, azk_def(cs, g, e)->gate_points);
 }
 

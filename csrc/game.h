@@ -68,6 +68,11 @@ _Noreturn void azk_assert_fail(const char *what, const char *file, int line);
 #define AZK_STARTING_HAND 7
 #define AZK_LEADER_HEALTH 20
 #define AZK_NONE 0xFF
+/* --- effects --- */
+#define AZK_VM_DEPTH 3                  /* VM frames: one ability + 2 nested trigger_ability runs */
+#define AZK_MAX_MODES 7                 /* modes of one choose_mode (a 7-bit availability mask) */
+_Static_assert(AZK_VM_DEPTH >= 2 && AZK_VM_DEPTH <= 8, "trigger_ability needs a nested frame; the stack stays small");
+_Static_assert(AZK_MAX_MODES <= 7 && AZK_MAX_MODES <= AZK_MAX_OPTIONS, "mode bits are built with int8 ADDI; one prompt");
 
 _Static_assert(AZK_NUM_CARDS < AZK_NONE, "card indices fit a byte");
 _Static_assert((AZK_EVENT_CAP & (AZK_EVENT_CAP - 1)) == 0, "the event ring indexes with a mask");
@@ -193,7 +198,8 @@ typedef struct azk_player {
 
 /* A temporary effect with a duration (RULES 8). It is dead once its card has
  * a new incarnation. */
-enum azk_effect_kind { AZK_FX_ATTACK = 0, AZK_FX_STATUS = 1 };
+enum azk_effect_kind { AZK_FX_ATTACK = 0, AZK_FX_STATUS = 1,
+    AZK_FX_REMOVE = 2 /* --- effects --- statuses masked off (remove_status): printed, granted and conditions */ };
 typedef struct azk_effect {
     uint8_t card;
     uint8_t kind;         /* enum azk_effect_kind */
@@ -292,6 +298,12 @@ struct azk_game {
     uint16_t decisions;       /* decisions applied by azk_step this game (rules 13) */
     uint16_t decision_cap;    /* reaching it ends the game as TRUNCATED (DECISION_CAP) */
     uint8_t pad_[2];
+    /* --- effects --- the frames suspended under `vm` by trigger_ability
+     * (RUN_ABILITY): vm_saved[0 .. vm_depth-1], the innermost last. `vm`
+     * stays the running frame, so the interpreter's hot path is unchanged. */
+    uint8_t vm_depth;
+    uint8_t pad2_[3];
+    azk_vm_frame vm_saved[AZK_VM_DEPTH - 1];
     /* ---- not hashed, not serialized: the event side channel ----
      * A ring of the newest AZK_EVENT_CAP events: running write and read
      * counts (events[count & (AZK_EVENT_CAP - 1)]), so a write is one store
@@ -404,14 +416,23 @@ static inline void azk_set_tapped(azk_game *g, int c, int tapped) {
 void azk_truncate(azk_game *g, int reason); /* end the game TRUNCATED (enum azk_end_reason) */
 
 /* Statuses granted by live temporary effects (an effect on an earlier
- * incarnation of the card is dead, RULES §2.1). */
-static inline unsigned azk_granted_status(const azk_game *g, int c) {
-    unsigned s = 0;
+ * incarnation of the card is dead, RULES §2.1), and in *removed those that
+ * live remove_status effects mask off (docs/rules.md §16.4). */
+static inline unsigned azk_fx_status(const azk_game *g, int c, unsigned *removed) {
+    unsigned s = 0, m = 0;
     for (int i = 0; i < g->fx_n; i++) {
         const azk_effect *e = &g->fx[i];
-        if (e->card == c && e->kind == AZK_FX_STATUS && g->cards[c].incarnation == e->incarnation) s |= e->status;
+        if (e->card != c || g->cards[c].incarnation != e->incarnation) continue;
+        if (e->kind == AZK_FX_STATUS) s |= e->status;
+        else if (e->kind == AZK_FX_REMOVE) m |= e->status;
     }
+    *removed = m;
     return s;
+}
+static inline unsigned azk_granted_status(const azk_game *g, int c) {
+    unsigned m;
+    unsigned s = azk_fx_status(g, c, &m);
+    return s & ~m;
 }
 
 /* --- cont --- auras (zones.c, rules §18): the statuses the active auras
@@ -420,11 +441,14 @@ unsigned azk_aura_status(const azk_game *g, const azk_cardset *cs, int c, unsign
 
 /* A card's statuses (keywords and conditions, RULES §7): granted ones, the
  * shocked flag, and printed keywords unless frozen (frozen disables them);
- * then auras' grants and removals (rules §18.3). */
+ * less those a remove_status effect masks off (§16.4); then auras' grants and
+ * removals (rules §18.3). */
 static inline unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c) {
-    unsigned s = azk_granted_status(g, c);
+    unsigned m;
+    unsigned s = azk_fx_status(g, c, &m);
     if (g->cards[c].flags & AZK_CF_SHOCKED) s |= AZK_ST_SHOCKED;
-    if (!(s & AZK_ST_FROZEN)) s |= azk_def(cs, g, c)->keywords; /* frozen disables printed keywords (RULES §7) */
+    s &= ~m;
+    if (!(s & AZK_ST_FROZEN)) s |= azk_def(cs, g, c)->keywords & ~m; /* frozen disables printed keywords (RULES §7) */
     if (__builtin_expect((g->aura_src[0] | g->aura_src[1]) != 0, 0)) s = azk_aura_status(g, cs, c, s);
     return s;
 }
@@ -478,6 +502,7 @@ static inline int azk_cost_of(const azk_game *g, const azk_cardset *cs, int c) {
 int azk_min_health(const azk_cardset *cs, const azk_game *g, int c);
 void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int amount, unsigned status);
 void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot_or_holder); /* IKZ paid by the caller, if any (D6) */
+int azk_attach_weapon(azk_game *g, const azk_cardset *cs, int c, int holder_code); /* not a play (docs/rules.md §16.7) */
 void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int ctx_value);
 void azk_fire_card_slow(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value);
 void azk_fire_with_weapons(azk_game *g, const azk_cardset *cs, int holder, int trigger);
@@ -486,6 +511,7 @@ void azk_place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, int s
 void azk_pay_ikz(azk_game *g, const azk_cardset *cs, int p, int n);
 void azk_expire_effects(azk_game *g, int duration, int creator);
 void azk_game_over(azk_game *g, int result, int reason);
+void azk_portal(azk_game *g, const azk_cardset *cs, int e, int slot, int tap_gate); /* RULES §5.6 (engine.c, PORTAL op) */
 /* Queue `source`'s abilities for `trigger`. Inline: every event asks every
  * card on the field, and most definitions do not listen (cs->facts). */
 static inline void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card,
@@ -520,6 +546,9 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs);
 int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller);
 int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
                        int source, const int16_t *regs, const uint8_t *tregs, int c);
+/* pure: 0 an effect, 1 a condition program (requirement), AZK_VERIFY_STATIC a
+ * static's condition (pure, and no STAT of attack / health / remaining) */
+#define AZK_VERIFY_STATIC 2
 int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure);
 int azk_op_operands(int op);
 

@@ -302,6 +302,7 @@ AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs
                 case AZK_PK_HOLDER: place = v; break;
                 case AZK_PK_NUMBER: PUT(AZK_OO_OPT_NUMBER + i, ratio(v, AZK_MAX_OPTIONS)); break;
                 case AZK_PK_YES_NO: PUT(AZK_OO_OPT_NUMBER + i, v != 0); break;
+                case AZK_PK_MODE: PUT(AZK_OO_OPT_NUMBER + i, ratio(v, AZK_MAX_OPTIONS)); break; /* --- effects --- the mode index */
                 default: break;
                 }
                 if (place >= 0 && place < AZK_OBS_PLACES) {
@@ -349,6 +350,14 @@ static unsigned pinned_zones(const azk_game *g, int p) {
         PIN(g->vm.spell_card);
         for (int i = 0; i < AZK_TREGS; i++) PIN(g->vm.t[i]);
         for (int i = 0; i < g->vm.each_n && i < AZK_MAX_EACH; i++) PIN(g->vm.each[i]);
+    }
+    for (int d = 0; d < g->vm_depth && d < AZK_VM_DEPTH - 1; d++) { /* --- effects --- suspended frames */
+        const azk_vm_frame *sf = &g->vm_saved[d];
+        PIN(sf->source);
+        PIN(sf->ctx_card);
+        PIN(sf->spell_card);
+        for (int i = 0; i < AZK_TREGS; i++) PIN(sf->t[i]);
+        for (int i = 0; i < sf->each_n && i < AZK_MAX_EACH; i++) PIN(sf->each[i]);
     }
     for (int i = 0; i < g->trig_n && i < AZK_MAX_TRIGGERS; i++) {
         PIN(g->trig[i].source);

@@ -108,7 +108,7 @@ static int check_words(const azk_cardset *cs, const int32_t *plan) {
             continue;
         }
         WANT(in(plan[AZK_PO_FX_CARD + i], 0, AZK_NUM_CARDS - 1), AZK_PO_FX_CARD + i);
-        WANT(in(plan[AZK_PO_FX_KIND + i], AZK_FX_ATTACK, AZK_FX_STATUS), AZK_PO_FX_KIND + i);
+        WANT(in(plan[AZK_PO_FX_KIND + i], AZK_FX_ATTACK, AZK_FX_REMOVE), AZK_PO_FX_KIND + i);
         WANT(in(plan[AZK_PO_FX_DURATION + i], 0, AZK_DUR_COUNT - 1), AZK_PO_FX_DURATION + i);
         WANT(in(plan[AZK_PO_FX_CREATOR + i], 0, 1), AZK_PO_FX_CREATOR + i);
         WANT(in(plan[AZK_PO_FX_AMOUNT + i], INT8_MIN, INT8_MAX), AZK_PO_FX_AMOUNT + i);
@@ -134,6 +134,8 @@ static void write_position(azk_game *g, const int32_t *plan) {
     memset(&g->vm, 0, sizeof g->vm); /* as azk_game_init leaves it: one position, one hash */
     g->vm.source = g->vm.ctx_card = g->vm.spell_card = AZK_NONE;
     memset(g->vm.t, AZK_NONE, sizeof g->vm.t);
+    g->vm_depth = 0; /* --- effects --- no suspended frames */
+    memset(g->vm_saved, 0, sizeof g->vm_saved);
     for (int p = 0; p < AZK_PLAYERS; p++) {
         azk_player *pl = &g->pl[p];
         int base = p * AZK_CARDS_PER_PLAYER;

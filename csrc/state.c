@@ -23,7 +23,7 @@
 #include "game.h"
 
 #define AZK_STATE_MAGIC 0x534B5A41u /* "AZKS" */
-#define AZK_STATE_VERSION 4 /* 2: end_reason, decision counter and cap; 3: 16-bit effect statuses; 4: azk_card.seen */
+#define AZK_STATE_VERSION 5 /* 2: end_reason, decision counter and cap; 3: 16-bit effect statuses; 4: azk_card.seen; 5: VM frame stack (trigger_ability) */
 #define AZK_HEADER_BYTES 24
 
 size_t azk_game_size(void) { return sizeof(azk_game); }
@@ -236,9 +236,24 @@ static int check_conservation(const azk_game *g, int *seen) {
         if (g->cards[c].zone == AZK_Z_RESOLVING) {
             resolving++;
             /* a game that ended mid-spell keeps the spell where it was */
-            INV(g->result != AZK_RES_ONGOING || (g->vm.active && g->vm.spell_card == c), AZK_INV_ONE_RESOLVING);
+            /* (the outermost frame: vm_saved[0] under a trigger_ability run, docs/rules.md §16.3) */
+            INV(g->result != AZK_RES_ONGOING ||
+                    (g->vm.active && (g->vm_depth ? g->vm_saved[0].spell_card : g->vm.spell_card) == c),
+                AZK_INV_ONE_RESOLVING);
         }
     INV(resolving <= 1, AZK_INV_ONE_RESOLVING);
+    return 0;
+}
+
+/* Is pc an instruction of ability ab's program (walking it from its start)? */
+static int pc_in_program(const azk_cardset *cs, int ab, uint16_t want) {
+    uint16_t pc = cs->abilities[ab].program;
+    if (pc == AZK_NO_PC) return 0;
+    while (pc < cs->bytecode_len && cs->bytecode[pc] < AZK_NUM_OPCODES) {
+        if (pc == want) return 1;
+        if (pc > want) break;
+        pc = (uint16_t)(pc + 1 + azk_op_operands(cs->bytecode[pc]));
+    }
     return 0;
 }
 
@@ -247,7 +262,7 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
     /* effects, triggers, VM, prompt: every index in range */
     INV(g->fx_n <= AZK_MAX_EFFECTS && g->trig_n <= AZK_MAX_TRIGGERS, AZK_INV_QUEUE_COUNTS);
     for (int i = 0; i < g->fx_n; i++)
-        INV(g->fx[i].card < AZK_NUM_CARDS && g->fx[i].kind <= AZK_FX_STATUS && g->fx[i].duration < AZK_DUR_COUNT &&
+        INV(g->fx[i].card < AZK_NUM_CARDS && g->fx[i].kind <= AZK_FX_REMOVE && g->fx[i].duration < AZK_DUR_COUNT &&
                 g->fx[i].creator < 2, AZK_INV_EFFECT_RECORD);
     for (int i = 0; i < g->trig_n; i++) {
         const azk_trigger_entry *t = &g->trig[i];
@@ -261,6 +276,30 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
         INV(t->ability >= sd->ability_first && t->ability < sd->ability_first + sd->ability_count &&
                 t->ability - sd->ability_first < AZK_MAX_CARD_ABILITIES && cs->abilities[t->ability].kind == AZK_AB_TRIGGERED &&
                 t->controller == g->cards[t->source].owner, AZK_INV_TRIGGER_OWN_ABILITY);
+    }
+    /* --- effects --- the frames trigger_ability suspended (docs/rules.md
+     * §16.3): each a running ability, not waiting, without an answer, and
+     * checked like the running one below; unused ones are all zero */
+    INV(g->vm_depth < AZK_VM_DEPTH && (g->vm_depth == 0 || g->vm.active || g->result != AZK_RES_ONGOING),
+        AZK_INV_VM_STACK);
+    for (int i = 0; i < AZK_VM_DEPTH - 1; i++) {
+        const azk_vm_frame *sf = &g->vm_saved[i];
+        if (i >= g->vm_depth) {
+            static const azk_vm_frame zero;
+            INV(memcmp(sf, &zero, sizeof zero) == 0, AZK_INV_VM_STACK);
+            continue;
+        }
+        INV(sf->active && !sf->waiting && !sf->has_answer && sf->ability < cs->num_abilities &&
+                sf->source < AZK_NUM_CARDS && sf->controller < 2 && sf->pc < cs->bytecode_len &&
+                sf->each_n <= AZK_MAX_EACH && sf->each_i <= sf->each_n &&
+                (sf->ctx_card == AZK_NONE || sf->ctx_card < AZK_NUM_CARDS) &&
+                (sf->spell_card == AZK_NONE || sf->spell_card < AZK_NUM_CARDS) &&
+                (i == 0 || sf->spell_card == AZK_NONE),
+            AZK_INV_VM_STACK);
+        for (int j = 0; j < AZK_TREGS; j++) INV(sf->t[j] == AZK_NONE || sf->t[j] < AZK_NUM_CARDS, AZK_INV_VM_STACK);
+        for (int j = 0; j < sf->each_n; j++) INV(sf->each[j] < AZK_NUM_CARDS, AZK_INV_VM_STACK);
+        /* it resumes after its RUN_ABILITY: an instruction of its own program */
+        INV(pc_in_program(cs, sf->ability, sf->pc), AZK_INV_VM_STACK);
     }
     const azk_vm_frame *f = &g->vm;
     if (f->active) {
@@ -294,7 +333,12 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
                       : q->kind == AZK_PK_YES_NO ? AZK_OP_MAY
                       : q->kind == AZK_PK_NUMBER ? AZK_OP_CHOOSE_NUM
                       : q->kind == AZK_PK_BOTTOM_ORDER ? AZK_OP_BOTTOM_LOOKED
+                      : q->kind == AZK_PK_MODE ? AZK_OP_CHOOSE_MODE
                                                       : AZK_OP_PLAY_FREE;
+        /* --- effects --- MOVE and PORTAL ask for a slot, ATTACH for a holder */
+        if ((q->kind == AZK_PK_SLOT && (op == AZK_OP_MOVE || op == AZK_OP_PORTAL)) ||
+            (q->kind == AZK_PK_HOLDER && op == AZK_OP_ATTACH))
+            want_op = op;
         INV(op == want_op, AZK_INV_PROMPT_OPCODE);
         INV(q->kind != AZK_PK_CARD || q->n > 0, AZK_INV_PROMPT_CARD_OPTIONS); /* CHOOSE asks only with options */
         for (int i = 0; i < q->n; i++) {
@@ -305,6 +349,7 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
             case AZK_PK_NUMBER: ok = o < AZK_MAX_OPTIONS; break;
             case AZK_PK_SLOT: ok = o < 16 && (o & 7) < AZK_ROW; break;
             case AZK_PK_HOLDER: ok = o <= AZK_ROW; break;
+            case AZK_PK_MODE: ok = o < AZK_MAX_MODES; break;
             }
             INV(ok, AZK_INV_PROMPT_OPTION_RANGE);
         }

@@ -92,6 +92,14 @@ enum azk_ctx_value {
 };
 #undef AZK_CTX
 
+/* --- effects --- */
+#define AZK_STAT(name, doc) AZK_STAT_##name,
+enum azk_stat {
+#include "azk_enums.def"
+    AZK_STAT_COUNT
+};
+#undef AZK_STAT
+
 int azk_op_operands(int op) { return op >= 0 && op < AZK_NUM_OPCODES ? OPERANDS[op] : 0; }
 int azk_op_props(int op) { return op >= 0 && op < AZK_NUM_OPCODES ? PROPS[op] : 0; }
 int azk_op_kind(int op, int i) {
@@ -296,6 +304,21 @@ static int ctx_value(const azk_game *g, const pure_ctx *x, int which) {
     }
 }
 
+/* --- effects --- A card's statistic for the STAT op, as the rules compute
+ * it now (docs/rules.md §16.8). */
+static int card_stat(const azk_game *g, const azk_cardset *cs, int c, int which) {
+    const azk_card_def *d = azk_def(cs, g, c);
+    switch (which) {
+    case AZK_STAT_ATTACK: return azk_attack_of(g, cs, c);
+    case AZK_STAT_HEALTH: return azk_health_of(g, cs, c);
+    case AZK_STAT_DAMAGE: return g->cards[c].damage;
+    case AZK_STAT_REMAINING: return azk_health_of(g, cs, c) - g->cards[c].damage;
+    case AZK_STAT_GP: return d->gate_points;
+    case AZK_STAT_COST: return d->cost;
+    default: return 0;
+    }
+}
+
 static int16_t sat16(int v) { return (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v); }
 
 /* Execute pure op at pc; returns the next pc. */
@@ -334,6 +357,13 @@ static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x,
         r[a[0]] = sat16(count_matching(g, cs, s, x->controller, x->source, r, x->t)) >= (int8_t)a[2];
         break;
     }
+    /* --- effects --- */
+    case AZK_OP_MUL: r[a[0]] = sat16((int)r[a[0]] * (int)r[a[1]]); break;
+    case AZK_OP_MAX: if (r[a[1]] > r[a[0]]) r[a[0]] = r[a[1]]; break;
+    case AZK_OP_ABS: r[a[0]] = sat16(r[a[0]] < 0 ? -(int)r[a[0]] : r[a[0]]); break;
+    case AZK_OP_STAT: r[a[0]] = t_valid(g, x, a[1]) ? sat16(card_stat(g, cs, x->t[a[1]], a[2])) : 0; break;
+    case AZK_OP_JTAB: /* the verifier checked that b JMPs stand at off */
+        return r[a[0]] >= 0 && r[a[0]] < a[1] ? (uint16_t)(U16(a[2], a[3]) + 3 * r[a[0]]) : next;
 #define AZK_OP(name, ops, props, doc) AZK_IMPURE_CASE_##props(name)
 #include "azk_opcodes.def"
 #undef AZK_OP
@@ -481,11 +511,106 @@ static int placement_options(const azk_game *g, const azk_cardset *cs, int c, in
     return n;
 }
 
+/* --- effects --- */
+/* The ability `which` (operand kind TRIG) of card c's definition: its first
+ * triggered ability on that trigger, its spell ability (AZK_TRIG_COUNT) or
+ * its first activated ability (AZK_TRIG_COUNT + 1); -1 if none has a program. */
+static int find_ability(const azk_game *g, const azk_cardset *cs, int c, int which) {
+    const azk_card_def *d = azk_def(cs, g, c);
+    for (int i = 0; i < d->ability_count; i++) {
+        const azk_ability *ab = &cs->abilities[d->ability_first + i];
+        if (ab->program == AZK_NO_PC) continue;
+        int hit = which < AZK_TRIG_COUNT ? ab->kind == AZK_AB_TRIGGERED && ab->trigger == which
+                  : which == AZK_TRIG_COUNT ? ab->kind == AZK_AB_SPELL
+                                            : ab->kind == AZK_AB_ACTIVATED;
+        if (hit) return d->ability_first + i;
+    }
+    return -1;
+}
+
+/* The context the pure instructions read, for the running frame. */
+static pure_ctx frame_ctx(const azk_game *g, azk_vm_frame *f) {
+    pure_ctx x = {f->r, f->t, f->t_inc, f->source, f->controller, f->ctx_card, f->ctx_value, f->source_inc};
+    if (f->ctx_card != AZK_NONE && g->cards[f->ctx_card].incarnation != f->ctx_inc) x.ctx_card = AZK_NONE;
+    return x;
+}
+
+/* RUN_ABILITY (docs/rules.md §16.3): suspend the running frame (resuming at
+ * `resume`) and run ability `ab` in a fresh one, as the running ability's
+ * own: same source (`self`), same controller, no trigger context. The
+ * instruction count carries over, so AZK_VM_STEP_LIMIT bounds the whole run.
+ * Returns 0 when the stack is full: the game ends TRUNCATED (VM_DEPTH). */
+static int push_frame(azk_game *g, const azk_cardset *cs, int ab, uint16_t resume) {
+    azk_vm_frame *f = &g->vm;
+    if (g->vm_depth + 1 >= AZK_VM_DEPTH) {
+        azk_truncate(g, AZK_END_VM_DEPTH);
+        return 0;
+    }
+    f->pc = resume;
+    g->vm_saved[g->vm_depth++] = *f;
+    uint8_t source = f->source, controller = f->controller;
+    uint16_t source_inc = f->source_inc, steps = f->steps;
+    clear_frame(f);
+    f->active = 1;
+    f->ability = (uint8_t)ab;
+    f->source = source;
+    f->source_inc = source_inc;
+    f->controller = controller;
+    f->steps = steps;
+    f->pc = cs->abilities[ab].program;
+    azk_event(g, AZK_EV_ABILITY, controller, source, ab);
+    return 1;
+}
+
+/* END of a nested frame: the suspended one resumes where it stopped. */
+static void pop_frame(azk_game *g) {
+    uint16_t steps = g->vm.steps;
+    g->vm = g->vm_saved[--g->vm_depth];
+    g->vm.steps = steps;
+    memset(&g->vm_saved[g->vm_depth], 0, sizeof g->vm_saved[0]);
+}
+
+/* Empty slot codes (garden s, alley 8 + s) of player p's rows named by
+ * `where` (1 garden, 2 alley, 3 either): where MOVE may put an entity. */
+static int empty_slots(const azk_game *g, int p, int where, uint8_t *opts) {
+    const azk_player *pl = &g->pl[p];
+    int n = 0;
+    for (int z = 0; z < 2; z++) {
+        if (!(where & (1 << z))) continue;
+        const uint8_t *row = z == 0 ? pl->garden : pl->alley;
+        for (int s = 0; s < AZK_ROW; s++)
+            if (row[s] == AZK_NONE) opts[n++] = (uint8_t)(z * 8 + s);
+    }
+    return n;
+}
+
+static int in_row(const azk_game *g, int c) {
+    return g->cards[c].zone == AZK_Z_GARDEN || g->cards[c].zone == AZK_Z_ALLEY;
+}
+
+/* Entity c moves to the empty slot `code` of its owner's rows (MOVE, SWAP):
+ * within a row it keeps being the same object (no zone change, RULES §2.1);
+ * between rows it is a new object, and entering the garden gives cooldown
+ * (RULES §5.5). */
+static void move_to_slot(azk_game *g, const azk_cardset *cs, int c, int code) {
+    int zone = code >= 8 ? AZK_Z_ALLEY : AZK_Z_GARDEN, slot = code & 7;
+    azk_card *k = &g->cards[c];
+    azk_player *pl = &g->pl[k->owner];
+    if (k->zone == zone) {
+        uint8_t *row = zone == AZK_Z_GARDEN ? pl->garden : pl->alley;
+        row[k->pos] = AZK_NONE;
+        row[slot] = (uint8_t)c;
+        k->pos = (uint8_t)slot;
+        azk_rebuild_hints(g, cs); /* the place-coded hints (occ, act_src, at_risk) moved */
+        return;
+    }
+    azk_place_in_row(g, cs, c, zone, slot);
+}
+
 void azk_vm_run(azk_game *g, const azk_cardset *cs) {
     azk_vm_frame *f = &g->vm;
     const uint8_t *bc = cs->bytecode;
-    pure_ctx x = {f->r, f->t, f->t_inc, f->source, f->controller, f->ctx_card, f->ctx_value, f->source_inc};
-    if (f->ctx_card != AZK_NONE && g->cards[f->ctx_card].incarnation != f->ctx_inc) x.ctx_card = AZK_NONE;
+    pure_ctx x = frame_ctx(g, f);
     uint8_t opts[AZK_NUM_CARDS];
     while (f->active && !f->waiting) {
         if (g->result != AZK_RES_ONGOING) return;
@@ -500,8 +625,13 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
         azk_player *pl = &g->pl[f->controller];
         int v;
         if (op == AZK_OP_END) {
-            finish(g, cs);
-            return;
+            if (g->vm_depth == 0) {
+                finish(g, cs);
+                return;
+            }
+            pop_frame(g); /* a trigger_ability run ended: back to its caller (§16.3) */
+            x = frame_ctx(g, f);
+            continue;
         }
         switch ((enum azk_opcode)op) { /* every opcode has a case: no default (-Wswitch) */
 #define AZK_OP(name, ops, props, doc) AZK_PURE_CASE_##props(name)
@@ -698,6 +828,117 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             f->each_n = f->each_i = 0;
             break;
         }
+        /* --- effects --- */
+        case AZK_OP_RANDOM: { /* the game's own rng: clones and replays draw the same (§16.8) */
+            int lo = f->r[a[0]], hi = f->r[a[1]];
+            if (hi > lo) f->r[a[0]] = (int16_t)(lo + (int)azk_rng_bounded(&g->rng, (uint32_t)(hi - lo + 1)));
+            break;
+        }
+        case AZK_OP_CHOOSE_MODE: { /* §16.2 */
+            if (take_answer(f, &v)) { f->r[a[0]] = (int16_t)v; break; }
+            int n = 0;
+            for (int i = 0; i < a[2]; i++)
+                if (f->r[a[1]] & (1 << i)) opts[n++] = (uint8_t)i;
+            if (n <= 1) { f->r[a[0]] = (int16_t)(n ? opts[0] : -1); break; }
+            ask(g, AZK_PK_MODE, 0, opts, n);
+            return;
+        }
+        case AZK_OP_HEAL: /* §16.4: damage never goes below 0 */
+            if (valid_on_field(g, &x, a[0]) && f->r[a[1]] > 0) {
+                azk_card *k = &g->cards[f->t[a[0]]];
+                k->damage = (int16_t)(f->r[a[1]] >= k->damage ? 0 : k->damage - f->r[a[1]]);
+            }
+            break;
+        case AZK_OP_UNTAP:
+            if (valid_on_field(g, &x, a[0])) azk_set_tapped(g, f->t[a[0]], 0);
+            break;
+        case AZK_OP_COOLDOWN:
+            if (valid_on_field(g, &x, a[0])) {
+                azk_card *k = &g->cards[f->t[a[0]]];
+                if (!a[1]) k->flags &= (uint8_t)~AZK_CF_COOLDOWN;
+                else if (k->zone == AZK_Z_GARDEN) k->flags |= AZK_CF_COOLDOWN; /* cooldown means only there */
+            }
+            break;
+        case AZK_OP_REMOVE_STATUS: /* §16.4: a masking effect; shocked, a one-shot mark, goes at once */
+            if (valid_on_field(g, &x, a[0])) {
+                unsigned bits = U16(a[1], a[2]);
+                if (bits & AZK_ST_SHOCKED) g->cards[f->t[a[0]]].flags &= (uint8_t)~AZK_CF_SHOCKED;
+                azk_add_effect(g, f->t[a[0]], AZK_FX_REMOVE, a[3], f->controller, 0, bits);
+            }
+            break;
+        case AZK_OP_SWAP: { /* §16.5 */
+            if (!t_valid(g, &x, a[0]) || !t_valid(g, &x, a[1])) break;
+            int c1 = f->t[a[0]], c2 = f->t[a[1]];
+            if (c1 == c2 || !in_row(g, c1) || !in_row(g, c2) || g->cards[c1].owner != g->cards[c2].owner) break;
+            int code1 = (g->cards[c1].zone == AZK_Z_ALLEY ? 8 : 0) + g->cards[c1].pos;
+            int code2 = (g->cards[c2].zone == AZK_Z_ALLEY ? 8 : 0) + g->cards[c2].pos;
+            if (g->cards[c1].zone == g->cards[c2].zone) { /* same row: two places change, no object does */
+                azk_player *op_ = &g->pl[g->cards[c1].owner];
+                uint8_t *row = g->cards[c1].zone == AZK_Z_GARDEN ? op_->garden : op_->alley;
+                row[code1 & 7] = (uint8_t)c2;
+                row[code2 & 7] = (uint8_t)c1;
+                g->cards[c1].pos = (uint8_t)(code2 & 7);
+                g->cards[c2].pos = (uint8_t)(code1 & 7);
+                azk_rebuild_hints(g, cs);
+                break;
+            }
+            azk_move(g, cs, c1, AZK_Z_ASIDE, 0); /* out of the way while c2 takes its place */
+            move_to_slot(g, cs, c2, code1);
+            move_to_slot(g, cs, c1, code2);
+            break;
+        }
+        case AZK_OP_MOVE: { /* §16.5: to an empty slot */
+            if (!t_valid(g, &x, a[0]) || !in_row(g, f->t[a[0]])) break;
+            int c = f->t[a[0]];
+            int n = empty_slots(g, g->cards[c].owner, a[1], opts);
+            if (take_answer(f, &v)) {
+                for (int i = 0; i < n; i++)
+                    if (opts[i] == v) move_to_slot(g, cs, c, v);
+                break;
+            }
+            if (n == 0) break;
+            if (n == 1) { move_to_slot(g, cs, c, opts[0]); break; }
+            ask(g, AZK_PK_SLOT, 0, opts, n);
+            return;
+        }
+        case AZK_OP_PORTAL: { /* §16.6: the gate's portal, without tapping the gate */
+            if (!t_valid(g, &x, a[0])) break;
+            int c = f->t[a[0]], kind = 0;
+            const azk_card *k = &g->cards[c];
+            if (k->zone != AZK_Z_ALLEY || k->owner != f->controller || (k->flags & AZK_CF_TAPPED)) break;
+            int n = placement_options(g, cs, c, 1, opts, &kind);
+            if (take_answer(f, &v)) {
+                for (int i = 0; i < n; i++)
+                    if (opts[i] == v) azk_portal(g, cs, c, v, 0);
+                break;
+            }
+            if (n == 0) break;
+            if (n == 1) { azk_portal(g, cs, c, opts[0], 0); break; }
+            ask(g, AZK_PK_SLOT, 0, opts, n);
+            return;
+        }
+        case AZK_OP_ATTACH: { /* §16.7: not a play */
+            if (!t_valid(g, &x, a[0]) || !movable(g, cs, f->t[a[0]])) break;
+            int c = f->t[a[0]], kind = 0;
+            if (azk_def(cs, g, c)->card_type != AZK_CT_WEAPON) break;
+            int n = placement_options(g, cs, c, 3, opts, &kind);
+            if (take_answer(f, &v)) {
+                for (int i = 0; i < n; i++)
+                    if (opts[i] == v) azk_attach_weapon(g, cs, c, v);
+                break;
+            }
+            if (n == 1) { azk_attach_weapon(g, cs, c, opts[0]); break; }
+            ask(g, AZK_PK_HOLDER, 0, opts, n);
+            return;
+        }
+        case AZK_OP_RUN_ABILITY: { /* §16.3 */
+            if (!t_valid(g, &x, a[0])) break; /* the card changed zone since it was named: nothing */
+            int ab = find_ability(g, cs, f->t[a[0]], a[1]);
+            if (ab < 0) break;
+            if (!push_frame(g, cs, ab, next)) return;
+            x = frame_ctx(g, f);
+            continue;
+        }
 #ifdef AZK_TEST_EXTENSIONS
         /* Test builds only (tests/test_extending.py appends TESTKW and TESTOP
          * to the .def files): the recipe of docs/extending.md, end to end. */
@@ -743,6 +984,10 @@ static int kind_ok(const azk_cardset *cs, uint8_t kind, const uint8_t *a) {
     case AZK_OPK_FLAG: return a[0] <= 1;
     case AZK_OPK_PLACE: return a[0] >= 1 && a[0] <= 3;
     case AZK_OPK_OFF: return 1;
+    /* --- effects --- */
+    case AZK_OPK_TRIG: return a[0] <= AZK_TRIG_COUNT + 1;
+    case AZK_OPK_STAT: return a[0] < AZK_STAT_COUNT;
+    case AZK_OPK_NMODES: return a[0] >= 1 && a[0] <= AZK_MAX_MODES;
     case AZK_OPK_COUNT: break;
     }
     return 0;
@@ -780,11 +1025,29 @@ int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure) {
         if (pure && !PURE_OP(op)) return -4;
         if (pc + 1 + OPERANDS[op] > cs->bytecode_len) return -2;
         const uint8_t *a = &cs->bytecode[pc + 1];
+        /* a static's condition runs inside azk_attack_of / azk_health_of
+         * (statics and auras): reading attack or health there would recurse
+         * without end, so such a program is not a card set (the compiler
+         * says so with the JSON path) */
+        if (pure == AZK_VERIFY_STATIC && op == AZK_OP_STAT &&
+            (a[2] == AZK_STAT_ATTACK || a[2] == AZK_STAT_HEALTH || a[2] == AZK_STAT_REMAINING))
+            return -10;
         int target;
         if (!operand_ok(cs, op, a, &target)) return -5;
         boundary[pc >> 3] |= (uint8_t)(1u << (pc & 7));
         if (op == AZK_OP_FOREACH && ++depth > 1) return -6;
         if (op == AZK_OP_NEXT && --depth < 0) return -6;
+        if (op == AZK_OP_JTAB && target >= 0) { /* --- effects --- b JMPs at off: each entry is a jump too */
+            for (int i = 0; i < a[1]; i++) {
+                int e = target + 3 * i;
+                if (e < start || e + 2 >= cs->bytecode_len || cs->bytecode[e] != AZK_OP_JMP) return -7;
+                if (i > 0) {
+                    if (njumps >= 256) return -9;
+                    jumps[njumps++] = (uint16_t)e;
+                    if (e > max_target) max_target = e;
+                }
+            }
+        }
         if (target >= 0) {
             if (target < start || target >= cs->bytecode_len) return -7;
             if (pure && target <= pc) return -8;

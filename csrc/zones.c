@@ -363,6 +363,9 @@ void azk_game_over(azk_game *g, int result, int reason) {
     g->vm.active = 0;
     g->vm.waiting = 0;
     g->trig_n = 0;
+    /* --- effects --- frames suspended by trigger_ability are abandoned too */
+    g->vm_depth = 0;
+    memset(g->vm_saved, 0, sizeof g->vm_saved);
     if (result == AZK_RES_TRUNCATED) azk_event(g, AZK_EV_TRUNCATED, -1, -1, reason);
     azk_event(g, AZK_EV_GAME_OVER, -1, -1, result);
 }
@@ -643,6 +646,17 @@ int azk_holder_code_card(const azk_game *g, int p, int code) {
 
 /* Play card `c` (already paid for unless free): entity to `zone` slot, weapon
  * onto holder code, spell onto the resolving zone with its program started. */
+/* Attach weapon c to its owner's holder at holder code `where` (0 leader,
+ * 1..5 garden slot + 1): the one attach path, for a played weapon (RULES
+ * §5.3) and the attach effect (docs/rules.md §16.7, not a play). Returns the
+ * holder's card index. */
+int azk_attach_weapon(azk_game *g, const azk_cardset *cs, int c, int where) {
+    int holder = azk_holder_code_card(g, g->cards[c].owner, where);
+    azk_move(g, cs, c, AZK_Z_WEAPON, 0);
+    g->cards[c].holder = (uint8_t)holder;
+    return holder;
+}
+
 void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int where) {
     int p = g->cards[c].owner;
     const azk_card_def *d = azk_def(cs, g, c);
@@ -654,9 +668,7 @@ void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int wher
         azk_fire_card(g, cs, c, AZK_TRIG_ON_PLAY, c, before);
         azk_fire_card(g, cs, c, zone == AZK_Z_GARDEN ? AZK_TRIG_ON_PLAY_GARDEN : AZK_TRIG_ON_PLAY_ALLEY, c, before);
     } else if (d->card_type == AZK_CT_WEAPON) {
-        int holder = azk_holder_code_card(g, p, where);
-        azk_move(g, cs, c, AZK_Z_WEAPON, 0);
-        g->cards[c].holder = (uint8_t)holder;
+        int holder = azk_attach_weapon(g, cs, c, where);
         azk_fire_card(g, cs, c, AZK_TRIG_ON_PLAY, holder, 0);
         azk_fire_card(g, cs, c, AZK_TRIG_WHEN_EQUIPPING, holder, 0);
     } else if (d->card_type == AZK_CT_SPELL) {

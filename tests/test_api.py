@@ -280,7 +280,8 @@ def test_every_prompt_kind_is_reached_and_answered():
             i += 1
         if len(kinds) == 6:
             break
-    assert set(kinds) == set(_core.PROMPT_KINDS), kinds
+    # MODE ("choose one", docs/rules.md §16.2) is on no starter card: tests/test_ext_effects.py reaches it
+    assert set(kinds) == set(_core.PROMPT_KINDS) - {"MODE"}, kinds
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -56,6 +56,11 @@ STATUSES = _family("AZK_STATUS")
 DURATIONS = _family("AZK_DURATION")
 REFS = _family("AZK_REF")
 CTX = _family("AZK_CTX")
+STATS = _family("AZK_STAT")                 # --- effects --- {"stat": {"of": ...}}
+# Statistics computed through the statics (azk_attack_of / azk_health_of): a
+# static condition reading them would recurse (docs/abilities.md, auras).
+STATIC_UNSAFE_STATS = frozenset({"ATTACK", "HEALTH", "REMAINING"})
+MAX_MODES = CAPS["AZK_MAX_MODES"]           # modes of one choose_mode
 CARD_TYPES = _family("AZK_CARD_TYPE")
 ELEMENTS = _family("AZK_ELEMENT")
 KEYWORDS = _family("AZK_KEYWORD")   # --- cont ---: aura grant / remove
@@ -155,6 +160,9 @@ class CompiledAbilities:
     selectors: list = field(default_factory=list)      # [Selector]
     bytecode: bytearray = field(default_factory=bytearray)
     ranges: list = field(default_factory=list)         # per card: (ability_first, ability_count)
+    # --- effects --- pc of each CHOOSE_MODE -> its modes' labels (the MODE
+    # prompt's option i is mode i: Game.prompt() names it by these)
+    mode_labels: dict = field(default_factory=dict)
 
 
 class _Scope:
@@ -214,6 +222,7 @@ class Compiler:
         self._steps = 0           # worst-case instructions executed by the code emitted so far
         self._source = None       # the card whose abilities are being compiled (a JSON dict)
         self._trigger = None      # the trigger name of the ability being compiled
+        self._in_condition = False  # compiling a condition program (requires, static condition)
 
     # ---- emission --------------------------------------------------------
     def _operand_range(self, kind):
@@ -223,6 +232,8 @@ class Compiler:
             "R": (0, NUM_REGS - 1), "T": (0, NUM_TREGS - 1), "SEL": (0, len(self.out.selectors) - 1),
             "REF": (0, len(REFS) - 1), "CTXV": (0, len(CTX) - 1), "DUR": (0, len(DURATIONS) - 1),
             "STATUS": (1, (1 << len(STATUSES)) - 1), "I8": (0, 255), "FLAG": (0, 1), "PLACE": (1, 3),
+            # --- effects ---
+            "TRIG": (0, len(TRIGGERS) + 1), "STAT": (0, len(STATS) - 1), "NMODES": (1, MAX_MODES),
         }.get(kind)
 
     def _emit(self, path, op, *operands):
@@ -362,7 +373,7 @@ class Compiler:
             return
         if not isinstance(v, dict) or len(v) != 1:
             raise AbilityError(path, "a value is an integer or an object with exactly one key "
-                                     "(count, context, var, min, add, sub)")
+                                     "(count, context, var, min, add, sub, mul, max, abs, stat, random)")
         (k, arg), = v.items()
         p = f"{path}.{k}"
         if k == "count":
@@ -382,6 +393,44 @@ class Compiler:
             t = scope.temp(p)
             self.value(arg[1], f"{p}[1]", scope, t)
             self._emit(p, {"min": "MIN", "add": "ADD", "sub": "SUB"}[k], reg, t)
+            scope.release()
+        # --- effects ---
+        elif k in ("mul", "max"):
+            if not isinstance(arg, list) or len(arg) != 2:
+                raise AbilityError(p, f"{k} takes a list of two values")
+            self.value(arg[0], f"{p}[0]", scope, reg)
+            t = scope.temp(p)
+            self.value(arg[1], f"{p}[1]", scope, t)
+            self._emit(p, {"mul": "MUL", "max": "MAX"}[k], reg, t)
+            scope.release()
+        elif k == "abs":
+            self.value(arg, p, scope, reg)
+            self._emit(p, "ABS", reg)
+        elif k == "stat":
+            a = self._fields(arg, p, ("card", "of"))
+            of = a["of"]
+            if not isinstance(of, str) or of.upper() not in STATS:
+                raise AbilityError(f"{p}.of", f"unknown statistic {of!r} (known: {', '.join(n.lower() for n in STATS)})")
+            if self._in_condition == "static" and of.upper() in STATIC_UNSAFE_STATS:
+                raise AbilityError(f"{p}.of", f"a static ability's condition cannot read {of!r}: attack and health "
+                                              "are computed from the statics themselves (it would never finish); "
+                                              f"readable here: {', '.join(sorted(n.lower() for n in set(STATS) - STATIC_UNSAFE_STATS))}")
+            t = self.card_ref(a["card"], f"{p}.card", scope)
+            self._emit(p, "STAT", reg, t, STATS[of.upper()])
+        elif k == "random":
+            if self._in_condition:
+                raise AbilityError(p, "random is not allowed in a condition program (requires, static condition): "
+                                      "legality and statics must not draw from the game's random numbers")
+            if not isinstance(arg, list) or len(arg) != 2:
+                raise AbilityError(p, "random takes a list of two values [low, high] (both included)")
+            lo, hi = arg
+            if isinstance(lo, int) and isinstance(hi, int) and not isinstance(lo, bool) \
+                    and not isinstance(hi, bool) and hi < lo:
+                raise AbilityError(p, f"random: high {hi} is below low {lo}")
+            self.value(lo, f"{p}[0]", scope, reg)
+            t = scope.temp(p)
+            self.value(hi, f"{p}[1]", scope, t)
+            self._emit(p, "RANDOM", reg, t)
             scope.release()
         else:
             raise AbilityError(p, f"unknown value kind {k!r}")
@@ -752,8 +801,121 @@ class Compiler:
             if literal:     # a computed count is bounded at run time only (the step limit)
                 self._steps = before + times * (self._steps - before) + 1
                 self._check_steps(f"{p}.times", "repeat")
+        # --- effects ---
+        elif k == "choose_mode":
+            self._choose_mode(arg, p, scope)
+        elif k == "trigger_ability":
+            a = self._fields(arg, p, ("card",), ("ability",))
+            t = self.card_ref(a["card"], f"{p}.card", scope)
+            which = _name(a.get("ability", "on_play"), f"{p}.ability", "ability")
+            codes = {n.lower(): i for n, i in TRIGGERS.items()}
+            codes.update(spell=len(TRIGGERS), activated=len(TRIGGERS) + 1)
+            if which not in codes:
+                raise AbilityError(f"{p}.ability", f"unknown ability {which!r} (a trigger name, \"spell\" or "
+                                                   f"\"activated\": {', '.join(codes)})")
+            self._emit(p, "RUN_ABILITY", t, codes[which])
+        elif k == "heal":
+            a = self._fields(arg, p, ("target", "amount"))
+            t = self.card_ref(a["target"], f"{p}.target", scope)
+            r = scope.temp(p)
+            self.count(a["amount"], f"{p}.amount", scope, r, what="damage")
+            self._emit(p, "HEAL", t, r)
+            scope.release()
+        elif k in ("untap", "set_cooldown", "clear_cooldown", "portal", "attach"):
+            t = self.card_ref(arg, p, scope)
+            if k == "untap":
+                self._emit(p, "UNTAP", t)
+            elif k in ("set_cooldown", "clear_cooldown"):
+                self._emit(p, "COOLDOWN", t, 1 if k == "set_cooldown" else 0)
+            else:
+                self._emit(p, k.upper(), t)
+        elif k == "remove_status":
+            a = self._fields(arg, p, ("target", "status"), ("duration",))
+            t = self.card_ref(a["target"], f"{p}.target", scope)
+            self._emit(p, "REMOVE_STATUS", t, self._status_bits(a["status"], f"{p}.status"),
+                       self._duration(a.get("duration"), f"{p}.duration"))
+        elif k == "swap":
+            if not isinstance(arg, list) or len(arg) != 2:
+                raise AbilityError(p, "swap takes a list of two cards")
+            t1 = self.card_ref(arg[0], f"{p}[0]", scope)
+            t2 = self.card_ref(arg[1], f"{p}[1]", scope)
+            self._emit(p, "SWAP", t1, t2)
+        elif k == "move":
+            a = self._fields(arg, p, ("card",), ("to",))
+            t = self.card_ref(a["card"], f"{p}.card", scope)
+            to = _name(a.get("to", "either"), f"{p}.to", "place")
+            if to not in PLACES:
+                raise AbilityError(f"{p}.to", f"unknown place {to!r} (garden, alley, either)")
+            self._emit(p, "MOVE", t, PLACES[to])
         else:
             raise AbilityError(p, f"unknown statement {k!r}")
+
+    # --- effects ---
+    def _status_bits(self, status, path):
+        names = status if isinstance(status, list) else [status]
+        bits = 0
+        for i, n in enumerate(names):
+            if str(n).upper() not in STATUSES:
+                raise AbilityError(f"{path}[{i}]", f"unknown status {n!r} (known: {', '.join(x.lower() for x in STATUSES)})")
+            bits |= 1 << STATUSES[str(n).upper()]
+        if not bits:
+            raise AbilityError(path, "needs at least one status")
+        return bits
+
+    def _choose_mode(self, arg, p, scope):
+        """choose_mode: [{"label": L, "requires": C, "do": [...]}, ...]. The
+        available modes (requires holds; without requires, a mode whose first
+        statement is a mandatory choose needs a candidate) form a bit mask;
+        CHOOSE_MODE asks (MODE prompt, option i = mode i) and JTAB jumps
+        through a table of JMPs to the chosen branch (docs/rules.md §16.2)."""
+        if not isinstance(arg, list) or not 2 <= len(arg) <= MAX_MODES:
+            raise AbilityError(p, f"choose_mode takes a list of 2 to {MAX_MODES} modes (AZK_MAX_MODES)")
+        m = scope.temp(p)
+        self._emit(p, "SETI", m, 0)
+        labels = []
+        for i, mode in enumerate(arg):
+            mp = f"{p}[{i}]"
+            a = self._fields(mode, mp, ("label", "do"), ("requires",))
+            if not isinstance(a["label"], str) or not a["label"].strip():
+                raise AbilityError(f"{mp}.label", "expected the mode's printed text (a non-empty string)")
+            labels.append(a["label"])
+            if not isinstance(a["do"], list) or not a["do"]:
+                raise AbilityError(f"{mp}.do", "expected a non-empty list of statements")
+            first = a["do"][0]
+            req = a.get("requires")
+            t = scope.temp(mp)
+            if req is not None:
+                self.condition(req, f"{mp}.requires", scope, t)
+            elif isinstance(first, dict) and len(first) == 1 and isinstance(first.get("choose"), dict) \
+                    and not first["choose"].get("optional") and "from" in first["choose"]:
+                # derived: a mode whose mandatory target is missing is not offered
+                sel = self.selector(first["choose"]["from"], f"{mp}.do[0].choose.from", scope)
+                self._emit(mp, "COUNT_GE", t, sel, 1)
+            else:
+                self._emit(mp, "SETI", t, 1)
+            skip = self._emit_jump(mp, "JZ", t)
+            self._emit(mp, "ADDI", m, 1 << i)
+            self._patch(skip)
+            scope.release()
+        n = len(arg)
+        self.out.mode_labels[self._pc()] = labels
+        self._emit(p, "CHOOSE_MODE", m, m, n)
+        table_at = self._emit_jump(p, "JTAB", m, n)
+        scope.release()
+        none = self._emit_jump(p, "JMP")          # no mode available: nothing happens
+        self._patch(table_at)
+        entries = [self._emit_jump(p, "JMP") for _ in range(n)]
+        exits, before, most = [none], self._steps, 0
+        for i, mode in enumerate(arg):
+            self._patch(entries[i])
+            self._steps = before
+            self.block(mode["do"], f"{p}[{i}].do", scope)
+            most = max(most, self._steps - before)
+            if i + 1 < n:
+                exits.append(self._emit_jump(p, "JMP"))
+        for e in exits:
+            self._patch(e)
+        self._steps = before + most
 
     # ---- programs and abilities ---------------------------------------------
     def program(self, stmts, path):
@@ -766,10 +928,14 @@ class Compiler:
         self._check_self_replay(scope)
         return start
 
-    def condition_program(self, cond, path):
+    def condition_program(self, cond, path, static=False):
         start = self._pc()
         scope = _Scope(path)
-        self.condition(cond, path, scope, 0)
+        self._in_condition = "static" if static else True
+        try:
+            self.condition(cond, path, scope, 0)
+        finally:
+            self._in_condition = False
         self._emit(path, "END")
         return start
 
@@ -838,7 +1004,7 @@ class Compiler:
             ab.program = self.program(a["effect"], f"{path}.effect")
         if kind == "static":
             if "condition" in a:
-                ab.condition = self.condition_program(a["condition"], f"{path}.condition")
+                ab.condition = self.condition_program(a["condition"], f"{path}.condition", static=True)
             for k in ("attack", "health", "weapon_bonus_becomes"):
                 if k in a:
                     self._i8(f"{path}.{k}", a[k])

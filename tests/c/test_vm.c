@@ -25,6 +25,11 @@ enum {
 #include "azk_enums.def"
     CTXV_COUNT_ };
 #undef AZK_CTX
+#define AZK_STAT(name, doc) STAT_##name,
+enum {
+#include "azk_enums.def"
+    STAT_COUNT_ };
+#undef AZK_STAT
 
 #define J(x) (uint8_t)((x) & 0xFF), (uint8_t)(((x) >> 8) & 0xFF) /* u16 jump operand */
 #define OP(x) AZK_OP_##x
@@ -76,6 +81,7 @@ static int jump_operand_at(uint8_t op) { /* offset of the u16 target within the 
     case AZK_OP_JZ: return 2;
     case AZK_OP_FOREACH: return 3;
     case AZK_OP_NEXT: return 2;
+    case AZK_OP_JTAB: return 3; /* --- effects --- */
     default: return -1;
     }
 }
@@ -211,8 +217,9 @@ static void test_verify_unknown_opcode(void) {
     REJECT(AZK_NUM_OPCODES);
     REJECT(OP(SETI), 0, 1, AZK_NUM_OPCODES, OP(END));
     REJECT(0xFF, OP(END));
-    /* the highest opcode (COUNT_GE) is known */
-    _Static_assert(AZK_OP_COUNT_GE == AZK_NUM_OPCODES - 1, "COUNT_GE is the last opcode");
+    /* the highest opcode (RUN_ABILITY, --- effects ---) is known */
+    _Static_assert(AZK_OP_RUN_ABILITY == AZK_NUM_OPCODES - 1, "RUN_ABILITY is the last opcode");
+    ACCEPT(OP(RUN_ABILITY), 0, 0, OP(END));
     ACCEPT(OP(COUNT_GE), 0, 0, 3, OP(END));
     ACCEPT(OP(RETURN_COST), 0, OP(END));
     ACCEPT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(5), OP(END));
@@ -1733,6 +1740,7 @@ static int kind_valid(int kind, int ns) {
     case AZK_OPK_STATUS: return AZK_ST_FROZEN;
     case AZK_OPK_PLACE: return 3;
     case AZK_OPK_FLAG: return 1;
+    case AZK_OPK_NMODES: return 1; /* --- effects --- */
     default: return 0;
     }
 }
@@ -1747,6 +1755,9 @@ static int kind_invalid(int kind, int ns) {
     case AZK_OPK_STATUS: return 0;
     case AZK_OPK_FLAG: return 2;
     case AZK_OPK_PLACE: return 4;
+    case AZK_OPK_TRIG: return AZK_TRIG_COUNT + 2; /* --- effects --- */
+    case AZK_OPK_STAT: return STAT_COUNT_;
+    case AZK_OPK_NMODES: return 0;
     default: return -1;
     }
 }
@@ -1769,6 +1780,11 @@ static int build_op(uint8_t *p, int op, int ns, int bad_i, int bad) {
         }
     }
     AZK_CHECK(n == end);
+    if (op == AZK_OP_JTAB) { /* --- effects --- its table: one JMP at off, to the END after it */
+        p[n++] = OP(JMP);
+        p[n++] = (uint8_t)((end + 3) & 0xFF);
+        p[n++] = (uint8_t)((end + 3) >> 8);
+    }
     p[n++] = OP(END);
     return n;
 }
@@ -1842,6 +1858,7 @@ static void test_every_opcode_runs(void) {
         for (int i = 0, off = 1; i < AZK_OP_MAX_OPERANDS; off += azk_operand_bytes(azk_op_kind(op, i)), i++)
             if (azk_op_kind(op, i) == AZK_OPK_OFF) at = off;
         if (at >= 0) p[n + at] = (uint8_t)(p[n + at] + n); /* jumps in the op were relative to it */
+        if (op == AZK_OP_JTAB) p[n + m - 3] = (uint8_t)(p[n + m - 3] + n); /* --- effects --- and its table */
         int ab = load_prog(p, n + m);
         run(ab);
         for (int guard = 0; G.vm.active && guard < 20; guard++) {
@@ -1890,6 +1907,426 @@ static void test_op_count_ge(void) {
     REJECT(OP(COUNT_GE), 8, 0, 1, OP(END));
     REJECT_PURE(OP(COUNT_GE), 0, 0xFF, 1, OP(END));
     ACCEPT_PURE(OP(COUNT_GE), 7, 0, 0x80, OP(END));
+}
+
+/* ---------------------------------------------------------------------------
+ * --- effects --- (docs/rules.md §16)
+ * ------------------------------------------------------------------------- */
+static void test_op_mul_max_abs(void) {
+    DRAWS(6, OP(SETI), 1, 2, OP(SETI), 2, 3, OP(MUL), 1, 2, OP(DRAW), 1, OP(END));
+    DRAWS(0, OP(SETI), 1, 0xFE, OP(SETI), 2, 3, OP(MUL), 1, 2, OP(DRAW), 1, OP(END)); /* -6: nothing */
+    DRAWS(4, OP(SETI), 1, 2, OP(SETI), 2, 4, OP(MAX), 1, 2, OP(DRAW), 1, OP(END));
+    DRAWS(4, OP(SETI), 1, 4, OP(SETI), 2, 2, OP(MAX), 1, 2, OP(DRAW), 1, OP(END));
+    DRAWS(3, OP(SETI), 1, 0xFD, OP(ABS), 1, OP(DRAW), 1, OP(END)); /* |-3| */
+    DRAWS(3, OP(SETI), 1, 3, OP(ABS), 1, OP(DRAW), 1, OP(END));
+    /* saturation: 127 * 127 * 127 stays at INT16_MAX; |INT16_MIN| too */
+    DRAWS(1, OP(SETI), 1, 127, OP(SETI), 2, 127, OP(MUL), 1, 2, OP(MUL), 1, 2, OP(SETI), 3, 127, OP(MUL), 3, 3,
+          OP(MUL), 3, 3, OP(SUB), 1, 3, OP(SETI), 3, 0, OP(GE), 3, 1, OP(DRAW), 3, OP(END)); /* 32767-32767 = 0 */
+    DRAWS(1, OP(SETI), 1, 127, OP(MUL), 1, 1, OP(MUL), 1, 1, OP(SETI), 2, 0, OP(SUB), 2, 1, OP(ADDI), 2, 0xFF,
+          OP(ABS), 2, OP(GEI), 2, 127, OP(DRAW), 2, OP(END)); /* |-32768| saturates to 32767 */
+    REJECT(OP(MUL), 8, 0, OP(END));
+    REJECT(OP(ABS), 8, OP(END));
+    ACCEPT_PURE(OP(MUL), 0, 1, OP(MAX), 0, 1, OP(ABS), 0, OP(END));
+}
+
+static void test_op_stat(void) {
+    int ab;
+    /* Indra (3/2, GP 3, cost 5) in the garden; damage 1 */
+    for (int st = 0; st < STAT_COUNT_; st++) {
+        vm_base();
+        LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(STAT), 1, 0, (uint8_t)st, OP(DRAW), 1, OP(END));
+        int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+        G.cards[e].damage = 1;
+        azk_rebuild_hints(&G, &CS);
+        int h = G.pl[0].hand_n;
+        run(ab);
+        AZK_CHECK(idle());
+        const azk_card_def *d = &CS.defs[DEF_INDRA];
+        int want[] = {[STAT_ATTACK] = d->attack, [STAT_HEALTH] = d->health, [STAT_DAMAGE] = 1,
+                      [STAT_REMAINING] = d->health - 1, [STAT_GP] = d->gate_points, [STAT_COST] = d->cost};
+        AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, want[st]);
+    }
+    /* attack as the rules compute it: an attack effect counts */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(MOD_ATTACK), 0, 2, AZK_DUR_END_OF_TURN, OP(STAT), 1, 0,
+              STAT_ATTACK, OP(DRAW), 1, OP(END));
+    place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    int h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, CS.defs[DEF_INDRA].attack + 2);
+    /* a reference that changed zone reads 0 */
+    DRAWS(0, OP(STAT), 1, 0, STAT_HEALTH, OP(DRAW), 1, OP(END)); /* T0 empty */
+    REJECT(OP(STAT), 0, 0, STAT_COUNT_, OP(END));
+    ACCEPT_PURE(OP(STAT), 0, 0, STAT_COUNT_ - 1, OP(END));
+}
+
+static void test_op_random(void) {
+    /* uniform in [lo, hi] from the game's rng: the same seed gives the same
+     * draws, a clone draws what the original draws (docs/rules.md §16.8) */
+    int ab, seen[7] = {0};
+    for (int trial = 0; trial < 40; trial++) {
+        vm_base();
+        LOAD_PROG(ab, OP(SETI), 1, 1, OP(SETI), 2, 6, OP(RANDOM), 1, 2, OP(DRAW), 1, OP(END));
+        azk_rng_seed(&G.rng, (uint64_t)trial, AZK_GAME_RNG_STREAM);
+        static azk_game twin;
+        azk_game_clone(&twin, &G);
+        int h = G.pl[0].hand_n;
+        run(ab);
+        int k = G.pl[0].hand_n - h;
+        AZK_CHECK(k >= 1 && k <= 6);
+        seen[k]++;
+        static azk_game mine;
+        azk_game_clone(&mine, &G);
+        azk_game_clone(&G, &twin);
+        run(ab);
+        AZK_CHECK(azk_hash(&G) == azk_hash(&mine));
+    }
+    for (int k = 1; k <= 6; k++) AZK_CHECK(seen[k] > 0);
+    /* hi < lo: R[a] unchanged and no number drawn; hi == lo: that value, no draw */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 1, 3, OP(SETI), 2, 1, OP(RANDOM), 1, 2, OP(SETI), 2, 3, OP(RANDOM), 1, 2, OP(DRAW), 1,
+              OP(END));
+    azk_rng before = G.rng;
+    int h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, 3);
+    AZK_CHECK(memcmp(&before, &G.rng, sizeof before) == 0);
+    REJECT_PURE(OP(RANDOM), 0, 1, OP(END)); /* never in a condition */
+}
+
+/* mask -> CHOOSE_MODE R1 -> JTAB over 3 modes: mode i draws i + 1 */
+#define MODE_PROG(mask)                                                                                        \
+    OP(SETI), 4, (mask), OP(CHOOSE_MODE), 1, 4, 3, OP(JTAB), 1, 3, J(15), OP(JMP), J(45), OP(JMP), J(24),    \
+        OP(JMP), J(32), OP(JMP), J(40), OP(SETI), 2, 1, OP(DRAW), 2, OP(JMP), J(45), OP(SETI), 2, 2, OP(DRAW), \
+        2, OP(JMP), J(45), OP(SETI), 2, 3, OP(DRAW), 2, OP(END)
+
+static void test_op_choose_mode_jtab(void) {
+    int ab;
+    /* modes 0 and 2 available: a MODE prompt whose options are the mode indices */
+    vm_base();
+    LOAD_PROG(ab, MODE_PROG(5));
+    int h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_MODE && !G.prompt.optional);
+    AZK_CHECK_EQ_U64(G.prompt.n, 2);
+    AZK_CHECK(G.prompt.opt[0] == 0 && G.prompt.opt[1] == 2);
+    AZK_CHECK(decline() != AZK_OK); /* not optional */
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, 3);
+    /* one available mode: taken without asking (rules §12.2) */
+    vm_base();
+    LOAD_PROG(ab, MODE_PROG(2));
+    h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, 2);
+    /* none: nothing happens */
+    vm_base();
+    LOAD_PROG(ab, MODE_PROG(0));
+    h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h);
+    /* bits beyond the mode count are not modes */
+    vm_base();
+    LOAD_PROG(ab, MODE_PROG(8 | 1));
+    h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, 1);
+    /* JTAB out of range falls through */
+    DRAWS(1, OP(SETI), 1, 3, OP(JTAB), 1, 1, J(14), OP(SETI), 2, 1, OP(JMP), J(17), OP(JMP), J(17), OP(DRAW), 2,
+          OP(END));
+    /* verifier: each table entry must be a JMP inside the program; 1..AZK_MAX_MODES modes */
+    ACCEPT(OP(JTAB), 0, 2, J(5), OP(JMP), J(11), OP(JMP), J(11), OP(END));
+    REJECT(OP(JTAB), 0, 2, J(5), OP(JMP), J(11), OP(SETI), 0, 0, OP(END), OP(END));
+    REJECT(OP(JTAB), 0, 2, J(5), OP(JMP), J(8), OP(END));
+    REJECT(OP(JTAB), 0, 0, J(5), OP(END));
+    REJECT(OP(CHOOSE_MODE), 0, 0, AZK_MAX_MODES + 1, OP(END));
+    REJECT_PURE(OP(CHOOSE_MODE), 0, 0, 2, OP(END));
+    ACCEPT_PURE(OP(JTAB), 0, 1, J(5), OP(JMP), J(8), OP(END));
+}
+
+static void test_op_heal(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(SETI), 1, 3, OP(HEAL), 0, 1, OP(END));
+    int l = G.pl[0].leader;
+    G.cards[l].damage = 5;
+    run(ab);
+    AZK_CHECK_EQ_U64(G.cards[l].damage, 2);
+    run(ab);
+    AZK_CHECK_EQ_U64(G.cards[l].damage, 0); /* capped: never below 0 (docs/rules.md §16.4) */
+    run(ab);
+    AZK_CHECK_EQ_U64(G.cards[l].damage, 0);
+    /* a negative amount heals nothing */
+    vm_base();
+    LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(SETI), 1, 0xFE, OP(HEAL), 0, 1, OP(END));
+    G.cards[G.pl[0].leader].damage = 4;
+    run(ab);
+    AZK_CHECK_EQ_U64(G.cards[G.pl[0].leader].damage, 4);
+}
+
+static void test_op_untap_cooldown(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(UNTAP), 0, OP(COOLDOWN), 0, 0, OP(END));
+    int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 1);
+    G.cards[e].flags |= AZK_CF_TAPPED | AZK_CF_COOLDOWN;
+    run(ab);
+    AZK_CHECK(!(G.cards[e].flags & (AZK_CF_TAPPED | AZK_CF_COOLDOWN)));
+    /* cooldown is given only in the garden; an untapped IKZ card keeps the hint exact */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_FIELD_ENT_SELF, 0, OP(COOLDOWN), 0, 1, OP(END));
+    e = place(0, DEF_INDRA, AZK_Z_ALLEY, 0);
+    run(ab);
+    AZK_CHECK(!(G.cards[e].flags & AZK_CF_COOLDOWN));
+    azk_move(&G, &CS, e, AZK_Z_GARDEN, 0);
+    azk_rebuild_hints(&G, &CS);
+    run(ab);
+    AZK_CHECK(G.cards[e].flags & AZK_CF_COOLDOWN);
+}
+
+static void test_op_remove_status(void) {
+    int ab;
+    /* a printed keyword is masked for the duration, then back (docs/rules.md §16.4) */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(REMOVE_STATUS), 0, AZK_ST_EFFECT_IMMUNE, 0,
+              AZK_DUR_END_OF_TURN, OP(SETI), 1, 2, OP(DAMAGE), 0, 1, OP(END));
+    int mis = place(1, DEF_MISAKI, AZK_Z_GARDEN, 0);
+    AZK_CHECK(azk_status_of(&G, &CS, mis) & AZK_ST_EFFECT_IMMUNE);
+    run(ab);
+    AZK_CHECK(G.cards[mis].zone == AZK_Z_DISCARD); /* 2 damage now lands: Misaki (health 1) is destroyed */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(REMOVE_STATUS), 0, AZK_ST_EFFECT_IMMUNE, 0,
+              AZK_DUR_END_OF_TURN, OP(END));
+    mis = place(1, DEF_MISAKI, AZK_Z_GARDEN, 0);
+    run(ab);
+    AZK_CHECK(!(azk_status_of(&G, &CS, mis) & AZK_ST_EFFECT_IMMUNE));
+    AZK_CHECK_EQ_U64(G.fx[0].kind, AZK_FX_REMOVE);
+    azk_expire_effects(&G, AZK_DUR_END_OF_TURN, -1);
+    AZK_CHECK(azk_status_of(&G, &CS, mis) & AZK_ST_EFFECT_IMMUNE);
+    /* a granted condition is masked too; a shock mark is removed for good */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(GRANT), 0, AZK_ST_FROZEN, 0, AZK_DUR_WHILE_ON_FIELD,
+              OP(REMOVE_STATUS), 0, AZK_ST_FROZEN | AZK_ST_SHOCKED, 0, AZK_DUR_END_OF_TURN, OP(END));
+    int e = place(1, DEF_REI, AZK_Z_GARDEN, 0);
+    G.cards[e].flags |= AZK_CF_SHOCKED;
+    run(ab);
+    AZK_CHECK(!(azk_status_of(&G, &CS, e) & (AZK_ST_FROZEN | AZK_ST_SHOCKED)));
+    AZK_CHECK(!(G.cards[e].flags & AZK_CF_SHOCKED));
+    azk_expire_effects(&G, AZK_DUR_END_OF_TURN, -1);
+    AZK_CHECK(azk_status_of(&G, &CS, e) & AZK_ST_FROZEN);
+    AZK_CHECK(!(azk_status_of(&G, &CS, e) & AZK_ST_SHOCKED));
+}
+
+static void test_op_swap_move(void) {
+    int ab;
+    int s_alley = add_sel(AZK_SZ_ALLEY, AZK_SIDE_SELF, 0, 0);
+    /* garden <-> alley: both are new objects; the one entering the garden gets cooldown */
+    vm_base();
+    s_alley = add_sel(AZK_SZ_ALLEY, AZK_SIDE_SELF, 0, 0);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(CHOOSE), 1, (uint8_t)s_alley, 0, OP(SWAP), 0, 1, OP(END));
+    int a = place(0, DEF_INDRA, AZK_Z_GARDEN, 0), b = place(0, 3, AZK_Z_ALLEY, 3);
+    azk_rebuild_hints(&G, &CS);
+    uint16_t ia = G.cards[a].incarnation;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.pl[0].garden[0] == b && G.pl[0].alley[3] == a);
+    AZK_CHECK(G.cards[b].flags & AZK_CF_COOLDOWN);
+    AZK_CHECK(!(G.cards[a].flags & AZK_CF_COOLDOWN) && G.cards[a].incarnation != ia);
+    /* a full garden swaps too (no replacement) */
+    vm_base();
+    s_alley = add_sel(AZK_SZ_ALLEY, AZK_SIDE_SELF, 0, 0);
+    int s_g0 = sel_def(AZK_SZ_GARDEN, AZK_SIDE_SELF, DEF_INDRA);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_g0, 0, OP(CHOOSE), 1, (uint8_t)s_alley, 0, OP(SWAP), 0, 1, OP(END));
+    a = place(0, DEF_INDRA, AZK_Z_GARDEN, 2);
+    for (int s = 0; s < AZK_ROW; s++)
+        if (s != 2) place(0, 2, AZK_Z_GARDEN, s);
+    b = place(0, 3, AZK_Z_ALLEY, 0);
+    azk_rebuild_hints(&G, &CS);
+    int disc = G.pl[0].discard_n;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.pl[0].garden[2] == b && G.pl[0].alley[0] == a && G.pl[0].discard_n == disc);
+    /* same row: places change, objects do not */
+    vm_base();
+    int s_rei = sel_def(AZK_SZ_GARDEN, AZK_SIDE_SELF, 3), s_ind = sel_def(AZK_SZ_GARDEN, AZK_SIDE_SELF, DEF_INDRA);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_ind, 0, OP(CHOOSE), 1, (uint8_t)s_rei, 0, OP(SWAP), 0, 1, OP(END));
+    a = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    b = place(0, 3, AZK_Z_GARDEN, 4);
+    azk_rebuild_hints(&G, &CS);
+    ia = G.cards[a].incarnation;
+    run(ab);
+    AZK_CHECK(G.pl[0].garden[0] == b && G.pl[0].garden[4] == a && G.cards[a].pos == 4 && G.cards[a].incarnation == ia);
+    /* MOVE: an alley entity to a chosen empty garden slot (SLOT prompt) */
+    vm_base();
+    s_alley = add_sel(AZK_SZ_ALLEY, AZK_SIDE_SELF, 0, 0);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_alley, 0, OP(MOVE), 0, 1, OP(END));
+    a = place(0, DEF_INDRA, AZK_Z_ALLEY, 1);
+    place(0, 3, AZK_Z_GARDEN, 0);
+    azk_rebuild_hints(&G, &CS);
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_SLOT && G.prompt.n == AZK_ROW - 1);
+    AZK_CHECK(azk_placing_card(&G, &CS) == a);
+    AZK_CHECK(answer(0) == AZK_OK); /* garden slot 1 */
+    AZK_CHECK(G.pl[0].garden[1] == a && (G.cards[a].flags & AZK_CF_COOLDOWN));
+    /* a full garden: no slot, nothing happens */
+    vm_base();
+    s_alley = add_sel(AZK_SZ_ALLEY, AZK_SIDE_SELF, 0, 0);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_alley, 0, OP(MOVE), 0, 1, OP(END));
+    a = place(0, DEF_INDRA, AZK_Z_ALLEY, 1);
+    for (int s = 0; s < AZK_ROW; s++) place(0, s < 4 ? 2 : 3, AZK_Z_GARDEN, s);
+    azk_rebuild_hints(&G, &CS);
+    run(ab);
+    AZK_CHECK(idle() && G.pl[0].alley[1] == a);
+}
+
+static void test_op_portal(void) {
+    int ab;
+    int s_alley;
+    vm_base();
+    s_alley = add_sel(AZK_SZ_ALLEY, AZK_SIDE_SELF, 0, 0);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_alley, 0, OP(PORTAL), 0, OP(END));
+    int e = place(0, DEF_INDRA, AZK_Z_ALLEY, 2);
+    for (int s = 1; s < AZK_ROW; s++) place(0, 2, AZK_Z_GARDEN, s);
+    azk_rebuild_hints(&G, &CS);
+    uint32_t wr = G.events_wr;
+    run(ab); /* one empty slot: no prompt; the gate (Surge) triggers; its may is declined */
+    while (G.phase == AZK_PHASE_PROMPT) AZK_CHECK(G.prompt.optional ? decline() == AZK_OK : answer(0) == AZK_OK);
+    AZK_CHECK(G.pl[0].garden[0] == e && (G.cards[e].flags & AZK_CF_COOLDOWN));
+    AZK_CHECK(!(G.cards[G.pl[0].gate].flags & AZK_CF_TAPPED)); /* the gate is not tapped */
+    int portaled = 0;
+    for (uint32_t i = wr; i != G.events_wr; i++) portaled |= (G.events[i & (AZK_EVENT_CAP - 1)] & 0xFF) == AZK_EV_PORTALED;
+    AZK_CHECK(portaled);
+    /* no alley entity: nothing happens */
+    vm_base();
+    s_alley = add_sel(AZK_SZ_ALLEY, AZK_SIDE_SELF, 0, 0);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_alley, 0, OP(PORTAL), 0, OP(END));
+    run(ab);
+    AZK_CHECK(idle());
+    /* a tapped one, or a garden entity: nothing */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_FIELD_ENT_SELF, 0, OP(PORTAL), 0, OP(END));
+    e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    azk_rebuild_hints(&G, &CS);
+    run(ab);
+    AZK_CHECK(idle() && G.pl[0].garden[0] == e);
+}
+
+static void test_op_attach(void) {
+    int ab;
+    vm_base();
+    int s_w = sel_def(AZK_SZ_DISCARD, AZK_SIDE_SELF, DEF_SHURIKEN);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_w, 0, OP(ATTACH), 0, OP(END));
+    int w = card_of_def(0, DEF_SHURIKEN);
+    azk_move(&G, &CS, w, AZK_Z_DISCARD, 0);
+    int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 3);
+    azk_rebuild_hints(&G, &CS);
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_HOLDER && G.prompt.n == 2);
+    AZK_CHECK(azk_placing_card(&G, &CS) == w);
+    AZK_CHECK(answer(1) == AZK_OK); /* holder code 4: garden slot 3 */
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[w].zone == AZK_Z_WEAPON && G.cards[w].holder == e);
+    AZK_CHECK_EQ_U64(G.pl[0].played_entities, 0);
+    /* only the leader: no prompt; a non-weapon: nothing */
+    vm_base();
+    s_w = sel_def(AZK_SZ_DISCARD, AZK_SIDE_SELF, DEF_SHURIKEN);
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_w, 0, OP(ATTACH), 0, OP(LOAD), 1, REF_OWN_LEADER, OP(ATTACH), 1, OP(END));
+    w = card_of_def(0, DEF_SHURIKEN);
+    azk_move(&G, &CS, w, AZK_Z_DISCARD, 0);
+    run(ab);
+    AZK_CHECK(idle() && G.cards[w].holder == G.pl[0].leader);
+}
+
+static void test_op_run_ability(void) {
+    int ab;
+    /* Indra gets an on-play ability "draw 2" and a spell-less twin; the
+     * program resolves Indra's on-play from the discard pile as its own */
+    vm_base();
+    int s_ind = sel_def(AZK_SZ_DISCARD | AZK_SZ_HAND | AZK_SZ_GARDEN, AZK_SIDE_SELF, DEF_INDRA);
+    static const uint8_t on_play[] = {OP(SETI), 0, 2, OP(DRAW), 0, OP(END)};
+    uint16_t pc = add_code(on_play, sizeof on_play, 1);
+    int child = add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    CS.abilities[child].trigger = AZK_TRIG_ON_PLAY;
+    CS.defs[DEF_INDRA].ability_first = (uint16_t)child;
+    CS.defs[DEF_INDRA].ability_count = 1;
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_ind, 0, OP(RUN_ABILITY), 0, AZK_TRIG_ON_PLAY, OP(SETI), 1, 1, OP(DRAW), 1,
+              OP(RUN_ABILITY), 0, AZK_TRIG_END_OF_TURN, OP(END));
+    for (int zone = 0; zone < 3; zone++) {
+        AZK_CHECK(azk_game_init(&G, &CS, 12345, 0, 1) == AZK_OK);
+        int e = card_of_def(0, DEF_INDRA);
+        if (zone == 0) azk_move(&G, &CS, e, AZK_Z_DISCARD, 0);
+        else if (zone == 1) azk_move(&G, &CS, e, AZK_Z_HAND, 0);
+        else azk_move(&G, &CS, e, AZK_Z_GARDEN, 0);
+        azk_rebuild_hints(&G, &CS);
+        int h = G.pl[0].hand_n;
+        run(ab);
+        AZK_CHECK(idle());
+        AZK_CHECK_EQ_U64(G.vm_depth, 0);
+        AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, 3); /* 2 from Indra's ability, then 1: the caller resumed */
+        AZK_CHECK(G.cards[e].zone == (zone == 0 ? AZK_Z_DISCARD : zone == 1 ? AZK_Z_HAND : AZK_Z_GARDEN));
+    }
+    /* the named card left play (changed zone) before: nothing (docs/rules.md §16.3) */
+    vm_base();
+    s_ind = sel_def(AZK_SZ_GARDEN, AZK_SIDE_SELF, DEF_INDRA);
+    pc = add_code(on_play, sizeof on_play, 1);
+    child = add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    CS.defs[DEF_INDRA].ability_first = (uint16_t)child;
+    CS.defs[DEF_INDRA].ability_count = 1;
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_ind, 0, OP(RETURN), 0, OP(RUN_ABILITY), 0, AZK_TRIG_ON_PLAY, OP(END));
+    place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    azk_rebuild_hints(&G, &CS);
+    int h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n, h + 1); /* only Indra itself came back */
+    /* a prompt inside the nested ability suspends both frames: clone and
+     * serialize round-trip mid-nesting, and the answer resumes them */
+    vm_base();
+    s_ind = sel_def(AZK_SZ_DISCARD, AZK_SIDE_SELF, DEF_INDRA);
+    static const uint8_t asks[] = {OP(MAY), 1, OP(JZ), 1, J(8), OP(DRAW), 1, OP(END)};
+    pc = add_code(asks, sizeof asks, 1);
+    child = add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    CS.defs[DEF_INDRA].ability_first = (uint16_t)child;
+    CS.defs[DEF_INDRA].ability_count = 1;
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)s_ind, 0, OP(RUN_ABILITY), 0, AZK_TRIG_ON_PLAY, OP(SETI), 1, 2, OP(DRAW), 1,
+              OP(END));
+    azk_move(&G, &CS, card_of_def(0, DEF_INDRA), AZK_Z_DISCARD, 0);
+    h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_YES_NO && G.vm_depth == 1);
+    static uint8_t buf[1 << 16];
+    size_t nb = azk_serialize(&G, &CS, buf, sizeof buf);
+    AZK_CHECK(nb > 0);
+    static azk_game back;
+    AZK_CHECK(azk_deserialize(&back, &CS, buf, nb) == AZK_OK);
+    AZK_CHECK(azk_hash(&back) == azk_hash(&G));
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, 3);
+    azk_game_clone(&G, &back);
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK_EQ_U64(G.pl[0].hand_n - h, 2);
+    /* recursion: an ability that resolves itself again is cut at AZK_VM_DEPTH
+     * frames: the game ends TRUNCATED, end reason VM_DEPTH (rules §13.3) */
+    vm_base();
+    s_ind = sel_def(AZK_SZ_DISCARD, AZK_SIDE_SELF, DEF_INDRA);
+    uint8_t self_run[] = {OP(CHOOSE), 0, (uint8_t)s_ind, 0, OP(RUN_ABILITY), 0, AZK_TRIG_ON_PLAY, OP(END)};
+    pc = add_code(self_run, sizeof self_run, 1);
+    child = add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    CS.defs[DEF_INDRA].ability_first = (uint16_t)child;
+    CS.defs[DEF_INDRA].ability_count = 1;
+    ab = load_prog(self_run, sizeof self_run);
+    azk_move(&G, &CS, card_of_def(0, DEF_INDRA), AZK_Z_DISCARD, 0);
+    run(ab);
+    AZK_CHECK(G.result == AZK_RES_TRUNCATED && G.end_reason == AZK_END_VM_DEPTH);
+    AZK_CHECK_EQ_U64(G.vm_depth, 0);
+    REJECT(OP(RUN_ABILITY), 0, AZK_TRIG_COUNT + 2, OP(END));
+    ACCEPT(OP(RUN_ABILITY), 0, AZK_TRIG_COUNT + 1, OP(END));
+    REJECT_PURE(OP(RUN_ABILITY), 0, 0, OP(END));
 }
 
 /* Keyword bits are the first status bits, conditions follow, nothing
@@ -2033,6 +2470,18 @@ int main(void) {
     AZK_RUN(test_verify_activation_owner);
     AZK_RUN(test_declared_operands);
     AZK_RUN(test_every_opcode_runs);
+    /* --- effects --- */
+    AZK_RUN(test_op_mul_max_abs);
+    AZK_RUN(test_op_stat);
+    AZK_RUN(test_op_random);
+    AZK_RUN(test_op_choose_mode_jtab);
+    AZK_RUN(test_op_heal);
+    AZK_RUN(test_op_untap_cooldown);
+    AZK_RUN(test_op_remove_status);
+    AZK_RUN(test_op_swap_move);
+    AZK_RUN(test_op_portal);
+    AZK_RUN(test_op_attach);
+    AZK_RUN(test_op_run_ability);
     AZK_RUN(test_op_count_ge);
     AZK_RUN(test_keywords_and_statuses);
     AZK_RUN(test_auras_and_cost_modifiers); /* --- cont --- */

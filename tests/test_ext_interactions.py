@@ -1,0 +1,64 @@
+"""Where the extended mechanics meet (docs/rules.md §15-§18): rules that only
+exist because two groups of the language interact."""
+import copy
+import json
+
+import pytest
+
+import azuki
+from azuki.convert import ConvertError, load_cardset
+
+from cont_cards import cont_doc
+
+ELDER = "EXP01-068"
+AURA = {"kind": "static", "affects": {"zone": ["garden"], "side": "self", "type": "entity"}, "attack": 1}
+
+
+def _doc_with(ability):
+    doc = cont_doc()
+    i = next(k for k, c in enumerate(doc["cards"]) if c["id"] == ELDER)
+    doc["cards"][i]["abilities"] = [ability]
+    return doc, i
+
+
+@pytest.mark.parametrize("of", ["attack", "health", "remaining"])
+def test_static_condition_cannot_read_computed_stats(of):
+    """docs/abilities.md (auras; values `stat`): a static's condition runs
+    inside the attack and health computation (§18.2), so reading attack or
+    health there would never finish: the compiler refuses it, naming the path."""
+    doc, i = _doc_with(dict(AURA, condition={"ge": [{"stat": {"card": "self", "of": of}}, 3]}))
+    with pytest.raises(ConvertError) as ei:
+        load_cardset(text=json.dumps(doc))
+    p = ei.value.problems[0]
+    assert p.path == f"cards[{i}].abilities[0].condition.ge[0].stat.of" and "never finish" in p.message
+
+
+def test_static_condition_may_read_damage_and_requirements_may_read_attack():
+    """The safe statistics (damage, GP, cost) are allowed in a static's
+    condition; an activated ability's `requires` may read attack (it is not
+    evaluated inside the attack computation)."""
+    doc, _ = _doc_with(dict(AURA, condition={"ge": [{"stat": {"card": "self", "of": "damage"}}, 1]}))
+    load_cardset(text=json.dumps(doc))
+
+
+def test_verifier_refuses_a_patched_static_condition():
+    """The C verifier enforces the same rule on bytecode (a hand-made or
+    corrupted set): a STAT of attack in a static condition is not a card set."""
+    from azuki.convert.abilities import OPS, STATS
+    doc, i = _doc_with(dict(AURA, condition={"ge": [{"stat": {"card": "self", "of": "damage"}}, 1]}))
+    cs = load_cardset(text=json.dumps(doc))
+    assert azuki.CardSet.from_compiled(cs)
+    first, _ = cs.compiled.ranges[i]
+    pc = cs.compiled.abilities[first].condition
+    code = bytearray(cs.compiled.bytecode)
+    by_code = {o.code: o for o in OPS.values()}
+    at = pc
+    while code[at] != OPS["STAT"].code:     # walk the instructions to the STAT
+        at += 1 + by_code[code[at]].nbytes
+    assert code[at + 3] == STATS["DAMAGE"]
+    code[at + 3] = STATS["ATTACK"]
+    bad = copy.copy(cs)
+    bad.compiled = copy.copy(cs.compiled)
+    bad.compiled.bytecode = bytes(code)
+    with pytest.raises(azuki.CardSetError):
+        azuki.CardSet.from_compiled(bad)
