@@ -154,8 +154,12 @@ enum azk_card_flag {
     AZK_CF_TAPPED = 1u << 0,
     AZK_CF_COOLDOWN = 1u << 1,   /* entered the garden this turn (RULES 5.5) */
     AZK_CF_SHOCKED = 1u << 2,    /* skips its controller's next untap (RULES 7) */
-    AZK_CF_REVEALED = 1u << 3    /* in a hand, known to the opponent: revealed into it (RULES §8.9)
+    AZK_CF_REVEALED = 1u << 3,   /* in a hand, known to the opponent: revealed into it (RULES §8.9)
                                     or returned to it from the field (azk_return_to_hand) */
+    /* --- events --- */
+    AZK_CF_POISONED = 1u << 4,   /* dealt damage by a poisonous card: the next state check destroys it
+                                    (rules §15.4); never set at a decision point */
+    AZK_CF_EXPOSED = 1u << 5     /* has attacked since it entered: stealth no longer protects it (§15.4) */
 };
 
 /* One physical card. */
@@ -291,7 +295,11 @@ struct azk_game {
     uint16_t attacker_inc, target_inc;
     uint16_t decisions;       /* decisions applied by azk_step this game (rules 13) */
     uint16_t decision_cap;    /* reaching it ends the game as TRUNCATED (DECISION_CAP) */
-    uint8_t pad_[2];
+    /* --- events --- */
+    uint8_t pending_end;      /* bit p: player p won by an effect (WIN), bit 2 + p: p lost (LOSE); the
+                               * next state check ends the game (rules §15.6); 0 at every decision */
+    uint8_t replacing;        /* a replacement's own statements are running (rules §15.5): no further
+                               * replacement applies until they end; 0 at every decision */
     /* ---- not hashed, not serialized: the event side channel ----
      * A ring of the newest AZK_EVENT_CAP events: running write and read
      * counts (events[count & (AZK_EVENT_CAP - 1)]), so a write is one store
@@ -339,7 +347,7 @@ struct azk_game {
      * physical cards' definitions, constant through a game (a card never
      * changes definition). An event nobody can hear skips the field walk.
      * Rebuilt and checked like the others. */
-    uint16_t listen[AZK_PLAYERS];
+    uint32_t listen[AZK_PLAYERS];
 };
 
 /* Place codes: the one internal scheme for naming a player's places.
@@ -432,6 +440,21 @@ int azk_weapon_count(const azk_game *g, int holder);
 void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);
 void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n);
 void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect);
+/* --- events (rules §15) --- */
+/* Damage dealt by card `source` (-1: none): its lifesteal and poisonous apply,
+ * and replacement effects on "damaged" (azk_deal_damage is source -1). */
+void azk_deal_damage_from(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect, int source);
+/* The one way an entity is destroyed (state checks, poison, the DESTROY op):
+ * godmode stops it, replacements apply, on_destroyed fires. 1 if destroyed. */
+int azk_destroy(azk_game *g, const azk_cardset *cs, int c);
+/* Is entity c protected by stealth against player `chooser` (rules §15.4)? */
+static inline int azk_stealthed_from(const azk_game *g, const azk_cardset *cs, int c, int chooser) {
+    return g->cards[c].owner != chooser && !(g->cards[c].flags & AZK_CF_EXPOSED) &&
+           (azk_status_of(g, cs, c) & AZK_ST_STEALTH);
+}
+/* vm.c: run a replacement's statements at once, in a frame of their own (they never ask) */
+void azk_vm_run_replacement(azk_game *g, const azk_cardset *cs, int ability, int source, int ctx_card,
+                            int ctx_value);
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
 void azk_state_check_slow(azk_game *g, const azk_cardset *cs);
 /* State checks (RULES §9). Inline fast path: it runs after nearly every
@@ -439,7 +462,7 @@ void azk_state_check_slow(azk_game *g, const azk_cardset *cs);
 static inline void azk_state_check(azk_game *g, const azk_cardset *cs) {
     if (g->result != AZK_RES_ONGOING) return;
     int l0 = g->pl[0].leader, l1 = g->pl[1].leader;
-    if (!(g->at_risk[0] | g->at_risk[1]) && g->cards[l0].damage < cs->facts[g->cards[l0].def].min_health &&
+    if (!(g->at_risk[0] | g->at_risk[1] | g->pending_end) && g->cards[l0].damage < cs->facts[g->cards[l0].def].min_health &&
         g->cards[l1].damage < cs->facts[g->cards[l1].def].min_health)
         return;
     azk_state_check_slow(g, cs);
@@ -494,7 +517,8 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs);
 int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller);
 int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
                        int source, const int16_t *regs, const uint8_t *tregs, int c);
-int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure);
+int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure); /* pure: 1 conditions, 2 no asking */
+unsigned azk_program_grants(const azk_cardset *cs, uint16_t pc);      /* statuses its GRANTs give */
 int azk_op_operands(int op);
 
 /* actions.c: legality and the action space */

@@ -23,7 +23,7 @@
 #include "game.h"
 
 #define AZK_STATE_MAGIC 0x534B5A41u /* "AZKS" */
-#define AZK_STATE_VERSION 4 /* 2: end_reason, decision counter and cap; 3: 16-bit effect statuses; 4: azk_card.seen */
+#define AZK_STATE_VERSION 5 /* 2: end_reason, decision counter and cap; 3: 16-bit effect statuses; 4: azk_card.seen; 5: events (3 keywords move the condition bits; pending_end, replacing) */
 #define AZK_HEADER_BYTES 24
 
 size_t azk_game_size(void) { return sizeof(azk_game); }
