@@ -137,9 +137,14 @@ static int check_game(const azk_game *g, const azk_cardset *cs) {
     INV(g->phase != AZK_PHASE_DEFENDER || g->flow == AZK_FLOW_DEFENDER, AZK_INV_PHASE_FLOW);
     /* why it ended agrees with the result (rules §13) */
     INV(g->end_reason < AZK_END_COUNT, AZK_INV_END_REASON);
+    /* events (rules §15.5, §15.6): transient flags, never left set at a decision or after the end */
+    INV(g->replacing == 0 && (g->pending_end == 0 || g->result != AZK_RES_ONGOING) && g->pending_end < 16,
+        AZK_INV_END_REASON);
     if (g->result == AZK_RES_ONGOING) INV(g->end_reason == AZK_END_NONE, AZK_INV_END_REASON);
-    else if (g->result == AZK_RES_TRUNCATED) INV(g->end_reason >= AZK_END_TURN_CAP, AZK_INV_END_REASON);
-    else INV(g->end_reason == AZK_END_LEADER || (g->end_reason == AZK_END_DECK_OUT && g->result != AZK_RES_DRAW), AZK_INV_END_REASON);
+    else if (g->result == AZK_RES_TRUNCATED)
+        INV(g->end_reason >= AZK_END_TURN_CAP && g->end_reason != AZK_END_EFFECT, AZK_INV_END_REASON);
+    else INV(g->end_reason == AZK_END_LEADER || g->end_reason == AZK_END_EFFECT ||
+                 (g->end_reason == AZK_END_DECK_OUT && g->result != AZK_RES_DRAW), AZK_INV_END_REASON);
     /* a PCG32 stream: found by fuzz_state, state 0 with increment 0 stays 0
      * and the mulligan's bounded shuffle rejected forever */
     INV(g->rng.inc & 1u, AZK_INV_RNG_STREAM);
