@@ -36,6 +36,10 @@ def events_doc():
     doc = json.loads(json.dumps(STARTER))
     doc["name"] = "starter+events"
     doc["cards"] += FRAGMENT["cards"]
+    # a test-only body with carapace 1 (no starter card has carapace): §15.4 poisonous vs carapace
+    doc["cards"].append({"id": "EVT-SHELL", "name": "Test Shell", "card_type": "entity", "element": "earth",
+                         "rarity": "C", "subtypes": [], "cost": 2, "attack": 1, "health": 3, "gate_points": 1,
+                         "carapace": 1, "keywords": [], "text": "Carapace 1", "abilities": []})
     fire = {f"EXP01-{i:03d}": 4 for i in range(1, 12)}
     fire.update({"STT01-003": 4, "STT01-007": 2})
     earth = {f"EXP01-{i:03d}": 4 for i in (12, 13, 14, 15, 17, 18, 19)}
@@ -60,7 +64,7 @@ def game(cards, p0=None, p1=None, decks=("STT01", "STT02"), **kw):
 def test_fragment_compiles_and_uses_every_mechanic(cards):
     """Every trigger, keyword, statement and ability kind of §15 appears on a card."""
     cs = CardSet.from_json(cards)
-    assert len(cs.ids) == len(STARTER["cards"]) + len(FRAGMENT["cards"])
+    assert len(cs.ids) == len(STARTER["cards"]) + len(FRAGMENT["cards"]) + 1
     text = json.dumps(FRAGMENT)
     for word in ("on_destroyed", "on_damaged", "on_draw", "on_discarded", "game_start", "ally_enters",
                  '"destroy"', '"win"', '"lose"', "lifesteal", "poisonous", "stealth", '"replacement"',
@@ -110,3 +114,244 @@ def test_random_play_keeps_every_invariant(cards, pairing):
                     assert np.array_equal(r.observe(me), obs) and r.check_invariants() == 0
         results.add((g.result, g.end_reason))
     assert results
+
+
+# ---------------------------------------------------------------- §15.4 keywords
+
+REI, CRAB, MIZUKI, KUROBO = "STT02-004", "STT02-006", "STT02-013", "STT01-003"
+KEEP = {"hand": [REI], "ikz_area": ikz(1)}   # a choice left in the main phase: the turn does not end by itself
+
+
+def test_lifesteal_heals_own_leader_by_damage_dealt(cards):
+    """docs/rules.md §15.4: combat damage an Ember Leech deals heals its
+    controller's leader by that amount (2), never below 0 damage."""
+    g = game(cards, {"garden": [LEECH], "leader": {"damage": 5}}, {"garden": [{"card": REI, "tapped": True}]})
+    do(g, "ATTACK", "Ember Leech", "p1.garden[0]")
+    assert leader_damage(g, 0) == 3
+    assert row(g, 1) == [None] * 5                    # Rei (1/2) took 2
+    g = game(cards, {"garden": [LEECH], "leader": {"damage": 1}})
+    do(g, "ATTACK", "Ember Leech", "p1.leader")
+    assert leader_damage(g, 0) == 0 and leader_damage(g, 1) == 2
+
+
+def test_lifesteal_on_prevented_damage_heals_only_what_was_dealt(cards):
+    """docs/rules.md §15.4, §15.5 (X-EVENTS-3): the Stonehide Sentinel prevents 1
+    of the 2 damage to its leader; the attacking Ember Leech heals only the 1
+    dealt. Against Foamback Crab (effect immune does not stop combat) all 2."""
+    g = game(cards, {"garden": [LEECH], "leader": {"damage": 4}, **KEEP}, {"garden": [{"card": SENTINEL, "tapped": True}]})
+    do(g, "ATTACK", "Ember Leech", "p1.leader")
+    assert leader_damage(g, 1) == 1 and leader_damage(g, 0) == 3
+    assert P(g, 1)["garden"][0]["once_used"] == [0]    # once per turn: used
+
+
+def test_poisonous_destroys_any_damaged_entity(cards):
+    """docs/rules.md §15.4: Cinder Asp (2 attack) deals damage to Mizuki (3/4),
+    which is destroyed although 2 < 4; the Asp takes 3 and dies too."""
+    g = game(cards, {"garden": [ASP]}, {"garden": [{"card": MIZUKI, "tapped": True}]})
+    do(g, "ATTACK", "Cinder Asp", "p1.garden[0]")
+    assert row(g, 1) == [None] * 5 and MIZUKI in discard(g, 1)
+    assert ASP in discard(g, 0)
+
+
+def test_poisonous_vs_carapace(cards):
+    """docs/rules.md §15.4 (X-EVENTS-2): carapace reduces the damage first;
+    damage reduced to 0 is not dealt, so poisonous does nothing. A 1-attack
+    poisonous dealer against carapace 1 leaves the shell; 2 attack kills it."""
+    weak = game(cards, {"garden": [{"card": ASP}], **KEEP}, {"garden": [{"card": "EVT-SHELL", "tapped": True}]},
+                effects=[{"where": "p0.garden[0]", "attack": -1, "duration": "end_of_turn"}])
+    assert weak.attack_of("p0.garden[0]") == 1
+    do(weak, "ATTACK", "Cinder Asp", "p1.garden[0]")
+    assert row(weak, 1)[0] == "EVT-SHELL" and P(weak, 1)["garden"][0]["damage"] == 0
+    g = game(cards, {"garden": [ASP]}, {"garden": [{"card": "EVT-SHELL", "tapped": True}]})
+    do(g, "ATTACK", "Cinder Asp", "p1.garden[0]")
+    assert row(g, 1) == [None] * 5                    # 2 - 1 = 1 dealt: destroyed
+
+
+def test_poisonous_does_not_destroy_a_leader_or_godmode(cards):
+    """docs/rules.md §15.4: poisonous destroys entities only; godmode stops the
+    destruction (it is a destruction like any other, §15.3)."""
+    g = game(cards, {"garden": [ASP]})
+    do(g, "ATTACK", "Cinder Asp", "p1.leader")
+    assert leader_damage(g, 1) == 2 and not g.is_terminal
+    g = game(cards, {"garden": [ASP]}, {"garden": [{"card": MONOLITH, "tapped": True}]})
+    do(g, "ATTACK", "Cinder Asp", "p1.garden[0]")
+    assert row(g, 1)[0] == MONOLITH and g.check_invariants() == 0
+
+
+def test_stealth_cannot_be_attacked_until_it_attacks(cards):
+    """docs/rules.md §15.4: a tapped Ashen Shade is no attack target; once it
+    has attacked (it is tapped by its attack), it can be attacked."""
+    g = game(cards, {"garden": [REI]}, {"garden": [{"card": SHADE, "tapped": True}]})
+    assert not find(g, "ATTACK", "p1.garden[0]")
+    g = game(cards, {"garden": [SHADE], **KEEP}, {"garden": [REI]})
+    do(g, "ATTACK", "Ashen Shade", "p1.leader")
+    do(g, "END_TURN")
+    assert P(g, 0)["garden"][0]["tapped"] and g.active_player == 1
+    assert find(g, "ATTACK", "p0.garden[0]")          # it attacked: exposed
+
+
+def test_stealth_blocks_only_the_opponents_choices(cards):
+    """docs/rules.md §15.4 (X-EVENTS-4): Flame Cull cannot choose the
+    opponent's stealthed Ashen Shade (no other candidate: nothing happens),
+    but a player's own effects may choose its own stealthed entity."""
+    g = game(cards, {"hand": [CULL], "ikz_area": ikz(3)}, {"garden": [SHADE]})
+    do(g, "PLAY_SPELL", "Flame Cull")
+    assert row(g, 1)[0] == SHADE and g.phase == "MAIN"
+    g = game(cards, {"hand": [CULL], "ikz_area": ikz(3)}, {"garden": [SHADE, REI]})
+    do(g, "PLAY_SPELL", "Flame Cull")                 # one candidate: Rei, taken without asking
+    assert row(g, 1) == [SHADE, None, None, None, None]
+
+
+def test_stealth_defender_may_still_block(cards):
+    """docs/rules.md §15.4 (X-EVENTS-5): stealth stops the opponent choosing it;
+    declaring a defender is its own controller's choice, so a stealthed
+    Hidden Bastion may redirect an attack to itself (and stays stealthed:
+    it did not attack)."""
+    g = game(cards, {"garden": [{"card": MIZUKI}], **KEEP}, {"garden": [BASTION]})
+    do(g, "ATTACK", "Mizuki", "p1.leader")
+    while g.phase == "RESPONSE":
+        g.step(NO_OP)
+    assert g.phase == "DEFENDER"
+    do(g, "DECLARE_DEFENDER")
+    assert leader_damage(g, 1) == 0
+    assert P(g, 1)["garden"][0]["damage"] == 3 and P(g, 1)["garden"][0]["tapped"]
+    assert not find(g, "ATTACK", "p1.garden[0]")      # Mizuki is tapped anyway; the point: no crash, no exposure
+
+
+# ---------------------------------------------------------------- §15.2 triggers, §15.3 destroy
+
+def test_on_destroyed_uses_last_known_attack(cards):
+    """docs/rules.md §15.2, §15.3: Pyre Martyr's [On Destroyed] deals damage
+    equal to its attack as it last was on the field (3 + 2 from an effect = 5),
+    although the card in the discard pile has its printed 3."""
+    g = game(cards, {"garden": [{"card": MARTYR, "tapped": True}]}, {"garden": [MIZUKI], "hand": [CULL, REI],
+             "ikz_area": ikz(4)}, active=1,
+             effects=[{"where": "p0.garden[0]", "attack": 2, "duration": "end_of_turn"}])
+    assert g.attack_of("p0.garden[0]") == 5
+    do(g, "PLAY_SPELL", "Flame Cull")
+    assert MARTYR in discard(g, 0)
+    assert leader_damage(g, 1) == 5
+
+
+def test_on_destroyed_gp_and_entity_destroyed_subject(cards):
+    """docs/rules.md §15.2: Grave Seed draws cards equal to its GP (2) when
+    destroyed in combat."""
+    g = game(cards, {"garden": [MIZUKI], **KEEP}, {"garden": [{"card": SEED, "tapped": True}]})
+    n = len(hand(g, 1))
+    do(g, "ATTACK", "Mizuki", "p1.garden[0]")
+    assert SEED in discard(g, 1) and len(hand(g, 1)) == n + 2
+
+
+def test_destroy_statement_is_stopped_by_godmode(cards):
+    """docs/rules.md §15.3: `destroy` counts as destroyed; godmode stops it."""
+    g = game(cards, {"hand": [CULL, REI], "ikz_area": ikz(4)}, {"garden": [SEED]})
+    n = len(hand(g, 1))
+    do(g, "PLAY_SPELL", "Flame Cull")
+    assert SEED in discard(g, 1) and len(hand(g, 1)) == n + 2   # its on_destroyed fired
+
+
+def test_on_damaged_gets_the_amount(cards):
+    """docs/rules.md §15.2: Scorched Avenger (3/3) takes 2 in combat and
+    survives: 2 damage to the opponent's leader."""
+    g = game(cards, {"garden": [{"card": "STT01-008"}], **KEEP}, {"garden": [{"card": AVENGER, "tapped": True}]})
+    do(g, "ATTACK", "Crewleader", "p1.garden[0]")
+    assert P(g, 1)["garden"][0]["damage"] == 2
+    assert leader_damage(g, 0) == 2
+
+
+def test_ally_enters_fires_for_another_entity_only(cards):
+    """docs/rules.md §15.2: Kiln Warden hears another entity entering its
+    garden, not itself."""
+    g = game(cards, {"hand": [KILN, REI], "ikz_area": ikz(5)})
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Kiln Warden", "garden[0]")
+    assert leader_damage(g, 1) == 0
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Rei", "garden[1]")
+    assert leader_damage(g, 1) == 1
+    do(g, "PLAY_ENTITY_TO_ALLEY", "Kiln", "alley[0]") if find(g, "PLAY_ENTITY_TO_ALLEY", "Kiln") else None
+    assert leader_damage(g, 1) == 1
+
+
+def test_on_discarded_and_on_draw(cards):
+    """docs/rules.md §15.2: Ritual of Embers discards Burning Tithe (2 damage to
+    the opponent's leader from the discard pile) and draws 2; Moss Oracle
+    (once per turn) gets +1 attack on the first draw."""
+    g = game(cards, {"hand": [RITUAL, TITHE], "ikz_area": ikz(1), "garden": [ORACLE]})
+    do(g, "PLAY_SPELL", "Ritual of Embers")
+    assert TITHE in discard(g, 0)
+    assert leader_damage(g, 1) == 2
+    assert g.attack_of("p0.garden[0]") == 2 and P(g, 0)["garden"][0]["once_used"] == [0]
+
+
+def test_game_start_trigger(cards):
+    """docs/rules.md §15.2: Terra Matriarch Gaia draws 1 at the start of the
+    game: after both mulligans, before turn 1 starts; an opening-hand draw
+    (turn 0) is no on_draw."""
+    for seed in range(4):
+        g = azuki.Game(seed=seed, decks=("EVEARTH", "STT01"), cards=cards)
+        while g.phase == "MULLIGAN":
+            g.events()
+            g.step(encode("MULLIGAN_KEEP", 0, 0))
+        ev = g.events()
+        start = next(i for i, e in enumerate(ev) if e["type"] == "TURN_START")
+        before = ev[:start]
+        assert [e["card"] for e in before if e["type"] == "ABILITY"] == [GAIA]
+        assert [e["player"] for e in before if e["type"] == "DRAWN"] == [0]
+        assert len(hand(g, 0)) + len(P(g, 0)["deck"]) == 50
+
+
+# ---------------------------------------------------------------- §15.5 replacement effects
+
+def test_replacement_returns_phoenix_to_hand(cards):
+    """docs/rules.md §15.5: Phoenix Ascendant would be destroyed by lethal
+    combat damage; instead it returns to its owner's hand (not destroyed: no
+    DESTROYED event, not in the discard pile)."""
+    g = game(cards, {"garden": [MIZUKI, "STT02-012"]}, {"garden": [{"card": PHOENIX, "tapped": True, "damage": 2}]})
+    do(g, "ATTACK", "Mizuki", "p1.garden[0]")
+    assert PHOENIX in hand(g, 1) and PHOENIX not in discard(g, 1)
+    assert g.check_invariants() == 0
+
+
+def test_replacement_vs_godmode(cards):
+    """docs/rules.md §15.5 (X-EVENTS-1): godmode is checked first: a godmode
+    card is never destroyed, so its "instead" never applies (Eternal
+    Monolith stays with lethal damage); frozen (printed keywords off) and
+    abilities off too: it is destroyed and the replacement does not apply."""
+    g = game(cards, {"hand": [CULL], "ikz_area": ikz(3)}, {"garden": [{"card": MONOLITH, "damage": 7}]})
+    assert row(g, 1)[0] == MONOLITH
+    g = game(cards, {"garden": [{"card": MIZUKI}]}, {"garden": [{"card": MONOLITH, "tapped": True}]})
+    do(g, "ATTACK", "Mizuki", "p1.garden[0]")
+    assert row(g, 1)[0] == MONOLITH and MONOLITH not in hand(g, 1)
+
+
+def test_prevent_is_once_per_turn(cards):
+    """docs/rules.md §15.5: "the first time each turn": a second hit in the
+    same turn is not reduced; the next turn it works again."""
+    g = game(cards, {"garden": [REI, {"card": "STT01-008"}]}, {"garden": [{"card": SENTINEL, "tapped": True}]})
+    do(g, "ATTACK", "Rei", "p1.leader")
+    assert leader_damage(g, 1) == 0
+    do(g, "ATTACK", "Crewleader", "p1.leader")
+    assert leader_damage(g, 1) == 2
+
+
+# ---------------------------------------------------------------- §15.6 game end
+
+def test_win_statement(cards):
+    """docs/rules.md §15.6: Endless Grove with 5 entities in the garden wins."""
+    g = game(cards, {"hand": [GROVE], "ikz_area": ikz(7), "garden": [REI] * 5})
+    do(g, "PLAY_SPELL", "Endless Grove")
+    assert g.is_terminal and g.result == "WIN_P0" and g.end_reason == "EFFECT"
+    g = game(cards, {"hand": [GROVE], "ikz_area": ikz(7), "garden": [REI] * 4})
+    do(g, "PLAY_SPELL", "Endless Grove")
+    assert not g.is_terminal
+
+
+def test_both_players_winning_at_once_is_a_draw(cards):
+    """docs/rules.md §15.6, RULES D10 (X-EVENTS-6): Mutual Ruin with 4 entities
+    on each side: "you win" and "you lose" are judged at the same state
+    check, as two leaders falling to one event are: a draw."""
+    g = game(cards, {"hand": [RUIN], "ikz_area": ikz(4), "garden": [REI] * 4}, {"garden": [REI] * 4})
+    do(g, "PLAY_SPELL", "Mutual Ruin")
+    assert g.is_terminal and g.result == "DRAW" and g.end_reason == "EFFECT"
+    g = game(cards, {"hand": [RUIN], "ikz_area": ikz(4), "garden": [REI] * 2}, {"garden": [REI] * 4})
+    do(g, "PLAY_SPELL", "Mutual Ruin")
+    assert g.is_terminal and g.result == "WIN_P1"
