@@ -415,10 +415,10 @@ static inline unsigned azk_granted_status(const azk_game *g, int c) {
 /* A card's statuses (keywords and conditions, RULES §7): granted ones, the
  * shocked flag, and printed keywords unless frozen (frozen disables them). */
 static inline unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c) {
-    unsigned s = azk_granted_status(g, c);
-    if (g->cards[c].flags & AZK_CF_SHOCKED) s |= AZK_ST_SHOCKED;
-    if (s & AZK_ST_FROZEN) return s; /* printed keywords are disabled (RULES §7) */
-    return s | azk_def(cs, g, c)->keywords;
+    unsigned s = azk_granted_status(g, c), f = g->cards[c].flags;
+    if (f & AZK_CF_SHOCKED) s |= AZK_ST_SHOCKED;
+    if (!(s & AZK_ST_FROZEN)) s |= azk_def(cs, g, c)->keywords; /* frozen disables printed keywords (RULES §7) */
+    return (f & AZK_CF_EXPOSED) ? s & ~(unsigned)AZK_ST_STEALTH : s; /* stealth ends once it attacked (§15.4) */
 }
 
 /* Does card c stand where an ability with these flags works ([Garden
@@ -449,8 +449,7 @@ void azk_deal_damage_from(azk_game *g, const azk_cardset *cs, int c, int amount,
 int azk_destroy(azk_game *g, const azk_cardset *cs, int c);
 /* Is entity c protected by stealth against player `chooser` (rules §15.4)? */
 static inline int azk_stealthed_from(const azk_game *g, const azk_cardset *cs, int c, int chooser) {
-    return g->cards[c].owner != chooser && !(g->cards[c].flags & AZK_CF_EXPOSED) &&
-           (azk_status_of(g, cs, c) & AZK_ST_STEALTH);
+    return g->cards[c].owner != chooser && (azk_status_of(g, cs, c) & AZK_ST_STEALTH);
 }
 /* vm.c: run a replacement's statements at once, in a frame of their own (they never ask) */
 void azk_vm_run_replacement(azk_game *g, const azk_cardset *cs, int ability, int source, int ctx_card,

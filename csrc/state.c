@@ -358,6 +358,8 @@ static int check_decision_state(const azk_game *g, const azk_cardset *cs) {
             INV(azk_health_of(g, cs, l) - g->cards[l].damage > 0, AZK_INV_LETHAL_AT_DECISION);
             for (int k = 0; k < 2 * AZK_ROW; k++) {
                 int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+                if (c != AZK_NONE) /* events: poison is resolved by the state check before any decision */
+                    INV(!(g->cards[c].flags & AZK_CF_POISONED), AZK_INV_LETHAL_AT_DECISION);
                 if (c == AZK_NONE || g->cards[c].damage < azk_health_of(g, cs, c)) continue;
                 INV(azk_status_of(g, cs, c) & AZK_ST_GODMODE, AZK_INV_LETHAL_AT_DECISION);
             }

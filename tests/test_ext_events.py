@@ -355,3 +355,17 @@ def test_both_players_winning_at_once_is_a_draw(cards):
     g = game(cards, {"hand": [RUIN], "ikz_area": ikz(4), "garden": [REI] * 2}, {"garden": [REI] * 4})
     do(g, "PLAY_SPELL", "Mutual Ruin")
     assert g.is_terminal and g.result == "WIN_P1"
+
+
+def test_exposed_is_in_the_state_dict_and_setup(cards):
+    """docs/rules.md §15.4, docs/state_format.md: the end of stealth is part of
+    the position: state_dict shows `exposed`, from_setup takes it, and an
+    exposed stealth card has no stealth status (nor protection)."""
+    g = game(cards, {"garden": [SHADE], **KEEP}, {"garden": [REI]})
+    assert P(g, 0)["garden"][0]["statuses"] == ["stealth"] and "exposed" not in P(g, 0)["garden"][0]
+    do(g, "ATTACK", "Ashen Shade", "p1.leader")
+    e = P(g, 0)["garden"][0]
+    assert e["exposed"] is True and e["statuses"] == []
+    h = game(cards, {"garden": [{"card": SHADE, "exposed": True, "tapped": True}]}, {"garden": [REI]}, active=1)
+    assert find(h, "ATTACK", "p0.garden[0]")
+    assert P(h, 0)["garden"][0]["exposed"] is True
