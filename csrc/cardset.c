@@ -189,6 +189,11 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
              (ab->program == AZK_NO_PC && ab->amount == 0) || (ab->trigger == AZK_TRIG_ON_DESTROYED && ab->amount)))
             return AZK_ERR_CARDSET;
         if (ab->kind != AZK_AB_REPLACEMENT && ab->amount) return AZK_ERR_CARDSET;
+        /* on_destroyed / on_discarded run from the discard pile: no zone restriction, and no
+         * once-per-turn mark (marks live only on the field, azk_check_invariants) */
+        if (ab->kind == AZK_AB_TRIGGERED && (ab->trigger == AZK_TRIG_ON_DESTROYED || ab->trigger == AZK_TRIG_ON_DISCARDED) &&
+            (ab->flags & (AZK_ABF_ONCE_PER_TURN | AZK_ABF_GARDEN_ONLY | AZK_ABF_ALLEY_ONLY)))
+            return AZK_ERR_CARDSET;
         /* an IKZ cost above the whole IKZ supply (10 cards + token) can never
          * be paid: a card-set mistake, not a rule (the compiler says so too) */
         if (ab->ikz_cost > AZK_DECK_IKZ + 1) return AZK_ERR_CARDSET;

@@ -400,7 +400,8 @@ static int apply_source(azk_game *g, const azk_cardset *cs, int src, int c, int 
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
         if (!replacement_applies(g, cs, ab, i, src, c, event)) continue;
         if (ab->flags & AZK_ABF_ONCE_PER_TURN) g->cards[src].once_used |= (uint8_t)(1u << i);
-        azk_event(g, AZK_EV_ABILITY, g->cards[src].owner, src, d->ability_first + i);
+        /* logged here when it only prevents (azk_vm_start logs a program's start) */
+        if (ab->program == AZK_NO_PC) azk_event(g, AZK_EV_ABILITY, g->cards[src].owner, src, d->ability_first + i);
         if (ab->amount) *amount -= ab->amount;
         int whole = *amount <= 0 || ab->program != AZK_NO_PC;
         if (ab->program != AZK_NO_PC) azk_vm_run_replacement(g, cs, d->ability_first + i, src, c, *amount);

@@ -70,6 +70,8 @@ def test_context_values():
 def test_leave_triggers_take_no_zone_restriction():
     e = error([{"kind": "triggered", "trigger": "on_destroyed", "zone": "garden", "effect": [{"draw": 1}]}])
     assert e.path == "cards[0].abilities[0].zone" and "discard pile" in e.message
+    e = error([{"kind": "triggered", "trigger": "on_discarded", "once_per_turn": True, "effect": [{"draw": 1}]}])
+    assert e.path == "cards[0].abilities[0].once_per_turn" and "discard pile" in e.message
 
 
 def test_replacement_prevent_and_instead():

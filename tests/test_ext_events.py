@@ -369,3 +369,21 @@ def test_exposed_is_in_the_state_dict_and_setup(cards):
     h = game(cards, {"garden": [{"card": SHADE, "exposed": True, "tapped": True}]}, {"garden": [REI]}, active=1)
     assert find(h, "ATTACK", "p0.garden[0]")
     assert P(h, 0)["garden"][0]["exposed"] is True
+
+
+@pytest.mark.parametrize("kind", ["greedy", "search"])
+def test_bots_play_the_events_decks(cards, kind):
+    """The built-in bots (csrc/bot.c) play the events decks to the end with
+    legal actions only, leaving the game untouched while they think."""
+    from azuki.bots import make_bot
+    for seed in range(2 if kind == "search" else 4):
+        g = azuki.Game(seed=seed, decks=("EVFIRE", "EVEARTH"), cards=cards)
+        bots = [make_bot(kind, seed=seed), make_bot("greedy" if kind == "search" else "random", seed=seed + 1)]
+        while not g.is_terminal:
+            legal = set(int(a) for a in g.legal_actions())
+            h = g.state_hash()
+            a = bots[g.current_player].act(g)
+            assert a in legal and g.state_hash() == h
+            g.step(a)
+            assert g.check_invariants() == 0
+        assert g.result in ("WIN_P0", "WIN_P1", "DRAW", "TRUNCATED")

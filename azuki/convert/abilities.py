@@ -818,6 +818,9 @@ class Compiler:
             if self._trigger in LEAVE_TRIGGERS and zone is not None:
                 raise AbilityError(f"{path}.zone", f"{self._trigger} abilities run from the discard pile (the card "
                                                    "has left the field): a zone restriction would never hold")
+            if self._trigger in LEAVE_TRIGGERS and a.get("once_per_turn"):
+                raise AbilityError(f"{path}.once_per_turn", f"{self._trigger} abilities run from the discard pile, "
+                                                            "where a card keeps no once-per-turn mark")
         if kind == "replacement":
             self._replacement(a, ab, path)
         if kind in ("activated", "spell"):

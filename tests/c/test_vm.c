@@ -1925,12 +1925,12 @@ static void test_op_win_lose(void) {
 static void test_verify_replacement(void) {
     /* replacement statements never ask (azk_verify_program mode 2); loops are allowed */
     base();
-    static const uint8_t ok[] = {OP(SETI), 0, 1, OP(JZ), 0, 9, 0, OP(JMP), 0, 0, OP(END)};
+    static const uint8_t ok[] = {OP(SETI), 0, 1, OP(JZ), 0, 10, 0, OP(JMP), 0, 0, OP(END)};
     static const uint8_t asks[] = {OP(MAY), 0, OP(END)};
     uint16_t pc = add_code(ok, (int)sizeof ok, 1);
     uint16_t pc2 = add_code(asks, (int)sizeof asks, 1);
     AZK_CHECK(azk_verify_program(&CS, pc2, 0) == 0 && azk_verify_program(&CS, pc2, 2) != 0);
-    AZK_CHECK(azk_verify_program(&CS, pc, 1) != 0); /* a backward jump: not in a condition */
+    AZK_CHECK(azk_verify_program(&CS, pc, 2) == 0 && azk_verify_program(&CS, pc, 1) != 0); /* a loop: not in a condition */
     int ab = add_ability(AZK_AB_REPLACEMENT, pc2, AZK_NO_PC, AZK_NO_PC);
     CS.abilities[ab].trigger = AZK_TRIG_ON_DESTROYED;
     AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK); /* it asks */
@@ -1943,6 +1943,15 @@ static void test_verify_replacement(void) {
     AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK); /* not an event a replacement replaces */
     CS.abilities[ab].trigger = AZK_TRIG_ON_DESTROYED;
     AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK); /* prevent: damage only */
+    /* an on_destroyed ability runs from the discard pile: no once-per-turn mark, no zone */
+    CS.abilities[ab].kind = AZK_AB_TRIGGERED;
+    CS.abilities[ab].amount = 0;
+    CS.abilities[ab].program = pc;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    CS.abilities[ab].flags = AZK_ABF_ONCE_PER_TURN;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    CS.abilities[ab].flags = AZK_ABF_GARDEN_ONLY;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
 }
 
 int main(void) {
