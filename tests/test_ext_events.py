@@ -387,3 +387,36 @@ def test_bots_play_the_events_decks(cards, kind):
             g.step(a)
             assert g.check_invariants() == 0
         assert g.result in ("WIN_P0", "WIN_P1", "DRAW", "TRUNCATED")
+
+
+def test_entity_destroyed_hears_every_destruction(cards):
+    """docs/rules.md §15.2: Burrow Viper gets +1 attack for each entity
+    destroyed (both sides), subject the destroyed card."""
+    g = game(cards, {"garden": [VIPER, MIZUKI], **KEEP}, {"garden": [{"card": REI, "tapped": True}]})
+    assert g.attack_of("p0.garden[0]") == 2
+    do(g, "ATTACK", "Mizuki", "p1.garden[0]")
+    assert REI in discard(g, 1) and g.attack_of("p0.garden[0]") == 3
+
+
+def test_several_replacements_on_one_event(cards):
+    """docs/rules.md §15.5: two Stonehide Sentinels each prevent 1 of the same
+    damage to their leader (each once per turn, in field order): 3 damage
+    becomes 1."""
+    g = game(cards, {"garden": [{"card": MIZUKI}], **KEEP},
+             {"garden": [{"card": SENTINEL, "tapped": True}, {"card": SENTINEL, "tapped": True}]})
+    do(g, "ATTACK", "Mizuki", "p1.leader")
+    assert leader_damage(g, 1) == 1
+    assert [e["once_used"] for e in P(g, 1)["garden"][:2]] == [[0], [0]]
+
+
+def test_sentinel_prevents_for_its_leader_only(cards):
+    """docs/rules.md §15.5: a replacement applies to what `applies_to` names:
+    Stonehide Sentinel's prevention is for its leader, so 1 poisonous damage
+    to the Sentinel itself is dealt and destroys it (§15.4)."""
+    frag = [c for c in FRAGMENT["cards"] if c["id"] == SENTINEL][0]
+    assert frag["abilities"][0]["prevent"] == 1
+    g = game(cards, {"garden": [{"card": ASP}], **KEEP}, {"garden": [{"card": SENTINEL, "tapped": True}]},
+             effects=[{"where": "p0.garden[0]", "attack": -1, "duration": "end_of_turn"}])
+    do(g, "ATTACK", "Cinder Asp", "p1.garden[0]")
+    # the Sentinel prevents damage to its leader only: 1 poisonous damage to it destroys it
+    assert SENTINEL in discard(g, 1)
