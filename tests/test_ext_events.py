@@ -40,6 +40,17 @@ def events_doc():
     doc["cards"].append({"id": "EVT-SHELL", "name": "Test Shell", "card_type": "entity", "element": "earth",
                          "rarity": "C", "subtypes": [], "cost": 2, "attack": 1, "health": 3, "gate_points": 1,
                          "carapace": 1, "keywords": [], "text": "Carapace 1", "abilities": []})
+    # test-only replacements whose statements do not move the card (§15.5, X-EVENTS-1)
+    doc["cards"].append({"id": "EVT-WARD", "name": "Test Ward", "card_type": "entity", "element": "earth",
+                         "rarity": "C", "subtypes": [], "cost": 2, "attack": 1, "health": 3, "gate_points": 1,
+                         "keywords": [], "text": "If this would be dealt damage, draw a card instead.",
+                         "abilities": [{"kind": "replacement", "event": "damaged", "applies_to": "self",
+                                        "instead": [{"draw": 1}]}]})
+    doc["cards"].append({"id": "EVT-STUB", "name": "Test Stubborn", "card_type": "entity", "element": "earth",
+                         "rarity": "C", "subtypes": [], "cost": 2, "attack": 1, "health": 1, "gate_points": 1,
+                         "keywords": [], "text": "If this would be destroyed, draw a card instead.",
+                         "abilities": [{"kind": "replacement", "event": "destroyed", "applies_to": "self",
+                                        "instead": [{"draw": 1}]}]})
     fire = {f"EXP01-{i:03d}": 4 for i in range(1, 12)}
     fire.update({"STT01-003": 4, "STT01-007": 2})
     earth = {f"EXP01-{i:03d}": 4 for i in (12, 13, 14, 15, 17, 18, 19)}
@@ -64,7 +75,7 @@ def game(cards, p0=None, p1=None, decks=("STT01", "STT02"), **kw):
 def test_fragment_compiles_and_uses_every_mechanic(cards):
     """Every trigger, keyword, statement and ability kind of §15 appears on a card."""
     cs = CardSet.from_json(cards)
-    assert len(cs.ids) == len(STARTER["cards"]) + len(FRAGMENT["cards"]) + 1
+    assert len(cs.ids) == len(STARTER["cards"]) + len(FRAGMENT["cards"]) + 3
     text = json.dumps(FRAGMENT)
     for word in ("on_destroyed", "on_damaged", "on_draw", "on_discarded", "game_start", "ally_enters",
                  '"destroy"', '"win"', '"lose"', "lifesteal", "poisonous", "stealth", '"replacement"',
@@ -420,3 +431,33 @@ def test_sentinel_prevents_for_its_leader_only(cards):
     do(g, "ATTACK", "Cinder Asp", "p1.garden[0]")
     # the Sentinel prevents damage to its leader only: 1 poisonous damage to it destroys it
     assert SENTINEL in discard(g, 1)
+
+
+ORB = "STT01-017"   # Lightning Orb: up to 1 damage each to 2 different entities in the opponent's garden
+
+
+def test_instead_runs_inside_another_ability(cards):
+    """docs/rules.md §15.5: a damage replacement with statements runs in the
+    middle of another ability (Lightning Orb's first damage, in response
+    step (a)) in a frame of its own; the Orb's program then goes on with its
+    second damage."""
+    g = game(cards, {"hand": [ORB, REI], "ikz_area": ikz(2)}, {"garden": [MIZUKI, "EVT-WARD", REI], **KEEP},
+             active=1)
+    n = len(hand(g, 1))
+    do(g, "ATTACK", "Mizuki", "p0.leader")
+    do(g, "PLAY_SPELL", "Lightning Orb")                                      # response step (a)
+    choose(g, card="EVT-WARD")
+    choose(g, card=REI)                       # the Orb deals its damage after both choices
+    assert len(hand(g, 1)) == n + 1 and P(g, 1)["garden"][1]["damage"] == 0   # drew instead of damage
+    assert P(g, 1)["garden"][2]["damage"] == 1   # the Orb went on after the replacement: its second damage
+    assert ORB in discard(g, 0) and g.check_invariants() == 0
+
+
+def test_instead_that_leaves_the_card_does_not_save_it(cards):
+    """docs/rules.md §15.1, X-EVENTS-1: a destroyed-replacement whose statements
+    leave the card where it was applies once; the card is destroyed after all
+    (no endless replacing)."""
+    g = game(cards, {"garden": [MIZUKI], **KEEP}, {"garden": [{"card": "EVT-STUB", "tapped": True}]})
+    n = len(hand(g, 1))
+    do(g, "ATTACK", "Mizuki", "p1.garden[0]")
+    assert "EVT-STUB" in discard(g, 1) and len(hand(g, 1)) == n + 1
