@@ -492,12 +492,15 @@ int azk_destroy(azk_game *g, const azk_cardset *cs, int c) {
         /* still here, the same object: the event happens after all (rules §15.5) */
     }
     int p = k->owner;
-    int last_attack = azk_attack_of(g, cs, c);
-    int frozen = (azk_granted_status(g, c) & AZK_ST_FROZEN) != 0;
+    /* last-known information only when someone will read it (the starter set never does) */
+    int self_hears = (cs->facts[k->def].trigger_mask & (1u << AZK_TRIG_ON_DESTROYED)) &&
+                     !(azk_granted_status(g, c) & AZK_ST_FROZEN); /* frozen: no abilities (RULES §7) */
+    int others_hear = ((g->listen[0] | g->listen[1]) & (1u << AZK_TRIG_ENTITY_DESTROYED)) != 0;
+    int last_attack = self_hears || others_hear ? azk_attack_of(g, cs, c) : 0;
     azk_move(g, cs, c, AZK_Z_DISCARD, 0);
     azk_event(g, AZK_EV_DESTROYED, p, c, 0);
-    if (!frozen) azk_fire_card(g, cs, c, AZK_TRIG_ON_DESTROYED, c, last_attack);
-    azk_fire(g, cs, AZK_TRIG_ENTITY_DESTROYED, c, last_attack);
+    if (self_hears) azk_fire_card_slow(g, cs, c, AZK_TRIG_ON_DESTROYED, c, last_attack);
+    if (others_hear) azk_fire(g, cs, AZK_TRIG_ENTITY_DESTROYED, c, last_attack);
     return 1;
 }
 
