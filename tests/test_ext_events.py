@@ -477,3 +477,13 @@ def test_new_keywords_are_observed(cards):
     do(g, "ATTACK", "Ashen Shade", "p1.leader")
     st = azuki.obs_slice(g.observe(0), "PLACE_STATUS")
     assert st[:, col["STEALTH"]].sum() == 0
+
+
+def test_frozen_card_has_no_on_destroyed(cards):
+    """docs/rules.md §15.1 step 3, RULES §7: a frozen card has no abilities, so
+    a frozen Grave Seed destroyed by Flame Cull draws nothing."""
+    g = game(cards, {"hand": [CULL, REI], "ikz_area": ikz(4)}, {"garden": [SEED]},
+             effects=[{"where": "p1.garden[0]", "statuses": ["frozen"], "duration": "end_of_turn"}])
+    n = len(hand(g, 1))
+    do(g, "PLAY_SPELL", "Flame Cull")
+    assert SEED in discard(g, 1) and len(hand(g, 1)) == n
