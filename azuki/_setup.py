@@ -33,6 +33,7 @@ ZONE = {n.lower(): i for i, n in enumerate(S.ZONE)}
 STATUS = {n.lower(): i for i, n in enumerate(S.STATUS)}
 DURATION = {n.lower(): i for i, n in enumerate(S.DURATION)}
 CF_TAPPED, CF_COOLDOWN, CF_SHOCKED = 1, 2, 4   # card flags (csrc/azk_export.def: CARD_FLAGS)
+CF_EXPOSED = 32                                 # events: stealth ended (docs/rules.md §15.4)
 
 TOP_KEYS = {"players", "turn", "active", "first_player", "turn_cap", "decision_cap", "decisions", "end_reason", "decks", "seed", "effects", "cards",
             # derived keys that state_dict() emits; accepted and checked or ignored
@@ -40,7 +41,7 @@ TOP_KEYS = {"players", "turn", "active", "first_player", "turn_cap", "decision_c
             "pending_triggers", "hash"}
 PLAYER_KEYS = {"leader", "gate", "hand", "deck", "deck_top", "discard", "garden", "alley", "ikz_area",
                "ikz_pile", "token", "played_entities", "look", "out", "mulligan_done"}
-FIELD_KEYS = {"card", "tapped", "damage", "cooldown", "shocked", "once_used", "weapons",
+FIELD_KEYS = {"card", "tapped", "damage", "cooldown", "shocked", "exposed", "once_used", "weapons",
               "index", "attack", "health", "statuses"}   # the last four are derived, ignored
 
 
@@ -128,6 +129,8 @@ class _Player:
             flags |= CF_COOLDOWN
         if _flag(e, "shocked", path):
             flags |= CF_SHOCKED
+        if _flag(e, "exposed", path):
+            flags |= CF_EXPOSED
         self.cards[c]["flags"] = flags
         self.cards[c]["damage"] = _int(e.get("damage", 0), f"{path}.damage", 0, 99)
         used = 0

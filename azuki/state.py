@@ -21,6 +21,7 @@ DURATION_NAMES = tuple(d.lower() for d in S.DURATION)
 STATUS_NAMES = tuple(s.lower() for s in S.STATUS)
 # card record flags (csrc/azk_export.def: CARD_FLAGS)
 CF_TAPPED, CF_COOLDOWN, CF_SHOCKED, CF_REVEALED = 1, 2, 4, 8
+CF_EXPOSED = 32   # events: has attacked, stealth no longer protects it (docs/rules.md §15.4)
 STATE_FORMAT = "azuki-state/1"
 
 
@@ -210,6 +211,8 @@ class Position:
             d["damage"] = a[X.CARD_DAMAGE + c]
             d["cooldown"] = bool(flags & CF_COOLDOWN)
             d["shocked"] = bool(flags & CF_SHOCKED)
+            if flags & CF_EXPOSED:
+                d["exposed"] = True
             d["once_used"] = [i for i in range(8) if used & (1 << i)] if used else []
             d["attack"] = a[X.CARD_ATTACK + c]
             d["health"] = a[X.CARD_HEALTH + c]

@@ -168,7 +168,9 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
     unsigned tapped_targets = 1u; /* the enemy leader, and tapped enemy garden entities */
     for (int s = 0; s < AZK_ROW; s++) {
         int t = op->garden[s];
-        if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) tapped_targets |= 1u << (s + 1);
+        if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED) &&
+            !((cs->set_facts & AZK_SETF_STEALTH) && azk_stealthed_from(g, cs, t, g->active))) /* rules §15.4 */
+            tapped_targets |= 1u << (s + 1);
     }
     int targets_n = bit_count(tapped_targets);
     for (unsigned att = holders; att; att &= att - 1) { /* leader, occupied garden slots */

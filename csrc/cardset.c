@@ -90,7 +90,8 @@ static void derive_def(const azk_cardset *cs, int d, azk_def_facts *f) {
         int idx = def->ability_first + i;
         const azk_ability *ab = &cs->abilities[idx];
         switch (ab->kind) {
-        case AZK_AB_TRIGGERED: f->trigger_mask |= (uint16_t)(1u << ab->trigger); break;
+        case AZK_AB_TRIGGERED: f->trigger_mask |= 1u << ab->trigger; break;
+        case AZK_AB_REPLACEMENT: f->flags |= AZK_DF_REPLACE; break;
         case AZK_AB_ACTIVATED: f->flags |= AZK_DF_ACTIVATED; break;
         case AZK_AB_SPELL:
             if (f->spell_ability == AZK_NO_ABILITY) f->spell_ability = (uint8_t)idx; /* the verifier allows one */
@@ -107,12 +108,32 @@ static void derive_def(const azk_cardset *cs, int d, azk_def_facts *f) {
     }
 }
 
+/* Set-wide facts (events): which of the new mechanics any card can use,
+ * printed, granted by an effect or given by an aura. Needs verified programs. */
+static uint32_t derive_set(const azk_cardset *cs) {
+    unsigned st = 0;
+    uint32_t f = 0;
+    for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) {
+        st |= cs->defs[d].keywords;
+        if (cs->facts[d].flags & AZK_DF_REPLACE) f |= AZK_SETF_REPLACE;
+    }
+    for (int i = 0; i < cs->num_abilities && i < AZK_MAX_ABILITIES; i++) {
+        if (cs->abilities[i].program != AZK_NO_PC) st |= azk_program_grants(cs, cs->abilities[i].program);
+        if (cs->abilities[i].kind == AZK_AB_STATIC) st |= cs->abilities[i].grant; /* auras give keywords too (§18.3) */
+    }
+    if (st & (AZK_ST_LIFESTEAL | AZK_ST_POISONOUS)) f |= AZK_SETF_DAMAGE_KW;
+    if (st & AZK_ST_STEALTH) f |= AZK_SETF_STEALTH;
+    return f;
+}
+
 void azk_cardset_derive(azk_cardset *cs) {
     memset(cs->facts, 0, sizeof cs->facts);
     for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) derive_def(cs, d, &cs->facts[d]);
+    cs->set_facts = derive_set(cs);
 }
 
 int azk_cardset_facts_ok(const azk_cardset *cs) {
+    if (cs->set_facts != derive_set(cs)) return 0;
     for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) {
         azk_def_facts f;
         derive_def(cs, d, &f);
@@ -188,13 +209,25 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
     for (int i = 0; i < cs->num_abilities; i++) {
         const azk_ability *ab = &cs->abilities[i];
         if (ab->kind >= AZK_AB_KIND_COUNT || ab->trigger >= AZK_TRIG_COUNT) return AZK_ERR_CARDSET;
-        if (!program_ok(cs, ab->program, 0) || !program_ok(cs, ab->requirement, 1) ||
+        if (!program_ok(cs, ab->program, ab->kind == AZK_AB_REPLACEMENT ? AZK_VERIFY_NO_ASK : AZK_VERIFY_EFFECT) || !program_ok(cs, ab->requirement, AZK_VERIFY_CONDITION) ||
             !program_ok(cs, ab->condition, AZK_VERIFY_STATIC))
             return AZK_ERR_CARDSET;
         if (ab->kind == AZK_AB_STATIC && ab->static_target == AZK_STT_SELECTOR && ab->selector >= cs->num_selectors)
             return AZK_ERR_CARDSET;
         if (ab->static_target > AZK_STT_COST) return AZK_ERR_CARDSET;
         if (!cont_ability_ok(cs, ab)) return AZK_ERR_CARDSET; /* --- cont --- */
+        /* events (rules §15.5): a replacement names its event, what it applies to, and does something */
+        if (ab->kind == AZK_AB_REPLACEMENT &&
+            ((ab->trigger != AZK_TRIG_ON_DESTROYED && ab->trigger != AZK_TRIG_ON_DAMAGED) ||
+             (ab->static_target == AZK_STT_SELECTOR && ab->selector >= cs->num_selectors) ||
+             (ab->program == AZK_NO_PC && ab->amount == 0) || (ab->trigger == AZK_TRIG_ON_DESTROYED && ab->amount)))
+            return AZK_ERR_CARDSET;
+        if (ab->kind != AZK_AB_REPLACEMENT && ab->amount) return AZK_ERR_CARDSET;
+        /* on_destroyed / on_discarded run from the discard pile: no zone restriction, and no
+         * once-per-turn mark (marks live only on the field, azk_check_invariants) */
+        if (ab->kind == AZK_AB_TRIGGERED && (ab->trigger == AZK_TRIG_ON_DESTROYED || ab->trigger == AZK_TRIG_ON_DISCARDED) &&
+            (ab->flags & (AZK_ABF_ONCE_PER_TURN | AZK_ABF_GARDEN_ONLY | AZK_ABF_ALLEY_ONLY)))
+            return AZK_ERR_CARDSET;
         /* an IKZ cost above the whole IKZ supply (10 cards + token) can never
          * be paid: a card-set mistake, not a rule (the compiler says so too) */
         if (ab->ikz_cost > AZK_DECK_IKZ + 1) return AZK_ERR_CARDSET;

@@ -40,7 +40,7 @@ enum azk_trigger {
     AZK_TRIG_COUNT
 };
 #undef AZK_TRIGGER
-_Static_assert(AZK_TRIG_COUNT <= 16, "per-definition trigger mask is 16 bits");
+_Static_assert(AZK_TRIG_COUNT <= 32, "per-definition trigger mask (and the listen hint) is 32 bits");
 
 #define AZK_STATUS(name, doc) AZK_STI_##name,
 enum azk_status_index {
@@ -81,6 +81,10 @@ enum azk_ability_kind {
     AZK_AB_ACTIVATED = 1,  /* ACTIVATE_ABILITY action: pay costs, run `program` */
     AZK_AB_STATIC = 2,     /* continuous: modifies stats while `condition` holds */
     AZK_AB_SPELL = 3,      /* the spell's effect: runs `program` when played */
+    /* --- events --- */
+    AZK_AB_REPLACEMENT = 4, /* rules §15.5: when `trigger` (ON_DESTROYED or ON_DAMAGED) would happen to
+                             * the source (static_target SELF) or a card matching `selector`, `amount`
+                             * of the damage is prevented and/or `program` (never asks) runs instead */
     AZK_AB_KIND_COUNT
 };
 
@@ -149,15 +153,23 @@ enum azk_def_fact_flag {
     AZK_DF_SET_BONUS = 1u << 2,   /* has a STATIC, target SELECTOR, set_bonus != 0 */
     /* --- cont --- */
     AZK_DF_AURA = 1u << 3,        /* has a STATIC, target AURA (the aura_src hint, game.h) */
-    AZK_DF_COST = 1u << 4         /* has a STATIC, target COST (the cost_src hint, game.h) */
+    AZK_DF_COST = 1u << 4,        /* has a STATIC, target COST (the cost_src hint, game.h) */
+    /* --- events --- */
+    AZK_DF_REPLACE = 1u << 5      /* has a REPLACEMENT ability */
+};
+/* Set-wide facts (azk_cardset.set_facts): mechanics no card of the set can
+ * use cost nothing (the hot paths test one bit). */
+enum azk_set_fact_flag {
+    AZK_SETF_REPLACE = 1u << 0,   /* some definition has a REPLACEMENT ability */
+    AZK_SETF_DAMAGE_KW = 1u << 1, /* lifesteal or poisonous is printed or granted somewhere */
+    AZK_SETF_STEALTH = 1u << 2    /* stealth is printed or granted somewhere */
 };
 #define AZK_NO_ABILITY 0xFF
 typedef struct azk_def_facts {
     int16_t min_health;      /* printed health plus every negative static health change */
-    uint16_t trigger_mask;   /* bit t: a TRIGGERED ability on enum azk_trigger t */
     uint8_t spell_ability;   /* absolute index of the SPELL ability, AZK_NO_ABILITY if none */
     uint8_t flags;           /* enum azk_def_fact_flag */
-    uint8_t pad_[2];
+    uint32_t trigger_mask;   /* bit t: a TRIGGERED ability on enum azk_trigger t */
 } azk_def_facts;
 _Static_assert(AZK_MAX_ABILITIES <= AZK_NO_ABILITY, "ability indices fit a byte");
 
@@ -169,6 +181,7 @@ typedef struct azk_cardset {
 #undef AZK_CARDSET_FIELD
     /* ---- derived by azk_cardset_finish; outside the hashed part ---- */
     azk_def_facts facts[AZK_MAX_CARD_DEFS];
+    uint32_t set_facts;      /* enum azk_set_fact_flag (events) */
 } azk_cardset;
 
 /* The bytes that identify a set: everything before the derived tables. */

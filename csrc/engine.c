@@ -34,8 +34,8 @@ static void end_attack(azk_game *g) {
 
 static void combat_damage(azk_game *g, const azk_cardset *cs) {
     int a = azk_attack_of(g, cs, g->attacker), t = azk_attack_of(g, cs, g->target);
-    azk_deal_damage(g, cs, g->target, a < 0 ? 0 : a, 0);
-    azk_deal_damage(g, cs, g->attacker, t < 0 ? 0 : t, 0);
+    azk_deal_damage_from(g, cs, g->target, a < 0 ? 0 : a, 0, g->attacker);
+    azk_deal_damage_from(g, cs, g->attacker, t < 0 ? 0 : t, 0, g->target);
     azk_state_check(g, cs);
 }
 
@@ -216,6 +216,7 @@ static void apply_attack(azk_game *g, const azk_cardset *cs, int me, int p0, int
     int a = azk_place_card(&g->pl[me], p0);
     int t = p1 == 0 ? g->pl[1 - me].leader : g->pl[1 - me].garden[p1 - 1];
     azk_set_tapped(g, a, 1);
+    if (cs->set_facts & AZK_SETF_STEALTH) g->cards[a].flags |= AZK_CF_EXPOSED; /* stealth ends (§15.4) */
     g->in_attack = 1;
     g->attacker = (uint8_t)a;
     g->target = (uint8_t)t;
@@ -279,6 +280,7 @@ static void apply_mulligan(azk_game *g, const azk_cardset *cs, int me, int shuff
         g->turn = 1;
         g->active = g->first_player;
         g->flow = AZK_FLOW_START;
+        azk_fire_all(g, cs, AZK_TRIG_GAME_START, 3u, -1, 0); /* rules §15.2: first player's cards first */
     }
 }
 

@@ -159,8 +159,12 @@ enum azk_card_flag {
     AZK_CF_TAPPED = 1u << 0,
     AZK_CF_COOLDOWN = 1u << 1,   /* entered the garden this turn (RULES 5.5) */
     AZK_CF_SHOCKED = 1u << 2,    /* skips its controller's next untap (RULES 7) */
-    AZK_CF_REVEALED = 1u << 3    /* in a hand, known to the opponent: revealed into it (RULES §8.9)
+    AZK_CF_REVEALED = 1u << 3,   /* in a hand, known to the opponent: revealed into it (RULES §8.9)
                                     or returned to it from the field (azk_return_to_hand) */
+    /* --- events --- */
+    AZK_CF_POISONED = 1u << 4,   /* dealt damage by a poisonous card: the next state check destroys it
+                                    (rules §15.4); never set at a decision point */
+    AZK_CF_EXPOSED = 1u << 5     /* has attacked since it entered: stealth no longer protects it (§15.4) */
 };
 
 /* One physical card. */
@@ -297,7 +301,11 @@ struct azk_game {
     uint16_t attacker_inc, target_inc;
     uint16_t decisions;       /* decisions applied by azk_step this game (rules 13) */
     uint16_t decision_cap;    /* reaching it ends the game as TRUNCATED (DECISION_CAP) */
-    uint8_t pad_[2];
+    /* --- events --- */
+    uint8_t pending_end;      /* bit p: player p won by an effect (WIN), bit 2 + p: p lost (LOSE); the
+                               * next state check ends the game (rules §15.6); 0 at every decision */
+    uint8_t replacing;        /* a replacement's own statements are running (rules §15.5): no further
+                               * replacement applies until they end; 0 at every decision */
     /* --- effects --- the frames suspended under `vm` by trigger_ability
      * (RUN_ABILITY): vm_saved[0 .. vm_depth-1], the innermost last. `vm`
      * stays the running frame, so the interpreter's hot path is unchanged. */
@@ -351,7 +359,7 @@ struct azk_game {
      * physical cards' definitions, constant through a game (a card never
      * changes definition). An event nobody can hear skips the field walk.
      * Rebuilt and checked like the others. */
-    uint16_t listen[AZK_PLAYERS];
+    uint32_t listen[AZK_PLAYERS];
     /* --- cont --- */
     /* ---- not hashed, not serialized: aura and cost-modifier sources hints ----
      * Same place codes as act_src: bit code of aura_src[p] / cost_src[p] when
@@ -445,12 +453,12 @@ unsigned azk_aura_status(const azk_game *g, const azk_cardset *cs, int c, unsign
  * removals (rules §18.3). */
 static inline unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, int c) {
     unsigned m;
-    unsigned s = azk_fx_status(g, c, &m);
-    if (g->cards[c].flags & AZK_CF_SHOCKED) s |= AZK_ST_SHOCKED;
+    unsigned s = azk_fx_status(g, c, &m), f = g->cards[c].flags;
+    if (f & AZK_CF_SHOCKED) s |= AZK_ST_SHOCKED;
     s &= ~m;
     if (!(s & AZK_ST_FROZEN)) s |= azk_def(cs, g, c)->keywords & ~m; /* frozen disables printed keywords (RULES §7) */
     if (__builtin_expect((g->aura_src[0] | g->aura_src[1]) != 0, 0)) s = azk_aura_status(g, cs, c, s);
-    return s;
+    return (f & AZK_CF_EXPOSED) ? s & ~(unsigned)AZK_ST_STEALTH : s; /* stealth ends once it attacked (§15.4) */
 }
 
 /* Does card c stand where an ability with these flags works ([Garden
@@ -472,6 +480,20 @@ int azk_weapon_count(const azk_game *g, int holder);
 void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);
 void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n);
 void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect);
+/* --- events (rules §15) --- */
+/* Damage dealt by card `source` (-1: none): its lifesteal and poisonous apply,
+ * and replacement effects on "damaged" (azk_deal_damage is source -1). */
+void azk_deal_damage_from(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect, int source);
+/* The one way an entity is destroyed (state checks, poison, the DESTROY op):
+ * godmode stops it, replacements apply, on_destroyed fires. 1 if destroyed. */
+int azk_destroy(azk_game *g, const azk_cardset *cs, int c);
+/* Is entity c protected by stealth against player `chooser` (rules §15.4)? */
+static inline int azk_stealthed_from(const azk_game *g, const azk_cardset *cs, int c, int chooser) {
+    return g->cards[c].owner != chooser && (azk_status_of(g, cs, c) & AZK_ST_STEALTH);
+}
+/* vm.c: run a replacement's statements at once, in a frame of their own (they never ask) */
+void azk_vm_run_replacement(azk_game *g, const azk_cardset *cs, int ability, int source, int ctx_card,
+                            int ctx_value);
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
 void azk_state_check_slow(azk_game *g, const azk_cardset *cs);
 /* State checks (RULES §9). Inline fast path: it runs after nearly every
@@ -479,7 +501,7 @@ void azk_state_check_slow(azk_game *g, const azk_cardset *cs);
 static inline void azk_state_check(azk_game *g, const azk_cardset *cs) {
     if (g->result != AZK_RES_ONGOING) return;
     int l0 = g->pl[0].leader, l1 = g->pl[1].leader;
-    if (!(g->at_risk[0] | g->at_risk[1]) && g->cards[l0].damage < cs->facts[g->cards[l0].def].min_health &&
+    if (!(g->at_risk[0] | g->at_risk[1] | g->pending_end) && g->cards[l0].damage < cs->facts[g->cards[l0].def].min_health &&
         g->cards[l1].damage < cs->facts[g->cards[l1].def].min_health)
         return;
     azk_state_check_slow(g, cs);
@@ -546,10 +568,13 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs);
 int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller);
 int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
                        int source, const int16_t *regs, const uint8_t *tregs, int c);
-/* pure: 0 an effect, 1 a condition program (requirement), AZK_VERIFY_STATIC a
- * static's condition (pure, and no STAT of attack / health / remaining) */
-#define AZK_VERIFY_STATIC 2
+/* What a program may contain (azk_verify_program's `pure`): an effect; a
+ * condition program (requirement: pure ops only); a replacement's statements
+ * (never ask a player, §15.5); a static's condition (pure, and no STAT of
+ * attack / health / remaining: those are computed from the statics). */
+enum { AZK_VERIFY_EFFECT = 0, AZK_VERIFY_CONDITION = 1, AZK_VERIFY_NO_ASK = 2, AZK_VERIFY_STATIC = 3 };
 int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure);
+unsigned azk_program_grants(const azk_cardset *cs, uint16_t pc);      /* statuses its GRANTs give */
 int azk_op_operands(int op);
 
 /* actions.c: legality and the action space */

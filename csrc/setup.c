@@ -80,7 +80,9 @@ static int check_words(const azk_cardset *cs, const int32_t *plan) {
     for (int c = 0; c < AZK_NUM_CARDS; c++) {
         WANT(in(plan[AZK_PO_CARD_DEF + c], 0, cs->num_defs - 1), AZK_PO_CARD_DEF + c);
         WANT(in(plan[AZK_PO_CARD_ZONE + c], 0, AZK_Z_COUNT - 1), AZK_PO_CARD_ZONE + c);
-        WANT(in(plan[AZK_PO_CARD_FLAGS + c], 0, 15), AZK_PO_CARD_FLAGS + c);
+        /* bits 0..3, and 5 (events: exposed, rules §15.4); bit 4 (poisoned) is transient */
+        WANT(in(plan[AZK_PO_CARD_FLAGS + c], 0, 15) || (in(plan[AZK_PO_CARD_FLAGS + c], 32, 47)),
+             AZK_PO_CARD_FLAGS + c);
         WANT(in(plan[AZK_PO_CARD_DAMAGE + c], 0, 9999), AZK_PO_CARD_DAMAGE + c);
         WANT(in(plan[AZK_PO_CARD_ONCE_USED + c], 0, 255), AZK_PO_CARD_ONCE_USED + c);
         WANT(plan[AZK_PO_CARD_HOLDER + c] == -1 || in(plan[AZK_PO_CARD_HOLDER + c], 0, AZK_NUM_CARDS - 1),

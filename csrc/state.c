@@ -23,7 +23,7 @@
 #include "game.h"
 
 #define AZK_STATE_MAGIC 0x534B5A41u /* "AZKS" */
-#define AZK_STATE_VERSION 5 /* 2: end_reason, decision counter and cap; 3: 16-bit effect statuses; 4: azk_card.seen; 5: VM frame stack (trigger_ability) */
+#define AZK_STATE_VERSION 5 /* 2: end_reason, decision counter and cap; 3: 16-bit effect statuses; 4: azk_card.seen; 5: VM frame stack (trigger_ability); events (3 keywords move the condition bits; pending_end, replacing) */
 #define AZK_HEADER_BYTES 24
 
 size_t azk_game_size(void) { return sizeof(azk_game); }
@@ -137,9 +137,14 @@ static int check_game(const azk_game *g, const azk_cardset *cs) {
     INV(g->phase != AZK_PHASE_DEFENDER || g->flow == AZK_FLOW_DEFENDER, AZK_INV_PHASE_FLOW);
     /* why it ended agrees with the result (rules §13) */
     INV(g->end_reason < AZK_END_COUNT, AZK_INV_END_REASON);
+    /* events (rules §15.5, §15.6): transient flags, never left set at a decision or after the end */
+    INV(g->replacing == 0 && (g->pending_end == 0 || g->result != AZK_RES_ONGOING) && g->pending_end < 16,
+        AZK_INV_END_REASON);
     if (g->result == AZK_RES_ONGOING) INV(g->end_reason == AZK_END_NONE, AZK_INV_END_REASON);
-    else if (g->result == AZK_RES_TRUNCATED) INV(g->end_reason >= AZK_END_TURN_CAP, AZK_INV_END_REASON);
-    else INV(g->end_reason == AZK_END_LEADER || (g->end_reason == AZK_END_DECK_OUT && g->result != AZK_RES_DRAW), AZK_INV_END_REASON);
+    else if (g->result == AZK_RES_TRUNCATED)
+        INV(g->end_reason >= AZK_END_TURN_CAP && g->end_reason != AZK_END_EFFECT, AZK_INV_END_REASON);
+    else INV(g->end_reason == AZK_END_LEADER || g->end_reason == AZK_END_EFFECT ||
+                 (g->end_reason == AZK_END_DECK_OUT && g->result != AZK_RES_DRAW), AZK_INV_END_REASON);
     /* a PCG32 stream: found by fuzz_state, state 0 with increment 0 stays 0
      * and the mulligan's bounded shuffle rejected forever */
     INV(g->rng.inc & 1u, AZK_INV_RNG_STREAM);
@@ -401,6 +406,8 @@ static int check_decision_state(const azk_game *g, const azk_cardset *cs) {
             INV(azk_health_of(g, cs, l) - g->cards[l].damage > 0, AZK_INV_LETHAL_AT_DECISION);
             for (int k = 0; k < 2 * AZK_ROW; k++) {
                 int c = k < AZK_ROW ? g->pl[p].garden[k] : g->pl[p].alley[k - AZK_ROW];
+                if (c != AZK_NONE) /* events: poison is resolved by the state check before any decision */
+                    INV(!(g->cards[c].flags & AZK_CF_POISONED), AZK_INV_LETHAL_AT_DECISION);
                 if (c == AZK_NONE || g->cards[c].damage < azk_health_of(g, cs, c)) continue;
                 INV(azk_status_of(g, cs, c) & AZK_ST_GODMODE, AZK_INV_LETHAL_AT_DECISION);
             }

@@ -291,7 +291,7 @@ static int load_ref(const azk_game *g, const pure_ctx *x, int ref) {
     }
 }
 
-static int ctx_value(const azk_game *g, const pure_ctx *x, int which) {
+static int ctx_value(const azk_game *g, const azk_cardset *cs, const pure_ctx *x, int which) {
     const azk_player *pl = &g->pl[x->controller];
     switch (which) {
     case AZK_CTXV_TRIGGER_VALUE: return x->ctx_value;
@@ -300,6 +300,8 @@ static int ctx_value(const azk_game *g, const pure_ctx *x, int which) {
     case AZK_CTXV_DISCARD_SIZE: return pl->discard_n;
     case AZK_CTXV_UNTAPPED_IKZ: return azk_untapped_ikz(g, x->controller);
     case AZK_CTXV_TAPPED_IKZ: return pl->ikz_area_n - azk_untapped_ikz(g, x->controller);
+    case AZK_CTXV_SUBJECT_GP: /* printed, so the same on the field and in the discard pile */
+        return x->ctx_card != AZK_NONE ? azk_def(cs, g, x->ctx_card)->gate_points : 0;
     default: return 0;
     }
 }
@@ -345,7 +347,7 @@ static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x,
         r[a[0]] = sat16(count_matching(g, cs, s, x->controller, x->source, r, x->t));
         break;
     }
-    case AZK_OP_CTX: r[a[0]] = sat16(ctx_value(g, x, a[1])); break;
+    case AZK_OP_CTX: r[a[0]] = sat16(ctx_value(g, cs, x, a[1])); break;
     case AZK_OP_VALID: r[a[0]] = t_valid(g, x, a[1]); break;
     case AZK_OP_MATCH:
         r[a[0]] = t_valid(g, x, a[1]) &&
@@ -439,6 +441,10 @@ void azk_vm_start(azk_game *g, const azk_cardset *cs, int ability, int source, i
 
 static void finish(azk_game *g, const azk_cardset *cs) {
     azk_vm_frame *f = &g->vm;
+    if (g->replacing) { /* a replacement's statements (azk_vm_run_replacement): the outer ability goes on */
+        clear_frame(f);
+        return;
+    }
     azk_player *pl = &g->pl[f->controller];
     while (pl->look_n > 0) { /* never strand looked-at cards: to the bottom, seen by their owner */
         int c = pl->look[0];
@@ -450,6 +456,24 @@ static void finish(azk_game *g, const azk_cardset *cs) {
     clear_frame(f);
     memset(&g->prompt, 0, sizeof g->prompt);
     azk_state_check(g, cs);
+}
+
+/* A replacement's statements (rules §15.5) run at once, in the middle of
+ * whatever is happening (a damage step, a state check, another ability's
+ * instruction): in a frame of their own, the interrupted frame and prompt
+ * put back afterwards. The verifier keeps asking instructions out of them,
+ * so they never suspend; g->replacing (set by the caller) keeps finish()
+ * from touching the interrupted ability's looked-at cards. */
+void azk_vm_run_replacement(azk_game *g, const azk_cardset *cs, int ability, int source, int ctx_card,
+                            int ctx_value) {
+    azk_vm_frame saved = g->vm;
+    azk_prompt saved_prompt = g->prompt;
+    azk_vm_start(g, cs, ability, source, g->cards[source].owner, ctx_card, ctx_value, -1);
+    azk_vm_run(g, cs);
+    AZK_ASSERT(!g->vm.waiting);
+    if (g->result != AZK_RES_ONGOING) return; /* the game ended meanwhile: nothing to resume */
+    g->vm = saved;
+    g->prompt = saved_prompt;
 }
 
 /* Suspend on a prompt. More options than a prompt holds is an engine
@@ -633,6 +657,11 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             x = frame_ctx(g, f);
             continue;
         }
+        /* a win / lose statement ended the game before any question (rules §15.6) */
+        if (g->pending_end && (PROPS[op] & AZK_OPP_ASK)) {
+            azk_state_check(g, cs);
+            if (g->result != AZK_RES_ONGOING) return;
+        }
         switch ((enum azk_opcode)op) { /* every opcode has a case: no default (-Wswitch) */
 #define AZK_OP(name, ops, props, doc) AZK_PURE_CASE_##props(name)
 #include "azk_opcodes.def"
@@ -647,6 +676,12 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             const azk_selector *s = &cs->selectors[a[1]];
             int n = collect(g, cs, s, f->controller, f->source, f->r, f->t, opts, AZK_NUM_CARDS, 1);
             if (n > AZK_NUM_CARDS) n = AZK_NUM_CARDS;
+            if (cs->set_facts & AZK_SETF_STEALTH) { /* rules §15.4: not chosen by the opponent's effects */
+                int w = 0;
+                for (int i = 0; i < n; i++)
+                    if (!azk_on_field(g, opts[i]) || !azk_stealthed_from(g, cs, opts[i], f->controller)) opts[w++] = opts[i];
+                n = w;
+            }
             if (n == 0) { set_t(g, &x, a[0], -1); break; }
             if (n == 1 && !a[2]) { set_t(g, &x, a[0], opts[0]); break; }
             ask(g, AZK_PK_CARD, a[2], opts, n);
@@ -671,7 +706,7 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             return;
         }
         case AZK_OP_DAMAGE:
-            if (valid_on_field(g, &x, a[0])) azk_deal_damage(g, cs, f->t[a[0]], f->r[a[1]], 1);
+            if (valid_on_field(g, &x, a[0])) azk_deal_damage_from(g, cs, f->t[a[0]], f->r[a[1]], 1, f->source);
             break;
         case AZK_OP_MOD_ATTACK:
             if (valid_on_field(g, &x, a[0]))
@@ -695,10 +730,18 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
                 /* godmode: effects that would move it off the field do
                  * nothing; a sacrifice is a cost and still moves it (RULES §7) */
                 if (op == AZK_OP_DISCARD && azk_on_field(g, c) && (azk_status_of(g, cs, c) & AZK_ST_GODMODE)) break;
+                int from_hand = g->cards[c].zone == AZK_Z_HAND;
                 azk_move(g, cs, c, AZK_Z_DISCARD, 0);
                 azk_event(g, AZK_EV_DISCARDED, g->cards[c].owner, c, op == AZK_OP_SACRIFICE);
+                /* rules §15.2: "when this is discarded" (from hand), from the discard pile */
+                if (from_hand) azk_fire_card(g, cs, c, AZK_TRIG_ON_DISCARDED, c, 0);
             }
             break;
+        case AZK_OP_DESTROY:
+            if (valid_on_field(g, &x, a[0])) azk_destroy(g, cs, f->t[a[0]]);
+            break;
+        case AZK_OP_WIN: g->pending_end |= (uint8_t)(1u << f->controller); break;
+        case AZK_OP_LOSE: g->pending_end |= (uint8_t)(1u << (2 + f->controller)); break;
         case AZK_OP_RETURN:
         case AZK_OP_RETURN_COST:
             if (t_valid(g, &x, a[0])) {
@@ -1006,6 +1049,24 @@ static int operand_ok(const azk_cardset *cs, uint8_t op, const uint8_t *a, int *
     return 1;
 }
 
+/* The statuses GRANT instructions of the verified program at `pc` can give
+ * (the set-wide facts, cardset.c): walked as the verifier walks it. */
+unsigned azk_program_grants(const azk_cardset *cs, uint16_t pc) {
+    unsigned st = 0;
+    int max_target = pc;
+    for (;;) {
+        uint8_t op = cs->bytecode[pc];
+        const uint8_t *a = &cs->bytecode[pc + 1];
+        if (op == AZK_OP_GRANT) st |= U16(a[1], a[2]);
+        int target;
+        operand_ok(cs, op, a, &target);
+        if (target > max_target) max_target = target;
+        int npc = pc + 1 + OPERANDS[op];
+        if (op == AZK_OP_END && npc > max_target) return st;
+        pc = (uint16_t)npc;
+    }
+}
+
 /* Verify the program at `pc`: known opcodes, operands in range, jumps onto
  * instruction boundaries inside the program, FOREACH/NEXT properly paired and
  * not nested, terminated by END, and (if `pure`) only pure opcodes with
@@ -1022,7 +1083,8 @@ int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure) {
         if (pc >= cs->bytecode_len) return -2; /* unterminated */
         uint8_t op = cs->bytecode[pc];
         if (op >= AZK_NUM_OPCODES) return -3;
-        if (pure && !PURE_OP(op)) return -4;
+        if ((pure == AZK_VERIFY_CONDITION || pure == AZK_VERIFY_STATIC) && !PURE_OP(op)) return -4;
+        if (pure == AZK_VERIFY_NO_ASK && (PROPS[op] & AZK_OPP_ASK)) return -4; /* replacement statements never ask (§15.5) */
         if (pc + 1 + OPERANDS[op] > cs->bytecode_len) return -2;
         const uint8_t *a = &cs->bytecode[pc + 1];
         /* a static's condition runs inside azk_attack_of / azk_health_of
@@ -1050,7 +1112,7 @@ int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure) {
         }
         if (target >= 0) {
             if (target < start || target >= cs->bytecode_len) return -7;
-            if (pure && target <= pc) return -8;
+            if ((pure == AZK_VERIFY_CONDITION || pure == AZK_VERIFY_STATIC) && target <= pc) return -8;
             if (njumps >= 256) return -9;
             jumps[njumps++] = (uint16_t)target;
             if (target > max_target) max_target = target;

@@ -348,7 +348,11 @@ void azk_place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, int s
         azk_event(g, AZK_EV_REPLACED, g->cards[old].owner, old, zone);
     }
     azk_move(g, cs, c, zone, slot);
-    if (zone == AZK_Z_GARDEN) g->cards[c].flags |= AZK_CF_COOLDOWN; /* §5.5 */
+    if (zone == AZK_Z_GARDEN) {
+        g->cards[c].flags |= AZK_CF_COOLDOWN; /* §5.5 */
+        int p = g->cards[c].owner; /* rules §15.2: "whenever another entity enters your garden" */
+        if (g->listen[p] & (1u << AZK_TRIG_ALLY_ENTERS)) azk_fire_all(g, cs, AZK_TRIG_ALLY_ENTERS, 1u << p, c, 0);
+    }
 }
 
 /* The one way a game ends: result and reason together (RULES §9, rules
@@ -386,6 +390,8 @@ void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n) {
         int c = pl->deck[pl->deck_n - 1];
         azk_move(g, cs, c, AZK_Z_HAND, 0);
         azk_event(g, AZK_EV_DRAWN, p, c, 0);
+        /* on_draw (rules §15.2): draws of the game, not the opening hands (turn 0) */
+        if (g->turn && (g->listen[p] & (1u << AZK_TRIG_ON_DRAW))) azk_fire_all(g, cs, AZK_TRIG_ON_DRAW, 1u << p, c, 0);
     }
 }
 
@@ -449,15 +455,141 @@ void azk_expire_effects(azk_game *g, int duration, int creator) {
  * Damage and state checks (RULES §6.3, §7, §9)
  * ------------------------------------------------------------------------- */
 void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect) {
+    azk_deal_damage_from(g, cs, c, amount, is_effect, -1);
+}
+
+/* --- events (rules §15) ------------------------------------------------------
+ * Replacement effects (rules §15.5): REPLACEMENT abilities of the cards on
+ * the field. Applied in one place per event (azk_destroy, damage below), in
+ * a fixed order: the affected card's own abilities first, then the other
+ * cards of its controller, then the opponent's, each side in field order
+ * (leader, gate, garden slots, alley slots, weapons in attachment order),
+ * each card's abilities in printed order. Each applies at most once per
+ * event; a once-per-turn one marks its source (once_used). A replacement's
+ * own statements are not replaced again (g->replacing). */
+static int replacement_applies(const azk_game *g, const azk_cardset *cs, const azk_ability *ab, int rel, int src,
+                               int c, int event) {
+    if (ab->kind != AZK_AB_REPLACEMENT || ab->trigger != event) return 0;
+    if ((ab->flags & AZK_ABF_ONCE_PER_TURN) && (g->cards[src].once_used & (1u << rel))) return 0;
+    if (!azk_zone_allows(g, src, ab->flags)) return 0;
+    if (ab->static_target == AZK_STT_SELF) return src == c;
+    return azk_selector_match(g, cs, &cs->selectors[ab->selector], g->cards[src].owner, src, NULL, NULL, c);
+}
+
+/* Apply the replacements of `src` to the event; *amount: damage still to be
+ * dealt (ON_DAMAGED) or 1 (ON_DESTROYED). Returns 1 when the whole event was
+ * replaced (the caller stops). */
+static int apply_source(azk_game *g, const azk_cardset *cs, int src, int c, int event, int *amount) {
+    if (!(cs->facts[g->cards[src].def].flags & AZK_DF_REPLACE)) return 0;
+    if (azk_granted_status(g, src) & AZK_ST_FROZEN) return 0; /* frozen: no abilities (RULES §7) */
+    const azk_card_def *d = azk_def(cs, g, src);
+    uint16_t inc = g->cards[src].incarnation, cinc = g->cards[c].incarnation;
+    for (int i = 0; i < d->ability_count; i++) {
+        const azk_ability *ab = &cs->abilities[d->ability_first + i];
+        if (!replacement_applies(g, cs, ab, i, src, c, event)) continue;
+        if (ab->flags & AZK_ABF_ONCE_PER_TURN) g->cards[src].once_used |= (uint8_t)(1u << i);
+        /* logged here when it only prevents (azk_vm_start logs a program's start) */
+        if (ab->program == AZK_NO_PC) azk_event(g, AZK_EV_ABILITY, g->cards[src].owner, src, d->ability_first + i);
+        if (ab->amount) *amount -= ab->amount;
+        int whole = *amount <= 0 || ab->program != AZK_NO_PC;
+        if (ab->program != AZK_NO_PC) azk_vm_run_replacement(g, cs, d->ability_first + i, src, c, *amount);
+        if (whole) return 1;
+        /* the statements moved the source or the card: stop here */
+        if (g->cards[src].incarnation != inc || g->cards[c].incarnation != cinc) return 1;
+    }
+    return 0;
+}
+
+static int apply_replacements(azk_game *g, const azk_cardset *cs, int c, int event, int *amount) {
+    if (g->replacing || g->result != AZK_RES_ONGOING) return 0;
+    g->replacing = 1;
+    int done = apply_source(g, cs, c, c, event, amount);
+    for (int k = 0; k < AZK_PLAYERS && !done; k++) {
+        int p = k == 0 ? g->cards[c].owner : 1 - g->cards[c].owner;
+        const azk_player *pl = &g->pl[p];
+        uint8_t order[2 + 2 * AZK_ROW + AZK_WEAPON_CAP];
+        int m = 0;
+        order[m++] = pl->leader;
+        order[m++] = pl->gate;
+        for (unsigned o = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); o; o &= o - 1)
+            order[m++] = (uint8_t)azk_row_card(pl, __builtin_ctz(o));
+        for (int i = 0; i < pl->weapons_n; i++) order[m++] = pl->weapons[i];
+        for (int i = 0; i < m && !done; i++)
+            if (order[i] != c && azk_on_field(g, order[i])) done = apply_source(g, cs, order[i], c, event, amount);
+    }
+    g->replacing = 0;
+    return done;
+}
+
+/* Damage (rules §6.3, §7, §15.4): frozen and effect-immune prevent it,
+ * carapace reduces it, then replacements prevent some or all of it; what
+ * is left is dealt. The dealer's lifesteal heals its controller's leader by
+ * the amount dealt; its poisonous marks a damaged entity for destruction at
+ * the next state check. */
+void azk_deal_damage_from(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect, int source) {
     if (amount <= 0 || !azk_on_field(g, c)) return;
     unsigned st = azk_status_of(g, cs, c);
     if (st & AZK_ST_FROZEN) return;                      /* cannot be damaged */
     if (is_effect && (st & AZK_ST_EFFECT_IMMUNE)) return; /* prevented */
     amount -= azk_def(cs, g, c)->carapace;
     if (amount <= 0) return;
+    if (cs->set_facts & AZK_SETF_REPLACE) {
+        uint16_t inc = g->cards[c].incarnation;
+        if (apply_replacements(g, cs, c, AZK_TRIG_ON_DAMAGED, &amount) || amount <= 0) return;
+        if (g->cards[c].incarnation != inc || g->result != AZK_RES_ONGOING) return;
+    }
     g->cards[c].damage = (int16_t)(g->cards[c].damage + amount > AZK_MAX_DAMAGE ? AZK_MAX_DAMAGE : g->cards[c].damage + amount);
     g->at_risk[g->cards[c].owner] |= (uint16_t)risk_bit(&g->cards[c]);
     azk_event(g, AZK_EV_DAMAGE, g->cards[c].owner, c, amount);
+    azk_fire_card(g, cs, c, AZK_TRIG_ON_DAMAGED, c, amount);
+    if (source >= 0 && (cs->set_facts & AZK_SETF_DAMAGE_KW)) {
+        unsigned ss = azk_status_of(g, cs, source);
+        if ((ss & AZK_ST_POISONOUS) && risk_bit(&g->cards[c])) {
+            g->cards[c].flags |= AZK_CF_POISONED;
+            g->at_risk[g->cards[c].owner] |= (uint16_t)risk_bit(&g->cards[c]);
+        }
+        if (ss & AZK_ST_LIFESTEAL) {
+            azk_card *l = &g->cards[g->pl[g->cards[source].owner].leader];
+            int heal = amount < l->damage ? amount : l->damage;
+            if (heal > 0) {
+                l->damage = (int16_t)(l->damage - heal);
+                azk_event(g, AZK_EV_DAMAGE, l->owner, g->pl[l->owner].leader, -heal);
+            }
+        }
+    }
+}
+
+/* Destroy entity c (rules §15.3): the one path of state checks, poison and
+ * the DESTROY statement. Godmode stops it before anything else (it is
+ * never destroyed, so nothing is replaced); then the replacements of the
+ * "destroyed" event; if none replaced it (or its statements left it where
+ * it was, the same object), it goes to the discard pile. Its own
+ * on_destroyed abilities trigger on the card in the discard pile (a new
+ * object, RULES §2.1) with its last-known attack as the value; every other
+ * listener's entity_destroyed too. */
+int azk_destroy(azk_game *g, const azk_cardset *cs, int c) {
+    azk_card *k = &g->cards[c];
+    if (k->zone != AZK_Z_GARDEN && k->zone != AZK_Z_ALLEY) return 0;
+    k->flags &= (uint8_t)~AZK_CF_POISONED;
+    if (azk_status_of(g, cs, c) & AZK_ST_GODMODE) return 0;
+    uint16_t inc = k->incarnation;
+    if (cs->set_facts & AZK_SETF_REPLACE) {
+        int one = 1;
+        apply_replacements(g, cs, c, AZK_TRIG_ON_DESTROYED, &one);
+        if (k->incarnation != inc || g->result != AZK_RES_ONGOING) return 0; /* replaced */
+        /* still here, the same object: the event happens after all (rules §15.5) */
+    }
+    int p = k->owner;
+    /* last-known information only when someone will read it (the starter set never does) */
+    int self_hears = (cs->facts[k->def].trigger_mask & (1u << AZK_TRIG_ON_DESTROYED)) &&
+                     !(azk_granted_status(g, c) & AZK_ST_FROZEN); /* frozen: no abilities (RULES §7) */
+    int others_hear = ((g->listen[0] | g->listen[1]) & (1u << AZK_TRIG_ENTITY_DESTROYED)) != 0;
+    int last_attack = self_hears || others_hear ? azk_attack_of(g, cs, c) : 0;
+    azk_move(g, cs, c, AZK_Z_DISCARD, 0);
+    azk_event(g, AZK_EV_DESTROYED, p, c, 0);
+    if (self_hears) azk_fire_card_slow(g, cs, c, AZK_TRIG_ON_DESTROYED, c, last_attack);
+    if (others_hear) azk_fire(g, cs, AZK_TRIG_ENTITY_DESTROYED, c, last_attack);
+    return 1;
 }
 
 unsigned azk_count_occ(const azk_game *g, int p) {
@@ -502,13 +634,14 @@ void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
         g->ikz_untapped[p] = (uint8_t)azk_count_untapped_ikz(g, p);
         g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
         g->occ[p] = (uint16_t)azk_count_occ(g, p);
-        g->listen[p] = (uint16_t)azk_count_listen(g, cs, p);
+        g->listen[p] = azk_count_listen(g, cs, p);
         g->aura_src[p] = (uint16_t)azk_count_fact_src(g, cs, p, AZK_DF_AURA); /* --- cont --- */
         g->cost_src[p] = (uint16_t)azk_count_fact_src(g, cs, p, AZK_DF_COST);
         g->at_risk[p] = 0;
         for (unsigned o = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); o; o &= o - 1) {
             int code = __builtin_ctz(o), c = azk_row_card(&g->pl[p], code);
-            if (g->cards[c].damage >= min_health(cs, g, c)) g->at_risk[p] |= (uint16_t)(1u << code);
+            if (g->cards[c].damage >= min_health(cs, g, c) || (g->cards[c].flags & AZK_CF_POISONED))
+                g->at_risk[p] |= (uint16_t)(1u << code);
         }
     }
 }
@@ -528,15 +661,19 @@ void azk_state_check_slow(azk_game *g, const azk_cardset *cs) {
                 int c = azk_row_card(&g->pl[p], code);
                 /* fast path: damage below the lowest health its statics could give;
                  * it stays so until new damage, which sets the bit again */
-                if (c == AZK_NONE || g->cards[c].damage < min_health(cs, g, c)) {
+                if (c == AZK_NONE || (g->cards[c].damage < min_health(cs, g, c) &&
+                                      !(g->cards[c].flags & AZK_CF_POISONED))) {
                     g->at_risk[p] &= (uint16_t)~(1u << code);
                     continue;
                 }
+                if (g->cards[c].flags & AZK_CF_POISONED) { /* rules §15.4: destroyed, whatever its damage */
+                    changed |= azk_destroy(g, cs, c);
+                    if (g->result != AZK_RES_ONGOING) return;
+                    continue;
+                }
                 if (g->cards[c].damage < azk_health_of(g, cs, c)) continue;
-                if (azk_status_of(g, cs, c) & AZK_ST_GODMODE) continue;
-                azk_move(g, cs, c, AZK_Z_DISCARD, 0);
-                azk_event(g, AZK_EV_DESTROYED, p, c, 0);
-                changed = 1;
+                changed |= azk_destroy(g, cs, c); /* godmode: nothing (it stays at risk) */
+                if (g->result != AZK_RES_ONGOING) return;
             }
         }
     }
@@ -547,9 +684,16 @@ void azk_state_check_slow(azk_game *g, const azk_cardset *cs) {
                   azk_health_of(g, cs, c) - g->cards[c].damage <= 0;
     }
     int dead0 = dead[0], dead1 = dead[1];
-    if (dead0 && dead1) azk_game_over(g, AZK_RES_DRAW, AZK_END_LEADER); /* D10 */
-    else if (dead0) azk_game_over(g, AZK_RES_WIN_P1, AZK_END_LEADER);
-    else if (dead1) azk_game_over(g, AZK_RES_WIN_P0, AZK_END_LEADER);
+    if (g->pending_end) { /* rules §15.6: win / lose statements, judged with the leaders (D10) */
+        unsigned pe = g->pending_end;
+        g->pending_end = 0;
+        dead0 |= (pe & (1u << 1)) || (pe & (1u << 2)); /* p1 won or p0 lost */
+        dead1 |= (pe & (1u << 0)) || (pe & (1u << 3)); /* p0 won or p1 lost */
+    }
+    int reason = dead[0] | dead[1] ? AZK_END_LEADER : AZK_END_EFFECT;
+    if (dead0 && dead1) azk_game_over(g, AZK_RES_DRAW, reason); /* D10 */
+    else if (dead0) azk_game_over(g, AZK_RES_WIN_P1, reason);
+    else if (dead1) azk_game_over(g, AZK_RES_WIN_P0, reason);
 }
 
 void azk_state_check_all(azk_game *g, const azk_cardset *cs) {
@@ -581,6 +725,7 @@ static void enqueue(azk_game *g, int source, int ability, int ctx_card, int ctx_
 void azk_fire_card_slow(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card, int ctx_value) {
     const azk_card_def *d = azk_def(cs, g, source);
     if (azk_granted_status(g, source) & AZK_ST_FROZEN) return;
+    if (trigger == AZK_TRIG_ALLY_ENTERS && source == ctx_card) return; /* "another" entity */
     for (int i = 0; i < d->ability_count; i++) {
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
         if (ab->kind != AZK_AB_TRIGGERED || ab->trigger != trigger) continue;

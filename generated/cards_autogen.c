@@ -91,65 +91,65 @@ const azk_cardset azk_default_cardset_data = {
     .subtype_names = {"Raizan", "Steelborn", "Gate", "Black Jade", "Dawnling", "Bandit", "Elder", "Monk", "Alley Dweller", "Shuriken", "Shadowfang", "Sword", "Stormcaller", "Orb", "Shao", "Driftward", "Sushi Chef", "Crab", "Rippleborn", "Frog", "Wavecaller", "Watercrafting", "Water Painter", "Subzero"},
     .abilities = {
         /*   0 */
-        {.kind = 1, .trigger = 0, .flags = 1, .ikz_cost = 1, .program = 5, .requirement = 0, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 1, .trigger = 0, .flags = 1, .ikz_cost = 1, .program = 5, .requirement = 0, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*   1 */
-        {.kind = 0, .trigger = 10, .flags = 0, .ikz_cost = 0, .program = 15, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 10, .flags = 0, .ikz_cost = 0, .program = 15, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*   2 */
-        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 33, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 33, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*   3 */
-        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 55, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 55, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*   4 */
-        {.kind = 1, .trigger = 0, .flags = 34, .ikz_cost = 0, .program = 88, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 1, .trigger = 0, .flags = 34, .ikz_cost = 0, .program = 88, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*   5 */
-        {.kind = 0, .trigger = 4, .flags = 1, .ikz_cost = 0, .program = 113, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 4, .flags = 1, .ikz_cost = 0, .program = 113, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*   6 */
-        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 124, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 124, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*   7 */
-        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 143, .static_target = 0, .selector = 0, .attack = 1, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 143, .static_target = 0, .selector = 0, .attack = 1, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*   8 */
-        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 151, .static_target = 0, .selector = 0, .attack = 2, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 151, .static_target = 0, .selector = 0, .attack = 2, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*   9 */
-        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 65535, .static_target = 1, .selector = 8, .attack = 0, .health = 0, .set_bonus = 5, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 65535, .static_target = 1, .selector = 8, .attack = 0, .health = 0, .set_bonus = 5, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  10 */
-        {.kind = 0, .trigger = 4, .flags = 0, .ikz_cost = 0, .program = 156, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 4, .flags = 0, .ikz_cost = 0, .program = 156, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  11 */
-        {.kind = 0, .trigger = 3, .flags = 0, .ikz_cost = 0, .program = 162, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 3, .flags = 0, .ikz_cost = 0, .program = 162, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  12 */
-        {.kind = 0, .trigger = 3, .flags = 0, .ikz_cost = 0, .program = 185, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 3, .flags = 0, .ikz_cost = 0, .program = 185, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  13 */
-        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 196, .static_target = 0, .selector = 0, .attack = 1, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 196, .static_target = 0, .selector = 0, .attack = 1, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  14 */
-        {.kind = 0, .trigger = 4, .flags = 0, .ikz_cost = 0, .program = 206, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 4, .flags = 0, .ikz_cost = 0, .program = 206, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  15 */
-        {.kind = 3, .trigger = 0, .flags = 8, .ikz_cost = 0, .program = 233, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 3, .trigger = 0, .flags = 8, .ikz_cost = 0, .program = 233, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  16 */
-        {.kind = 1, .trigger = 0, .flags = 9, .ikz_cost = 1, .program = 261, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 1, .trigger = 0, .flags = 9, .ikz_cost = 1, .program = 261, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  17 */
-        {.kind = 0, .trigger = 10, .flags = 0, .ikz_cost = 0, .program = 270, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 10, .flags = 0, .ikz_cost = 0, .program = 270, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  18 */
-        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 291, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 291, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  19 */
-        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 311, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 311, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  20 */
-        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 330, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 330, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  21 */
-        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 336, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 336, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  22 */
-        {.kind = 0, .trigger = 9, .flags = 4, .ikz_cost = 0, .program = 356, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 9, .flags = 4, .ikz_cost = 0, .program = 356, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  23 */
-        {.kind = 1, .trigger = 0, .flags = 36, .ikz_cost = 0, .program = 389, .requirement = 384, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 1, .trigger = 0, .flags = 36, .ikz_cost = 0, .program = 389, .requirement = 384, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  24 */
-        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 399, .static_target = 0, .selector = 0, .attack = 1, .health = 1, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 2, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 65535, .requirement = 65535, .condition = 399, .static_target = 0, .selector = 0, .attack = 1, .health = 1, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  25 */
-        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 415, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 0, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 415, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  26 */
-        {.kind = 3, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 457, .requirement = 452, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 3, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 457, .requirement = 452, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  27 */
-        {.kind = 3, .trigger = 0, .flags = 8, .ikz_cost = 0, .program = 472, .requirement = 467, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 3, .trigger = 0, .flags = 8, .ikz_cost = 0, .program = 472, .requirement = 467, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  28 */
-        {.kind = 3, .trigger = 0, .flags = 8, .ikz_cost = 0, .program = 484, .requirement = 479, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 3, .trigger = 0, .flags = 8, .ikz_cost = 0, .program = 484, .requirement = 479, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
         /*  29 */
-        {.kind = 3, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 499, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .grant = 0, .remove = 0, .cost_change = 0},
+        {.kind = 3, .trigger = 0, .flags = 0, .ikz_cost = 0, .program = 499, .requirement = 65535, .condition = 65535, .static_target = 0, .selector = 0, .attack = 0, .health = 0, .set_bonus = 0, .amount = 0, .grant = 0, .remove = 0, .cost_change = 0},
     },
     .selectors = {
         /*   0 */
@@ -234,8 +234,8 @@ const azk_cardset azk_default_cardset_data = {
         0x00, 0x13, 0x0c, 0x04, 0x0b, 0x03, 0x05, 0x02, 0x05, 0x04, 0x05, 0x08, 0x00, 0x04, 0x00, 0x03,
         0x04, 0x03, 0x1b, 0x04, 0x11, 0x00, 0x14, 0x01, 0x0e, 0x04, 0x00, 0x02, 0x04, 0xb1, 0x01, 0x1c,
         0x00, 0x1d, 0x0f, 0x04, 0x00, 0x15, 0x02, 0x04, 0xc3, 0x01, 0x12, 0x04, 0x02, 0x04, 0xc3, 0x01,
-        0x1e, 0x00, 0x02, 0x00, 0x25, 0x00, 0x10, 0x01, 0x00, 0x11, 0x00, 0x10, 0x00, 0x16, 0x00, 0x20,
-        0x00, 0x01, 0x00, 0x25, 0x00, 0x16, 0x01, 0x00, 0x11, 0x00, 0x16, 0x00, 0x1a, 0x00, 0x00, 0x25,
+        0x1e, 0x00, 0x02, 0x00, 0x25, 0x00, 0x10, 0x01, 0x00, 0x11, 0x00, 0x10, 0x00, 0x16, 0x00, 0x00,
+        0x01, 0x01, 0x00, 0x25, 0x00, 0x16, 0x01, 0x00, 0x11, 0x00, 0x16, 0x00, 0x1a, 0x00, 0x00, 0x25,
         0x00, 0x17, 0x01, 0x00, 0x11, 0x00, 0x17, 0x00, 0x19, 0x00, 0x11, 0x01, 0x0d, 0x00, 0x15, 0x01,
         0xfe, 0x00, 0x00, 0x10, 0x00, 0x03, 0x0f, 0x04, 0x00, 0x18, 0x02, 0x04, 0x09, 0x02, 0x22, 0x01,
         0x19, 0x09, 0x02, 0x1a, 0x01, 0x23, 0x01, 0x03, 0x02, 0x00,

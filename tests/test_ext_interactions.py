@@ -62,3 +62,22 @@ def test_verifier_refuses_a_patched_static_condition():
     bad.compiled.bytecode = bytes(code)
     with pytest.raises(azuki.CardSetError):
         azuki.CardSet.from_compiled(bad)
+
+
+def test_an_aura_can_give_the_damage_keywords():
+    """§15.4 with §18.3: lifesteal given only by an aura (no card prints or
+    grants it) still works: the set-wide gate counts auras' grants."""
+    doc, i = _doc_with(dict(AURA, attack=0, grant=["lifesteal"]))
+    for c in doc["cards"]:      # nothing else in this set has lifesteal
+        assert "lifesteal" not in c.get("keywords", [])
+    cs = azuki.CardSet.from_compiled(load_cardset(text=json.dumps(doc)))
+    elder = doc["cards"][i]
+    g = azuki.Game.from_setup({"decks": ["CONTEARTH", "CONTFIRE"], "active": 0, "players": [
+        {"garden": [{"card": elder["id"]}, {"card": "STT02-012"}], "leader": {"card": "STT02-001", "damage": 5}},
+        {}]}, cards=cs)
+    assert "lifesteal" in g.statuses_of("p0.garden[1]")
+    g.step(azuki.encode("ATTACK", 2, 0))
+    while g.phase != "MAIN" and not g.is_terminal:
+        g.step(int(g.legal_actions()[0]))
+    atk = g.attack_of("p0.garden[1]")
+    assert g.state_dict()["players"][0]["leader"]["damage"] == 5 - atk

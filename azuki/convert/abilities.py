@@ -67,7 +67,11 @@ KEYWORDS = _family("AZK_KEYWORD")   # --- cont ---: aura grant / remove
 STT_SELF, STT_SELECTOR, STT_AURA, STT_COST = 0, 1, 2, 3   # enum azk_static_target (csrc/cardset.h)
 AURA_ZONES = ("leader", "garden", "alley")   # the places an aura changes (rules §18.1)
 
-ABILITY_KINDS = {"triggered": 0, "activated": 1, "static": 2, "spell": 3}
+ABILITY_KINDS = {"triggered": 0, "activated": 1, "static": 2, "spell": 3, "replacement": 4}
+# events (docs/rules.md §15.5): the events a replacement ability can replace (enum azk_trigger)
+REPLACE_EVENTS = {"destroyed": "ON_DESTROYED", "damaged": "ON_DAMAGED"}
+# triggers that fire on the card after it left the field (it runs from the discard pile)
+LEAVE_TRIGGERS = ("on_destroyed", "on_discarded")
 FLAG_ONCE, FLAG_ALLEY, FLAG_GARDEN, FLAG_RESPONSE, FLAG_TAP, FLAG_SACRIFICE, FLAG_NO_COOLDOWN = (1 << i for i in range(7))
 ZONE_BITS = {"leader": 1, "garden": 2, "alley": 4, "hand": 8, "discard": 16, "weapon": 32, "looked": 64, "ikz_area": 128}
 # Most cards one player can have in each selector zone (RULES §2; a weapon
@@ -151,6 +155,7 @@ class Ability:
     grant: int = 0          # aura: keyword bits the matching cards gain
     remove: int = 0         # aura: keyword bits they lose
     cost_change: int = 0    # cost modifier: added to matching hand cards' cost
+    amount: int = 0           # replacement: damage prevented (events)
 
 
 @dataclass
@@ -223,6 +228,7 @@ class Compiler:
         self._source = None       # the card whose abilities are being compiled (a JSON dict)
         self._trigger = None      # the trigger name of the ability being compiled
         self._in_condition = False  # compiling a condition program (requires, static condition)
+        self._no_ask = None       # path of a replacement's "instead": its statements may not ask
 
     # ---- emission --------------------------------------------------------
     def _operand_range(self, kind):
@@ -242,6 +248,10 @@ class Compiler:
         (user input is checked before it gets here), except a byte that does
         not fit, which is reported as an AbilityError."""
         d = OPS[op]
+        if self._no_ask is not None and "ASK" in d.props:
+            raise AbilityError(path, f"a replacement's statements ({self._no_ask}) run at once, in the middle of "
+                                     "the event they replace, and cannot ask a player (no choose, may, "
+                                     "choose_number, bottom_looked or play_free)")
         if len(operands) != len(d.kinds):
             raise AssertionError(f"{op} takes {len(d.kinds)} operands ({', '.join(d.kinds)})")
         code = [d.code]
@@ -732,6 +742,12 @@ class Compiler:
             self._emit(p, op, t)
             if k in ("return_to_hand", "return_as_cost") and self._may_be_source(arg, scope, on_field=True):
                 scope.returns_self.append(p)
+        elif k == "destroy":   # events (docs/rules.md §15.3)
+            self._emit(p, "DESTROY", self.card_ref(arg, p, scope))
+        elif k in ("win", "lose"):   # events (docs/rules.md §15.6)
+            if arg is not True:
+                raise AbilityError(p, f"write \"{k}\": true")
+            self._emit(p, k.upper())
         elif k == "bottom_looked":
             if arg is not True:
                 raise AbilityError(p, "write \"bottom_looked\": true")
@@ -952,6 +968,7 @@ class Compiler:
             "spell": ("kind", "text", "timing", "requires", "effect"),
             "static": common + ("condition", "attack", "health", "applies_to", "weapon_bonus_becomes",
                                 "affects", "grant", "remove", "cost_change"),
+            "replacement": common + ("event", "applies_to", "instead", "prevent"),
         }[kind]
         for k in a:
             if k not in allowed:
@@ -972,6 +989,14 @@ class Compiler:
                                                       f"(known: {', '.join(t.lower() for t in TRIGGERS)})")
             ab.trigger = TRIGGERS[trig]
             self._trigger = trig.lower()
+            if self._trigger in LEAVE_TRIGGERS and zone is not None:
+                raise AbilityError(f"{path}.zone", f"{self._trigger} abilities run from the discard pile (the card "
+                                                   "has left the field): a zone restriction would never hold")
+            if self._trigger in LEAVE_TRIGGERS and a.get("once_per_turn"):
+                raise AbilityError(f"{path}.once_per_turn", f"{self._trigger} abilities run from the discard pile, "
+                                                            "where a card keeps no once-per-turn mark")
+        if kind == "replacement":
+            self._replacement(a, ab, path)
         if kind in ("activated", "spell"):
             timing = a.get("timing", "main")
             if timing not in ("main", "response"):
@@ -1096,6 +1121,36 @@ class Compiler:
                                          "or be a cost modifier (cost_change)")
             ab.static_target = STT_AURA
         ab.selector = self.selector(spec, f"{path}.affects")
+
+    def _replacement(self, a, ab, path):
+        """A replacement ability (docs/rules.md §15.5): `event` destroyed or
+        damaged; `applies_to` "self" or a selector (relative to the source's
+        controller); `prevent` N (damaged only) and/or `instead` statements,
+        which run at once and never ask."""
+        ev = a.get("event")
+        if ev not in REPLACE_EVENTS:
+            raise AbilityError(f"{path}.event", f"expected one of {', '.join(REPLACE_EVENTS)}, got {ev!r}")
+        ab.trigger = TRIGGERS[REPLACE_EVENTS[ev]]
+        if "applies_to" not in a:
+            raise AbilityError(path, "missing field 'applies_to' (\"self\" or a selector)")
+        if a["applies_to"] != "self":
+            ab.static_target = 1
+            ab.selector = self.selector(a["applies_to"], f"{path}.applies_to")
+        if "prevent" in a:
+            n = a["prevent"]
+            if ev != "damaged":
+                raise AbilityError(f"{path}.prevent", "prevent applies to damage only (event \"damaged\")")
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 127:
+                raise AbilityError(f"{path}.prevent", f"expected an amount in [1, 127], got {n!r}")
+            ab.amount = n
+        if "instead" in a:
+            self._no_ask = f"{path}.instead"
+            try:
+                ab.program = self.program(a["instead"], f"{path}.instead")
+            finally:
+                self._no_ask = None
+        if "instead" not in a and "prevent" not in a:
+            raise AbilityError(path, "a replacement needs \"instead\" (statements) or \"prevent\" (an amount)")
 
     def card(self, abilities, path, card_type=None, source=None):
         first = len(self.out.abilities)

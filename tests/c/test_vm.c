@@ -172,6 +172,9 @@ static int load_prog(const uint8_t *p, int n) {
     INV();
     return ab;
 }
+/* A GRANT status operand: two bytes, little-endian (conditions sit above bit 7
+ * since the events keywords, docs/extending.md) */
+#define ST16(x) (uint8_t)((x) & 0xFF), (uint8_t)((x) >> 8)
 #define LOAD_PROG(ab, ...)                                                     \
     do {                                                                       \
         const uint8_t p_[] = {__VA_ARGS__};                             \
@@ -217,10 +220,11 @@ static void test_verify_unknown_opcode(void) {
     REJECT(AZK_NUM_OPCODES);
     REJECT(OP(SETI), 0, 1, AZK_NUM_OPCODES, OP(END));
     REJECT(0xFF, OP(END));
-    /* the highest opcode (RUN_ABILITY, --- effects ---) is known */
-    _Static_assert(AZK_OP_RUN_ABILITY == AZK_NUM_OPCODES - 1, "RUN_ABILITY is the last opcode");
+    /* the highest opcodes (appended by the effects and events groups) are known */
+    _Static_assert(AZK_OP_COUNT_GE < AZK_OP_RUN_ABILITY && AZK_OP_RUN_ABILITY < AZK_NUM_OPCODES, "opcodes are appended");
     ACCEPT(OP(RUN_ABILITY), 0, 0, OP(END));
     ACCEPT(OP(COUNT_GE), 0, 0, 3, OP(END));
+    ACCEPT(OP(LOSE), OP(END));
     ACCEPT(OP(RETURN_COST), 0, OP(END));
     ACCEPT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(5), OP(END));
 }
@@ -332,12 +336,12 @@ static void test_verify_enums(void) {
     /* durations */
     ACCEPT(OP(MOD_ATTACK), 0, 0xFF, AZK_DUR_COUNT - 1, OP(END));
     REJECT(OP(MOD_ATTACK), 0, 1, AZK_DUR_COUNT, OP(END));
-    ACCEPT(OP(GRANT), 0, AZK_ST_FROZEN, 0, AZK_DUR_COUNT - 1, OP(END));
-    REJECT(OP(GRANT), 0, AZK_ST_FROZEN, 0, AZK_DUR_COUNT, OP(END));
+    ACCEPT(OP(GRANT), 0, ST16(AZK_ST_FROZEN), AZK_DUR_COUNT - 1, OP(END));
+    REJECT(OP(GRANT), 0, ST16(AZK_ST_FROZEN), AZK_DUR_COUNT, OP(END));
     /* GRANT status bits: non-empty, only known statuses */
-    ACCEPT(OP(GRANT), 0, (1u << AZK_STI_COUNT) - 1, 0, 0, OP(END));
+    ACCEPT(OP(GRANT), 0, ST16((1u << AZK_STI_COUNT) - 1), 0, OP(END));
     REJECT(OP(GRANT), 0, 0, 0, 0, OP(END));
-    REJECT(OP(GRANT), 0, 1u << AZK_STI_COUNT, 0, 0, OP(END));
+    REJECT(OP(GRANT), 0, ST16(1u << AZK_STI_COUNT), 0, OP(END));
     /* CHOOSE: optional flag is 0 or 1 */
     ACCEPT(OP(CHOOSE), 0, 0, 0, OP(CHOOSE), 0, 0, 1, OP(END));
     REJECT(OP(CHOOSE), 0, 0, 2, OP(END));
@@ -1102,8 +1106,8 @@ static void test_op_damage(void) {
     /* granted effect immunity and frozen both prevent effect damage */
     for (int k = 0; k < 2; k++) {
         vm_base();
-        uint8_t st = k == 0 ? AZK_ST_EFFECT_IMMUNE : AZK_ST_FROZEN;
-        uint8_t pr[] = {OP(LOAD), 0, REF_OPP_LEADER, OP(GRANT), 0, st, 0, AZK_DUR_END_OF_TURN, OP(SETI), 1, 4,
+        uint16_t st = k == 0 ? AZK_ST_EFFECT_IMMUNE : AZK_ST_FROZEN;
+        uint8_t pr[] = {OP(LOAD), 0, REF_OPP_LEADER, OP(GRANT), 0, ST16(st), AZK_DUR_END_OF_TURN, OP(SETI), 1, 4,
                         OP(DAMAGE), 0, 1, OP(LOAD), 2, REF_OWN_LEADER, OP(DAMAGE), 2, 1, OP(END)};
         ab = load_prog(pr, sizeof pr);
         run(ab);
@@ -1163,7 +1167,7 @@ static void test_op_grant(void) {
     int ab;
     vm_base();
     LOAD_PROG(ab, OP(LOAD), 0, REF_OWN_LEADER, OP(GRANT), 0, AZK_ST_CHARGE | AZK_ST_DEFENDER, 0, AZK_DUR_END_OF_TURN,
-              OP(LOAD), 1, REF_OPP_LEADER, OP(GRANT), 1, AZK_ST_SHOCKED, 0, AZK_DUR_START_OF_NEXT_TURN, OP(GRANT), 3,
+              OP(LOAD), 1, REF_OPP_LEADER, OP(GRANT), 1, ST16(AZK_ST_SHOCKED), AZK_DUR_START_OF_NEXT_TURN, OP(GRANT), 3,
               AZK_ST_GODMODE, 0, AZK_DUR_END_OF_TURN, OP(END));
     int l0 = G.pl[0].leader, l1 = G.pl[1].leader;
     AZK_CHECK((azk_status_of(&G, &CS, l0) & (AZK_ST_CHARGE | AZK_ST_DEFENDER)) == 0);
@@ -1175,7 +1179,7 @@ static void test_op_grant(void) {
     AZK_CHECK_EQ_U64(G.fx_n, 2);
     /* frozen hides printed keywords (RULES 7) */
     vm_base();
-    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(GRANT), 0, AZK_ST_FROZEN, 0, AZK_DUR_END_OF_TURN, OP(END));
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(GRANT), 0, ST16(AZK_ST_FROZEN), AZK_DUR_END_OF_TURN, OP(END));
     int mis = place(1, DEF_MISAKI, AZK_Z_GARDEN, 4);
     AZK_CHECK(azk_status_of(&G, &CS, mis) & AZK_ST_EFFECT_IMMUNE);
     run(ab);
@@ -1865,6 +1869,10 @@ static void test_every_opcode_runs(void) {
             AZK_CHECK(G.phase == AZK_PHASE_PROMPT);
             answer(0);
         }
+        if (op == AZK_OP_WIN || op == AZK_OP_LOSE) { /* events: they end the game when the program ends */
+            AZK_CHECK(G.result != AZK_RES_ONGOING && G.end_reason == AZK_END_EFFECT);
+            continue;
+        }
         if (!idle()) fprintf(stderr, "opcode %d did not run to the end\n", op);
         AZK_CHECK(idle());
         AZK_CHECK(G.result == AZK_RES_ONGOING);
@@ -2092,14 +2100,14 @@ static void test_op_remove_status(void) {
     int ab;
     /* a printed keyword is masked for the duration, then back (docs/rules.md §16.4) */
     vm_base();
-    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(REMOVE_STATUS), 0, AZK_ST_EFFECT_IMMUNE, 0,
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(REMOVE_STATUS), 0, ST16(AZK_ST_EFFECT_IMMUNE),
               AZK_DUR_END_OF_TURN, OP(SETI), 1, 2, OP(DAMAGE), 0, 1, OP(END));
     int mis = place(1, DEF_MISAKI, AZK_Z_GARDEN, 0);
     AZK_CHECK(azk_status_of(&G, &CS, mis) & AZK_ST_EFFECT_IMMUNE);
     run(ab);
     AZK_CHECK(G.cards[mis].zone == AZK_Z_DISCARD); /* 2 damage now lands: Misaki (health 1) is destroyed */
     vm_base();
-    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(REMOVE_STATUS), 0, AZK_ST_EFFECT_IMMUNE, 0,
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(REMOVE_STATUS), 0, ST16(AZK_ST_EFFECT_IMMUNE),
               AZK_DUR_END_OF_TURN, OP(END));
     mis = place(1, DEF_MISAKI, AZK_Z_GARDEN, 0);
     run(ab);
@@ -2109,8 +2117,8 @@ static void test_op_remove_status(void) {
     AZK_CHECK(azk_status_of(&G, &CS, mis) & AZK_ST_EFFECT_IMMUNE);
     /* a granted condition is masked too; a shock mark is removed for good */
     vm_base();
-    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(GRANT), 0, AZK_ST_FROZEN, 0, AZK_DUR_WHILE_ON_FIELD,
-              OP(REMOVE_STATUS), 0, AZK_ST_FROZEN | AZK_ST_SHOCKED, 0, AZK_DUR_END_OF_TURN, OP(END));
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(GRANT), 0, ST16(AZK_ST_FROZEN), AZK_DUR_WHILE_ON_FIELD,
+              OP(REMOVE_STATUS), 0, ST16(AZK_ST_FROZEN | AZK_ST_SHOCKED), AZK_DUR_END_OF_TURN, OP(END));
     int e = place(1, DEF_REI, AZK_Z_GARDEN, 0);
     G.cards[e].flags |= AZK_CF_SHOCKED;
     run(ab);
@@ -2421,6 +2429,93 @@ static void test_auras_and_cost_modifiers(void) {
     INV();
 }
 
+/* --- events (docs/rules.md §15) --- */
+static void test_op_destroy(void) {
+    int ab;
+    /* an opponent's garden entity goes to its owner's discard pile, as destroyed */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(DESTROY), 0, OP(DESTROY), 0, OP(END));
+    int rei = place(1, DEF_REI, AZK_Z_GARDEN, 2);
+    G.events_rd = G.events_wr;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[rei].zone == AZK_Z_DISCARD && G.pl[1].garden[2] == AZK_NONE);
+    AZK_CHECK_EQ_U64(G.pl[1].discard_n, 1); /* the second DESTROY names a dead object: nothing */
+    int destroyed = 0;
+    for (uint32_t i = G.events_rd; i != G.events_wr; i++)
+        destroyed += (G.events[i & (AZK_EVENT_CAP - 1)] & 0xFF) == AZK_EV_DESTROYED;
+    AZK_CHECK_EQ_U64(destroyed, 1);
+    /* godmode stops it (rules §15.3); a leader is never destroyed */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(GRANT), 0, AZK_ST_GODMODE, 0, AZK_DUR_END_OF_TURN,
+              OP(DESTROY), 0, OP(LOAD), 1, REF_OWN_LEADER, OP(DESTROY), 1, OP(END));
+    int e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[e].zone == AZK_Z_GARDEN && G.cards[G.pl[0].leader].zone == AZK_Z_LEADER);
+}
+
+static void test_op_win_lose(void) {
+    int ab;
+    vm_base(); /* WIN: the controller wins at the state check when the ability ends */
+    LOAD_PROG(ab, OP(WIN), OP(END));
+    run(ab);
+    AZK_CHECK(G.result == AZK_RES_WIN_P0 && G.end_reason == AZK_END_EFFECT && G.pending_end == 0);
+    vm_base(); /* LOSE */
+    LOAD_PROG(ab, OP(LOSE), OP(END));
+    run(ab);
+    AZK_CHECK(G.result == AZK_RES_WIN_P1 && G.end_reason == AZK_END_EFFECT);
+    vm_base(); /* both at one state check: a draw (D10) */
+    LOAD_PROG(ab, OP(WIN), OP(LOSE), OP(END));
+    run(ab);
+    AZK_CHECK(G.result == AZK_RES_DRAW && G.end_reason == AZK_END_EFFECT);
+    vm_base(); /* a question after WIN is never asked: the game ends first */
+    LOAD_PROG(ab, OP(WIN), OP(MAY), 0, OP(END));
+    run(ab);
+    AZK_CHECK(G.result == AZK_RES_WIN_P0 && G.phase == AZK_PHASE_GAME_OVER);
+    vm_base(); /* a field change right after WIN: the check after it ends the game */
+    LOAD_PROG(ab, OP(LOSE), OP(SETI), 0, 1, OP(DRAW), 0, OP(SETI), 0, 2, OP(DRAW), 0, OP(END));
+    int h = G.pl[0].hand_n;
+    run(ab);
+    AZK_CHECK(G.result == AZK_RES_WIN_P1 && G.pl[0].hand_n == h + 1);
+}
+
+static void test_verify_replacement(void) {
+    /* the starter set uses none of the events mechanics: every gate of the hot paths is closed */
+    base();
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    AZK_CHECK_EQ_U64(CS.set_facts, 0);
+    /* replacement statements never ask (azk_verify_program mode 2); loops are allowed */
+    base();
+    static const uint8_t ok[] = {OP(SETI), 0, 1, OP(JZ), 0, 10, 0, OP(JMP), 0, 0, OP(END)};
+    static const uint8_t asks[] = {OP(MAY), 0, OP(END)};
+    uint16_t pc = add_code(ok, (int)sizeof ok, 1);
+    uint16_t pc2 = add_code(asks, (int)sizeof asks, 1);
+    AZK_CHECK(azk_verify_program(&CS, pc2, 0) == 0 && azk_verify_program(&CS, pc2, 2) != 0);
+    AZK_CHECK(azk_verify_program(&CS, pc, 2) == 0 && azk_verify_program(&CS, pc, 1) != 0); /* a loop: not in a condition */
+    int ab = add_ability(AZK_AB_REPLACEMENT, pc2, AZK_NO_PC, AZK_NO_PC);
+    CS.abilities[ab].trigger = AZK_TRIG_ON_DESTROYED;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK); /* it asks */
+    CS.abilities[ab].program = AZK_NO_PC;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK); /* does nothing */
+    CS.abilities[ab].trigger = AZK_TRIG_ON_DAMAGED;
+    CS.abilities[ab].amount = 1;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK); /* prevent 1 */
+    CS.abilities[ab].trigger = AZK_TRIG_ON_PLAY;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK); /* not an event a replacement replaces */
+    CS.abilities[ab].trigger = AZK_TRIG_ON_DESTROYED;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK); /* prevent: damage only */
+    /* an on_destroyed ability runs from the discard pile: no once-per-turn mark, no zone */
+    CS.abilities[ab].kind = AZK_AB_TRIGGERED;
+    CS.abilities[ab].amount = 0;
+    CS.abilities[ab].program = pc;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    CS.abilities[ab].flags = AZK_ABF_ONCE_PER_TURN;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    CS.abilities[ab].flags = AZK_ABF_GARDEN_ONLY;
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+}
+
 int main(void) {
     AZK_RUN(test_verify_default_and_minimal);
     AZK_RUN(test_verify_unknown_opcode);
@@ -2483,6 +2578,9 @@ int main(void) {
     AZK_RUN(test_op_attach);
     AZK_RUN(test_op_run_ability);
     AZK_RUN(test_op_count_ge);
+    AZK_RUN(test_op_destroy); /* events */
+    AZK_RUN(test_op_win_lose);
+    AZK_RUN(test_verify_replacement);
     AZK_RUN(test_keywords_and_statuses);
     AZK_RUN(test_auras_and_cost_modifiers); /* --- cont --- */
     return azk_test_summary();
