@@ -67,7 +67,8 @@ def seat_view(game, seat):
             opts = []
             for o in prompt["options"]:
                 o = dict(o)
-                if "card" in o and "where" in o and not _known(game, seat, o["where"]):
+                # a searcher sees the matching cards of its own deck (docs/rules.md §17.1)
+                if "card" in o and "where" in o and prompt.get("kind") != "SEARCH" and not _known(game, seat, o["where"]):
                     o.update(card=None, label=o["where"])   # an option naming a card the chooser may not know
                     o.pop("card_index", None)
                 opts.append(o)

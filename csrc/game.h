@@ -144,7 +144,8 @@ enum azk_invariant {
     X(DESTROYED) X(RETURNED) X(DISCARDED) X(MILLED) X(ATTACK_DECLARED) \
     X(RESPONSE_REQUESTED) X(DEFENDER_DECLARED) X(ATTACK_ENDED) X(PORTALED) \
     X(ABILITY) X(PROMPT) X(IKZ_GAINED) X(REPLACED) X(GAME_OVER) X(LOOKED) \
-    X(TO_HAND) X(UNTAPPED_IKZ) X(EFFECT) X(OPTIONS_TRUNCATED) X(TRUNCATED) X(EVENTS_DROPPED)
+    X(TO_HAND) X(UNTAPPED_IKZ) X(EFFECT) X(OPTIONS_TRUNCATED) X(TRUNCATED) X(EVENTS_DROPPED) \
+    /* --- deck --- */ X(SEARCHED) X(SHUFFLED) X(PUT_ON_DECK)
 #define AZK_EV_ENUM_(name) AZK_EV_##name,
 enum azk_event_type { AZK_EVENT_LIST(AZK_EV_ENUM_) AZK_EV_COUNT };
 #undef AZK_EV_ENUM_
@@ -169,7 +170,8 @@ typedef struct azk_card {
     uint8_t once_used;    /* bit i: ability i of the def used this turn */
     uint8_t seen;         /* deck cards: bit p = player p knows this card where it lies (it put it
                            * there in the order it chose, e.g. the bottom after a look; rules
-                           * §8.9); cleared by any move and by shuffling the deck */
+                           * §8.9; or it saw the card put there, §17.5); cleared by any move
+                           * and by shuffling the deck */
     int16_t damage;       /* damage marked on it */
     uint16_t incarnation; /* new value on every zone change (RULES 2.1) */
 } azk_card;
@@ -433,6 +435,9 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);
 void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n);
 void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect);
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
+/* --- deck --- */
+void azk_shuffle_deck(azk_game *g, int p);                                  /* positions forgotten (seen = 0) */
+void azk_put_on_deck(azk_game *g, const azk_cardset *cs, int c, int bottom); /* docs/rules.md §17.4 */
 void azk_state_check_slow(azk_game *g, const azk_cardset *cs);
 /* State checks (RULES §9). Inline fast path: it runs after nearly every
  * change, and almost always nothing is at risk. */
