@@ -384,6 +384,20 @@ def test_random_play_starter_plus_deck_fragment():
     assert stats["known"] > 50 and stats["opp_known"] > 0 and stats["resampled"] > 100, stats
 
 
+def test_deck_events_occur_in_random_play():
+    """The deck group's events (SEARCHED, SHUFFLED, PUT_ON_DECK) are emitted with the fragment's cards (the
+    starter set emits none of them: tests/test_api.py)."""
+    seen = set()
+    for k in range(12):
+        g = azuki.Game(seed=900 + k, decks=PAIRINGS[k % 2], cards=CARDS)
+        rng = random.Random(k)
+        while not g.is_terminal:
+            legal = g.legal_actions()
+            g.step(int(legal[rng.randrange(len(legal))]))
+            seen |= {e["type"] for e in g.events()}
+    assert {"SEARCHED", "SHUFFLED", "PUT_ON_DECK"} <= seen
+
+
 def test_starter_games_unchanged_by_the_new_code():
     """The starter set's behaviour does not change (tools/regen_golden.py --check does it in full)."""
     import subprocess
