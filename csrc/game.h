@@ -248,7 +248,7 @@ typedef struct azk_prompt {
     uint8_t chooser;
     uint8_t n;            /* number of options */
     uint8_t optional;     /* NO_OP declines */
-    uint8_t opt[AZK_MAX_OPTIONS]; /* card index (CARD, BOTTOM_ORDER), slot, holder code or number */
+    uint8_t opt[AZK_MAX_OPTIONS]; /* card index (CARD, BOTTOM_ORDER, SEARCH, TOP_ORDER), slot, holder code or number */
 } azk_prompt;
 
 /* Internal continuation of the turn machine: what happens next once the VM is
