@@ -254,7 +254,7 @@ AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs
             PUT(AZK_OO_OPP_DECK_TOP + op->deck_n - 1 - i, card_id(g, op->deck[i]));
         }
     COUNT_INTO(AZK_OO_OPP_UNSEEN, TALLY(op->hand, op->hand_n, !known(g, me, c_))
-                                      TALLY(op->deck, op->deck_n, !known(g, me, c_)) TALLY(op->look, op->look_n, 1));
+                                      TALLY(op->deck, op->deck_n, !(g->cards[c_].seen >> me & 1)) TALLY(op->look, op->look_n, 1));
     COUNT_INTO(AZK_OO_DISCARD, TALLY(mp->discard, mp->discard_n, 1));
     COUNT_INTO(AZK_OO_DISCARD + AZK_MAX_CARD_DEFS, TALLY(op->discard, op->discard_n, 1));
     COUNT_INTO(AZK_OO_LOOK, TALLY(mp->look, mp->look_n, 1));
