@@ -895,7 +895,8 @@ cdef class Game:
     def prompt(self):
         """None, or the pending choice: kind, chooser, optional, source and the
         options (each with its CHOOSE action id and what it names). CARD,
-        BOTTOM_ORDER, SLOT and HOLDER options carry a location `where`."""
+        BOTTOM_ORDER, SEARCH, TOP_ORDER, SLOT and HOLDER options carry a
+        location `where`."""
         self._ck()
         if azk_phase(self.g) != S.PHASE_PROMPT:
             return None

@@ -144,6 +144,17 @@ they are. The opponent does not know them. (Positions a player chose are
 the only deck knowledge the starter cards create; `from_setup` positions
 start with none.)
 
+Deck effects (docs/rules.md §17; the deck group's expansion cards) add more:
+ordering the top (`order_top`) marks those cards as seen by their owner;
+a card put on a deck (`put_on_deck`) is seen by every player who knew it
+where it came from (both, from the field or the discard pile); a searched
+card is seen by both while it is still in the deck; a card the opponent knew
+on top stays known to it when drawn (revealed). `DECK_TOP` shows my known
+cards from the top, `DECK_OPP_KNOWS` which of my deck's cards the opponent
+knows, `OPP_DECK_TOP` / `OPP_DECK_BOTTOM` the opponent's deck cards I know
+(`OPP_UNSEEN` leaves them out). A `SEARCH` prompt's options are cards of the
+chooser's own deck: its observation names them (`OPT_CARD`).
+
 The property tests check the rule on random positions of every deck
 pairing: replacing hidden information only (the opponent's unknown hand
 cards exchanged with cards of its deck, either deck reordered, through

@@ -239,7 +239,7 @@ class Position:
         for i in range(a[X.PROMPT_N]):
             v = a[X.PROMPT_OPT + i]
             o = {"index": i, "action": choose_action(i)}
-            if kind in ("CARD", "BOTTOM_ORDER"):
+            if kind in ("CARD", "BOTTOM_ORDER", "SEARCH", "TOP_ORDER"):   # SEARCH, TOP_ORDER: --- deck ---
                 w = self.where(v)
                 o.update(card=self.id_of(v), card_index=v, where=w, label=f"{self.name_of(v)} @ {w}")
             elif kind == "YES_NO":

@@ -5,10 +5,12 @@ not know removed, by the same rule as the observation (`Game.card_known`,
 docs/observation.md "Hidden information"): the opponent's hand shows only
 the cards revealed into it, as a multiset (sorted, then one `None` per
 unknown card), either deck only its count
-and the positions the seat chose itself (`deck_known`), looked-at cards
+and the positions the seat knows (`deck_known`, top first: positions it
+chose, cards put there in public, docs/rules.md §17.5), looked-at cards
 only to the one looking, the IKZ pile only its count; the engine's RNG state
 and the state hash are dropped; a pending prompt shows its options only to
-its chooser (the other seat sees its kind, chooser and public source); the
+its chooser (the other seat sees its kind, chooser and public source; a
+SEARCH prompt's options are the chooser's own deck cards: shown); the
 legal actions (id and text) are listed only when the seat decides.
 
 It is the one view a front end (issue: play in the browser), a replay
@@ -67,7 +69,8 @@ def seat_view(game, seat):
             opts = []
             for o in prompt["options"]:
                 o = dict(o)
-                if "card" in o and "where" in o and not _known(game, seat, o["where"]):
+                # a searcher sees the matching cards of its own deck (docs/rules.md §17.1)
+                if "card" in o and "where" in o and prompt.get("kind") != "SEARCH" and not _known(game, seat, o["where"]):
                     o.update(card=None, label=o["where"])   # an option naming a card the chooser may not know
                     o.pop("card_index", None)
                 opts.append(o)

@@ -332,7 +332,7 @@ int azk_vec_episode(const azk_vec *v, int i);
  * looks at. The legal-action mask travels inside (slice MASK). Its length
  * does not depend on the card set (per-definition slices are sized by
  * AZK_MAX_CARD_DEFS). A layout change bumps AZK_OBS_VERSION. */
-#define AZK_OBS_VERSION 3 /* 2: DECK_BOTTOM, deck positions the player chose; 3: 127 definitions, identity (def + 1) / 127; HAND_COST; PLACE_STATUS grew (lifesteal, poisonous, stealth); PROMPT_KIND grew (MODE) */
+#define AZK_OBS_VERSION 3 /* 2: DECK_BOTTOM, deck positions the player chose; 3: 127 definitions, identity (def + 1) / 127; HAND_COST; PLACE_STATUS grew (lifesteal, poisonous, stealth); PROMPT_KIND grew (MODE, SEARCH, TOP_ORDER); DECK_TOP, DECK_OPP_KNOWS, OPP_DECK_TOP, OPP_DECK_BOTTOM */
 int azk_obs_version(void);
 int azk_obs_len(void);                                   /* floats per observation (azuki.OBS_LEN) */
 int azk_obs_num_fields(void);

@@ -174,11 +174,7 @@ static void mulligan(azk_game *g, const azk_cardset *cs, int p) {
     azk_player *pl = &g->pl[p];
     while (pl->hand_n > 0) azk_move(g, cs, pl->hand[0], AZK_Z_DECK, 0); /* to the bottom */
     azk_draw(g, cs, p, AZK_STARTING_HAND);
-    azk_rng_shuffle_u8(&g->rng, pl->deck, pl->deck_n);
-    for (int i = 0; i < pl->deck_n; i++) { /* a shuffled deck: nobody knows where anything is */
-        g->cards[pl->deck[i]].pos = (uint8_t)i;
-        g->cards[pl->deck[i]].seen = 0;
-    }
+    azk_shuffle_deck(g, p); /* a shuffled deck: nobody knows where anything is */
     azk_event(g, AZK_EV_MULLIGAN, p, -1, 1);
 }
 

@@ -149,7 +149,8 @@ enum azk_invariant {
     X(DESTROYED) X(RETURNED) X(DISCARDED) X(MILLED) X(ATTACK_DECLARED) \
     X(RESPONSE_REQUESTED) X(DEFENDER_DECLARED) X(ATTACK_ENDED) X(PORTALED) \
     X(ABILITY) X(PROMPT) X(IKZ_GAINED) X(REPLACED) X(GAME_OVER) X(LOOKED) \
-    X(TO_HAND) X(UNTAPPED_IKZ) X(EFFECT) X(OPTIONS_TRUNCATED) X(TRUNCATED) X(EVENTS_DROPPED)
+    X(TO_HAND) X(UNTAPPED_IKZ) X(EFFECT) X(OPTIONS_TRUNCATED) X(TRUNCATED) X(EVENTS_DROPPED) \
+    /* --- deck --- */ X(SEARCHED) X(SHUFFLED) X(PUT_ON_DECK)
 #define AZK_EV_ENUM_(name) AZK_EV_##name,
 enum azk_event_type { AZK_EVENT_LIST(AZK_EV_ENUM_) AZK_EV_COUNT };
 #undef AZK_EV_ENUM_
@@ -178,7 +179,8 @@ typedef struct azk_card {
     uint8_t once_used;    /* bit i: ability i of the def used this turn */
     uint8_t seen;         /* deck cards: bit p = player p knows this card where it lies (it put it
                            * there in the order it chose, e.g. the bottom after a look; rules
-                           * §8.9); cleared by any move and by shuffling the deck */
+                           * §8.9; or it saw the card put there, §17.5); cleared by any move
+                           * and by shuffling the deck */
     int16_t damage;       /* damage marked on it */
     uint16_t incarnation; /* new value on every zone change (RULES 2.1) */
 } azk_card;
@@ -256,7 +258,7 @@ typedef struct azk_prompt {
     uint8_t chooser;
     uint8_t n;            /* number of options */
     uint8_t optional;     /* NO_OP declines */
-    uint8_t opt[AZK_MAX_OPTIONS]; /* card index (CARD, BOTTOM_ORDER), slot, holder code or number */
+    uint8_t opt[AZK_MAX_OPTIONS]; /* card index (CARD, BOTTOM_ORDER, SEARCH, TOP_ORDER), slot, holder code or number */
 } azk_prompt;
 
 /* Internal continuation of the turn machine: what happens next once the VM is
@@ -495,6 +497,9 @@ static inline int azk_stealthed_from(const azk_game *g, const azk_cardset *cs, i
 void azk_vm_run_replacement(azk_game *g, const azk_cardset *cs, int ability, int source, int ctx_card,
                             int ctx_value);
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
+/* --- deck --- */
+void azk_shuffle_deck(azk_game *g, int p);                                  /* positions forgotten (seen = 0) */
+void azk_put_on_deck(azk_game *g, const azk_cardset *cs, int c, int bottom); /* docs/rules.md §17.4 */
 void azk_state_check_slow(azk_game *g, const azk_cardset *cs);
 /* State checks (RULES §9). Inline fast path: it runs after nearly every
  * change, and almost always nothing is at risk. */

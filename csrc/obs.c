@@ -241,10 +241,23 @@ AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs
         PUT(AZK_OO_HAND_COST + i, clip1((float)azk_cost_of(g, cs, mp->hand[i]) / 10.f));
     COUNT_INTO(AZK_OO_OPP_HAND_KNOWN, TALLY(op->hand, op->hand_n, known(g, me, c_)));
     COUNT_INTO(AZK_OO_DECK, TALLY(mp->deck, mp->deck_n, 1));
-    for (int i = 0; i < mp->deck_n && i < AZK_DECK_CAP; i++) /* deck[0] is the bottom */
-        if (known(g, me, mp->deck[i])) PUT(AZK_OO_DECK_BOTTOM + i, card_id(g, mp->deck[i]));
-    COUNT_INTO(AZK_OO_OPP_UNSEEN, TALLY(op->hand, op->hand_n, !known(g, me, c_)) TALLY(op->deck, op->deck_n, 1)
-                                      TALLY(op->look, op->look_n, 1));
+    for (int i = 0; i < mp->deck_n && i < AZK_DECK_CAP; i++) { /* deck[0] is the bottom */
+        unsigned seen = g->cards[mp->deck[i]].seen;
+        if (!seen) continue; /* nobody knows it: the common case */
+        int top = mp->deck_n - 1 - i;
+        if (seen >> me & 1) {
+            PUT(AZK_OO_DECK_BOTTOM + i, card_id(g, mp->deck[i]));
+            PUT(AZK_OO_DECK_TOP + top, card_id(g, mp->deck[i])); /* --- deck --- (docs/rules.md §17.5) */
+        }
+        if (seen >> opp & 1) PUT(AZK_OO_DECK_OPP_KNOWS + top, 1.f);
+    }
+    for (int i = 0; i < op->deck_n && i < AZK_DECK_CAP; i++) /* --- deck ---: what I know of the opponent's deck */
+        if (g->cards[op->deck[i]].seen >> me & 1) {
+            PUT(AZK_OO_OPP_DECK_BOTTOM + i, card_id(g, op->deck[i]));
+            PUT(AZK_OO_OPP_DECK_TOP + op->deck_n - 1 - i, card_id(g, op->deck[i]));
+        }
+    COUNT_INTO(AZK_OO_OPP_UNSEEN, TALLY(op->hand, op->hand_n, !known(g, me, c_))
+                                      TALLY(op->deck, op->deck_n, !(g->cards[c_].seen >> me & 1)) TALLY(op->look, op->look_n, 1));
     COUNT_INTO(AZK_OO_DISCARD, TALLY(mp->discard, mp->discard_n, 1));
     COUNT_INTO(AZK_OO_DISCARD + AZK_MAX_CARD_DEFS, TALLY(op->discard, op->discard_n, 1));
     COUNT_INTO(AZK_OO_LOOK, TALLY(mp->look, mp->look_n, 1));
@@ -289,8 +302,11 @@ AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs
                 switch (q->kind) {
                 case AZK_PK_CARD:
                 case AZK_PK_BOTTOM_ORDER:
+                case AZK_PK_SEARCH:    /* --- deck --- */
+                case AZK_PK_TOP_ORDER:
                     if (v >= AZK_NUM_CARDS) break;
-                    if (known(g, me, v)) PUT(AZK_OO_OPT_CARD + i, card_id(g, v));
+                    /* a searcher sees the matching cards of its own deck (docs/rules.md §17.1) */
+                    if (q->kind == AZK_PK_SEARCH || known(g, me, v)) PUT(AZK_OO_OPT_CARD + i, card_id(g, v));
                     PUT(AZK_OO_OPT_SIDE + 2 * i + (g->cards[v].owner == me ? 0 : 1), 1.f);
                     if (g->cards[v].zone < AZK_Z_COUNT) PUT(AZK_OO_OPT_ZONE + AZK_Z_COUNT * i + g->cards[v].zone, 1.f);
                     {
@@ -363,7 +379,8 @@ static unsigned pinned_zones(const azk_game *g, int p) {
         PIN(g->trig[i].source);
         PIN(g->trig[i].ctx_card);
     }
-    if (g->phase == AZK_PHASE_PROMPT && (g->prompt.kind == AZK_PK_CARD || g->prompt.kind == AZK_PK_BOTTOM_ORDER))
+    if (g->phase == AZK_PHASE_PROMPT && (g->prompt.kind == AZK_PK_CARD || g->prompt.kind == AZK_PK_BOTTOM_ORDER ||
+                                         g->prompt.kind == AZK_PK_SEARCH || g->prompt.kind == AZK_PK_TOP_ORDER))
         for (int i = 0; i < g->prompt.n && i < AZK_MAX_OPTIONS; i++) PIN(g->prompt.opt[i]);
 #undef PIN
     return z;

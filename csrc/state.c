@@ -339,13 +339,15 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
                       : q->kind == AZK_PK_NUMBER ? AZK_OP_CHOOSE_NUM
                       : q->kind == AZK_PK_BOTTOM_ORDER ? AZK_OP_BOTTOM_LOOKED
                       : q->kind == AZK_PK_MODE ? AZK_OP_CHOOSE_MODE
+                      : q->kind == AZK_PK_SEARCH ? AZK_OP_SEARCH
+                      : q->kind == AZK_PK_TOP_ORDER ? AZK_OP_TOP_LOOKED
                                                       : AZK_OP_PLAY_FREE;
         /* --- effects --- MOVE and PORTAL ask for a slot, ATTACH for a holder */
         if ((q->kind == AZK_PK_SLOT && (op == AZK_OP_MOVE || op == AZK_OP_PORTAL)) ||
             (q->kind == AZK_PK_HOLDER && op == AZK_OP_ATTACH))
             want_op = op;
         INV(op == want_op, AZK_INV_PROMPT_OPCODE);
-        INV(q->kind != AZK_PK_CARD || q->n > 0, AZK_INV_PROMPT_CARD_OPTIONS); /* CHOOSE asks only with options */
+        INV((q->kind != AZK_PK_CARD && q->kind != AZK_PK_SEARCH) || q->n > 0, AZK_INV_PROMPT_CARD_OPTIONS); /* CHOOSE / SEARCH ask only with options */
         for (int i = 0; i < q->n; i++) {
             int o = q->opt[i], ok = 0;
             switch (q->kind) {
@@ -355,6 +357,8 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
             case AZK_PK_SLOT: ok = o < 16 && (o & 7) < AZK_ROW; break;
             case AZK_PK_HOLDER: ok = o <= AZK_ROW; break;
             case AZK_PK_MODE: ok = o < AZK_MAX_MODES; break;
+            case AZK_PK_SEARCH: ok = o < AZK_NUM_CARDS; break;    /* --- deck --- */
+            case AZK_PK_TOP_ORDER: ok = o < AZK_NUM_CARDS; break;
             }
             INV(ok, AZK_INV_PROMPT_OPTION_RANGE);
         }

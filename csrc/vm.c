@@ -631,6 +631,29 @@ static void move_to_slot(azk_game *g, const azk_cardset *cs, int c, int code) {
     azk_place_in_row(g, cs, c, zone, slot);
 }
 
+/* --- deck --- */
+/* SEARCH's options: the controller's deck cards matching selector s (its
+ * props; a search selector has no zones, the verifier checks), one per
+ * definition (identical copies once, RULES §12.3), in definition order and
+ * the lowest card index of each, so the prompt says nothing about where the
+ * cards lie (docs/rules.md §17.1). */
+static int search_options(const azk_game *g, const azk_cardset *cs, const azk_selector *s, const pure_ctx *x,
+                          uint8_t *opts) {
+    uint8_t first[AZK_MAX_CARD_DEFS];
+    memset(first, AZK_NONE, sizeof first);
+    const azk_player *pl = &g->pl[x->controller];
+    for (int i = 0; i < pl->deck_n; i++) {
+        int c = pl->deck[i], d = g->cards[c].def;
+        if (d < AZK_MAX_CARD_DEFS && (first[d] == AZK_NONE || c < first[d]) &&
+            sel_props(g, cs, s, x->source, x->r, x->t, c))
+            first[d] = (uint8_t)c;
+    }
+    int n = 0;
+    for (int d = 0; d < AZK_MAX_CARD_DEFS; d++)
+        if (first[d] != AZK_NONE) opts[n++] = first[d];
+    return n;
+}
+
 void azk_vm_run(azk_game *g, const azk_cardset *cs) {
     azk_vm_frame *f = &g->vm;
     const uint8_t *bc = cs->bytecode;
@@ -774,9 +797,11 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
                 azk_event(g, AZK_EV_TO_HAND, g->cards[c].owner, c, 0);
             }
             break;
-        case AZK_OP_BOTTOM_LOOKED: {
+        case AZK_OP_BOTTOM_LOOKED:
+        case AZK_OP_TOP_LOOKED: { /* --- deck ---: TOP_LOOKED is the same walk onto the top */
+            int top = op == AZK_OP_TOP_LOOKED;
             if (take_answer(f, &v) && v >= 0 && v < AZK_NUM_CARDS && g->cards[v].zone == AZK_Z_LOOK) {
-                azk_move(g, cs, v, AZK_Z_DECK, 0);
+                azk_move(g, cs, v, AZK_Z_DECK, top);
                 g->cards[v].seen = (uint8_t)(1u << g->cards[v].owner); /* its owner chose this place */
             }
             int asked = 0;
@@ -790,11 +815,11 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
                 }
                 if (n == 1) {
                     int c = pl->look[0];
-                    azk_move(g, cs, c, AZK_Z_DECK, 0);
+                    azk_move(g, cs, c, AZK_Z_DECK, top);
                     g->cards[c].seen = (uint8_t)(1u << g->cards[c].owner);
                     continue;
                 }
-                ask(g, AZK_PK_BOTTOM_ORDER, 0, opts, n);
+                ask(g, top ? AZK_PK_TOP_ORDER : AZK_PK_BOTTOM_ORDER, 0, opts, n);
                 asked = 1;
                 break;
             }
@@ -982,6 +1007,40 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             x = frame_ctx(g, f);
             continue;
         }
+        /* --- deck --- */
+        case AZK_OP_SEARCH: {
+            if (take_answer(f, &v)) {
+                /* the answer is an option: a card of the controller's deck */
+                int c = v >= 0 && v < AZK_NUM_CARDS && g->cards[v].zone == AZK_Z_DECK &&
+                                g->cards[v].owner == f->controller ? v : -1;
+                set_t(g, &x, a[0], c);
+                if (c >= 0) g->cards[c].seen = 3u; /* found cards are revealed (docs/rules.md §17.1) */
+                azk_event(g, AZK_EV_SEARCHED, f->controller, c, c >= 0);
+                break;
+            }
+            int n = search_options(g, cs, &cs->selectors[a[1]], &x, opts);
+            if (n == 0) { /* nothing matches: nothing found, no question (RULES §12) */
+                set_t(g, &x, a[0], -1);
+                azk_event(g, AZK_EV_SEARCHED, f->controller, -1, 0);
+                break;
+            }
+            ask(g, AZK_PK_SEARCH, 1, opts, n); /* always optional: fail to find (X-DECK-1) */
+            return;
+        }
+        case AZK_OP_SHUFFLE: {
+            int p = a[0] ? 1 - f->controller : f->controller;
+            azk_shuffle_deck(g, p);
+            azk_event(g, AZK_EV_SHUFFLED, p, -1, 0);
+            break;
+        }
+        case AZK_OP_PUT_ON_DECK:
+            if (t_valid(g, &x, a[0]) && movable(g, cs, f->t[a[0]]) && g->cards[f->t[a[0]]].zone != AZK_Z_DECK) {
+                int c = f->t[a[0]];
+                /* godmode: an effect does not move it off the field (RULES §7), as return_to_hand */
+                if (azk_on_field(g, c) && (azk_status_of(g, cs, c) & AZK_ST_GODMODE)) break;
+                azk_put_on_deck(g, cs, c, a[1]);
+            }
+            break;
 #ifdef AZK_TEST_EXTENSIONS
         /* Test builds only (tests/test_extending.py appends TESTKW and TESTOP
          * to the .def files): the recipe of docs/extending.md, end to end. */
@@ -1098,6 +1157,9 @@ int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure) {
         if (!operand_ok(cs, op, a, &target)) return -5;
         boundary[pc >> 3] |= (uint8_t)(1u << (pc & 7));
         if (op == AZK_OP_FOREACH && ++depth > 1) return -6;
+        /* --- deck --- a search reads its selector's props on the deck only:
+         * a selector with zones would mean something SEARCH does not do */
+        if (op == AZK_OP_SEARCH && cs->selectors[a[1]].zones != 0) return -10;
         if (op == AZK_OP_NEXT && --depth < 0) return -6;
         if (op == AZK_OP_JTAB && target >= 0) { /* --- effects --- b JMPs at off: each entry is a jump too */
             for (int i = 0; i < a[1]; i++) {

@@ -314,6 +314,9 @@ static void zone_add(azk_game *g, const azk_cardset *cs, int c, int zone, int sl
 void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     azk_card *k = &g->cards[c];
     int was_holder = k->zone == AZK_Z_GARDEN;
+    /* a deck card the opponent knew (put there in public, docs/rules.md §17.5)
+     * stays known to it when its owner draws it: revealed in hand */
+    int opp_knew = k->zone == AZK_Z_DECK && (k->seen >> (1 - k->owner) & 1);
     zone_remove(g, c);
     k->incarnation = ++g->next_incarnation;
     k->damage = 0;
@@ -322,6 +325,7 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     k->seen = 0;
     k->holder = AZK_NONE;
     zone_add(g, cs, c, zone, slot);
+    if (opp_knew && zone == AZK_Z_HAND) k->flags |= AZK_CF_REVEALED;
     if ((zone == AZK_Z_GARDEN || zone == AZK_Z_ALLEY) && min_health(cs, g, c) <= 0)
         g->at_risk[k->owner] |= (uint16_t)risk_bit(k);
     if (was_holder && zone != AZK_Z_GARDEN) {
@@ -777,6 +781,37 @@ void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c) {
     g->cards[c].flags |= AZK_CF_REVEALED; /* it left the field in public: both players know it (obs.c) */
     azk_event(g, AZK_EV_RETURNED, owner, c, 0);
     azk_fire(g, cs, AZK_TRIG_ENTITY_RETURNED, c, 0);
+}
+
+/* --- deck --- */
+/* Shuffle player p's deck: afterwards nobody knows where any card lies
+ * (docs/rules.md §17.3). The mulligan and the SHUFFLE instruction share it. */
+void azk_shuffle_deck(azk_game *g, int p) {
+    azk_player *pl = &g->pl[p];
+    azk_rng_shuffle_u8(&g->rng, pl->deck, pl->deck_n);
+    for (int i = 0; i < pl->deck_n; i++) {
+        g->cards[pl->deck[i]].pos = (uint8_t)i;
+        g->cards[pl->deck[i]].seen = 0;
+    }
+}
+
+/* Put card c on top (bottom = 0) or at the bottom (bottom = 1) of its owner's
+ * deck, from hand, field, discard pile or look zone (docs/rules.md §17.4).
+ * Whoever knew the card where it was knows it where it lies now (§17.5):
+ * both players for a card from the field or the discard pile or a revealed
+ * hand card, its owner only for a hidden hand card or a looked-at card. */
+void azk_put_on_deck(azk_game *g, const azk_cardset *cs, int c, int bottom) {
+    azk_card *k = &g->cards[c];
+    int owner = k->owner;
+    unsigned knew;
+    switch (k->zone) {
+    case AZK_Z_HAND: knew = (1u << owner) | ((k->flags & AZK_CF_REVEALED) ? 1u << (1 - owner) : 0u); break;
+    case AZK_Z_LOOK: knew = 1u << owner; break;
+    default: knew = 3u; break; /* field, discard pile: public */
+    }
+    azk_move(g, cs, c, AZK_Z_DECK, bottom ? 0 : 1);
+    k->seen = (uint8_t)knew;
+    azk_event(g, AZK_EV_PUT_ON_DECK, owner, c, bottom);
 }
 
 /* ---------------------------------------------------------------------------

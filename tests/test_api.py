@@ -215,7 +215,8 @@ def test_every_event_type_occurs_in_random_play():
         while not g.is_terminal:
             g.step(r.choice(list(g.legal_actions())))
             seen |= {e["type"] for e in g.events()}
-    assert set(_core.EVENT_TYPES) - seen == {"OPTIONS_TRUNCATED", "TRUNCATED", "EVENTS_DROPPED"}
+    deck_events = {"SEARCHED", "SHUFFLED", "PUT_ON_DECK"}   # --- deck ---: expansion cards only (tests/test_ext_deck.py)
+    assert set(_core.EVENT_TYPES) - seen == {"OPTIONS_TRUNCATED", "TRUNCATED", "EVENTS_DROPPED"} | deck_events
 
 
 # ---- property suite -------------------------------------------------------------
@@ -280,8 +281,9 @@ def test_every_prompt_kind_is_reached_and_answered():
             i += 1
         if len(kinds) == 6:
             break
-    # MODE ("choose one", docs/rules.md §16.2) is on no starter card: tests/test_ext_effects.py reaches it
-    assert set(kinds) == set(_core.PROMPT_KINDS) - {"MODE"}, kinds
+    # MODE ("choose one", docs/rules.md §16.2), SEARCH and TOP_ORDER (§17) are on no starter card:
+    # tests/test_ext_effects.py and tests/test_ext_deck.py reach them
+    assert set(kinds) == set(_core.PROMPT_KINDS) - {"MODE", "SEARCH", "TOP_ORDER"}, kinds
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -309,3 +309,32 @@ def test_deck_positions_the_player_chose_are_known():
         varied += d[:-4] != d0[:-4]
         assert np.array_equal(h.observe(0), g.observe(0)) and h.check_invariants() == 0
     assert varied > 15
+
+
+# --- deck --- (docs/rules.md §17.5)
+def test_resample_keeps_known_top_and_bottom_deck_positions():
+    """Known top (ordered, put there in public) and bottom (put there from hand) deck cards survive resampling,
+    for the seat that knows them: same cards at the same positions, same observation."""
+    from test_ext_deck import game, known_positions
+    from scenario import choose, do
+    g = game({"ikz_area": 9, "hand": ["EXP01-041", "EXP01-043", "EXP01-049", "STT01-003"],
+              "deck_top": ["STT01-004", "STT01-005", "STT01-006"]}, {"garden": ["STT02-007"]})
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Kiln Oracle", "garden[0]")
+    while g.prompt() is not None:
+        g.step(g.prompt()["options"][-1]["action"])
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Ashfall Tactician", "garden[1]")
+    choose(g, card="STT02-007")
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Rootbound Keeper", "garden[2]")
+    choose(g, card="STT01-003")
+    n0 = len(g.state_dict()["players"][0]["deck"])
+    assert (n0 - 1, "STT01-003") in known_positions(g, 0, 0)           # the bottom
+    assert known_positions(g, 0, 1) == [(0, "STT02-007")] == known_positions(g, 1, 1)   # a top both know
+    o = g.observe(0)
+    assert obs_slice(o, "DECK_BOTTOM").reshape(-1)[0] > 0 and obs_slice(o, "OPP_DECK_TOP").reshape(-1)[0] > 0
+    for seat in (0, 1):
+        facts = [known_positions(g, seat, p) for p in (0, 1)]
+        for s in range(10):
+            h = g.clone()
+            h.resample(seat, s)
+            assert [known_positions(h, seat, p) for p in (0, 1)] == facts
+            assert h.observe(seat).tobytes() == g.observe(seat).tobytes()

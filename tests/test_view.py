@@ -61,3 +61,28 @@ def test_bad_seat():
     for bad in (2, -1, True, "0"):
         with pytest.raises(ValueError):
             seat_view(g, bad)
+
+
+# --- deck --- (docs/rules.md §17.5)
+def test_view_shows_known_deck_positions_to_the_seat_that_knows_them():
+    """A card put on top of the opponent's deck from the field is known to both seats (deck_known, top first);
+    cards a seat ordered on top are known to it alone; resampling either seat keeps its view."""
+    from test_ext_deck import game
+    from scenario import choose, do
+    g = game({"ikz_area": 6, "hand": ["EXP01-043", "EXP01-041"], "deck_top": ["STT01-003", "STT01-004", "STT01-005"]},
+             {"garden": ["STT02-007"]})
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Ashfall Tactician", "garden[0]")
+    choose(g, card="STT02-007")
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Kiln Oracle", "garden[1]")
+    while g.prompt() is not None:
+        g.step(g.prompt()["options"][0]["action"])
+    v0, v1 = seat_view(g, 0), seat_view(g, 1)
+    assert v0["players"][1]["deck_known"] == v1["players"][1]["deck_known"] == [[0, "STT02-007"]]
+    known0 = v0["players"][0]["deck_known"]
+    assert [i for i, _ in known0] == [0, 1, 2] and {c for _, c in known0} == {"STT01-003", "STT01-004", "STT01-005"}
+    assert v1["players"][0]["deck_known"] == []
+    for seat, v in ((0, v0), (1, v1)):
+        for s in range(5):
+            h = g.clone()
+            h.resample(seat, s)
+            assert seat_view(h, seat) == v

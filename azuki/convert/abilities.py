@@ -863,6 +863,57 @@ class Compiler:
             if to not in PLACES:
                 raise AbilityError(f"{p}.to", f"unknown place {to!r} (garden, alley, either)")
             self._emit(p, "MOVE", t, PLACES[to])
+        # --- deck --- (docs/rules.md §17)
+        elif k == "search":
+            a = self._fields(arg, p, ("for",), ("as", "to"))
+            spec = a["for"]
+            if isinstance(spec, dict):
+                for bad in ("zone", "side"):
+                    if bad in spec:
+                        raise AbilityError(f"{p}.for.{bad}", f"a search looks in your own deck only: leave out "
+                                                            f"{bad!r} (the selector names the cards to find)")
+            sel = self.selector(spec, f"{p}.for", scope)
+            to = _name(a.get("to", "hand"), f"{p}.to", "place")
+            if to != "hand" and to not in PLACES:
+                raise AbilityError(f"{p}.to", f"unknown destination {to!r} (hand, garden, alley, either)")
+            if to != "hand":
+                types = self.out.selectors[sel].types
+                playable = (1 << CARD_TYPES["ENTITY"]) | (1 << CARD_TYPES["WEAPON"])
+                if not types or types & ~playable:
+                    raise AbilityError(f"{p}.for.type", "a search that plays the card it finds needs \"type\": "
+                                                        "[\"entity\"] and/or [\"weapon\"] (an effect plays no "
+                                                        "other card, RULES §5.7)")
+            name = a.get("as", "<search>")
+            t = scope.card(name, f"{p}.as", create=True)
+            scope.card_sel[name] = self.out.selectors[sel]
+            self._emit(p, "SEARCH", t, sel)
+            if to == "hand":
+                self._emit(p, "TO_HAND", t)
+            else:
+                self._emit(p, "PLAY_FREE", t, PLACES[to])
+            self._emit(p, "SHUFFLE", 0)
+        elif k == "shuffle":
+            side = "self" if arg is True else arg
+            if side not in ("self", "opponent"):
+                raise AbilityError(p, f"expected \"self\" or \"opponent\" (whose deck), got {arg!r}")
+            self._emit(p, "SHUFFLE", 0 if side == "self" else 1)
+        elif k == "order_top":
+            r = scope.temp(p)
+            self.count(arg, p, scope, r, LOOK_CAP,
+                       f"order at most {LOOK_CAP} cards at once (they are looked at: engine capacity AZK_LOOK_CAP)")
+            self._emit(p, "LOOK", r)
+            self._emit(p, "TOP_LOOKED")
+            scope.release()
+        elif k == "top_looked":
+            if arg is not True:
+                raise AbilityError(p, "write \"top_looked\": true")
+            self._emit(p, "TOP_LOOKED")
+        elif k == "put_on_deck":
+            a = self._fields(arg, p, ("card", "where"))
+            t = self.card_ref(a["card"], f"{p}.card", scope)
+            if a["where"] not in ("top", "bottom"):
+                raise AbilityError(f"{p}.where", f"expected \"top\" or \"bottom\", got {a['where']!r}")
+            self._emit(p, "PUT_ON_DECK", t, 0 if a["where"] == "top" else 1)
         else:
             raise AbilityError(p, f"unknown statement {k!r}")
 

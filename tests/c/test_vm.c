@@ -220,9 +220,11 @@ static void test_verify_unknown_opcode(void) {
     REJECT(AZK_NUM_OPCODES);
     REJECT(OP(SETI), 0, 1, AZK_NUM_OPCODES, OP(END));
     REJECT(0xFF, OP(END));
-    /* the highest opcodes (appended by the effects and events groups) are known */
+    /* the highest opcodes (appended by the effects, events and deck groups) are known */
     _Static_assert(AZK_OP_COUNT_GE < AZK_OP_RUN_ABILITY && AZK_OP_RUN_ABILITY < AZK_NUM_OPCODES, "opcodes are appended");
+    _Static_assert(AZK_OP_PUT_ON_DECK < AZK_NUM_OPCODES, "PUT_ON_DECK is an opcode");
     ACCEPT(OP(RUN_ABILITY), 0, 0, OP(END));
+    ACCEPT(OP(PUT_ON_DECK), 0, 1, OP(END));
     ACCEPT(OP(COUNT_GE), 0, 0, 3, OP(END));
     ACCEPT(OP(LOSE), OP(END));
     ACCEPT(OP(RETURN_COST), 0, OP(END));
@@ -1738,6 +1740,220 @@ static void test_leader_cannot_be_moved(void) {
  * ------------------------------------------------------------------------- */
 /* A valid value of each kind (jumps: to the END that follows), and a value
  * the verifier must reject (-1: every byte is valid). */
+/* --- deck --- (docs/rules.md §17) */
+/* A selector for SEARCH: no zones, definition `def` (AZK_NONE: any). */
+static int sel_search(int def) {
+    int s = add_sel(0, AZK_SIDE_ANY, 0, 0);
+    CS.selectors[s].def = (uint8_t)def;
+    return s;
+}
+
+static void test_op_search(void) {
+    int ab;
+    /* options: one per matching definition, in definition order, the lowest card index of each */
+    vm_base();
+    int s_all = sel_search(AZK_NONE);
+    LOAD_PROG(ab, OP(SEARCH), 0, (uint8_t)s_all, OP(TO_HAND), 0, OP(SHUFFLE), 0, OP(END));
+    azk_player *pl = &G.pl[0];
+    int deck0 = pl->deck_n, h = pl->hand_n;
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_SEARCH && G.prompt.optional == 1);
+    AZK_CHECK_EQ_U64(G.prompt.n, (uint64_t)distinct_defs(pl->deck, pl->deck_n));
+    for (int i = 1; i < G.prompt.n; i++) AZK_CHECK(G.cards[G.prompt.opt[i - 1]].def < G.cards[G.prompt.opt[i]].def);
+    for (int i = 0; i < G.prompt.n; i++) {
+        int c = G.prompt.opt[i];
+        AZK_CHECK(G.cards[c].zone == AZK_Z_DECK && G.cards[c].owner == 0);
+        for (int j = 0; j < pl->deck_n; j++)
+            if (G.cards[pl->deck[j]].def == G.cards[c].def) AZK_CHECK(pl->deck[j] >= c);
+    }
+    int found = G.prompt.opt[1];
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[found].zone == AZK_Z_HAND && (G.cards[found].flags & AZK_CF_REVEALED));
+    AZK_CHECK(azk_card_known(&G, 1, found) == 1);
+    AZK_CHECK_EQ_U64(pl->hand_n, h + 1);
+    AZK_CHECK_EQ_U64(pl->deck_n, deck0 - 1);
+    for (int j = 0; j < pl->deck_n; j++) AZK_CHECK(G.cards[pl->deck[j]].seen == 0);
+    /* declining (fail to find) is always allowed; the deck is still shuffled */
+    vm_base();
+    s_all = sel_search(AZK_NONE);
+    LOAD_PROG(ab, OP(SEARCH), 0, (uint8_t)s_all, OP(VALID), 1, 0, OP(DRAW), 1, OP(TO_HAND), 0, OP(SHUFFLE), 0,
+              OP(END));
+    deck0 = pl->deck_n;
+    h = pl->hand_n;
+    run(ab);
+    AZK_CHECK(decline() == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(pl->hand_n, h);   /* nothing found: T empty, VALID 0, no draw */
+    AZK_CHECK_EQ_U64(pl->deck_n, deck0);
+    /* no match: no prompt, T empty */
+    vm_base();
+    int s_none = sel_search(DEF_INDRA);
+    CS.selectors[s_none].cost_min = 100;
+    LOAD_PROG(ab, OP(SEARCH), 0, (uint8_t)s_none, OP(VALID), 1, 0, OP(NOT), 1, OP(DRAW), 1, OP(END));
+    h = pl->hand_n;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(pl->hand_n, h + 1);
+    /* the card found is revealed where it lies until it moves (known to both: seen 3) */
+    vm_base();
+    int s_indra = sel_search(DEF_INDRA);
+    LOAD_PROG(ab, OP(SEARCH), 0, (uint8_t)s_indra, OP(PLAY_FREE), 0, 1, OP(SHUFFLE), 0, OP(END));
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_SEARCH && G.prompt.n == 1);
+    int indra = G.prompt.opt[0];
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_SLOT);
+    AZK_CHECK(G.cards[indra].zone == AZK_Z_DECK && G.cards[indra].seen == 3);
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.pl[0].garden[0] == indra);
+}
+
+static void test_op_search_verifier(void) {
+    /* SEARCH reads its selector's props on the deck: a selector with zones is rejected */
+    base();
+    int z = add_sel(AZK_SZ_HAND, AZK_SIDE_SELF, 0, 0);
+    uint8_t p[] = {OP(SEARCH), 0, (uint8_t)z, OP(END)};
+    uint16_t pc = add_code(p, sizeof p, 1);
+    add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    AZK_CHECK(azk_cardset_finish(&CS) != AZK_OK);
+    AZK_CHECK(azk_verify_program(&CS, pc, 0) != 0);
+    base();
+    z = add_sel(0, AZK_SIDE_SELF, 0, 0);
+    p[2] = (uint8_t)z;
+    pc = add_code(p, sizeof p, 1);
+    add_ability(AZK_AB_TRIGGERED, pc, AZK_NO_PC, AZK_NO_PC);
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    /* never in a condition: it asks */
+    REJECT_PURE(OP(SHUFFLE), 0, OP(END));
+    REJECT(OP(SHUFFLE), 2, OP(END));
+    REJECT(OP(PUT_ON_DECK), 0, 2, OP(END));
+    ACCEPT(OP(TOP_LOOKED), OP(END));
+}
+
+static void test_op_shuffle(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 3, OP(LOOK), 0, OP(TOP_LOOKED), OP(SHUFFLE), 1, OP(END));
+    /* three copies on top: no prompt; the controller knows them; SHUFFLE 1 is the opponent's deck */
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < G.pl[0].deck_n - k; i++)
+            if (G.cards[G.pl[0].deck[i]].def == 2) {
+                azk_move(&G, &CS, G.pl[0].deck[i], AZK_Z_DECK, 1);
+                break;
+            }
+    uint8_t opp_before[AZK_DECK_CAP];
+    memcpy(opp_before, G.pl[1].deck, G.pl[1].deck_n);
+    run(ab);
+    AZK_CHECK(idle());
+    for (int i = 0; i < 3; i++) AZK_CHECK_EQ_U64(G.cards[G.pl[0].deck[G.pl[0].deck_n - 1 - i]].seen, 1);
+    AZK_CHECK(memcmp(opp_before, G.pl[1].deck, G.pl[1].deck_n) != 0); /* 50 cards: a shuffle moves some */
+    /* SHUFFLE 0: own deck; every known position is gone */
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 3, OP(LOOK), 0, OP(TOP_LOOKED), OP(SHUFFLE), 0, OP(END));
+    run(ab);
+    for (int guard = 0; G.vm.active && guard < 5; guard++) answer(0);
+    AZK_CHECK(idle());
+    for (int i = 0; i < G.pl[0].deck_n; i++) {
+        AZK_CHECK(G.cards[G.pl[0].deck[i]].seen == 0);
+        AZK_CHECK(G.cards[G.pl[0].deck[i]].pos == i);
+    }
+}
+
+static void test_op_top_looked(void) {
+    int ab;
+    vm_base();
+    LOAD_PROG(ab, OP(SETI), 0, 3, OP(LOOK), 0, OP(TOP_LOOKED), OP(END));
+    int stack[3];
+    for (int i = 0; i < 3; i++) { /* definitions 2, 3, 4; 4 on top */
+        stack[i] = card_of_def(0, 2 + i);
+        azk_move(&G, &CS, stack[i], AZK_Z_DECK, 1);
+    }
+    azk_player *pl = &G.pl[0];
+    int deck0 = pl->deck_n;
+    run(ab);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_TOP_ORDER && G.prompt.n == 3);
+    AZK_CHECK(G.prompt.optional == 0);
+    int a = G.prompt.opt[0];
+    AZK_CHECK(answer(0) == AZK_OK);
+    AZK_CHECK(G.phase == AZK_PHASE_PROMPT && G.prompt.kind == AZK_PK_TOP_ORDER && G.prompt.n == 2);
+    int b = G.prompt.opt[1], c = G.prompt.opt[0];
+    AZK_CHECK(answer(1) == AZK_OK);
+    AZK_CHECK(idle());
+    AZK_CHECK_EQ_U64(pl->deck_n, deck0);
+    /* each on top of the previous one: the last one placed is the top */
+    AZK_CHECK(pl->deck[deck0 - 1] == c && pl->deck[deck0 - 2] == b && pl->deck[deck0 - 3] == a);
+    for (int i = 1; i <= 3; i++) AZK_CHECK_EQ_U64(G.cards[pl->deck[deck0 - i]].seen, 1); /* the owner only */
+    AZK_CHECK(azk_card_known(&G, 0, a) == 1 && azk_card_known(&G, 1, a) == 0);
+    /* the known positions are part of the hash and survive serialization */
+    uint64_t h0 = azk_hash(&G);
+    static azk_game G2;
+    static uint8_t buf[1 << 16];
+    AZK_CHECK(azk_serialized_size() <= sizeof buf);
+    size_t n = azk_serialize(&G, &CS, buf, sizeof buf);
+    AZK_CHECK(n > 0);
+    AZK_CHECK(azk_deserialize(&G2, &CS, buf, n) == AZK_OK);
+    AZK_CHECK(azk_hash(&G2) == h0 && G2.cards[a].seen == 1);
+    G2.cards[a].seen = 3;
+    AZK_CHECK(azk_hash(&G2) != h0);
+}
+
+static void test_op_put_on_deck(void) {
+    int ab;
+    /* from the opponent's garden to the top of its owner's deck: known to both */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(PUT_ON_DECK), 0, 0, OP(END));
+    int e = place(1, DEF_REI, AZK_Z_GARDEN, 0);
+    azk_rebuild_hints(&G, &CS);
+    int deck1 = G.pl[1].deck_n;
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[e].zone == AZK_Z_DECK && G.pl[1].deck[G.pl[1].deck_n - 1] == e);
+    AZK_CHECK_EQ_U64(G.pl[1].deck_n, deck1 + 1);
+    AZK_CHECK(G.cards[e].seen == 3 && G.pl[1].garden[0] == AZK_NONE);
+    /* its owner draws it: the opponent still knows it (revealed in hand) */
+    azk_draw(&G, &CS, 1, 1);
+    AZK_CHECK(G.cards[e].zone == AZK_Z_HAND && (G.cards[e].flags & AZK_CF_REVEALED) && G.cards[e].seen == 0);
+    INV();
+    /* from a hidden hand card to the bottom: its owner only */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_HAND_ENT, 0, OP(PUT_ON_DECK), 0, 1, OP(END));
+    int x = card_of_def(0, DEF_INDRA);
+    azk_move(&G, &CS, x, AZK_Z_HAND, 0);
+    for (int i = G.pl[0].hand_n - 1; i >= 0; i--) /* only Indra is an entity in hand */
+        if (G.pl[0].hand[i] != x && azk_def(&CS, &G, G.pl[0].hand[i])->card_type == AZK_CT_ENTITY)
+            azk_move(&G, &CS, G.pl[0].hand[i], AZK_Z_DISCARD, 0);
+    INV();
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.pl[0].deck[0] == x && G.cards[x].seen == 1);
+    /* godmode on the field: nothing (RULES §7) */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_OPP_GARDEN, 0, OP(PUT_ON_DECK), 0, 0, OP(END));
+    e = place(1, DEF_REI, AZK_Z_GARDEN, 0);
+    azk_rebuild_hints(&G, &CS);
+    azk_add_effect(&G, e, AZK_FX_STATUS, AZK_DUR_END_OF_TURN, 0, 0, AZK_ST_GODMODE);
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[e].zone == AZK_Z_GARDEN);
+    /* a holder put on the deck takes its weapons to the discard pile (RULES §5.3); leaders never move */
+    vm_base();
+    LOAD_PROG(ab, OP(CHOOSE), 0, (uint8_t)S_GARDEN, 0, OP(PUT_ON_DECK), 0, 1, OP(LOAD), 1, REF_OWN_LEADER,
+              OP(PUT_ON_DECK), 1, 0, OP(END));
+    e = place(0, DEF_INDRA, AZK_Z_GARDEN, 0);
+    int w = card_of_def(0, DEF_SHURIKEN);
+    azk_move(&G, &CS, w, AZK_Z_WEAPON, 0);
+    G.cards[w].holder = (uint8_t)e;
+    azk_rebuild_hints(&G, &CS);
+    INV();
+    run(ab);
+    AZK_CHECK(idle());
+    AZK_CHECK(G.cards[e].zone == AZK_Z_DECK && G.pl[0].deck[0] == e && G.cards[e].seen == 3);
+    AZK_CHECK(G.cards[w].zone == AZK_Z_DISCARD);
+    AZK_CHECK(G.cards[G.pl[0].leader].zone == AZK_Z_LEADER);
+}
+
 static int kind_valid(int kind, int ns) {
     switch (kind) {
     case AZK_OPK_SEL: return ns - 1;
@@ -1766,6 +1982,16 @@ static int kind_invalid(int kind, int ns) {
     }
 }
 
+/* --- deck --- SEARCH verifies only with a selector without zones: the
+ * first one of the default set (also in every set built on it). */
+static int zoneless_selector(void) {
+    const azk_cardset *d = azk_default_cardset();
+    for (int i = 0; i < d->num_selectors; i++)
+        if (d->selectors[i].zones == 0) return i;
+    AZK_CHECK(0);
+    return 0;
+}
+
 /* `op` with valid operands (bad_i >= 0: operand bad_i set to `bad`), then END.
  * Returns the length. Jump operands point at the END (relative: add_code
  * relocates). */
@@ -1780,6 +2006,7 @@ static int build_op(uint8_t *p, int op, int ns, int bad_i, int bad) {
             p[n++] = (uint8_t)(end >> 8);
         } else if (k != AZK_OPK__) { /* little-endian, as wide as the kind */
             int v = i == bad_i ? bad : kind_valid(k, ns);
+            if (op == AZK_OP_SEARCH && k == AZK_OPK_SEL && i != bad_i) v = zoneless_selector(); /* --- deck --- */
             for (int b = 0; b < azk_operand_bytes(k); b++) p[n++] = (uint8_t)(v >> (8 * b));
         }
     }
@@ -2556,6 +2783,11 @@ int main(void) {
     AZK_RUN(test_op_tap);
     AZK_RUN(test_op_sacrifice);
     AZK_RUN(test_op_look_to_hand_bottom);
+    AZK_RUN(test_op_search); /* --- deck --- */
+    AZK_RUN(test_op_search_verifier);
+    AZK_RUN(test_op_shuffle);
+    AZK_RUN(test_op_top_looked);
+    AZK_RUN(test_op_put_on_deck);
     AZK_RUN(test_op_foreach_next);
     AZK_RUN(test_condition_programs);
     AZK_RUN(test_step_limit);
