@@ -58,7 +58,8 @@ class GameSession:
     def __init__(self, decks, players, cards=None, seed=None, turn_cap=200, names=None):
         from ..replay import Recorder
         self.id = secrets.token_urlsafe(18)
-        self.seed = secrets.randbits(63) if seed is None else seed
+        # 52 bits: a seed a JavaScript number holds exactly (the page may parse the replay)
+        self.seed = secrets.randbits(52) if seed is None else seed
         self.rec = Recorder(seed=self.seed, decks=tuple(decks), cards=cards, turn_cap=turn_cap)
         self.game = self.rec.game
         self.players = players            # [None (human) or Player] per seat
@@ -121,8 +122,9 @@ class GameSession:
                                token=self.token)
         if g.current_player != seat:
             raise RequestError(409, f"not seat {seat}'s decision (P{g.current_player} decides)", token=self.token)
-        if isinstance(action, bool) or not isinstance(action, int):
+        if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise RequestError(400, "action must be an integer action id from the legal list")
+        action = action.__index__()
         try:
             legal = bool(g.is_legal(action))
         except (ValueError, TypeError, OverflowError):

@@ -20,11 +20,11 @@ const el = (tag, cls, text) => {
 
 // ---- transport ------------------------------------------------------------------------
 const api = {
-  async call(method, path, body) {
+  async call(method, path, body, rawText) {
     const opts = { method, headers: {} };
-    if (body !== undefined) {
+    if (body !== undefined || rawText !== undefined) {
       opts.headers["Content-Type"] = "application/json";
-      opts.body = JSON.stringify(body);
+      opts.body = rawText !== undefined ? rawText : JSON.stringify(body);
     }
     const r = await fetch(path, opts);
     let data;
@@ -43,7 +43,13 @@ const api = {
   act: (g, body) => api.call("POST", `/api/game/${encodeURIComponent(g)}/act`, body),
   replayOf: (g, seat, key) =>
     api.call("GET", `/api/game/${encodeURIComponent(g)}/replay?seat=${seat}&key=${encodeURIComponent(key)}`),
-  openReplay: (rep) => api.call("POST", "/api/replay", rep),
+  // the replay's text goes to the server as it is: JSON.parse would round 64-bit seeds
+  replayText: async (g, seat, key) => {
+    const r = await fetch(`/api/game/${encodeURIComponent(g)}/replay?seat=${seat}&key=${encodeURIComponent(key)}`);
+    if (!r.ok) { let m = `HTTP ${r.status}`; try { m = (await r.json()).error; } catch (e) { /* keep */ } throw new Error(m); }
+    return r.text();
+  },
+  openReplay: (text) => api.call("POST", "/api/replay", undefined, text),
   replayState: (r, step, view) => api.call("GET", `/api/replay/${encodeURIComponent(r)}?step=${step}&view=${view}`),
 };
 
@@ -191,6 +197,7 @@ function renderSide(container, view, p, bottom) {
   counts.append(disc);
   if (pl.look && pl.look.length) counts.append(el("span", "count", `looking at ${pl.look.length}`));
   head.append(counts);
+  let handRow = null;
   if (!bottom) {
     // the other hand: known cards by name, unknown ones as card backs (the full view: every card, in order)
     const oh = el("div", "opp-hand");
@@ -202,7 +209,8 @@ function renderSide(container, view, p, bottom) {
         oh.append(t);
       } else { const b = el("div", "card back"); b.title = "a card you cannot see"; b.dataset.card = ""; oh.append(b); }
     });
-    head.append(oh);
+    handRow = el("div", "hand-row");
+    handRow.append(el("div", "row-label", "hand"), oh);
   }
 
   const rows = [];
@@ -218,7 +226,7 @@ function renderSide(container, view, p, bottom) {
   }
   // the garden faces the middle of the board
   if (bottom) container.append(rows[0], rows[1], head);
-  else container.append(head, rows[1], rows[0]);
+  else container.append(head, handRow, rows[1], rows[0]);
 }
 
 function renderHand(view, p) {
@@ -335,8 +343,11 @@ function select(where, quiet) {
 }
 
 function showMenu(anchor, acts, hint) {
+  // the choices for the selected card, in the middle bar (never over the board: targets stay clickable)
   const m = $("#menu");
   m.innerHTML = "";
+  const id = anchor.dataset.card;
+  m.append(el("span", "what", (id ? card(id).name : anchor.dataset.where) + ":"));
   for (const a of acts) {
     const b = el("button", "", a.label);
     b.type = "button";
@@ -345,16 +356,12 @@ function showMenu(anchor, acts, hint) {
     b.addEventListener("click", () => { hideMenu(); act(a.id); });
     m.append(b);
   }
-  if (hint) m.append(el("div", "hint", hint));
+  if (hint) m.append(el("span", "hint", hint));
   const cancel = el("button", "", "Cancel");
   cancel.type = "button";
   cancel.addEventListener("click", clearSelection);
   m.append(cancel);
   m.classList.remove("hidden");
-  const r = anchor.getBoundingClientRect();
-  const x = Math.min(r.left, window.innerWidth - 220), y = Math.min(r.bottom + 4, window.innerHeight - m.offsetHeight - 8);
-  m.style.left = `${Math.max(4, x)}px`;
-  m.style.top = `${Math.max(4, y)}px`;
 }
 
 function hideMenu() { $("#menu").classList.add("hidden"); }
@@ -362,7 +369,8 @@ function hideMenu() { $("#menu").classList.add("hidden"); }
 function onBoardClick(ev) {
   if (S.mode !== "play" || S.busy) return;
   const t = ev.target.closest("[data-where]");
-  if (!t || !t.closest("#board")) { if (!ev.target.closest("#menu")) clearSelection(); return; }
+  if (ev.target.closest("#menu, #buttons")) return;
+  if (!t || !t.closest("#board")) { clearSelection(); return; }
   const where = t.dataset.where;
   if (S.selected && t.classList.contains("can-target")) {
     const acts = legal().filter((a) => a.places[0] === S.selected && a.places[1] === where);
@@ -521,15 +529,15 @@ function showGameOver(p) {
 }
 
 async function saveReplay() {
-  const rep = await api.replayOf(S.game.id, S.seat, S.game.keys[S.seat]);
-  const blob = new Blob([JSON.stringify(rep, null, 1)], { type: "application/json" });
+  const text = await api.replayText(S.game.id, S.seat, S.game.keys[S.seat]);
+  const blob = new Blob([text], { type: "application/json" });
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
-  a.download = `azuki-replay-${rep.seed}.json`;
+  a.download = `azuki-replay-${S.game.id.slice(0, 8)}.json`;
   document.body.append(a);
   a.click();
   a.remove();
-  return rep;
+  return text;
 }
 
 // ---- replay viewer -------------------------------------------------------------------------
@@ -552,7 +560,9 @@ const currentView = () => document.querySelector('input[name="rp-view"]:checked'
 async function showStep(k) {
   if (!S.replay) return;
   k = Math.max(0, Math.min(S.replay.steps, k));
+  const ticket = (S.replay.ticket = (S.replay.ticket || 0) + 1);
   const p = await api.replayState(S.replay.id, k, S.replay.view);
+  if (ticket !== S.replay.ticket) return;     // a newer step was asked for meanwhile
   S.replay.step = k;
   $("#rp-slider").value = k;
   $("#rp-step").textContent = `step ${k} / ${S.replay.steps}`;
@@ -686,12 +696,9 @@ async function main() {
   $("#sims").addEventListener("input", () => { $("#sims-out").textContent = $("#sims").value; });
   $("#setup-form").addEventListener("submit", startGame);
   $("#board").addEventListener("click", onBoardClick);
-  document.addEventListener("click", (e) => {
-    if (!e.target.closest("#board") && !e.target.closest("#menu")) hideMenu();
-  });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") clearSelection();
-    if (S.mode === "replay" && S.replay && !e.target.closest("input[type=file]")) {
+    if (S.mode === "replay" && S.replay && !e.target.closest("input, select, textarea")) {
       if (e.key === "ArrowRight") showStep(S.replay.step + 1);
       else if (e.key === "ArrowLeft") showStep(S.replay.step - 1);
       else if (e.key === "Home") showStep(0);
@@ -705,9 +712,9 @@ async function main() {
   $("#go-save").addEventListener("click", () => saveReplay().catch((e) => setStatus(e.message, true)));
   $("#go-watch").addEventListener("click", async () => {
     try {
-      const rep = await api.replayOf(S.game.id, S.seat, S.game.keys[S.seat]);
+      const text = await api.replayText(S.game.id, S.seat, S.game.keys[S.seat]);
       showTab("replay");
-      await openReplay(rep);
+      await openReplay(text);
     } catch (e) { setStatus(e.message, true); }
   });
   $("#go-board").addEventListener("click", () => $("#gameover").classList.add("hidden"));
@@ -720,9 +727,7 @@ async function main() {
   $("#replay-file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;
-    let rep;
-    try { rep = JSON.parse(await f.text()); } catch (err) { setStatus(`not a JSON file: ${err.message}`, true); return; }
-    await openReplay(rep);
+    await openReplay(await f.text());
   });
   $("#rp-first").addEventListener("click", () => showStep(0));
   $("#rp-back").addEventListener("click", () => showStep(S.replay.step - 1));
