@@ -34,3 +34,23 @@ def launch(playwright, headless=True):
                            "or set AZUKI_CHROMIUM to its path")
     return playwright.chromium.launch(executable_path=exe, headless=headless,
                                       args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+
+
+def click_action(page, a):
+    """Perform legal action `a` (an entry of the page's legal list: id, type,
+    places) in a Playwright page by clicking, as a person would: a prompt
+    option or a button, or the card then its target (or its choice in the
+    middle bar)."""
+    if a["type"] == "CHOOSE" or page.locator(f'#prompt button[data-action="{a["id"]}"]').count():
+        page.click(f'#prompt button[data-action="{a["id"]}"]')
+    elif not a["places"]:
+        page.click(f'#buttons button[data-action="{a["id"]}"]')
+    else:
+        page.click(f'#board [data-where="{a["places"][0]}"]')
+        if len(a["places"]) == 1:
+            page.click(f'#menu button[data-action="{a["id"]}"]')
+        else:
+            page.click(f'#board [data-where="{a["places"][1]}"].can-target')
+            menu = page.locator(f'#menu button[data-action="{a["id"]}"]')
+            if page.evaluate("() => window.AZUKI.S.selected !== null") and menu.count():
+                menu.click()

@@ -173,8 +173,9 @@ class ReplaySession:
         k = 2 if seat is None else seat
         out.update(replay=self.id, step=step, steps=n, view_mode=view, message=self.message,
                    players=self.rep.get("players"), result=self.rep.get("result"),
-                   events=[{"type": e["type"], "player": e["player"], "turn": e["turn"], "text": e["texts"][k]}
-                           for e in self.step_events[step]])
+                   events=[{"type": e["type"], "player": e["player"], "turn": e["turn"], "text": e["texts"][k],
+                            "step": i, "new": i == step}
+                           for i in range(step + 1) for e in self.step_events[i]])
         if step > 0:   # the step that led here
             s = self.rep["steps"][step - 1]
             prev = self.games[step - 1]

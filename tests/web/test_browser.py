@@ -15,7 +15,7 @@ import pytest
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="needs playwright (tools/setup_envs.sh web)")
 
 from azuki.view import full_view, seat_view  # noqa: E402
-from azuki.web.browser import chromium_path, launch  # noqa: E402
+from azuki.web.browser import chromium_path, click_action, launch  # noqa: E402
 from azuki.web.server import App, serve_in_thread  # noqa: E402
 
 if chromium_path() is None:
@@ -120,23 +120,6 @@ def check_board(page, view):
 def wait_idle(page, token=None):
     js = "(t) => window.AZUKI && !window.AZUKI.S.busy && document.querySelector('#board').dataset.token !== t"
     page.wait_for_function(js, arg=token if token is not None else "__none__")
-
-
-def click_action(page, a):
-    """Perform legal action `a` (an entry of the payload's legal list) by clicking, as a person would."""
-    if a["type"] == "CHOOSE" or page.locator(f'#prompt button[data-action="{a["id"]}"]').count():
-        page.click(f'#prompt button[data-action="{a["id"]}"]')
-    elif not a["places"]:
-        page.click(f'#buttons button[data-action="{a["id"]}"]')
-    else:
-        page.click(f'#board [data-where="{a["places"][0]}"]')
-        if len(a["places"]) == 1:
-            page.click(f'#menu button[data-action="{a["id"]}"]')
-        else:
-            page.click(f'#board [data-where="{a["places"][1]}"].can-target')
-            menu = page.locator(f'#menu button[data-action="{a["id"]}"]')
-            if page.evaluate("() => window.AZUKI.S.selected !== null") and menu.count():
-                menu.click()
 
 
 def start(page, url, mode="bot", opponent="random", seat=0, decks=("STT01", "STT02")):

@@ -448,7 +448,8 @@ function renderLog(entries) {
   const ol = $("#log");
   ol.innerHTML = "";
   for (const e of entries) {
-    const li = el("li", (e.type === "TURN_START" ? "turn " : "") + (e.player === 0 || e.player === 1 ? `p${e.player}` : ""), e.text);
+    const li = el("li", (e.type === "TURN_START" ? "turn " : "") + (e.player === 0 || e.player === 1 ? `p${e.player}` : "")
+      + (e.new ? " new" : ""), e.text);
     li.dataset.type = e.type;
     ol.append(li);
   }
