@@ -260,6 +260,37 @@ def load_numpy_policy(path, cards=None):
     return NumpyPolicy(weights, meta, name=name)
 
 
+def decision_info(policy, game):
+    """(legal actions, their probabilities under `policy`, the inspection
+    record {"value", "probs": [[action, p], ...] most likely first, p >=
+    0.001, at most 16}) for the player to act in `game`."""
+    p = game.current_player
+    if p < 0:
+        raise ValueError("the game is over")
+    probs, value = policy.probabilities(game.observe(p)[None, :])
+    legal = np.asarray(game.legal_actions(), dtype=np.int64)
+    pl = probs[0][legal].astype(np.float64)
+    s = pl.sum()
+    pl = pl / s if s > 0 else np.full(len(legal), 1.0 / len(legal))
+    order = np.argsort(-pl, kind="stable")
+    info = {"value": round(float(value[0]), 4),
+            "probs": [[int(legal[i]), round(float(pl[i]), 4)] for i in order[:16] if pl[i] >= 0.001]}
+    return legal, pl, info
+
+
+def annotate_replay(rep, seat, policy):
+    """Add the inspection record ("policy" in each step `seat` chose) of
+    `policy` to a replay dict, re-running it (used by `azuki eval --replays`
+    for checkpoint players; the hash check ignores the field)."""
+    from ._core import Game
+    g = Game(seed=rep["seed"], decks=tuple(rep["decks"]), cards=rep.get("cards"), turn_cap=rep.get("turn_cap", 200))
+    for s in rep["steps"]:
+        if g.current_player == seat:
+            s["policy"] = decision_info(policy, g)[2]
+        g.step(s["action"])
+    return rep
+
+
 class NumpyPolicyPlayer:
     """A checkpoint as a player of an azuki.Game: `act(game)` -> a legal flat
     action for the player to act (sampled from the masked policy with its own
@@ -286,19 +317,12 @@ class NumpyPolicyPlayer:
         return probs[0], float(value[0])
 
     def act(self, game):
-        probs, value = self.inspect(game)
-        legal = np.asarray(game.legal_actions(), dtype=np.int64)
-        pl = probs[legal].astype(np.float64)
-        s = pl.sum()
-        pl = pl / s if s > 0 else np.full(len(legal), 1.0 / len(legal))
+        legal, pl, info = decision_info(self.policy, game)
         if self.greedy:
             a = int(legal[int(np.argmax(pl))])
         else:
             a = int(legal[int(self.rng.choice(len(legal), p=pl))])
-        order = np.argsort(-pl, kind="stable")
-        self.last = {"value": round(value, 4),
-                     "probs": [[int(legal[i]), round(float(pl[i]), 4)] for i in order[:16] if pl[i] >= 0.001]
-                     or [[a, 1.0]]}
+        self.last = info if info["probs"] else dict(info, probs=[[a, 1.0]])
         return a
 
     __call__ = act
@@ -318,5 +342,5 @@ def export_npz(weights, meta, out, dtype="float16"):
     return base
 
 
-__all__ = ["NumpyPolicy", "NumpyPolicyPlayer", "load_numpy_policy", "CheckpointError", "compat_hashes",
+__all__ = ["NumpyPolicy", "NumpyPolicyPlayer", "decision_info", "annotate_replay", "load_numpy_policy", "CheckpointError", "compat_hashes",
            "layout_hash", "action_space_hash", "cardset_hash", "check_compat", "export_npz", "REFERENCE"]

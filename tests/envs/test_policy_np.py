@@ -76,3 +76,26 @@ def test_reference_plays():
     while not g.is_terminal:
         g.step(p.act(g))
     assert g.result != "ONGOING"
+
+
+def test_eval_replays_carry_inspection(tmp_path):
+    """`azuki eval --replays` records a checkpoint's probabilities and value
+    at each of its decisions (docs/play.md "Agent inspection"); with the most
+    likely legal action (`:greedy`) the chosen action is the top one."""
+    import json
+    from azuki.evaluate import evaluate
+    from azuki.replay import verify_replay
+    torch.manual_seed(3)
+    save_checkpoint(tmp_path / "ck", make_policy("flat", hidden=32), arch="flat")
+    r = evaluate(str(tmp_path / "ck.pt") + ":greedy", "random", games=2, seed=0, n=2, replays=tmp_path / "rep")
+    agree = total = 0
+    for f in sorted(os.listdir(tmp_path / "rep")):
+        rep = json.load(open(tmp_path / "rep" / f))
+        assert verify_replay(rep)[0]
+        seat = rep["eval"]["a_seat"]
+        mine = [s for s in rep["steps"] if s["player"] == seat]
+        assert mine and all("policy" in s for s in mine)
+        assert not any("policy" in s for s in rep["steps"] if s["player"] != seat)
+        agree += sum(s["policy"]["probs"][0][0] == s["action"] for s in mine)
+        total += len(mine)
+    assert r["games"] == 2 and agree >= 0.95 * total
