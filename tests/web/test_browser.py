@@ -22,6 +22,7 @@ if chromium_path() is None:
     pytest.skip("needs Debian's chromium (apt-get install chromium)", allow_module_level=True)
 
 TIMEOUT = 30000
+PROMPTS = []     # prompts answered per game (the two games together must have some)
 
 
 @pytest.fixture(scope="module")
@@ -186,6 +187,17 @@ def test_play_full_game_against_random_by_clicking(page, server, seed, seat, mul
     assert stats.get(2, 0) > 0 and stats.get(0, 0) > 0
     assert stats["mulligan"] == (1 if mulligan else 0)
     assert page.locator("#log li").count() > 10
+    # the discard piles are browsable
+    page.click("#gameover #go-board")
+    for p in (0, 1):
+        page.click(f'#board .side[data-player="{p}"] button.discard')
+        dlg = page.locator("#pile-dlg")
+        assert dlg.is_visible()
+        ids = [x for x in page.eval_on_selector_all("#pile-cards .card", "els => els.map(e => e.dataset.card)")]
+        assert ids == pay["view"]["players"][p]["discard"]
+        page.click("#pile-dlg button")
+    page.evaluate("() => document.querySelector('#gameover').classList.remove('hidden')")
+    PROMPTS.append(stats["prompts"])
     # "save replay" downloads a file that the replay viewer opens (hash check on load) and steps both ways
     with page.expect_download() as dl:
         page.click("#go-save")
@@ -221,6 +233,13 @@ def check_replay(page, app, n):
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{n - 1}'")
     check_board(page, json.loads(json.dumps(seat_view(sess.games[n - 1], 1))))
+
+
+def test_prompts_were_answered():
+    """The two games above answered ability prompts through the prompt panel."""
+    if len(PROMPTS) < 2:
+        pytest.skip("needs both games above")
+    assert sum(PROMPTS) > 0, PROMPTS
 
 
 def test_hot_seat_hands_over_and_hides_the_other_hand(page, server):

@@ -108,7 +108,7 @@ function hoverText(id, field) {
 function tile(id, field, where, extraCls) {
   const c = card(id);
   const t = el("div", "card" + (extraCls ? " " + extraCls : ""));
-  t.dataset.where = where;
+  if (where) t.dataset.where = where;
   t.dataset.card = id || "";
   t.title = hoverText(id, field);
   t.append(el("div", "name", c.name || id));
@@ -154,6 +154,15 @@ function emptySlot(where) {
   s.dataset.where = where;
   s.dataset.card = "";
   return s;
+}
+
+function showPile(title, cards) {
+  $("#pile-title").textContent = title;
+  const box = $("#pile-cards");
+  box.innerHTML = "";
+  cards.forEach((c) => box.append(tile(c, null, null)));
+  if (!cards.length) box.append(el("p", "note", "empty"));
+  $("#pile-dlg").showModal();
 }
 
 function renderSide(container, view, p, bottom) {
@@ -204,9 +213,7 @@ function renderSide(container, view, p, bottom) {
     oh.dataset.hand = p;
     pl.hand.forEach((c, i) => {
       if (c) {
-        const t = tile(c, null, view.seat === null ? `p${p}.hand[${i}]` : "", "known");
-        if (view.seat !== null) delete t.dataset.where;
-        oh.append(t);
+        oh.append(tile(c, null, view.seat === null ? `p${p}.hand[${i}]` : null, "known"));
       } else { const b = el("div", "card back"); b.title = "a card you cannot see"; b.dataset.card = ""; oh.append(b); }
     });
     handRow = el("div", "hand-row");
