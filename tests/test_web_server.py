@@ -221,6 +221,21 @@ def test_many_games_at_once(server):
     assert not errors and len(results) == 8
 
 
+@pytest.mark.parametrize("opponent,sims", [("search", 8), ("greedy", None)])
+def test_full_game_against_each_bot(server, opponent, sims):
+    _, url = server
+    kw = {"sims": sims} if sims else {}
+    gid, keys = new_game(url, seed=31, opponent=opponent, **kw)
+    rng = random.Random(31)
+    p = state(url, gid, 0, keys["0"])
+    assert p["players"] == ["human", f"search ({sims} sims)" if sims else opponent]
+    while not p["over"]:
+        st, p = call(url, "POST", f"/api/game/{gid}/act",
+                     {"seat": 0, "key": keys["0"], "token": p["token"], "action": rng.choice(p["legal"])["id"]})
+        assert st == 200, p
+    assert p["result"] in ("WIN_P0", "WIN_P1", "DRAW", "TRUNCATED")
+
+
 def test_cap_and_idle_timeout():
     app = App(runs="/nonexistent", max_games=2, idle_s=3600)
     srv, url = serve_in_thread(app)

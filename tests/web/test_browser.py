@@ -175,12 +175,15 @@ def play_to_the_end(page, app, rng, mulligan, stats):
     raise AssertionError("game did not end")
 
 
-@pytest.mark.parametrize("seed,seat,mulligan,decks", [(1, 0, True, ("STT01", "STT02")),
-                                                       (2, 1, False, ("STT02", "STT01"))])
-def test_play_full_game_against_random_by_clicking(page, server, seed, seat, mulligan, decks):
+@pytest.mark.parametrize("seed,seat,mulligan,decks,opponent", [(1, 0, True, ("STT01", "STT02"), "random"),
+                                                                (2, 1, False, ("STT02", "STT01"), "random"),
+                                                                (3, 0, False, ("STT01", "STT02"), "ckpt:reference")])
+def test_play_full_game_by_clicking(page, server, seed, seat, mulligan, decks, opponent):
     app, url = server
+    if opponent.startswith("ckpt:") and app.ckpts.get(opponent[5:], (0, 0, "missing"))[2]:
+        pytest.skip(f"{opponent} unavailable: {app.ckpts.get(opponent[5:])}")
     stats = {"mulligan": 0, "prompts": 0}
-    start(page, url, seat=seat, decks=decks)
+    start(page, url, seat=seat, decks=decks, opponent=opponent)
     pay = play_to_the_end(page, app, random.Random(seed), mulligan, stats)
     assert pay["over"] and pay["result"] != "ONGOING"
     page.wait_for_selector("#gameover:not(.hidden)")

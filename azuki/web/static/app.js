@@ -179,7 +179,10 @@ function renderSide(container, view, p, bottom) {
   container.classList.toggle("deciding", view.current_player === p);
 
   const head = el("div", "head");
+  const players = (S.payload && S.payload.players) || null;
+  const kind = players && players[p] && players[p] !== "human" ? players[p] : "";
   const who = el("div", "who", `Player ${p}` + (S.mode === "play" && p === S.seat && view.seat !== null ? " (you)" : ""));
+  if (kind) who.append(el("div", "kind", kind));
   const deck = view.decks ? view.decks[p] : "";
   who.title = `deck ${deck}`;
   head.append(who);
@@ -447,18 +450,27 @@ function hint(where, on) {
 }
 
 function addLog(seat, events) {
+  // the events of the latest answer are marked new (what the opponent just did)
   const log = S.logs[seat];
-  for (const e of events) log.push(e);
+  for (const e of log) e.new = false;
+  for (const e of events) log.push({ ...e, new: true });
 }
 
 function renderLog(entries) {
   const ol = $("#log");
   ol.innerHTML = "";
+  let last = null, lastLi = null, times = 1;
   for (const e of entries) {
+    if (last && e.text === last.text && e.new === last.new && e.type !== "TURN_START") {
+      times += 1;                       // "P0 pays 1 IKZ ×3": repeats folded into one line
+      lastLi.textContent = `${e.text} ×${times}`;
+      continue;
+    }
     const li = el("li", (e.type === "TURN_START" ? "turn " : "") + (e.player === 0 || e.player === 1 ? `p${e.player}` : "")
       + (e.new ? " new" : ""), e.text);
     li.dataset.type = e.type;
     ol.append(li);
+    last = e; lastLi = li; times = 1;
   }
   const wrap = $("#log-wrap");
   wrap.scrollTop = wrap.scrollHeight;
@@ -468,7 +480,7 @@ async function act(id) {
   if (S.busy || !S.payload) return;
   S.busy = true;
   clearSelection();
-  setStatus("…");
+  setStatus(S.game.humans.length === 1 ? "the opponent is thinking…" : "…");
   const seat = S.seat;
   try {
     const p = await api.act(S.game.id, { seat, key: S.game.keys[seat], token: S.payload.token, action: id,
