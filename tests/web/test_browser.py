@@ -290,7 +290,6 @@ def test_stale_page_gets_an_error_and_recovers(page, server, browser):
     h = sess.game.state_hash()
     # the same game acted on behind the page's back (as from a second tab)
     pay = page.evaluate("() => window.AZUKI.S.payload")
-    from azuki.web.sessions import RequestError  # noqa: F401
     with sess.lock:
         sess.act(0, pay["token"], pay["legal"][0]["id"])
     assert sess.game.state_hash() != h
@@ -316,3 +315,27 @@ def test_help_and_card_text(page, server):
     t = page.get_attribute("#hand .card >> nth=0", "title")
     cid = page.get_attribute("#hand .card >> nth=0", "data-card")
     assert app.cards[cid]["name"] in t and (app.cards[cid].get("text") or "") in t
+
+
+def test_replay_viewer_opens_a_record_file(page, server, tmp_path):
+    """A file of `python -m azuki record` (64-bit seed: sent to the server as
+    text, never through JSON.parse) opens in the viewer, hash-checked, and steps."""
+    app, url = server
+    from azuki.replay import record_random_game
+    rep = record_random_game((1 << 63) + 12345)
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(rep))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#nav-replay")
+    page.set_input_files("#replay-file", str(f))
+    page.wait_for_function("() => window.AZUKI.S.replay && document.querySelector('#game').dataset.replayStep === '0'")
+    assert "verified" in page.text_content("#replay-info")
+    check_replay(page, app, len(rep["steps"]))
+    # a tampered file is refused with the step named
+    rep["steps"][5]["hash"] = "0" * 16
+    f.write_text(json.dumps(rep))
+    page.expected_errors.append("status of 400")
+    page.set_input_files("#replay-file", str(f))
+    page.wait_for_function("() => document.querySelector('#status').classList.contains('error')")
+    assert "diverged at step 5" in page.text_content("#status")

@@ -747,7 +747,9 @@ async function main() {
   $("#replay-file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;
-    await openReplay(await f.text());
+    const text = await f.text();
+    e.target.value = "";            // choosing the same file again opens it again
+    await openReplay(text);
   });
   $("#rp-first").addEventListener("click", () => showStep(0));
   $("#rp-back").addEventListener("click", () => showStep(S.replay.step - 1));
