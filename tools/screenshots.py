@@ -21,7 +21,8 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from azuki.web.browser import click_action, launch  # noqa: E402
 from azuki.web.server import App, serve_in_thread  # noqa: E402
 
-IDLE = "(t) => window.AZUKI && !window.AZUKI.S.busy && document.querySelector('#board').dataset.token !== t"
+IDLE = ("(t) => window.AZUKI && !window.AZUKI.S.busy && (window.AZUKI.S.payload || !document.querySelector"
+        "('#handover').classList.contains('hidden')) && document.querySelector('#board').dataset.token !== t")
 
 
 def start(page, url, mode="bot", opponent="random", seat=0, seed=None):

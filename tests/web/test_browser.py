@@ -119,7 +119,9 @@ def check_board(page, view):
 
 
 def wait_idle(page, token=None):
-    js = "(t) => window.AZUKI && !window.AZUKI.S.busy && document.querySelector('#board').dataset.token !== t"
+    """Until the page shows a state (other than `token`'s) and waits for no answer."""
+    js = ("(t) => window.AZUKI && !window.AZUKI.S.busy && window.AZUKI.S.payload"
+          " && document.querySelector('#board').dataset.token !== t")
     page.wait_for_function(js, arg=token if token is not None else "__none__")
 
 
