@@ -18,6 +18,19 @@ from azuki.web.server import App, serve_in_thread
 from azuki.web.sessions import state_payload
 
 HAVE_REF = os.path.exists(REFERENCE + ".npz")
+try:
+    load_numpy_policy(REFERENCE)
+    REF_FITS = None
+except CheckpointError as e:
+    REF_FITS = str(e)
+
+
+def test_shipped_reference_fits_this_build():
+    """The reference checkpoint in the package must match this build's
+    observation layout, action space and card set; after a change to any of
+    them, run `bash tools/make_reference.sh` and commit azuki/data/reference/."""
+    assert HAVE_REF, "azuki/data/reference/reference.npz is missing: run bash tools/make_reference.sh"
+    assert REF_FITS is None, f"{REF_FITS}\n-> run bash tools/make_reference.sh and commit azuki/data/reference/"
 
 
 @pytest.fixture(scope="module")
@@ -301,7 +314,7 @@ def test_record_file_opens_in_viewer(server, tmp_path):
 
 # ---- the checkpoint player ----------------------------------------------------------------
 
-@pytest.mark.skipif(not HAVE_REF, reason="no reference checkpoint (tools/make_reference.sh)")
+@pytest.mark.skipif(REF_FITS is not None, reason="the reference does not fit this build (see the test above)")
 def test_reference_opponent_inspection_only_in_replay(server):
     """A checkpoint opponent's probabilities and value are recorded in the
     replay (the viewer's full view shows them) and never in a live payload."""
@@ -327,7 +340,7 @@ def test_reference_opponent_inspection_only_in_replay(server):
     assert "policy" not in seat
 
 
-@pytest.mark.skipif(not HAVE_REF, reason="no reference checkpoint (tools/make_reference.sh)")
+@pytest.mark.skipif(REF_FITS is not None, reason="the reference does not fit this build (see the test above)")
 def test_numpy_player_plays_and_refuses_other_layouts(tmp_path):
     p = NumpyPolicyPlayer.load(REFERENCE, seed=1)
     g = azuki.Game(seed=2)
@@ -345,6 +358,12 @@ def test_numpy_player_plays_and_refuses_other_layouts(tmp_path):
         load_numpy_policy(tmp_path / "ref")
     with pytest.raises(CheckpointError, match="cannot read"):
         load_numpy_policy(tmp_path / "missing")
+    # the server offers it as unavailable, with the reason, and refuses a game against it
+    app = App(runs="/nonexistent", checkpoints=[str(tmp_path / "ref")])
+    opp = {o["id"]: o for o in app.meta["opponents"]}["ckpt:ckpt0"]
+    assert "observation layout" in opp["error"]
+    with pytest.raises(Exception, match="unavailable"):
+        app.new_game({"mode": "bot", "opponent": "ckpt:ckpt0"})
 
 
 def test_play_cli_help():
