@@ -366,6 +366,27 @@ def test_numpy_player_plays_and_refuses_other_layouts(tmp_path):
         app.new_game({"mode": "bot", "opponent": "ckpt:ckpt0"})
 
 
+def test_play_command_serves_the_page():
+    """`python -m azuki play` prints its URL; the page and the API answer there."""
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "azuki", "play", "--runs", "/nonexistent"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("azuki play: open http://127.0.0.1:"), line
+        url = line.split("open ", 1)[1].split()[0]
+        for path, ctype in (("", "text/html"), ("app.js", "text/javascript"), ("style.css", "text/css")):
+            with urllib.request.urlopen(url + path, timeout=30) as f:
+                assert f.status == 200 and f.headers["Content-Type"].startswith(ctype)
+                assert f.headers["Cache-Control"] == "no-store"
+        st, meta = call(url, "GET", "/api/meta")
+        assert st == 200 and meta["decks"]
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
 def test_play_cli_help():
     import subprocess
     import sys

@@ -341,3 +341,27 @@ def test_replay_viewer_opens_a_record_file(page, server, tmp_path):
     page.set_input_files("#replay-file", str(f))
     page.wait_for_function("() => document.querySelector('#status').classList.contains('error')")
     assert "diverged at step 5" in page.text_content("#status")
+
+
+def test_keyboard_picks_a_card(page, server):
+    """Tab reaches the cards that start an action; Enter picks one, Esc lets go."""
+    app, url = server
+    for seed in range(30, 40):
+        start(page, url)
+        wait_idle(page)
+        pay = page.evaluate("() => window.AZUKI.S.payload")
+        keep = next((x for x in pay["legal"] if x["type"] == "MULLIGAN_KEEP"), None)
+        if keep:
+            click_action(page, keep)
+            wait_idle(page, pay["token"])
+        if page.locator("#board .can-act").count():
+            break
+    else:
+        pytest.skip("no card to pick in these deals")
+    first = page.locator("#board .can-act").first
+    where = first.get_attribute("data-where")
+    first.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => window.AZUKI.S.selected") == where
+    page.keyboard.press("Escape")
+    assert page.evaluate("() => window.AZUKI.S.selected") is None

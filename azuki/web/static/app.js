@@ -323,7 +323,7 @@ function renderActions(payload) {
   for (const a of acts) {
     if (!a.places.length) continue;
     const e = document.querySelector(`#board [data-where="${a.places[0]}"]`);
-    if (e) e.classList.add("can-act");
+    if (e) { e.classList.add("can-act"); e.tabIndex = 0; }   // keyboard: Tab to it, Enter to pick it
   }
   if (S.selected) select(S.selected, true);
 }
@@ -332,6 +332,13 @@ function clearSelection() {
   S.selected = null;
   document.querySelectorAll(".selected, .can-target").forEach((e) => e.classList.remove("selected", "can-target"));
   hideMenu();
+}
+
+function onBoardKey(ev) {
+  if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest("#board [data-where]")) {
+    ev.preventDefault();
+    onBoardClick(ev);
+  }
 }
 
 function select(where, quiet) {
@@ -344,7 +351,7 @@ function select(where, quiet) {
   const two = acts.filter((a) => a.places.length > 1);
   for (const a of two) {
     const t = document.querySelector(`#board [data-where="${a.places[1]}"]`);
-    if (t) t.classList.add("can-target");
+    if (t) { t.classList.add("can-target"); t.tabIndex = 0; }
   }
   const one = acts.filter((a) => a.places.length === 1);
   if (one.length && !quiet && src) {
@@ -716,6 +723,7 @@ async function main() {
   $("#sims").addEventListener("input", () => { $("#sims-out").textContent = $("#sims").value; });
   $("#setup-form").addEventListener("submit", startGame);
   $("#board").addEventListener("click", onBoardClick);
+  $("#board").addEventListener("keydown", onBoardKey);
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") clearSelection();
     if (S.mode === "replay" && S.replay && !e.target.closest("input, select, textarea")) {
