@@ -498,7 +498,13 @@ async function act(id) {
     afterPayload(p);
   } catch (e) {
     setStatus(e.message, true);
-    if (e.status === 409) await refresh(seat);   // stale: show the game as it is now
+    if (e.status === 409) {                      // stale: show the game as it is now
+      try { await refresh(seat); } catch (e2) { setStatus(e2.message, true); }
+    } else if (e.status === 404) {               // the game is gone (freed when idle): back to the set-up
+      S.game = null; S.payload = null;
+      $("#game").classList.add("hidden");
+      $("#setup").classList.remove("hidden");
+    }
   } finally {
     S.busy = false;
   }
