@@ -139,7 +139,7 @@ class _Structured:
 
     def __init__(self):
         lay = obs_layout()
-        self.n_cards, n_places, n_hand, n_opt = 64, 24, 50, 64
+        n_places, n_hand, n_opt = 24, 50, 64      # azuki.policy's N_PLACES, N_HAND, N_OPT
 
         def span(name):
             f = lay[name]
@@ -172,20 +172,22 @@ class _Structured:
         self.global_cards = np.array([lay["PROMPT_SOURCE_CARD"]["offset"], lay["PROMPT_PLACING_CARD"]["offset"]])
         self.deck_bottom = np.array(span("DECK_BOTTOM"))
 
-    def _ci(self, v):
-        return np.clip(np.rint(v * self.n_cards), 0, self.n_cards).astype(np.int64)
-
     def __call__(self, w, x):
         b = x.shape[0]
         emb = w["card.weight"]
+        n = emb.shape[0] - 1     # azuki.policy's N_CARDS (the embedding has N_CARDS + 1 rows): identity v = (def + 1) / N
+
+        def ci(v):
+            return np.clip(np.rint(v * n), 0, n).astype(np.int64)
+
         places = _relu(_lin(w, "place_x", x[:, self.place_scalars])
-                       + _lin(w, "place_c", emb[self._ci(x[:, self.place_card])], bias=False) + w["place_pos"])
-        hand = _relu(_lin(w, "hand", emb[self._ci(x[:, self.hand_card])]) + w["hand_pos"])
+                       + _lin(w, "place_c", emb[ci(x[:, self.place_card])], bias=False) + w["place_pos"])
+        hand = _relu(_lin(w, "hand", emb[ci(x[:, self.hand_card])]) + w["hand_pos"])
         opts = _relu(_lin(w, "opt_x", x[:, self.opt_scalars])
-                     + _lin(w, "opt_c", emb[self._ci(x[:, self.opt_card])], bias=False))
+                     + _lin(w, "opt_c", emb[ci(x[:, self.opt_card])], bias=False))
         bags = _relu(_lin(w, "bags.0", x[:, self.bags]))
-        gcards = emb[self._ci(x[:, self.global_cards])].reshape(b, -1)
-        bottom = emb[self._ci(x[:, self.deck_bottom])].sum(axis=1)
+        gcards = emb[ci(x[:, self.global_cards])].reshape(b, -1)
+        bottom = emb[ci(x[:, self.deck_bottom])].sum(axis=1)
         glob = _relu(_lin(w, "glob.0", np.concatenate([x[:, self.globals_], gcards, bottom], axis=-1)))
         h = np.concatenate([places.reshape(b, -1), hand.reshape(b, -1), opts.reshape(b, -1), bags, glob], axis=-1)
         h = _relu(_lin(w, "trunk.0", h))
