@@ -92,7 +92,7 @@ _TEMPLATES = {
     "TURN_START": "{P} starts turn {turn}",
     "TURN_END": "{P} ends the turn",
     "DRAWN": "{P} draws {card}",
-    "MULLIGAN": "{P} mulligans",
+    "MULLIGAN": "{P} {mulligan}",
     "PLAYED": "{P} plays {card}",
     "PAID": "{P} pays {value} IKZ",
     "DAMAGE": "{card} takes {value} damage",
@@ -106,7 +106,7 @@ _TEMPLATES = {
     "ATTACK_ENDED": "the attack ends",
     "PORTALED": "{P} portals {card} into the garden",
     "ABILITY": "{card}'s ability",
-    "PROMPT": "{P} is asked to choose",
+    "PROMPT": "{P} is asked to {prompt}",
     "IKZ_GAINED": "{P} gains an IKZ",
     "REPLACED": "{card} is replaced",
     "GAME_OVER": "game over",
@@ -137,8 +137,12 @@ def event_entries(game, events, names, turn):
             target = "a target"
             if t == "ATTACK_DECLARED":   # its value is the target's physical card index
                 target = _card_name(game, ev.get("value"), seat, names)
-            fields = {"P": f"P{p}" if p is not None else "", "card": card or "", "value": ev.get("value"),
-                      "target": target, "turn": game.turn}
+            v = ev.get("value")
+            fields = {"P": f"P{p}" if p is not None else "", "card": card or "", "value": v,
+                      "target": target, "turn": game.turn,
+                      "mulligan": "mulligans (shuffles the hand back, draws again)" if v else "keeps the hand",
+                      # the PROMPT event's value is the prompt kind (the engine's table)
+                      "prompt": S.PROMPT_DOC[v] if isinstance(v, int) and 0 <= v < len(S.PROMPT_DOC) else "choose"}
             tpl = _TEMPLATES.get(t)
             if tpl is None or (card is None and "{card}" in tpl):
                 txt = humanize(t) + (f" ({fields['P']})" if p is not None else "") + (f": {card}" if card else "")
