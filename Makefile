@@ -124,5 +124,10 @@ bench: $(OUT)/opt/bench_engine $(CARDS_DEP)
 # Fuzzers, sanitizer soak and the no-allocation test (issue 6) live in their own file.
 -include tests/fuzz/fuzz.mk
 
+# The play page's screenshots (docs/img/play_*.png; docs/play.md): Playwright + Debian's chromium.
+screenshots:
+	bash tools/setup_envs.sh web
+	.venv-web/bin/python tools/screenshots.py --out docs/img
+
 clean:
 	rm -rf $(OUT) build *.egg-info azuki/_core.c azuki/*.so

@@ -16,6 +16,8 @@
   python -m azuki eval A B [C ...] [--games N] [--seed S] [--decks D1,D2] [--replays DIR] [--json]
       Any players (bots, policy checkpoints): head to head, or a round robin
       with a payoff matrix and Elo ratings (docs/eval.md).
+  python -m azuki play [--port N] [--open] [--cards FILE] [--runs DIR] [--checkpoint PATH]
+      Play and watch games in the browser: prints a local URL (docs/play.md).
   python -m azuki bench [--reps R] [--games N] [--quick] [--json] [--cards FILE [--decks D ...]]
       One table of this machine's speed: engine, through Python, per-call
       costs, sizes, each also relative to a calibration loop.
@@ -433,7 +435,42 @@ def build_parser() -> Parser:
     t.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override one config key")
     t.add_argument("--quiet", action="store_true", help="no progress lines")
     t.set_defaults(fn=_train_main)
+    _add_play(sub)
     return ap
+
+
+# ---- play: the browser front end (azuki/web; docs/play.md) ---------------------------
+PLAY_DOC = """Play in the browser: a local web server (127.0.0.1, a free port) serving
+one page where you play either deck against a bot (random, greedy, search with
+a strength setting) or a checkpoint (the reference that ships with azuki, the
+newest `train` run under --runs, or --checkpoint PATH), or two humans play
+hot-seat; and a replay viewer (files of `record`, `eval --replays`, or saved
+from the page). Prints the URL; --open launches the browser. Standard library
+only; idle games are freed after --idle-minutes."""
+
+
+def _add_play(sub):
+    p = sub.add_parser("play", help="play and watch games in the browser (a local web server)",
+                       description=PLAY_DOC)
+    p.add_argument("--port", type=_int_in(0, 65535, "--port"), default=0, metavar="N",
+                   help="port (default 0: a free one)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--cards", default=None, metavar="FILE", help="a card set JSON (default: the starter set)")
+    p.add_argument("--runs", default="runs", metavar="DIR", help="where `train` writes runs (the newest is offered)")
+    p.add_argument("--checkpoint", action="append", metavar="PATH",
+                   help="also offer this checkpoint (NAME.npz or NAME.pt with NAME.json)")
+    p.add_argument("--max-games", type=_int_in(1, 10000, "--max-games"), default=64, metavar="N",
+                   help="games open at once (default 64)")
+    p.add_argument("--idle-minutes", type=_float_in(0.01, "--idle-minutes"), default=30.0, metavar="M",
+                   help="free a game or replay idle this long (default 30)")
+    p.add_argument("--verbose", action="store_true", help="log every request")
+    p.set_defaults(fn=_play_main)
+
+
+def _play_main(args):
+    from .web import server
+    return server.main(args)
 
 
 TRAIN_DOC = """Train a policy with PPO (PufferLib's PuffeRL) on AzukiEnv against a league

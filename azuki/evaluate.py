@@ -418,6 +418,7 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
         sd = i["seat_decks"]
         i["a_deck"], i["b_deck"] = sd[i["a_seat"]], sd[1 - i["a_seat"]]
     if record:
+        _annotate_checkpoints(infos, rep_dicts, (a, b))
         _write_replays(replays, infos, rep_dicts, names)
     tot = _block(infos)
     half = tot["draws"] + tot["truncated"]
@@ -497,6 +498,23 @@ def evaluate_ray(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, workers=2
         "search_sims": first.get("search_sims"), "replays": None,
         "outcomes": [o for p in parts for o in p["outcomes"]],
     }
+
+
+def _annotate_checkpoints(infos, reps, specs):
+    """Agent inspection in the replays (docs/play.md): each checkpoint
+    player's probabilities and value at each of its decisions, computed again
+    by the numpy player (azuki.policy_np) on the replayed position."""
+    from .policy_np import CheckpointError, annotate_replay, load_numpy_policy
+    for k, spec in enumerate(specs):
+        if not isinstance(spec, str) or parse_bot(spec) is not None:
+            continue
+        try:
+            pol = load_numpy_policy(_split_ckpt(spec)[0])
+        except CheckpointError:
+            continue               # (the torch player loaded it; no inspection then)
+        for i in infos:
+            seat = i["a_seat"] if k == 0 else 1 - i["a_seat"]
+            annotate_replay(reps[i["game"]], seat, pol)
 
 
 def _write_replays(dirname, infos, reps, names):

@@ -32,7 +32,6 @@ naming what changed.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
@@ -40,9 +39,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-from . import _core
 from .envs import MASK_OFFSET, NUM_ACTIONS, OBS_LEN, apply_mask, mask_from_obs
-from .obs import CARD_ID_SCALE, OBS_VERSION, obs_layout
+from .obs import CARD_ID_SCALE, obs_layout
 
 _LAY = obs_layout()
 N_CARDS = CARD_ID_SCALE      # identity v = (def + 1) / AZK_CARD_ID_SCALE (docs/observation.md)
@@ -89,27 +87,9 @@ _GLOBAL_CARDS = np.array([_off("PROMPT_SOURCE_CARD"), _off("PROMPT_PLACING_CARD"
 _DECK_BOTTOM = np.array(_span("DECK_BOTTOM"))
 
 
-def layout_hash():
-    """Hash of the observation layout (names, offsets, shapes, version)."""
-    text = json.dumps([OBS_VERSION, OBS_LEN, [(k, v["offset"], list(v["shape"])) for k, v in _LAY.items()]])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def action_space_hash():
-    """Hash of the action space (types, head sizes, every flat id's meaning)."""
-    text = json.dumps([NUM_ACTIONS, list(_core.HEAD_SIZES), list(_core.ACTION_TYPES),
-                       [_core.decode(a)[:3] for a in range(NUM_ACTIONS)]])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def cardset_hash(cards=None):
-    cs = cards if cards is not None else _core.CardSet.default()
-    h = cs.hash
-    return f"{h:016x}" if isinstance(h, int) else str(h)
-
-
-def compat_hashes(cards=None):
-    return {"obs_layout": layout_hash(), "action_space": action_space_hash(), "card_set": cardset_hash(cards)}
+# The compatibility hashes and CheckpointError live in the torch-free
+# azuki.policy_np (the browser's numpy player checks them the same way).
+from .policy_np import CheckpointError, action_space_hash, cardset_hash, compat_hashes, layout_hash  # noqa: E402
 
 
 def _decode(obs):
@@ -211,11 +191,6 @@ def make_policy(arch="structured", **kw):
     return ARCHITECTURES[arch](**kw)
 
 
-class CheckpointError(ValueError):
-    """A checkpoint that cannot be used with this build (missing, corrupt, or
-    made for another observation layout, action space or card set)."""
-
-
 def _paths(path):
     base = str(path)
     if base.endswith(".pt") or base.endswith(".json"):
@@ -311,4 +286,40 @@ class PolicyPlayer:
 
 __all__ = ["AzukiPolicy", "FlatPolicy", "make_policy", "save_checkpoint", "load_checkpoint", "read_meta",
            "CheckpointError", "PolicyPlayer", "compat_hashes", "layout_hash", "action_space_hash", "cardset_hash",
-           "ARCHITECTURES", "MASK_OFFSET"]
+           "ARCHITECTURES", "MASK_OFFSET", "export_checkpoint"]
+
+
+def export_checkpoint(path, out, dtype="float16"):
+    """Write a torch checkpoint's weights as OUT.npz + OUT.json for the numpy
+    player (azuki.policy_np; `python -m azuki.policy export CKPT OUT`). The
+    training curve and league are left out of the metadata. Returns OUT's base."""
+    from .policy_np import export_npz
+    policy, meta = load_checkpoint(path)
+    meta = dict(meta)
+    meta["extra"] = {k: v for k, v in (meta.get("extra") or {}).items() if k not in ("curve", "league")}
+    meta["exported_from"] = os.path.basename(_paths(path)[0])
+    return export_npz({k: v.detach().float().numpy() for k, v in policy.state_dict().items()}, meta, out, dtype)
+
+
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m azuki.policy",
+                                 description="Checkpoint tools. export: write CKPT's weights as OUT.npz + OUT.json "
+                                             "for the numpy player (python -m azuki play; no torch needed there).")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    ex = sub.add_parser("export", help="torch checkpoint -> numpy checkpoint")
+    ex.add_argument("ckpt", help="NAME.pt (with NAME.json beside it)")
+    ex.add_argument("out", help="output base path (OUT.npz and OUT.json are written)")
+    ex.add_argument("--dtype", choices=("float16", "float32"), default="float16")
+    args = ap.parse_args(argv)
+    try:
+        base = export_checkpoint(args.ckpt, args.out, args.dtype)
+    except CheckpointError as e:
+        print(f"error: {e}", file=__import__("sys").stderr)
+        return 2
+    print(f"wrote {base}.npz ({os.path.getsize(base + '.npz') // 1024} KiB) and {base}.json")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -250,6 +250,9 @@ def train(cfg, out, resume=None, quiet=False, log=print):
         pt = save_checkpoint(out / "checkpoint" / tag, policy, arch=cfg["policy"]["arch"], train_config=cfg,
                              extra=extra)
         torch.save(trainer.optimizer.state_dict(), str(pt)[:-3] + ".opt.pt")
+        if tag == "latest":   # a numpy copy for `python -m azuki play` (no torch there): out/play.{npz,json}
+            from .policy import export_checkpoint
+            export_checkpoint(pt, out / "play")
         for name, snap in league.snapshots.items():
             sp = out / "checkpoint" / f"{name}.pt"
             if not sp.exists():

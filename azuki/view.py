@@ -20,7 +20,7 @@ from the seat's information set (`Game.resample`) gives the identical view
 """
 from __future__ import annotations
 
-__all__ = ["seat_view", "VIEW_FORMAT"]
+__all__ = ["seat_view", "full_view", "VIEW_FORMAT"]
 
 VIEW_FORMAT = "azuki-view/1"
 _PUBLIC = ("cardset", "decks", "turn", "turn_cap", "active", "first_player", "decisions", "decision_cap", "phase",
@@ -84,7 +84,35 @@ def seat_view(game, seat):
     else:
         out["prompt"] = None
     if d.get("current_player") == seat and not game.is_terminal:
-        out["legal"] = [[int(a), game.action_str(int(a))] for a in game.legal_actions()]
+        # CHOOSE texts from the masked options (action_str would name a card the chooser may not know)
+        labels = {o["action"]: f"CHOOSE {o['index']}: {o['label']}" for o in out["prompt"]["options"]} \
+            if out["prompt"] is not None and "options" in out["prompt"] else {}
+        out["legal"] = [[int(a), labels.get(int(a)) or game.action_str(int(a))] for a in game.legal_actions()]
     else:
         out["legal"] = []
+    return out
+
+
+def full_view(game):
+    """Everything, in seat_view's shape (`seat` None): both hands in order,
+    every deck position in `deck_known`, every prompt option, the legal
+    actions of whoever decides. For spectators of a finished game and the
+    replay viewer's full view, never for a live player."""
+    d = game.state_dict()
+    out = {"format": VIEW_FORMAT, "seat": None, **{k: d[k] for k in _PUBLIC if k in d}}
+    players = []
+    for p, pd in enumerate(d["players"]):
+        v = {k: pd[k] for k in ("leader", "gate", "discard", "garden", "alley", "ikz_area", "token",
+                                "played_entities", "mulligan_done") if k in pd}
+        v["hand"] = list(pd["hand"])
+        v["hand_count"] = len(pd["hand"])
+        v["deck_count"] = len(pd["deck"])
+        v["deck_known"] = [[i, c] for i, c in enumerate(pd["deck"])]
+        v["ikz_pile_count"] = pd["ikz_pile"] if isinstance(pd["ikz_pile"], int) else len(pd["ikz_pile"])
+        v["look"] = list(pd.get("look", []))
+        v["out"] = list(pd.get("out", []))
+        players.append(v)
+    out["players"] = players
+    out["prompt"] = d.get("prompt")
+    out["legal"] = [] if game.is_terminal else [[int(a), game.action_str(int(a))] for a in game.legal_actions()]
     return out

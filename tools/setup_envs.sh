@@ -7,6 +7,8 @@
 #                                gymnasium 0.29.1, pettingzoo 1.24.1, ray)
 #   tools/setup_envs.sh latest   .venv-latest: constraints/latest.txt
 #                                (pettingzoo 1.27, gymnasium 1.4, numpy 2; no pufferlib)
+#   tools/setup_envs.sh web      .venv-web: constraints/web.txt (Playwright for the
+#                                browser tests, tests/web; the browser is Debian's chromium)
 #
 # pufferlib 3.0.0 ships only an sdist whose setup.py needs work-arounds to build
 # on a CPU machine (../shared/PUFFERLIB.md, docs/envs.md "Installing"):
@@ -32,7 +34,9 @@ case "$WORLD" in
             PKGS=(torch pufferlib psutil gymnasium pettingzoo ray matplotlib pytest) ;;
     latest) VENV=.venv-latest; CONS=constraints/latest.txt
             PKGS=(numpy gymnasium pettingzoo pytest) ;;
-    *) echo "usage: tools/setup_envs.sh puffer|latest" >&2; exit 2 ;;
+    web)    VENV=.venv-web; CONS=constraints/web.txt
+            PKGS=(playwright numpy pytest) ;;
+    *) echo "usage: tools/setup_envs.sh puffer|latest|web" >&2; exit 2 ;;
 esac
 mkdir -p "$WH"
 t0=$(date +%s)
@@ -87,7 +91,7 @@ fi
 echo "   $VENV ready in $(( $(date +%s) - t0 )) s: $("$VENV/bin/python" - <<'EOF'
 import importlib
 out = []
-for m in ("numpy", "torch", "pufferlib", "gymnasium", "pettingzoo", "ray"):
+for m in ("numpy", "torch", "pufferlib", "gymnasium", "pettingzoo", "ray", "playwright"):
     try:
         out.append(f"{m} {importlib.import_module(m).__version__}")
     except Exception:

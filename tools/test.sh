@@ -13,6 +13,11 @@
 #      with its work-arounds; Serial, Multiprocessing and a local Ray instance) and
 #      .venv-latest (newest PettingZoo / Gymnasium, numpy 2, no pufferlib), plus the
 #      benchmark's PufferLib rows, quick form. AZUKI_SKIP_ENVS=1 skips this step.
+#   7. browser: the play page (python -m azuki play) in a real headless Chromium,
+#      tests/web in .venv-web (tools/setup_envs.sh web: Playwright, pinned in
+#      constraints/web.txt) driving Debian's `chromium` (installed with apt-get as
+#      root or through sudo if missing, checked before anything long).
+#      AZUKI_SKIP_BROWSER=1 skips this step.
 # Step 5 needs clang with libFuzzer (-fsanitize=fuzzer). If it is missing it is
 # installed with apt-get (Debian package `clang`) as root or through sudo; that
 # is checked first, so a machine that cannot get it fails at once with one line.
@@ -41,6 +46,31 @@ fuzzer_works() {
         && "$d/p" -runs=1 >/dev/null 2>&1 || ok=1
     rm -rf "$d"
     return $ok
+}
+
+# Before anything long: make sure step 7 will have its browser (Debian's chromium).
+browser_preflight() {
+    if [ -n "${AZUKI_CHROMIUM:-}" ] && [ -x "$AZUKI_CHROMIUM" ]; then return 0; fi
+    if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then
+        echo "   chromium (browser tests): found"
+        return 0
+    fi
+    local SUDO=""
+    if [ "$(id -u)" != 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; else
+            echo "error: make test: the browser tests need Debian's chromium, and installing it needs root (apt-get install chromium); or set AZUKI_SKIP_BROWSER=1" >&2
+            exit 1
+        fi
+    fi
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "error: make test: the browser tests need chromium and this system has no apt-get; install it or set AZUKI_SKIP_BROWSER=1" >&2
+        exit 1
+    fi
+    echo "   chromium (browser tests): missing, installing it now (apt-get install chromium)"
+    { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium; } >/dev/null 2>&1 || {
+        echo "error: make test: installing chromium with apt-get failed; install it yourself or set AZUKI_SKIP_BROWSER=1" >&2
+        exit 1
+    }
 }
 
 # Before anything long: make sure step 5 will have its compiler.
@@ -77,6 +107,7 @@ else
     echo "   fuzzers (${FUZZ_SECONDS:-60}s each); needs Python 3.11, gcc, and clang with libFuzzer"
     echo "   (installed with apt-get as root or through sudo if missing). Without them: make quick-test"
     fuzz_preflight
+    if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then browser_preflight; fi
 fi
 echo "== azuki.convert --check"
 "$PY" -m azuki.convert --check
@@ -114,5 +145,10 @@ if [ "${AZUKI_SKIP_ENVS:-0}" != 1 ]; then
     done
     echo "== benchmark with the PufferLib rows, quick form"
     (cd out && ../.venv-puffer/bin/azuki bench --quick)
+fi
+if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then
+    echo "== browser: the play page in headless Chromium (tests/web, .venv-web)"
+    bash tools/setup_envs.sh web
+    ".venv-web/bin/pytest" -q -p no:cacheprovider tests/web
 fi
 echo "== all tests passed"
