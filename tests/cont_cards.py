@@ -1,14 +1,16 @@
 """The card set the "cont" tests play (docs/rules.md §18): the starter cards
-plus the auras-and-cost-modifiers fragment (azuki/data/exp_parts/cont.json),
+plus the auras-and-cost-modifiers cards of the expansion (tests/expansion_cards.py),
 with two test decks that play the fragment's cards (CONTFIRE, CONTEARTH)."""
 import copy
 import json
 import pathlib
 import tempfile
 
+from expansion_cards import fragment
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 STARTER = json.loads((ROOT / "azuki" / "data" / "cards.json").read_text())
-FRAGMENT = json.loads((ROOT / "azuki" / "data" / "exp_parts" / "cont.json").read_text())
+FRAGMENT = fragment("cont")
 
 DECKS = [
     {"name": "CONTFIRE", "title": "cont test: Fire auras", "leader": "STT01-001", "gate": "STT01-002",

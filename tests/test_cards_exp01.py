@@ -8,11 +8,11 @@ from pathlib import Path
 
 import azuki
 from azuki._core import encode
-from scenario import P, choose, do, has, hand, ikz, legal, row, untapped_ikz
+from scenario import P, attack, choose, do, has, hand, ikz, legal, row, untapped_ikz
 
 EXP = str(Path(azuki.__file__).resolve().parent / "data" / "expansion.json")
 CS = azuki.CardSet.from_json(EXP)
-HOMURA_ACT = IWAO_ACT = encode("ACTIVATE_ABILITY", 0, 0)
+HOMURA_ACT = GAIA_ACT = encode("ACTIVATE_ABILITY", 0, 0)
 ASH, SCOUT, KUROBO = "EXP01-084", "EXP01-085", "STT01-003"
 
 
@@ -50,35 +50,36 @@ def test_homura_requirement_is_an_or():
 def test_cinder_gate_draws_only_without_untapped_ikz():
     """EXP01-081 Cinder Gate, §5.6: after the portal, `not` (`gt` untapped_ikz 0):
     a draw only when no IKZ is untapped."""
-    g = game({"ikz_area": ikz(0, 3), "alley": [ASH], "hand": [KUROBO]})
+    ready = [None, None, None, None, {"card": SCOUT}]   # an attacker keeps the turn from ending by itself
+    g = game({"ikz_area": ikz(0, 3), "alley": [ASH], "hand": [KUROBO], "garden": ready})
     g.step(encode("PORTAL_GATE", 0, 0))
-    assert row(g, 0) == [ASH, None, None, None, None] and len(hand(g, 0)) == 2
-    g = game({"ikz_area": ikz(1, 2), "alley": [ASH], "hand": [KUROBO]})
+    assert row(g, 0) == [ASH, None, None, None, SCOUT] and len(hand(g, 0)) == 2
+    g = game({"ikz_area": ikz(1, 2), "alley": [ASH], "hand": [KUROBO], "garden": ready})
     g.step(encode("PORTAL_GATE", 0, 0))
     assert len(hand(g, 0)) == 1
 
 
-def test_iwao_taps_a_cheap_enemy_entity():
-    """EXP01-082 Iwao, §8.3: pay 2 IKZ, tap an untapped enemy garden entity with
+def test_gaia_taps_a_cheap_enemy_entity():
+    """EXP01-016 Terra Matriarch Gaia (Earth leader; its activated ability), §8.3: pay 2 IKZ, tap an untapped enemy garden entity with
     cost <= 3; with one candidate it is taken without a question (§12.2)."""
     g = game({"ikz_area": ikz(2), "garden": [{"card": SCOUT}]}, {"garden": [{"card": ASH}, {"card": "STT01-011"}]},
              decks=("EXP01-EARTH", "EXP01-FIRE"))  # Scout can attack: the turn does not end by itself
-    assert legal(g, IWAO_ACT)
-    g.step(IWAO_ACT)
+    assert legal(g, GAIA_ACT)
+    g.step(GAIA_ACT)
     assert P(g, 1)["garden"][0]["tapped"] is True and P(g, 1)["garden"][1]["tapped"] is False
     assert untapped_ikz(g, 0) == 0
 
 
-def test_iwao_needs_a_target_and_two_ikz():
-    """EXP01-082 Iwao, §8.5: no untapped enemy entity of cost <= 3, or fewer
+def test_gaia_needs_a_target_and_two_ikz():
+    """EXP01-016 Terra Matriarch Gaia, §8.5: no untapped enemy entity of cost <= 3, or fewer
     than 2 IKZ: not legal."""
     me = {"ikz_area": ikz(2), "garden": [{"card": SCOUT}]}
     g = game(me, {"garden": [{"card": "STT01-011"}, {"card": ASH, "tapped": True}]}, decks=("EXP01-EARTH", "EXP01-FIRE"))
-    assert g.current_player == 0 and not legal(g, IWAO_ACT)
+    assert g.current_player == 0 and not legal(g, GAIA_ACT)
     g = game(dict(me, ikz_area=ikz(1)), {"garden": [{"card": ASH}]}, decks=("EXP01-EARTH", "EXP01-FIRE"))
-    assert g.current_player == 0 and not legal(g, IWAO_ACT)
+    assert g.current_player == 0 and not legal(g, GAIA_ACT)
     g = game(me, {"garden": [{"card": ASH}]}, decks=("EXP01-EARTH", "EXP01-FIRE"))
-    assert legal(g, IWAO_ACT)
+    assert legal(g, GAIA_ACT)
 
 
 def test_bedrock_gate_pumps_the_portaled_entity():
@@ -122,3 +123,77 @@ def test_burrow_scout_on_play_alley_draws_with_a_small_hand():
     g = game({"ikz_area": ikz(1), "hand": [SCOUT] + [KUROBO] * 4}, decks=("EXP01-EARTH", "EXP01-FIRE"))
     do(g, "PLAY_ENTITY_TO_ALLEY", "Burrow Scout", "-> alley[0]")
     assert len(hand(g, 0)) == 4
+
+
+GOLEM, DUELIST, KINDLER, WARDEN, VIPER = "EXP01-086", "EXP01-087", "EXP01-088", "EXP01-089", "EXP01-014"
+
+
+def _finish_attack(g):
+    """Pass the opponent's response and defender steps (NO_OP) until main."""
+    from scenario import NO_OP
+    while g.phase in ("RESPONSE", "DEFENDER") and legal(g, NO_OP):
+        g.step(NO_OP)
+
+
+def test_watchtower_golem_when_attacked_hits_the_attacker():
+    """EXP01-086 Watchtower Golem, §8.1 / §6.2 (c): `when_attacked` fires when it
+    is the target; the `attacker` reference takes 1 damage (a 1-health attacker
+    dies before combat damage, §9: the attack ends, §6.4). Only a tapped
+    entity can be attacked (§6.1)."""
+    g = game({"garden": [{"card": ASH}, {"card": KUROBO}]}, {"garden": [{"card": GOLEM, "tapped": True}]})
+    attack(g, 1, 1)
+    _finish_attack(g)
+    assert row(g, 0)[0] is None and P(g, 1)["garden"][0]["damage"] == 2    # Ash: 1 + 2 damage; Golem: 2
+    g = game({"garden": [{"card": KUROBO}, {"card": ASH}]}, {"garden": [{"card": GOLEM, "tapped": True}]})
+    attack(g, 1, 1)
+    _finish_attack(g)
+    assert row(g, 0)[0] is None and P(g, 1)["garden"][0]["damage"] == 0   # Kurobo died first
+
+
+def test_cinder_duelist_after_attacking_draws_with_a_big_deck():
+    """EXP01-087 Cinder Duelist, §6.3: `after_attacking`, `ge` on `deck_size`:
+    with 10+ cards in the deck it draws after its attack."""
+    g = game({"garden": [{"card": DUELIST}, {"card": ASH}], "hand": [KUROBO]})
+    n = len(hand(g, 0))
+    attack(g, 1, 0)
+    _finish_attack(g)
+    assert len(hand(g, 0)) == n + 1
+    g = game({"garden": [{"card": DUELIST}, {"card": ASH}], "hand": [KUROBO], "deck": [KUROBO] * 5})
+    attack(g, 1, 0)
+    _finish_attack(g)
+    assert len(hand(g, 0)) == 1
+
+
+def test_dawn_kindler_start_of_turn_in_the_garden_only():
+    """EXP01-088 Dawn Kindler, §4.1 step 3: `start_of_turn` [Garden Only]: +2
+    attack this turn in the garden; nothing from the alley."""
+    from scenario import END_TURN
+    g = game({"garden": [{"card": KINDLER}], "alley": [KINDLER]}, {"garden": [{"card": ASH}]}, active=1)
+    g.step(END_TURN)
+    assert g.active_player == 0
+    assert g.attack_of("p0.garden[0]") == 3 and g.attack_of("p0.alley[0]") == 1
+
+
+def test_moss_warden_end_of_turn_heals_the_leader():
+    """EXP01-089 Moss Warden, §4.3 step 1: `end_of_turn`: `heal` 1 on the own
+    leader (never below 0, §16.4)."""
+    from scenario import END_TURN
+    g = game({"garden": [{"card": WARDEN}], "leader": {"card": "EXP01-016", "damage": 3}},
+             decks=("EXP01-EARTH", "EXP01-FIRE"))
+    g.step(END_TURN)
+    assert P(g, 0)["leader"]["damage"] == 2
+    g = game({"garden": [{"card": WARDEN}]}, decks=("EXP01-EARTH", "EXP01-FIRE"))
+    g.step(END_TURN)
+    assert P(g, 0)["leader"]["damage"] == 0
+
+
+def test_burrow_viper_entity_destroyed_pumps_it():
+    """EXP01-014 Burrow Viper, §15.2 (`entity_destroyed`): whenever any entity is
+    destroyed it gets +1 attack until the end of the turn; a `destroy` or lethal
+    combat damage both count (§15.1)."""
+    g = game({"garden": [{"card": ASH}, {"card": VIPER}]}, {"garden": [{"card": KUROBO, "tapped": True}]})
+    before = g.attack_of("p0.garden[1]")
+    attack(g, 1, 1)
+    _finish_attack(g)
+    assert row(g, 1)[0] is None
+    assert g.attack_of("p0.garden[1]") == before + 1

@@ -15,9 +15,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from azuki.convert import ConvertError, load_cardset  # noqa: E402
 from azuki.convert.abilities import OPS, AbilityError, compile_abilities  # noqa: E402
+from expansion_cards import fragment
 
 BASE = json.loads((REPO / "azuki" / "data" / "cards.json").read_text())
-FRAGMENT = json.loads((REPO / "azuki" / "data" / "exp_parts" / "deck.json").read_text())
+FRAGMENT = fragment("deck")
 
 
 def ops_of(effect, card_type="entity"):

@@ -19,9 +19,10 @@ sys.path.insert(0, str(REPO))
 from azuki.convert import ConvertError, load_cardset  # noqa: E402
 from azuki.convert.abilities import OPS, AbilityError, Compiler, compile_abilities  # noqa: E402
 from azuki.convert.defs import CAPS  # noqa: E402
+from expansion_cards import group_cards
 
 STARTER = json.loads((REPO / "azuki" / "data" / "cards.json").read_text())
-FRAGMENT = json.loads((REPO / "azuki" / "data" / "exp_parts" / "effects.json").read_text())["cards"]
+FRAGMENT = group_cards("effects")
 
 
 def spell(effect, requires=None):

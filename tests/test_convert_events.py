@@ -9,6 +9,7 @@ import pytest
 
 from azuki.convert.abilities import OPS, TRIGGERS, AbilityError, compile_abilities
 from azuki.convert import ConvertError, load_cardset
+from expansion_cards import fragment
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -116,7 +117,7 @@ def test_compile_state_after_a_replacement_error_allows_asking_again():
 
 def test_keywords_and_the_fragment_load(tmp_path):
     doc = json.loads((ROOT / "azuki" / "data" / "cards.json").read_text())
-    frag = json.loads((ROOT / "azuki" / "data" / "exp_parts" / "events.json").read_text())
+    frag = fragment("events")
     doc["cards"] += frag["cards"]
     p = tmp_path / "set.json"
     p.write_text(json.dumps(doc))

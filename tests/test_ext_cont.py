@@ -1,6 +1,6 @@
 """Continuous effects: auras and cost modifiers (docs/rules.md §18,
 docs/rulings.md "Cont"). Positions use the starter cards plus the expansion
-fragment azuki/data/exp_parts/cont.json (tests/cont_cards.py):
+fragment the expansion (cont cards, tests/expansion_cards.py) (tests/cont_cards.py):
 
   EXP01-060 Ember Warlord       4  3/3  your other Fire entities get +1 attack
   EXP01-061 Cinder Whelp        1  1/1  [Charge]

@@ -5,7 +5,7 @@ DECK_BOTTOM, DECK_OPP_KNOWS, OPP_DECK_TOP, OPP_DECK_BOTTOM) and seat_view,
 kept by clone / serialize / the hash and by the resampler.
 
 The card set is the starter set plus the deck group's expansion fragment
-(azuki/data/exp_parts/deck.json) and two test decks using it.
+(the expansion (deck cards, tests/expansion_cards.py)) and two test decks using it.
 """
 import json
 import pathlib
@@ -20,16 +20,17 @@ from azuki.obs import card_index, obs_slice
 from azuki.view import seat_view
 
 from scenario import NO_OP, END_TURN, choose, decline, do, hand, options
+from expansion_cards import fragment
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FRAGMENT = ROOT / "azuki" / "data" / "exp_parts" / "deck.json"
+
 
 
 def build_set():
     """Starter cards + the deck fragment, and decks DFIRE / DEARTH (4 of each fragment card of that element,
     filled up to 50 with the starter decks' cards)."""
     base = json.loads((ROOT / "azuki" / "data" / "cards.json").read_text())
-    frag = json.loads(FRAGMENT.read_text())
+    frag = fragment("deck")
     base["cards"] += frag["cards"]
 
     def deck(name, leader, gate, element, starter):

@@ -1,5 +1,5 @@
 """The "effects" group of the ability language, played through the expansion
-fragment azuki/data/exp_parts/effects.json (docs/rules.md §16): modal
+fragment the expansion (effects cards, tests/expansion_cards.py) (docs/rules.md §16): modal
 effects, trigger_ability, heal / untap / cooldown / remove_status, swap /
 move / portal / attach, and the values mul / max / abs / stat / random.
 
@@ -20,10 +20,11 @@ import pytest
 import azuki
 from azuki._core import encode
 from scenario import P, choose, decline, do, hand, ikz, make_game, options, row, strs
+from expansion_cards import group_cards
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 STARTER = json.loads((ROOT / "azuki" / "data" / "cards.json").read_text())
-FRAGMENT = json.loads((ROOT / "azuki" / "data" / "exp_parts" / "effects.json").read_text())["cards"]
+FRAGMENT = group_cards("effects")
 END_TURN = encode("END_TURN", 0, 0)
 
 # Test-only cards (never part of the expansion): the edge cases of §16.2/§16.3.

@@ -1,6 +1,6 @@
 """Events, keywords, replacement effects and game end (issue 17, group
 "events"): scenario tests of docs/rules.md §15 over a card set made of the
-starter cards plus the events fragment (azuki/data/exp_parts/events.json),
+starter cards plus the events fragment (the expansion (events cards, tests/expansion_cards.py)),
 and a random-play property test over that set.
 
 Each test cites the section of docs/rules.md (§15.x) or the ruling of
@@ -16,10 +16,11 @@ import pytest
 import azuki
 from azuki._core import CardSet, encode
 from scenario import NO_OP, P, choose, discard, do, find, hand, ikz, leader_damage, make_game, options, row, strs
+from expansion_cards import fragment
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 STARTER = json.loads((ROOT / "azuki" / "data" / "cards.json").read_text())
-FRAGMENT = json.loads((ROOT / "azuki" / "data" / "exp_parts" / "events.json").read_text())
+FRAGMENT = fragment("events")
 
 LEECH, ASP, SHADE, MARTYR, KILN, CULL, TITHE, RITUAL, PHOENIX, AVENGER, RUIN, SENTINEL, ORACLE, VIPER, SEED, \
     GAIA, GROVE, MONOLITH, BASTION = (f"EXP01-{i:03d}" for i in range(1, 20))
