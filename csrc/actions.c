@@ -146,13 +146,17 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
     unsigned holders = 1u | (garden_occ << 1); /* leader, garden slots */
     int garden_to_n = bit_count(garden_to), alley_to_n = bit_count(alley_to), holders_n = bit_count(holders);
     int prev_def = -1;
+    /* read once: the loop's stores into b could alias them for the compiler */
+    const int cost_mod = (g->cost_src[0] | g->cost_src[1]) != 0;
+    const int stealth = (cs->set_facts & AZK_SETF_STEALTH) != 0;
     for (int i = 0; i < pl->hand_n; i++) {
         int c = pl->hand[i], def = g->cards[c].def;
         /* the hand is in canonical order: copies are adjacent, only the first is offered */
         if (def == prev_def) continue;
         prev_def = def;
         const azk_card_def *d = &cs->defs[def];
-        if (azk_cost_of(g, cs, c) > ikz) continue; /* copies have one cost: a modifier cannot tell them apart (§18.4) */
+        /* copies have one cost: a modifier cannot tell them apart (§18.4) */
+        if ((__builtin_expect(cost_mod, 0) ? azk_cost_modified(g, cs, c) : d->cost) > ikz) continue;
         switch (d->card_type) {
         case AZK_CT_ENTITY:
             emit(b, AT(AZK_ACT_PLAY_ENTITY_TO_GARDEN, i, 0), garden_to, garden_to_n);
@@ -168,10 +172,12 @@ static void enumerate_main(const azk_game *g, const azk_cardset *cs, bits *b) {
     unsigned tapped_targets = 1u; /* the enemy leader, and tapped enemy garden entities */
     for (int s = 0; s < AZK_ROW; s++) {
         int t = op->garden[s];
-        if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED) &&
-            !((cs->set_facts & AZK_SETF_STEALTH) && azk_stealthed_from(g, cs, t, g->active))) /* rules §15.4 */
-            tapped_targets |= 1u << (s + 1);
+        if (t != AZK_NONE && (g->cards[t].flags & AZK_CF_TAPPED)) tapped_targets |= 1u << (s + 1);
     }
+    if (__builtin_expect(stealth, 0)) /* rules §15.4: stealthed entities cannot be attacked */
+        for (int s = 0; s < AZK_ROW; s++)
+            if ((tapped_targets >> (s + 1) & 1) && azk_stealthed_from(g, cs, op->garden[s], g->active))
+                tapped_targets &= ~(1u << (s + 1));
     int targets_n = bit_count(tapped_targets);
     for (unsigned att = holders; att; att &= att - 1) { /* leader, occupied garden slots */
         int a = __builtin_ctz(att);

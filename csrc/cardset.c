@@ -116,6 +116,7 @@ static uint32_t derive_set(const azk_cardset *cs) {
     for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) {
         st |= cs->defs[d].keywords;
         if (cs->facts[d].flags & AZK_DF_REPLACE) f |= AZK_SETF_REPLACE;
+        if (cs->facts[d].flags & AZK_DF_AURA) f |= AZK_SETF_AURA;
     }
     for (int i = 0; i < cs->num_abilities && i < AZK_MAX_ABILITIES; i++) {
         if (cs->abilities[i].program != AZK_NO_PC) st |= azk_program_grants(cs, cs->abilities[i].program);

@@ -162,7 +162,8 @@ enum azk_def_fact_flag {
 enum azk_set_fact_flag {
     AZK_SETF_REPLACE = 1u << 0,   /* some definition has a REPLACEMENT ability */
     AZK_SETF_DAMAGE_KW = 1u << 1, /* lifesteal or poisonous is printed or granted somewhere */
-    AZK_SETF_STEALTH = 1u << 2    /* stealth is printed or granted somewhere */
+    AZK_SETF_STEALTH = 1u << 2,   /* stealth is printed or granted somewhere */
+    AZK_SETF_AURA = 1u << 3       /* some definition has an aura (cont, rules §18): azk_status_of looks */
 };
 #define AZK_NO_ABILITY 0xFF
 typedef struct azk_def_facts {

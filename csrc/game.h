@@ -68,6 +68,13 @@ _Noreturn void azk_assert_fail(const char *what, const char *file, int line);
 #define AZK_STARTING_HAND 7
 #define AZK_LEADER_HEALTH 20
 #define AZK_NONE 0xFF
+/* Hot helpers called once from a large (or recursive) caller, which GCC's
+ * heuristics would otherwise leave out of line (bench/README.md). */
+#if defined(__GNUC__)
+#define AZK_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define AZK_ALWAYS_INLINE
+#endif
 /* --- effects --- */
 #define AZK_VM_DEPTH 3                  /* VM frames: one ability + 2 nested trigger_ability runs */
 #define AZK_MAX_MODES 7                 /* modes of one choose_mode (a 7-bit availability mask) */
@@ -459,8 +466,13 @@ static inline unsigned azk_status_of(const azk_game *g, const azk_cardset *cs, i
     if (f & AZK_CF_SHOCKED) s |= AZK_ST_SHOCKED;
     s &= ~m;
     if (!(s & AZK_ST_FROZEN)) s |= azk_def(cs, g, c)->keywords & ~m; /* frozen disables printed keywords (RULES §7) */
-    if (__builtin_expect((g->aura_src[0] | g->aura_src[1]) != 0, 0)) s = azk_aura_status(g, cs, c, s);
-    return (f & AZK_CF_EXPOSED) ? s & ~(unsigned)AZK_ST_STEALTH : s; /* stealth ends once it attacked (§15.4) */
+    /* one test for sets without auras or stealth (the starter set): their
+     * reads cost what they did before the extended language */
+    if (__builtin_expect(cs->set_facts & (AZK_SETF_AURA | AZK_SETF_STEALTH), 0)) {
+        if ((g->aura_src[0] | g->aura_src[1]) != 0) s = azk_aura_status(g, cs, c, s);
+        if (f & AZK_CF_EXPOSED) s &= ~(unsigned)AZK_ST_STEALTH; /* stealth ends once it attacked (§15.4) */
+    }
+    return s;
 }
 
 /* Does card c stand where an ability with these flags works ([Garden

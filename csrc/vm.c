@@ -458,6 +458,11 @@ static void finish(azk_game *g, const azk_cardset *cs) {
     azk_state_check(g, cs);
 }
 
+/* azk_vm_run for a replacement's statements: a second, out-of-line entry,
+ * so that azk_vm_run keeps one caller (the turn machine) and LTO can inline
+ * it there as before the extended language (bench/README.md). */
+static void vm_run_cold(azk_game *g, const azk_cardset *cs);
+
 /* A replacement's statements (rules §15.5) run at once, in the middle of
  * whatever is happening (a damage step, a state check, another ability's
  * instruction): in a frame of their own, the interrupted frame and prompt
@@ -469,7 +474,7 @@ void azk_vm_run_replacement(azk_game *g, const azk_cardset *cs, int ability, int
     azk_vm_frame saved = g->vm;
     azk_prompt saved_prompt = g->prompt;
     azk_vm_start(g, cs, ability, source, g->cards[source].owner, ctx_card, ctx_value, -1);
-    azk_vm_run(g, cs);
+    vm_run_cold(g, cs);
     AZK_ASSERT(!g->vm.waiting);
     if (g->result != AZK_RES_ONGOING) return; /* the game ended meanwhile: nothing to resume */
     g->vm = saved;
@@ -654,7 +659,167 @@ static int search_options(const azk_game *g, const azk_cardset *cs, const azk_se
     return n;
 }
 
-void azk_vm_run(azk_game *g, const azk_cardset *cs) {
+/* The extended language's instructions (docs/rules.md §16, §17), out of
+ * azk_vm_run's loop: kept out of line so that the loop over the starter
+ * set's instructions stays as small as it was (its speed is a requirement,
+ * bench/README.md). Returns VX_NEXT (go on at `next`), VX_SUSPEND (azk_vm_run
+ * returns: a question was asked or the game ended) or VX_FRAME (RUN_ABILITY
+ * started a nested frame: re-read the context). */
+enum { VX_NEXT = 0, VX_SUSPEND = 1, VX_FRAME = 2 };
+static __attribute__((noinline)) int vm_ext(azk_game *g, const azk_cardset *cs, pure_ctx *xp, int op,
+                                            const uint8_t *a, uint16_t next, uint8_t *opts) {
+    azk_vm_frame *f = &g->vm;
+    int v;
+    switch (op) {
+    /* --- effects --- */
+    case AZK_OP_RANDOM: { /* the game's own rng: clones and replays draw the same (§16.8) */
+        int lo = f->r[a[0]], hi = f->r[a[1]];
+        if (hi > lo) f->r[a[0]] = (int16_t)(lo + (int)azk_rng_bounded(&g->rng, (uint32_t)(hi - lo + 1)));
+        break;
+    }
+    case AZK_OP_CHOOSE_MODE: { /* §16.2 */
+        if (take_answer(f, &v)) { f->r[a[0]] = (int16_t)v; break; }
+        int n = 0;
+        for (int i = 0; i < a[2]; i++)
+            if (f->r[a[1]] & (1 << i)) opts[n++] = (uint8_t)i;
+        if (n <= 1) { f->r[a[0]] = (int16_t)(n ? opts[0] : -1); break; }
+        ask(g, AZK_PK_MODE, 0, opts, n);
+        return VX_SUSPEND;
+    }
+    case AZK_OP_HEAL: /* §16.4: damage never goes below 0 */
+        if (valid_on_field(g, xp, a[0]) && f->r[a[1]] > 0) {
+            azk_card *k = &g->cards[f->t[a[0]]];
+            k->damage = (int16_t)(f->r[a[1]] >= k->damage ? 0 : k->damage - f->r[a[1]]);
+        }
+        break;
+    case AZK_OP_UNTAP:
+        if (valid_on_field(g, xp, a[0])) azk_set_tapped(g, f->t[a[0]], 0);
+        break;
+    case AZK_OP_COOLDOWN:
+        if (valid_on_field(g, xp, a[0])) {
+            azk_card *k = &g->cards[f->t[a[0]]];
+            if (!a[1]) k->flags &= (uint8_t)~AZK_CF_COOLDOWN;
+            else if (k->zone == AZK_Z_GARDEN) k->flags |= AZK_CF_COOLDOWN; /* cooldown means only there */
+        }
+        break;
+    case AZK_OP_REMOVE_STATUS: /* §16.4: a masking effect; shocked, a one-shot mark, goes at once */
+        if (valid_on_field(g, xp, a[0])) {
+            unsigned bits = U16(a[1], a[2]);
+            if (bits & AZK_ST_SHOCKED) g->cards[f->t[a[0]]].flags &= (uint8_t)~AZK_CF_SHOCKED;
+            azk_add_effect(g, f->t[a[0]], AZK_FX_REMOVE, a[3], f->controller, 0, bits);
+        }
+        break;
+    case AZK_OP_SWAP: { /* §16.5 */
+        if (!t_valid(g, xp, a[0]) || !t_valid(g, xp, a[1])) break;
+        int c1 = f->t[a[0]], c2 = f->t[a[1]];
+        if (c1 == c2 || !in_row(g, c1) || !in_row(g, c2) || g->cards[c1].owner != g->cards[c2].owner) break;
+        int code1 = (g->cards[c1].zone == AZK_Z_ALLEY ? 8 : 0) + g->cards[c1].pos;
+        int code2 = (g->cards[c2].zone == AZK_Z_ALLEY ? 8 : 0) + g->cards[c2].pos;
+        if (g->cards[c1].zone == g->cards[c2].zone) { /* same row: two places change, no object does */
+            azk_player *op_ = &g->pl[g->cards[c1].owner];
+            uint8_t *row = g->cards[c1].zone == AZK_Z_GARDEN ? op_->garden : op_->alley;
+            row[code1 & 7] = (uint8_t)c2;
+            row[code2 & 7] = (uint8_t)c1;
+            g->cards[c1].pos = (uint8_t)(code2 & 7);
+            g->cards[c2].pos = (uint8_t)(code1 & 7);
+            azk_rebuild_hints(g, cs);
+            break;
+        }
+        azk_move(g, cs, c1, AZK_Z_ASIDE, 0); /* out of the way while c2 takes its place */
+        move_to_slot(g, cs, c2, code1);
+        move_to_slot(g, cs, c1, code2);
+        break;
+    }
+    case AZK_OP_MOVE: { /* §16.5: to an empty slot */
+        if (!t_valid(g, xp, a[0]) || !in_row(g, f->t[a[0]])) break;
+        int c = f->t[a[0]];
+        int n = empty_slots(g, g->cards[c].owner, a[1], opts);
+        if (take_answer(f, &v)) {
+            for (int i = 0; i < n; i++)
+                if (opts[i] == v) move_to_slot(g, cs, c, v);
+            break;
+        }
+        if (n == 0) break;
+        if (n == 1) { move_to_slot(g, cs, c, opts[0]); break; }
+        ask(g, AZK_PK_SLOT, 0, opts, n);
+        return VX_SUSPEND;
+    }
+    case AZK_OP_PORTAL: { /* §16.6: the gate's portal, without tapping the gate */
+        if (!t_valid(g, xp, a[0])) break;
+        int c = f->t[a[0]], kind = 0;
+        const azk_card *k = &g->cards[c];
+        if (k->zone != AZK_Z_ALLEY || k->owner != f->controller || (k->flags & AZK_CF_TAPPED)) break;
+        int n = placement_options(g, cs, c, 1, opts, &kind);
+        if (take_answer(f, &v)) {
+            for (int i = 0; i < n; i++)
+                if (opts[i] == v) azk_portal(g, cs, c, v, 0);
+            break;
+        }
+        if (n == 0) break;
+        if (n == 1) { azk_portal(g, cs, c, opts[0], 0); break; }
+        ask(g, AZK_PK_SLOT, 0, opts, n);
+        return VX_SUSPEND;
+    }
+    case AZK_OP_ATTACH: { /* §16.7: not a play */
+        if (!t_valid(g, xp, a[0]) || !movable(g, cs, f->t[a[0]])) break;
+        int c = f->t[a[0]], kind = 0;
+        if (azk_def(cs, g, c)->card_type != AZK_CT_WEAPON) break;
+        int n = placement_options(g, cs, c, 3, opts, &kind);
+        if (take_answer(f, &v)) {
+            for (int i = 0; i < n; i++)
+                if (opts[i] == v) azk_attach_weapon(g, cs, c, v);
+            break;
+        }
+        if (n == 1) { azk_attach_weapon(g, cs, c, opts[0]); break; }
+        ask(g, AZK_PK_HOLDER, 0, opts, n);
+        return VX_SUSPEND;
+    }
+    case AZK_OP_RUN_ABILITY: { /* §16.3 */
+        if (!t_valid(g, xp, a[0])) break; /* the card changed zone since it was named: nothing */
+        int ab = find_ability(g, cs, f->t[a[0]], a[1]);
+        if (ab < 0) break;
+        return push_frame(g, cs, ab, next) ? VX_FRAME : VX_SUSPEND;
+    }
+    /* --- deck --- */
+    case AZK_OP_SEARCH: {
+        if (take_answer(f, &v)) {
+            /* the answer is an option: a card of the controller's deck */
+            int c = v >= 0 && v < AZK_NUM_CARDS && g->cards[v].zone == AZK_Z_DECK &&
+                            g->cards[v].owner == f->controller ? v : -1;
+            set_t(g, xp, a[0], c);
+            if (c >= 0) g->cards[c].seen = 3u; /* found cards are revealed (docs/rules.md §17.1) */
+            azk_event(g, AZK_EV_SEARCHED, f->controller, c, c >= 0);
+            break;
+        }
+        int n = search_options(g, cs, &cs->selectors[a[1]], xp, opts);
+        if (n == 0) { /* nothing matches: nothing found, no question (RULES §12) */
+            set_t(g, xp, a[0], -1);
+            azk_event(g, AZK_EV_SEARCHED, f->controller, -1, 0);
+            break;
+        }
+        ask(g, AZK_PK_SEARCH, 1, opts, n); /* always optional: fail to find (X-DECK-1) */
+        return VX_SUSPEND;
+    }
+    case AZK_OP_SHUFFLE: {
+        int p = a[0] ? 1 - f->controller : f->controller;
+        azk_shuffle_deck(g, p);
+        azk_event(g, AZK_EV_SHUFFLED, p, -1, 0);
+        break;
+    }
+    case AZK_OP_PUT_ON_DECK:
+        if (t_valid(g, xp, a[0]) && movable(g, cs, f->t[a[0]]) && g->cards[f->t[a[0]]].zone != AZK_Z_DECK) {
+            int c = f->t[a[0]];
+            /* godmode: an effect does not move it off the field (RULES §7), as return_to_hand */
+            if (azk_on_field(g, c) && (azk_status_of(g, cs, c) & AZK_ST_GODMODE)) break;
+            azk_put_on_deck(g, cs, c, a[1]);
+        }
+        break;
+    default: AZK_UNREACHABLE(); break; /* azk_vm_run sends only the opcodes above */
+    }
+    return VX_NEXT;
+}
+
+AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) {
     azk_vm_frame *f = &g->vm;
     const uint8_t *bc = cs->bytecode;
     pure_ctx x = frame_ctx(g, f);
@@ -896,151 +1061,30 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
             f->each_n = f->each_i = 0;
             break;
         }
-        /* --- effects --- */
-        case AZK_OP_RANDOM: { /* the game's own rng: clones and replays draw the same (§16.8) */
-            int lo = f->r[a[0]], hi = f->r[a[1]];
-            if (hi > lo) f->r[a[0]] = (int16_t)(lo + (int)azk_rng_bounded(&g->rng, (uint32_t)(hi - lo + 1)));
-            break;
-        }
-        case AZK_OP_CHOOSE_MODE: { /* §16.2 */
-            if (take_answer(f, &v)) { f->r[a[0]] = (int16_t)v; break; }
-            int n = 0;
-            for (int i = 0; i < a[2]; i++)
-                if (f->r[a[1]] & (1 << i)) opts[n++] = (uint8_t)i;
-            if (n <= 1) { f->r[a[0]] = (int16_t)(n ? opts[0] : -1); break; }
-            ask(g, AZK_PK_MODE, 0, opts, n);
-            return;
-        }
-        case AZK_OP_HEAL: /* §16.4: damage never goes below 0 */
-            if (valid_on_field(g, &x, a[0]) && f->r[a[1]] > 0) {
-                azk_card *k = &g->cards[f->t[a[0]]];
-                k->damage = (int16_t)(f->r[a[1]] >= k->damage ? 0 : k->damage - f->r[a[1]]);
-            }
-            break;
+        /* the extended language (--- effects ---, --- deck ---): out of line */
+        case AZK_OP_RANDOM:
+        case AZK_OP_CHOOSE_MODE:
+        case AZK_OP_HEAL:
         case AZK_OP_UNTAP:
-            if (valid_on_field(g, &x, a[0])) azk_set_tapped(g, f->t[a[0]], 0);
-            break;
         case AZK_OP_COOLDOWN:
-            if (valid_on_field(g, &x, a[0])) {
-                azk_card *k = &g->cards[f->t[a[0]]];
-                if (!a[1]) k->flags &= (uint8_t)~AZK_CF_COOLDOWN;
-                else if (k->zone == AZK_Z_GARDEN) k->flags |= AZK_CF_COOLDOWN; /* cooldown means only there */
-            }
-            break;
-        case AZK_OP_REMOVE_STATUS: /* §16.4: a masking effect; shocked, a one-shot mark, goes at once */
-            if (valid_on_field(g, &x, a[0])) {
-                unsigned bits = U16(a[1], a[2]);
-                if (bits & AZK_ST_SHOCKED) g->cards[f->t[a[0]]].flags &= (uint8_t)~AZK_CF_SHOCKED;
-                azk_add_effect(g, f->t[a[0]], AZK_FX_REMOVE, a[3], f->controller, 0, bits);
-            }
-            break;
-        case AZK_OP_SWAP: { /* §16.5 */
-            if (!t_valid(g, &x, a[0]) || !t_valid(g, &x, a[1])) break;
-            int c1 = f->t[a[0]], c2 = f->t[a[1]];
-            if (c1 == c2 || !in_row(g, c1) || !in_row(g, c2) || g->cards[c1].owner != g->cards[c2].owner) break;
-            int code1 = (g->cards[c1].zone == AZK_Z_ALLEY ? 8 : 0) + g->cards[c1].pos;
-            int code2 = (g->cards[c2].zone == AZK_Z_ALLEY ? 8 : 0) + g->cards[c2].pos;
-            if (g->cards[c1].zone == g->cards[c2].zone) { /* same row: two places change, no object does */
-                azk_player *op_ = &g->pl[g->cards[c1].owner];
-                uint8_t *row = g->cards[c1].zone == AZK_Z_GARDEN ? op_->garden : op_->alley;
-                row[code1 & 7] = (uint8_t)c2;
-                row[code2 & 7] = (uint8_t)c1;
-                g->cards[c1].pos = (uint8_t)(code2 & 7);
-                g->cards[c2].pos = (uint8_t)(code1 & 7);
-                azk_rebuild_hints(g, cs);
-                break;
-            }
-            azk_move(g, cs, c1, AZK_Z_ASIDE, 0); /* out of the way while c2 takes its place */
-            move_to_slot(g, cs, c2, code1);
-            move_to_slot(g, cs, c1, code2);
-            break;
-        }
-        case AZK_OP_MOVE: { /* §16.5: to an empty slot */
-            if (!t_valid(g, &x, a[0]) || !in_row(g, f->t[a[0]])) break;
-            int c = f->t[a[0]];
-            int n = empty_slots(g, g->cards[c].owner, a[1], opts);
-            if (take_answer(f, &v)) {
-                for (int i = 0; i < n; i++)
-                    if (opts[i] == v) move_to_slot(g, cs, c, v);
-                break;
-            }
-            if (n == 0) break;
-            if (n == 1) { move_to_slot(g, cs, c, opts[0]); break; }
-            ask(g, AZK_PK_SLOT, 0, opts, n);
-            return;
-        }
-        case AZK_OP_PORTAL: { /* §16.6: the gate's portal, without tapping the gate */
-            if (!t_valid(g, &x, a[0])) break;
-            int c = f->t[a[0]], kind = 0;
-            const azk_card *k = &g->cards[c];
-            if (k->zone != AZK_Z_ALLEY || k->owner != f->controller || (k->flags & AZK_CF_TAPPED)) break;
-            int n = placement_options(g, cs, c, 1, opts, &kind);
-            if (take_answer(f, &v)) {
-                for (int i = 0; i < n; i++)
-                    if (opts[i] == v) azk_portal(g, cs, c, v, 0);
-                break;
-            }
-            if (n == 0) break;
-            if (n == 1) { azk_portal(g, cs, c, opts[0], 0); break; }
-            ask(g, AZK_PK_SLOT, 0, opts, n);
-            return;
-        }
-        case AZK_OP_ATTACH: { /* §16.7: not a play */
-            if (!t_valid(g, &x, a[0]) || !movable(g, cs, f->t[a[0]])) break;
-            int c = f->t[a[0]], kind = 0;
-            if (azk_def(cs, g, c)->card_type != AZK_CT_WEAPON) break;
-            int n = placement_options(g, cs, c, 3, opts, &kind);
-            if (take_answer(f, &v)) {
-                for (int i = 0; i < n; i++)
-                    if (opts[i] == v) azk_attach_weapon(g, cs, c, v);
-                break;
-            }
-            if (n == 1) { azk_attach_weapon(g, cs, c, opts[0]); break; }
-            ask(g, AZK_PK_HOLDER, 0, opts, n);
-            return;
-        }
-        case AZK_OP_RUN_ABILITY: { /* §16.3 */
-            if (!t_valid(g, &x, a[0])) break; /* the card changed zone since it was named: nothing */
-            int ab = find_ability(g, cs, f->t[a[0]], a[1]);
-            if (ab < 0) break;
-            if (!push_frame(g, cs, ab, next)) return;
-            x = frame_ctx(g, f);
-            continue;
-        }
-        /* --- deck --- */
-        case AZK_OP_SEARCH: {
-            if (take_answer(f, &v)) {
-                /* the answer is an option: a card of the controller's deck */
-                int c = v >= 0 && v < AZK_NUM_CARDS && g->cards[v].zone == AZK_Z_DECK &&
-                                g->cards[v].owner == f->controller ? v : -1;
-                set_t(g, &x, a[0], c);
-                if (c >= 0) g->cards[c].seen = 3u; /* found cards are revealed (docs/rules.md §17.1) */
-                azk_event(g, AZK_EV_SEARCHED, f->controller, c, c >= 0);
-                break;
-            }
-            int n = search_options(g, cs, &cs->selectors[a[1]], &x, opts);
-            if (n == 0) { /* nothing matches: nothing found, no question (RULES §12) */
-                set_t(g, &x, a[0], -1);
-                azk_event(g, AZK_EV_SEARCHED, f->controller, -1, 0);
-                break;
-            }
-            ask(g, AZK_PK_SEARCH, 1, opts, n); /* always optional: fail to find (X-DECK-1) */
-            return;
-        }
-        case AZK_OP_SHUFFLE: {
-            int p = a[0] ? 1 - f->controller : f->controller;
-            azk_shuffle_deck(g, p);
-            azk_event(g, AZK_EV_SHUFFLED, p, -1, 0);
-            break;
-        }
+        case AZK_OP_REMOVE_STATUS:
+        case AZK_OP_SWAP:
+        case AZK_OP_MOVE:
+        case AZK_OP_PORTAL:
+        case AZK_OP_ATTACH:
+        case AZK_OP_RUN_ABILITY:
+        case AZK_OP_SEARCH:
+        case AZK_OP_SHUFFLE:
         case AZK_OP_PUT_ON_DECK:
-            if (t_valid(g, &x, a[0]) && movable(g, cs, f->t[a[0]]) && g->cards[f->t[a[0]]].zone != AZK_Z_DECK) {
-                int c = f->t[a[0]];
-                /* godmode: an effect does not move it off the field (RULES §7), as return_to_hand */
-                if (azk_on_field(g, c) && (azk_status_of(g, cs, c) & AZK_ST_GODMODE)) break;
-                azk_put_on_deck(g, cs, c, a[1]);
+        {
+            int r = vm_ext(g, cs, &x, op, a, next, opts);
+            if (r == VX_SUSPEND) return;
+            if (r == VX_FRAME) {
+                x = frame_ctx(g, f);
+                continue;
             }
             break;
+        }
 #ifdef AZK_TEST_EXTENSIONS
         /* Test builds only (tests/test_extending.py appends TESTKW and TESTOP
          * to the .def files): the recipe of docs/extending.md, end to end. */
@@ -1061,6 +1105,9 @@ void azk_vm_run(azk_game *g, const azk_cardset *cs) {
         if (PROPS[op] & AZK_OPP_FIELD) azk_state_check(g, cs);
     }
 }
+
+void azk_vm_run(azk_game *g, const azk_cardset *cs) { vm_run(g, cs); }
+static __attribute__((noinline)) void vm_run_cold(azk_game *g, const azk_cardset *cs) { vm_run(g, cs); }
 
 /* ---------------------------------------------------------------------------
  * Verifier: every check the interpreter relies on (DESIGN §2).

@@ -238,13 +238,16 @@ static inline void row_hints_leave(azk_game *g, const azk_card *k, unsigned code
     g->cost_src[k->owner] &= (uint16_t)~code;
 }
 static inline void row_hints_enter(azk_game *g, const azk_cardset *cs, const azk_card *k, unsigned code) {
-    if (cs->facts[k->def].flags & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)code;
+    unsigned fl = cs->facts[k->def].flags;
     g->occ[k->owner] |= (uint16_t)code;
-    if (cs->facts[k->def].flags & AZK_DF_AURA) g->aura_src[k->owner] |= (uint16_t)code; /* --- cont --- */
-    if (cs->facts[k->def].flags & AZK_DF_COST) g->cost_src[k->owner] |= (uint16_t)code;
+    if (__builtin_expect(fl & (AZK_DF_ACTIVATED | AZK_DF_AURA | AZK_DF_COST), 0)) {
+        if (fl & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)code;
+        if (fl & AZK_DF_AURA) g->aura_src[k->owner] |= (uint16_t)code; /* --- cont --- */
+        if (fl & AZK_DF_COST) g->cost_src[k->owner] |= (uint16_t)code;
+    }
 }
 
-static void zone_remove(azk_game *g, int c) {
+AZK_ALWAYS_INLINE static inline void zone_remove(azk_game *g, int c) {
     azk_card *k = &g->cards[c];
     azk_player *pl = &g->pl[k->owner];
     switch (k->zone) {
@@ -277,7 +280,7 @@ static int hand_insert_pos(const azk_game *g, const azk_player *pl, int c) {
 }
 
 /* `slot`: garden/alley slot; deck: 0 = bottom, 1 = top; ignored elsewhere. */
-static void zone_add(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
+AZK_ALWAYS_INLINE static inline void zone_add(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     azk_card *k = &g->cards[c];
     azk_player *pl = &g->pl[k->owner];
     k->zone = (uint8_t)zone;
@@ -316,7 +319,7 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     int was_holder = k->zone == AZK_Z_GARDEN;
     /* a deck card the opponent knew (put there in public, docs/rules.md §17.5)
      * stays known to it when its owner draws it: revealed in hand */
-    int opp_knew = k->zone == AZK_Z_DECK && (k->seen >> (1 - k->owner) & 1);
+    int opp_knew = k->seen && k->zone == AZK_Z_DECK && (k->seen >> (1 - k->owner) & 1); /* seen: rarely set */
     zone_remove(g, c);
     k->incarnation = ++g->next_incarnation;
     k->damage = 0;
