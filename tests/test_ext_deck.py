@@ -312,9 +312,10 @@ def test_shuffle_the_opponents_deck_ends_its_known_positions():
 
 # ---- resampling keeps every known fact -----------------------------------------------------------------
 
-def test_resampler_never_moves_a_known_card():
-    """docs/rules.md §17.5: resampling a seat's information set keeps every deck card that seat knows (top and
-    bottom) where it is, and the seat's observation and view identical."""
+def known_deck_position():
+    """A position where both players know deck positions (docs/rules.md §17.5): Kiln Oracle orders player 0's
+    top, Ashfall Tactician puts an enemy entity on top of player 1's deck in public, Rootbound Keeper puts a
+    hand card on the bottom."""
     g = game({"ikz_area": 9, "hand": ["EXP01-041", "EXP01-043", "EXP01-049", "STT01-003"],
               "deck_top": ["STT01-004", "STT01-005", "STT01-006"]}, {"garden": ["STT02-007"]})
     do(g, "PLAY_ENTITY_TO_GARDEN", "Kiln Oracle", "garden[0]")
@@ -324,6 +325,13 @@ def test_resampler_never_moves_a_known_card():
     choose(g, card="STT02-007")
     do(g, "PLAY_ENTITY_TO_GARDEN", "Rootbound Keeper", "garden[2]")
     choose(g, card="STT01-003")
+    return g
+
+
+def test_resampler_never_moves_a_known_card():
+    """docs/rules.md §17.5: resampling a seat's information set keeps every deck card that seat knows (top and
+    bottom) where it is, and the seat's observation and view identical."""
+    g = known_deck_position()
     facts = {s: {p: known_positions(g, s, p) for p in (0, 1)} for s in (0, 1)}
     assert len(facts[0][0]) >= 2 and facts[0][1] and facts[1][1]
     for seat in (0, 1):

@@ -315,17 +315,8 @@ def test_deck_positions_the_player_chose_are_known():
 def test_resample_keeps_known_top_and_bottom_deck_positions():
     """Known top (ordered, put there in public) and bottom (put there from hand) deck cards survive resampling,
     for the seat that knows them: same cards at the same positions, same observation."""
-    from test_ext_deck import game, known_positions
-    from scenario import choose, do
-    g = game({"ikz_area": 9, "hand": ["EXP01-041", "EXP01-043", "EXP01-049", "STT01-003"],
-              "deck_top": ["STT01-004", "STT01-005", "STT01-006"]}, {"garden": ["STT02-007"]})
-    do(g, "PLAY_ENTITY_TO_GARDEN", "Kiln Oracle", "garden[0]")
-    while g.prompt() is not None:
-        g.step(g.prompt()["options"][-1]["action"])
-    do(g, "PLAY_ENTITY_TO_GARDEN", "Ashfall Tactician", "garden[1]")
-    choose(g, card="STT02-007")
-    do(g, "PLAY_ENTITY_TO_GARDEN", "Rootbound Keeper", "garden[2]")
-    choose(g, card="STT01-003")
+    from test_ext_deck import known_deck_position, known_positions
+    g = known_deck_position()
     n0 = len(g.state_dict()["players"][0]["deck"])
     assert (n0 - 1, "STT01-003") in known_positions(g, 0, 0)           # the bottom
     assert known_positions(g, 0, 1) == [(0, "STT02-007")] == known_positions(g, 1, 1)   # a top both know

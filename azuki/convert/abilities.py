@@ -663,6 +663,16 @@ class Compiler:
                 raise AbilityError(path, f"missing field {k!r}")
         return arg
 
+    def _card_amount(self, arg, p, scope, card_key, op):
+        """{card_key: CARD, "amount": V} -> `op t, r` (deal_damage, heal): a
+        count of damage (a negative literal is refused)."""
+        a = self._fields(arg, p, (card_key, "amount"))
+        t = self.card_ref(a[card_key], f"{p}.{card_key}", scope)
+        r = scope.temp(p)
+        self.count(a["amount"], f"{p}.amount", scope, r, what="damage")
+        self._emit(p, op, t, r)
+        scope.release()
+
     def statement(self, s, path, scope):
         if not isinstance(s, dict) or len(s) != 1:
             raise AbilityError(path, "a statement is an object with exactly one key")
@@ -701,12 +711,7 @@ class Compiler:
             else:
                 self._patch(j)
         elif k == "deal_damage":
-            a = self._fields(arg, p, ("to", "amount"))
-            t = self.card_ref(a["to"], f"{p}.to", scope)
-            r = scope.temp(p)
-            self.count(a["amount"], f"{p}.amount", scope, r, what="damage")
-            self._emit(p, "DAMAGE", t, r)
-            scope.release()
+            self._card_amount(arg, p, scope, "to", "DAMAGE")
         elif k == "modify_attack":
             a = self._fields(arg, p, ("target", "amount"), ("duration",))
             t = self.card_ref(a["target"], f"{p}.target", scope)
@@ -831,12 +836,7 @@ class Compiler:
                                                    f"\"activated\": {', '.join(codes)})")
             self._emit(p, "RUN_ABILITY", t, codes[which])
         elif k == "heal":
-            a = self._fields(arg, p, ("target", "amount"))
-            t = self.card_ref(a["target"], f"{p}.target", scope)
-            r = scope.temp(p)
-            self.count(a["amount"], f"{p}.amount", scope, r, what="damage")
-            self._emit(p, "HEAL", t, r)
-            scope.release()
+            self._card_amount(arg, p, scope, "target", "HEAL")
         elif k in ("untap", "set_cooldown", "clear_cooldown", "portal", "attach"):
             t = self.card_ref(arg, p, scope)
             if k == "untap":
