@@ -422,8 +422,11 @@ static void clear_frame(azk_vm_frame *f) {
     memset(f->t, AZK_NONE, sizeof f->t);
 }
 
-void azk_vm_start(azk_game *g, const azk_cardset *cs, int ability, int source, int controller, int ctx_card,
-                  int ctx_value, int spell_card) {
+/* azk_vm_start's body: inlined into azk_vm_start (the turn machine's three
+ * calls, which LTO inlines as before the extended language) and into the
+ * replacement path, so the exported function keeps its callers. */
+AZK_ALWAYS_INLINE static inline void vm_start(azk_game *g, const azk_cardset *cs, int ability, int source,
+                                              int controller, int ctx_card, int ctx_value, int spell_card) {
     azk_vm_frame *f = &g->vm;
     clear_frame(f);
     f->active = 1;
@@ -438,8 +441,14 @@ void azk_vm_start(azk_game *g, const azk_cardset *cs, int ability, int source, i
     f->pc = cs->abilities[ability].program;
     azk_event(g, AZK_EV_ABILITY, controller, source, ability);
 }
+void azk_vm_start(azk_game *g, const azk_cardset *cs, int ability, int source, int controller, int ctx_card,
+                  int ctx_value, int spell_card) {
+    vm_start(g, cs, ability, source, controller, ctx_card, ctx_value, spell_card);
+}
 
-static void finish(azk_game *g, const azk_cardset *cs) {
+/* The end of an ability. Inlined into both copies of the VM loop (vm_run),
+ * as it was into the one before (bench/README.md). */
+AZK_ALWAYS_INLINE static inline void finish(azk_game *g, const azk_cardset *cs) {
     azk_vm_frame *f = &g->vm;
     if (g->replacing) { /* a replacement's statements (azk_vm_run_replacement): the outer ability goes on */
         clear_frame(f);
@@ -473,7 +482,7 @@ void azk_vm_run_replacement(azk_game *g, const azk_cardset *cs, int ability, int
                             int ctx_value) {
     azk_vm_frame saved = g->vm;
     azk_prompt saved_prompt = g->prompt;
-    azk_vm_start(g, cs, ability, source, g->cards[source].owner, ctx_card, ctx_value, -1);
+    vm_start(g, cs, ability, source, g->cards[source].owner, ctx_card, ctx_value, -1);
     vm_run_cold(g, cs);
     AZK_ASSERT(!g->vm.waiting);
     if (g->result != AZK_RES_ONGOING) return; /* the game ended meanwhile: nothing to resume */
