@@ -317,9 +317,6 @@ AZK_ALWAYS_INLINE static inline void zone_add(azk_game *g, const azk_cardset *cs
 void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     azk_card *k = &g->cards[c];
     int was_holder = k->zone == AZK_Z_GARDEN;
-    /* a deck card the opponent knew (put there in public, docs/rules.md §17.5)
-     * stays known to it when its owner draws it: revealed in hand */
-    int opp_knew = k->seen && k->zone == AZK_Z_DECK && (k->seen >> (1 - k->owner) & 1); /* seen: rarely set */
     zone_remove(g, c);
     k->incarnation = ++g->next_incarnation;
     k->damage = 0;
@@ -328,7 +325,6 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     k->seen = 0;
     k->holder = AZK_NONE;
     zone_add(g, cs, c, zone, slot);
-    if (opp_knew && zone == AZK_Z_HAND) k->flags |= AZK_CF_REVEALED;
     if ((zone == AZK_Z_GARDEN || zone == AZK_Z_ALLEY) && min_health(cs, g, c) <= 0)
         g->at_risk[k->owner] |= (uint16_t)risk_bit(k);
     if (was_holder && zone != AZK_Z_GARDEN) {
@@ -395,7 +391,12 @@ void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n) {
             return;
         }
         int c = pl->deck[pl->deck_n - 1];
+        /* a deck card the opponent knew (put there in public, docs/rules.md
+         * §17.5) stays known to it in hand: revealed. Drawing is the one way
+         * from the deck to a hand (a search reveals what it finds anyway). */
+        int opp_knew = g->cards[c].seen >> (1 - p) & 1;
         azk_move(g, cs, c, AZK_Z_HAND, 0);
+        if (opp_knew) g->cards[c].flags |= AZK_CF_REVEALED;
         azk_event(g, AZK_EV_DRAWN, p, c, 0);
         /* on_draw (rules §15.2): draws of the game, not the opening hands (turn 0) */
         if (g->turn && (g->listen[p] & (1u << AZK_TRIG_ON_DRAW))) azk_fire_all(g, cs, AZK_TRIG_ON_DRAW, 1u << p, c, 0);
