@@ -649,15 +649,9 @@ def main(args) -> int:
     if len(players) == 2:
         r = evaluate(players[0], players[1], games=args.games, seed=args.seed, decks=decks, n=args.n,
                      replays=args.replays, cards=cards)
-        if args.json:
-            print(json.dumps(r, indent=1))
-        else:
-            print(format_head_to_head(r))
+        print(json.dumps(r, indent=1) if args.json else format_head_to_head(r))
         return 0
     rr = round_robin(players, games_per_pair=args.games, seed=args.seed, decks=decks, n=args.n,
                      replays=args.replays, cards=cards)
-    if args.json:
-        print(json.dumps(rr, indent=1))
-    else:
-        print(format_round_robin(rr))
+    print(json.dumps(rr, indent=1) if args.json else format_round_robin(rr))
     return 0

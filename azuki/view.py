@@ -39,6 +39,11 @@ def _zone(game, seat, p, name, cards):
     return [c if _known(game, seat, f"p{p}.{name}[{i}]") else None for i, c in enumerate(cards)]
 
 
+# A player's public places and counters, the same in every view.
+_PUBLIC_PLAYER = ("leader", "gate", "discard", "garden", "alley", "ikz_area", "token", "played_entities",
+                  "mulligan_done")
+
+
 def seat_view(game, seat):
     """The position as `seat` (0 or 1) may see it (module docstring)."""
     if seat not in (0, 1) or isinstance(seat, bool):
@@ -47,8 +52,7 @@ def seat_view(game, seat):
     out = {"format": VIEW_FORMAT, "seat": seat, **{k: d[k] for k in _PUBLIC if k in d}}
     players = []
     for p, pd in enumerate(d["players"]):
-        v = {k: pd[k] for k in ("leader", "gate", "discard", "garden", "alley", "ikz_area", "token",
-                                "played_entities", "mulligan_done") if k in pd}
+        v = {k: pd[k] for k in _PUBLIC_PLAYER if k in pd}
         if p == seat:
             v["hand"] = list(pd["hand"])              # in hand order: the action ids name hand indices
         else:   # the opponent's hand as a multiset: the cards the seat knows (sorted), then one None per unknown card
@@ -102,8 +106,7 @@ def full_view(game):
     out = {"format": VIEW_FORMAT, "seat": None, **{k: d[k] for k in _PUBLIC if k in d}}
     players = []
     for p, pd in enumerate(d["players"]):
-        v = {k: pd[k] for k in ("leader", "gate", "discard", "garden", "alley", "ikz_area", "token",
-                                "played_entities", "mulligan_done") if k in pd}
+        v = {k: pd[k] for k in _PUBLIC_PLAYER if k in pd}
         v["hand"] = list(pd["hand"])
         v["hand_count"] = len(pd["hand"])
         v["deck_count"] = len(pd["deck"])

@@ -663,6 +663,13 @@ class Compiler:
                 raise AbilityError(path, f"missing field {k!r}")
         return arg
 
+    def _place(self, a, p):
+        """The `to` of play_free / move: garden, alley or either (default)."""
+        to = _name(a.get("to", "either"), f"{p}.to", "place")
+        if to not in PLACES:
+            raise AbilityError(f"{p}.to", f"unknown place {to!r} (garden, alley, either)")
+        return to
+
     def _card_amount(self, arg, p, scope, card_key, op):
         """{card_key: CARD, "amount": V} -> `op t, r` (deal_damage, heal): a
         count of damage (a negative literal is refused)."""
@@ -760,9 +767,7 @@ class Compiler:
         elif k == "play_free":
             a = self._fields(arg, p, ("card",), ("to",))
             t = self.card_ref(a["card"], f"{p}.card", scope)
-            to = _name(a.get("to", "either"), f"{p}.to", "place")
-            if to not in PLACES:
-                raise AbilityError(f"{p}.to", f"unknown place {to!r} (garden, alley, either)")
+            to = self._place(a, p)
             self._emit(p, "PLAY_FREE", t, PLACES[to])
             if self._may_be_source(a["card"], scope, on_field=False):
                 scope.plays_self.append((f"{p}.card", to, a["card"]))
@@ -859,9 +864,7 @@ class Compiler:
         elif k == "move":
             a = self._fields(arg, p, ("card",), ("to",))
             t = self.card_ref(a["card"], f"{p}.card", scope)
-            to = _name(a.get("to", "either"), f"{p}.to", "place")
-            if to not in PLACES:
-                raise AbilityError(f"{p}.to", f"unknown place {to!r} (garden, alley, either)")
+            to = self._place(a, p)
             self._emit(p, "MOVE", t, PLACES[to])
         # --- deck --- (docs/rules.md §17)
         elif k == "search":
