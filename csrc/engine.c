@@ -53,6 +53,7 @@ static void clear_granted_shock(azk_game *g, int c) {
     }
     memset(&g->fx[w], 0, sizeof(azk_effect) * (size_t)(g->fx_n - w));
     g->fx_n = (uint8_t)w;
+    azk_fx_hint_rebuild(g);
 }
 
 /* ---------------------------------------------------------------------------
@@ -135,14 +136,9 @@ static void start_draw(azk_game *g, const azk_cardset *cs) {
     if (g->result != AZK_RES_ONGOING) return;
     azk_player *pl = &g->pl[p];
     if (pl->ikz_pile_n > 0) { /* 4.1.5 */
-        int c = pl->ikz_pile[pl->ikz_pile_n - 1];
-        azk_move(g, cs, c, AZK_Z_IKZ_AREA, 0);
-        azk_event(g, AZK_EV_IKZ_GAINED, p, c, 0);
+        azk_gain_ikz(g, cs, pl->ikz_pile[pl->ikz_pile_n - 1], 0);
     }
-    if (g->turn == 2 && g->cards[pl->token].zone == AZK_Z_ASIDE) {
-        azk_move(g, cs, pl->token, AZK_Z_IKZ_AREA, 0);
-        azk_event(g, AZK_EV_IKZ_GAINED, p, pl->token, 1);
-    }
+    if (g->turn == 2 && g->cards[pl->token].zone == AZK_Z_ASIDE) azk_gain_ikz(g, cs, pl->token, 1);
     g->flow = AZK_FLOW_MAIN;
 }
 

@@ -344,7 +344,9 @@ struct azk_game {
      * only ones a state check can destroy). A superset, kept by
      * azk_deal_damage and azk_move (a card entering a row) and cleared
      * lazily by azk_state_check; rebuilt by deserialize and
-     * azk_state_check_all. azk_check_invariants verifies the superset. */
+     * azk_state_check_all. azk_check_invariants verifies the superset.
+     * Bit AZK_RISK_END of at_risk[0]: a win / lose statement set
+     * pending_end (vm.c); the slow check reads pending_end and clears it. */
     uint16_t at_risk[AZK_PLAYERS];
     /* ---- not hashed, not serialized: untapped IKZ hint ----
      * ikz_untapped[p]: the number of untapped cards in p's IKZ area, read at
@@ -379,6 +381,14 @@ struct azk_game {
      * like act_src. */
     uint16_t aura_src[AZK_PLAYERS];
     uint16_t cost_src[AZK_PLAYERS];
+    /* ---- not hashed, not serialized: effect-records hint ----
+     * Bit c % 64 of fx_cards[c / 64]: some record of fx[0 .. fx_n) names
+     * card c (live or not). Status, attack and health reads walk the effect
+     * list only for such cards: most cards have no effect on them. A
+     * superset: set by azk_add_effect, recomputed whenever records are
+     * dropped (azk_fx_hint_rebuild) and by azk_rebuild_hints;
+     * azk_check_invariants verifies it covers every record (FX_HINT). */
+    uint64_t fx_cards[(AZK_NUM_CARDS + 63) / 64];
 };
 
 /* Place codes: the one internal scheme for naming a player's places.
@@ -390,6 +400,11 @@ struct azk_game {
 #define AZK_CODE_ALLEY(s) (1u << (1 + AZK_ROW + (s)))
 #define AZK_CODES_GARDEN (((1u << AZK_ROW) - 1) << 1)
 #define AZK_CODES_ALLEY (((1u << AZK_ROW) - 1) << (1 + AZK_ROW))
+/* at_risk[0] bit AZK_RISK_END: a win / lose statement is pending
+ * (pending_end != 0), so the state check's fast path needs one test for
+ * both kinds of work (rules §15.6). Above every place code. */
+#define AZK_RISK_END (1u << 15)
+_Static_assert(1 + 2 * AZK_ROW < 15, "AZK_RISK_END is above the place codes");
 /* The card (or AZK_NONE) at row place `code` of a player: 1..5 garden,
  * 6..10 alley. azk_place_card adds code 0, the leader. */
 static inline int azk_row_card(const azk_player *pl, int code) {
@@ -435,8 +450,11 @@ void azk_truncate(azk_game *g, int reason); /* end the game TRUNCATED (enum azk_
 /* Statuses granted by live temporary effects (an effect on an earlier
  * incarnation of the card is dead, RULES §2.1), and in *removed those that
  * live remove_status effects mask off (docs/rules.md §16.4). */
+/* May some effect record name card c (the fx_cards hint)? */
+static inline int azk_fx_names(const azk_game *g, int c) { return (int)(g->fx_cards[c >> 6] >> (c & 63)) & 1; }
 static inline unsigned azk_fx_status(const azk_game *g, int c, unsigned *removed) {
     unsigned s = 0, m = 0;
+    if (azk_fx_names(g, c))
     for (int i = 0; i < g->fx_n; i++) {
         const azk_effect *e = &g->fx[i];
         if (e->card != c || g->cards[c].incarnation != e->incarnation) continue;
@@ -518,12 +536,13 @@ void azk_state_check_slow(azk_game *g, const azk_cardset *cs);
 static inline void azk_state_check(azk_game *g, const azk_cardset *cs) {
     if (g->result != AZK_RES_ONGOING) return;
     int l0 = g->pl[0].leader, l1 = g->pl[1].leader;
-    if (!(g->at_risk[0] | g->at_risk[1] | g->pending_end) && g->cards[l0].damage < cs->facts[g->cards[l0].def].min_health &&
+    if (!(g->at_risk[0] | g->at_risk[1]) && g->cards[l0].damage < cs->facts[g->cards[l0].def].min_health &&
         g->cards[l1].damage < cs->facts[g->cards[l1].def].min_health)
         return;
     azk_state_check_slow(g, cs);
 }
 void azk_state_check_all(azk_game *g, const azk_cardset *cs); /* after writing the state directly */
+void azk_fx_hint_rebuild(azk_game *g); /* the fx_cards hint from the effect records */
 void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild every derived hint (at_risk .. listen) exactly */
 unsigned azk_count_occ(const azk_game *g, int p); /* the occ hint's definition */
 unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p); /* the listen hint's definition */
@@ -547,6 +566,7 @@ void azk_fire_card_slow(azk_game *g, const azk_cardset *cs, int source, int trig
 void azk_fire_with_weapons(azk_game *g, const azk_cardset *cs, int holder, int trigger);
 void azk_fire_all(azk_game *g, const azk_cardset *cs, int trigger, unsigned players, int ctx_card, int ctx_value);
 void azk_place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);
+void azk_gain_ikz(azk_game *g, const azk_cardset *cs, int c, int is_token); /* IKZ pile top / token -> IKZ area */
 void azk_pay_ikz(azk_game *g, const azk_cardset *cs, int p, int n);
 void azk_expire_effects(azk_game *g, int duration, int creator);
 void azk_game_over(azk_game *g, int result, int reason);

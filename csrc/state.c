@@ -388,6 +388,8 @@ static int check_caches(const azk_game *g, const azk_cardset *cs) {
             if (c != AZK_NONE && g->cards[c].damage >= azk_min_health(cs, g, c))
                 INV(g->at_risk[p] & (1u << code), AZK_INV_AT_RISK_HINT);
         }
+    for (int i = 0; i < g->fx_n; i++) /* the effect-records hint is a superset */
+        INV(azk_fx_names(g, g->fx[i].card), AZK_INV_FX_HINT);
     for (int p = 0; p < AZK_PLAYERS; p++) /* the untapped-IKZ hint is exact */
         INV(g->ikz_untapped[p] == azk_count_untapped_ikz(g, p) && g->act_src[p] == azk_count_act_src(g, cs, p) &&
                 g->occ[p] == azk_count_occ(g, p) && g->listen[p] == azk_count_listen(g, cs, p) &&

@@ -22,6 +22,8 @@
  * abandoned and the step reports AZK_ERR_LIMIT); FOREACH loops do not nest.
  * The verifier rejects anything the interpreter would need to check.
  */
+#include <limits.h>
+
 #include "game.h"
 
 #include "azk_ops.h"
@@ -165,9 +167,12 @@ static inline unsigned row_codes(unsigned z) {
 
 /* Matches among n cards of one zone array. */
 static inline int count_in(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int source,
-                           const int16_t *regs, const uint8_t *tregs, const uint8_t *arr, int n) {
+                           const int16_t *regs, const uint8_t *tregs, const uint8_t *arr, int n, int need) {
     int m = 0;
-    for (int i = 0; i < n; i++) m += sel_props(g, cs, s, source, regs, tregs, arr[i]);
+    for (int i = 0; i < n; i++) {
+        m += sel_props(g, cs, s, source, regs, tregs, arr[i]);
+        if (need && m >= need) break; /* `need` 0: count them all */
+    }
     return m;
 }
 
@@ -177,8 +182,8 @@ static inline int count_in(const azk_game *g, const azk_cardset *cs, const azk_s
  * never collapses copies, so every zone is walked in place. The zone arrays
  * of a player hold only that player's cards (game.h invariants), so walking
  * the selector's zones of the selector's sides replaces those two tests. */
-static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                          int source, const int16_t *regs, const uint8_t *tregs) {
+static inline int count_upto(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                             int source, const int16_t *regs, const uint8_t *tregs, int need) {
     unsigned z = s->zones ? s->zones : 0xFFu;
     int n = 0;
     for (int k = 0; k < AZK_PLAYERS; k++) {
@@ -190,16 +195,27 @@ static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_se
         if (z & AZK_SZ_LEADER) n += sel_props(g, cs, s, source, regs, tregs, pl->leader);
         for (unsigned m = g->occ[p] & row_codes(z); m; m &= m - 1) { /* occupied slots (game.h) */
             int code = __builtin_ctz(m);
-            n += sel_props(g, cs, s, source, regs, tregs,
-                           azk_row_card(pl, code));
+            n += sel_props(g, cs, s, source, regs, tregs, azk_row_card(pl, code));
         }
-        if (z & AZK_SZ_WEAPON) n += count_in(g, cs, s, source, regs, tregs, pl->weapons, pl->weapons_n);
-        if (z & AZK_SZ_HAND) n += count_in(g, cs, s, source, regs, tregs, pl->hand, pl->hand_n);
-        if (z & AZK_SZ_DISCARD) n += count_in(g, cs, s, source, regs, tregs, pl->discard, pl->discard_n);
-        if (z & AZK_SZ_LOOK) n += count_in(g, cs, s, source, regs, tregs, pl->look, pl->look_n);
-        if (z & AZK_SZ_IKZ_AREA) n += count_in(g, cs, s, source, regs, tregs, pl->ikz_area, pl->ikz_area_n);
+        if (need && n >= need) return n;
+        if (z & AZK_SZ_WEAPON) n += count_in(g, cs, s, source, regs, tregs, pl->weapons, pl->weapons_n, need ? need - n : 0);
+        if (z & AZK_SZ_HAND) n += count_in(g, cs, s, source, regs, tregs, pl->hand, pl->hand_n, need ? need - n : 0);
+        if (z & AZK_SZ_DISCARD) n += count_in(g, cs, s, source, regs, tregs, pl->discard, pl->discard_n, need ? need - n : 0);
+        if (z & AZK_SZ_LOOK) n += count_in(g, cs, s, source, regs, tregs, pl->look, pl->look_n, need ? need - n : 0);
+        if (z & AZK_SZ_IKZ_AREA) n += count_in(g, cs, s, source, regs, tregs, pl->ikz_area, pl->ikz_area_n, need ? need - n : 0);
+        if (need && n >= need) return n;
     }
     return n;
+}
+static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                          int source, const int16_t *regs, const uint8_t *tregs) {
+    return count_upto(g, cs, s, controller, source, regs, tregs, 0);
+}
+/* "At least k match" (COUNT_GE): the count may stop once it reaches k, the
+ * answer is the same (selector tests read the game, never change it). */
+static int count_at_least(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                          int source, const int16_t *regs, const uint8_t *tregs, int k) {
+    return k <= 0 || count_upto(g, cs, s, controller, source, regs, tregs, k) >= k;
 }
 
 /* Matching cards in a fixed order: controller first, then opponent; per
@@ -356,7 +372,7 @@ static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x,
     case AZK_OP_LOAD: set_t(g, x, a[0], load_ref(g, x, a[1])); break;
     case AZK_OP_COUNT_GE: {
         const azk_selector *s = &cs->selectors[a[1]];
-        r[a[0]] = sat16(count_matching(g, cs, s, x->controller, x->source, r, x->t)) >= (int8_t)a[2];
+        r[a[0]] = (int16_t)count_at_least(g, cs, s, x->controller, x->source, r, x->t, (int8_t)a[2]);
         break;
     }
     /* --- effects --- */
@@ -389,8 +405,7 @@ int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int 
      * end. */
     const uint8_t *b = &cs->bytecode[pc];
     if (b[0] == AZK_OP_COUNT_GE && b[1] == 0 && b[4] == AZK_OP_END)
-        return sat16(count_matching(g, cs, &cs->selectors[b[2]], controller, source, ZERO_R, EMPTY_T)) >=
-               (int8_t)b[3];
+        return count_at_least(g, cs, &cs->selectors[b[2]], controller, source, ZERO_R, EMPTY_T, (int8_t)b[3]);
     int16_t r[AZK_REGS] = {0};
     uint8_t t[AZK_TREGS];
     uint16_t t_inc[AZK_TREGS] = {0};
@@ -937,8 +952,14 @@ AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) 
         case AZK_OP_DESTROY:
             if (valid_on_field(g, &x, a[0])) azk_destroy(g, cs, f->t[a[0]]);
             break;
-        case AZK_OP_WIN: g->pending_end |= (uint8_t)(1u << f->controller); break;
-        case AZK_OP_LOSE: g->pending_end |= (uint8_t)(1u << (2 + f->controller)); break;
+        case AZK_OP_WIN:
+            g->pending_end |= (uint8_t)(1u << f->controller);
+            g->at_risk[0] |= AZK_RISK_END;
+            break;
+        case AZK_OP_LOSE:
+            g->pending_end |= (uint8_t)(1u << (2 + f->controller));
+            g->at_risk[0] |= AZK_RISK_END;
+            break;
         case AZK_OP_RETURN:
         case AZK_OP_RETURN_COST:
             if (t_valid(g, &x, a[0])) {

@@ -29,6 +29,7 @@ static int fx_live(const azk_game *g, const azk_effect *e) {
 
 static int fx_attack(const azk_game *g, int c) {
     int a = 0;
+    if (!azk_fx_names(g, c)) return 0;
     for (int i = 0; i < g->fx_n; i++) {
         const azk_effect *e = &g->fx[i];
         if (e->card == c && e->kind == AZK_FX_ATTACK && fx_live(g, e)) a += e->amount;
@@ -267,16 +268,23 @@ AZK_ALWAYS_INLINE static inline void zone_remove(azk_game *g, int c) {
     }
 }
 
-/* Canonical hand position: by definition index, then card index (DESIGN §3). */
-static int hand_insert_pos(const azk_game *g, const azk_player *pl, int c) {
+/* Insert c at its canonical hand position: by definition index, then card
+ * index (DESIGN §3). One pass from the end, as insertion sort: each card
+ * that sorts after c moves up one place. */
+static inline void hand_insert(azk_game *g, azk_player *pl, int c) {
     int d = g->cards[c].def;
     int pos = pl->hand_n;
     while (pos > 0) {
-        const azk_card *o = &g->cards[pl->hand[pos - 1]];
-        if (o->def < d || (o->def == d && pl->hand[pos - 1] < c)) break;
+        int o = pl->hand[pos - 1];
+        const azk_card *k = &g->cards[o];
+        if (k->def < d || (k->def == d && o < c)) break;
+        pl->hand[pos] = (uint8_t)o;
+        g->cards[o].pos = (uint8_t)pos;
         pos--;
     }
-    return pos;
+    pl->hand[pos] = (uint8_t)c;
+    g->cards[c].pos = (uint8_t)pos;
+    pl->hand_n++;
 }
 
 /* `slot`: garden/alley slot; deck: 0 = bottom, 1 = top; ignored elsewhere. */
@@ -289,7 +297,7 @@ AZK_ALWAYS_INLINE static inline void zone_add(azk_game *g, const azk_cardset *cs
         if (slot == 0) list_insert(g, pl->deck, &pl->deck_n, 0, c);
         else list_insert(g, pl->deck, &pl->deck_n, pl->deck_n, c);
         break;
-    case AZK_Z_HAND: list_insert(g, pl->hand, &pl->hand_n, hand_insert_pos(g, pl, c), c); break;
+    case AZK_Z_HAND: hand_insert(g, pl, c); break;
     case AZK_Z_DISCARD: list_insert(g, pl->discard, &pl->discard_n, pl->discard_n, c); break;
     case AZK_Z_WEAPON: list_insert(g, pl->weapons, &pl->weapons_n, pl->weapons_n, c); break;
     case AZK_Z_IKZ_AREA: /* enters untapped (azk_move cleared the flags) */
@@ -313,8 +321,10 @@ AZK_ALWAYS_INLINE static inline void zone_add(azk_game *g, const azk_cardset *cs
 }
 
 /* Move a card to a zone: a new object (RULES §2.1). A holder leaving the
- * garden takes its weapons to the discard pile (RULES §5.3). */
-void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
+ * garden takes its weapons to the discard pile (RULES §5.3). Inline for the
+ * hottest caller with a known zone (azk_draw: the zone switches fold away);
+ * azk_move is the one out-of-line copy for everyone else. */
+AZK_ALWAYS_INLINE static inline void move_card(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     azk_card *k = &g->cards[c];
     int was_holder = k->zone == AZK_Z_GARDEN;
     zone_remove(g, c);
@@ -341,6 +351,8 @@ void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     }
 }
 
+void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) { move_card(g, cs, c, zone, slot); }
+
 /* Put an entity into a row slot; an occupied slot is replaced first (§2.3). */
 void azk_place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, int slot) {
     azk_player *pl = &g->pl[g->cards[c].owner];
@@ -350,7 +362,8 @@ void azk_place_in_row(azk_game *g, const azk_cardset *cs, int c, int zone, int s
         azk_move(g, cs, old, AZK_Z_DISCARD, 0);
         azk_event(g, AZK_EV_REPLACED, g->cards[old].owner, old, zone);
     }
-    azk_move(g, cs, c, zone, slot);
+    if (zone == AZK_Z_GARDEN) move_card(g, cs, c, AZK_Z_GARDEN, slot); /* two inline copies: a known row */
+    else move_card(g, cs, c, AZK_Z_ALLEY, slot);
     if (zone == AZK_Z_GARDEN) {
         g->cards[c].flags |= AZK_CF_COOLDOWN; /* §5.5 */
         int p = g->cards[c].owner; /* rules §15.2: "whenever another entity enters your garden" */
@@ -395,12 +408,19 @@ void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n) {
          * §17.5) stays known to it in hand: revealed. Drawing is the one way
          * from the deck to a hand (a search reveals what it finds anyway). */
         int opp_knew = g->cards[c].seen >> (1 - p) & 1;
-        azk_move(g, cs, c, AZK_Z_HAND, 0);
+        move_card(g, cs, c, AZK_Z_HAND, 0);
         if (opp_knew) g->cards[c].flags |= AZK_CF_REVEALED;
         azk_event(g, AZK_EV_DRAWN, p, c, 0);
         /* on_draw (rules §15.2): draws of the game, not the opening hands (turn 0) */
         if (g->turn && (g->listen[p] & (1u << AZK_TRIG_ON_DRAW))) azk_fire_all(g, cs, AZK_TRIG_ON_DRAW, 1u << p, c, 0);
     }
+}
+
+/* Card c (the top of its owner's IKZ pile, or the token) enters the IKZ
+ * area untapped (RULES §4.1.5, D4). */
+void azk_gain_ikz(azk_game *g, const azk_cardset *cs, int c, int is_token) {
+    move_card(g, cs, c, AZK_Z_IKZ_AREA, 0);
+    azk_event(g, AZK_EV_IKZ_GAINED, g->cards[c].owner, c, is_token);
 }
 
 /* Pay IKZ: regular cards before the token, the token goes out of game (§5.1, D4). */
@@ -429,6 +449,7 @@ void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int
         for (int i = 0; i < g->fx_n; i++)
             if (fx_live(g, &g->fx[i])) g->fx[w++] = g->fx[i];
         g->fx_n = (uint8_t)w;
+        azk_fx_hint_rebuild(g);
         if (g->fx_n >= AZK_MAX_EFFECTS) { /* a bound, never a silent drop */
             azk_truncate(g, AZK_END_EFFECTS);
             return;
@@ -443,6 +464,7 @@ void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int
     e->amount = (int8_t)amount;
     e->status = (uint16_t)status;
     e->incarnation = g->cards[c].incarnation;
+    g->fx_cards[c >> 6] |= 1ull << (c & 63);
     azk_event(g, AZK_EV_EFFECT, creator, c, kind == AZK_FX_ATTACK ? amount : (int)status);
 }
 
@@ -457,6 +479,12 @@ void azk_expire_effects(azk_game *g, int duration, int creator) {
     }
     memset(&g->fx[w], 0, sizeof(azk_effect) * (size_t)(g->fx_n - w));
     g->fx_n = (uint8_t)w;
+    azk_fx_hint_rebuild(g);
+}
+
+void azk_fx_hint_rebuild(azk_game *g) {
+    memset(g->fx_cards, 0, sizeof g->fx_cards);
+    for (int i = 0; i < g->fx_n; i++) g->fx_cards[g->fx[i].card >> 6] |= 1ull << (g->fx[i].card & 63);
 }
 
 /* ---------------------------------------------------------------------------
@@ -593,7 +621,7 @@ int azk_destroy(azk_game *g, const azk_cardset *cs, int c) {
                      !(azk_granted_status(g, c) & AZK_ST_FROZEN); /* frozen: no abilities (RULES §7) */
     int others_hear = ((g->listen[0] | g->listen[1]) & (1u << AZK_TRIG_ENTITY_DESTROYED)) != 0;
     int last_attack = self_hears || others_hear ? azk_attack_of(g, cs, c) : 0;
-    azk_move(g, cs, c, AZK_Z_DISCARD, 0);
+    move_card(g, cs, c, AZK_Z_DISCARD, 0);
     azk_event(g, AZK_EV_DESTROYED, p, c, 0);
     if (self_hears) azk_fire_card_slow(g, cs, c, AZK_TRIG_ON_DESTROYED, c, last_attack);
     if (others_hear) azk_fire(g, cs, AZK_TRIG_ENTITY_DESTROYED, c, last_attack);
@@ -638,6 +666,7 @@ unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p) {
 }
 
 void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
+    azk_fx_hint_rebuild(g);
     for (int p = 0; p < AZK_PLAYERS; p++) {
         g->ikz_untapped[p] = (uint8_t)azk_count_untapped_ikz(g, p);
         g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
@@ -645,7 +674,7 @@ void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
         g->listen[p] = azk_count_listen(g, cs, p);
         g->aura_src[p] = (uint16_t)azk_count_fact_src(g, cs, p, AZK_DF_AURA); /* --- cont --- */
         g->cost_src[p] = (uint16_t)azk_count_fact_src(g, cs, p, AZK_DF_COST);
-        g->at_risk[p] = 0;
+        g->at_risk[p] = p == 0 && g->pending_end ? AZK_RISK_END : 0;
         for (unsigned o = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); o; o &= o - 1) {
             int code = __builtin_ctz(o), c = azk_row_card(&g->pl[p], code);
             if (g->cards[c].damage >= min_health(cs, g, c) || (g->cards[c].flags & AZK_CF_POISONED))
@@ -664,7 +693,7 @@ void azk_state_check_slow(azk_game *g, const azk_cardset *cs) {
         for (int p = 0; p < AZK_PLAYERS; p++) {
             /* only places in the at_risk hint (game.h), garden slots then
              * alley slots (the place-code order) */
-            for (unsigned risk = g->at_risk[p]; risk; risk &= risk - 1) {
+            for (unsigned risk = g->at_risk[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); risk; risk &= risk - 1) {
                 int code = __builtin_ctz(risk);
                 int c = azk_row_card(&g->pl[p], code);
                 /* fast path: damage below the lowest health its statics could give;
@@ -685,6 +714,7 @@ void azk_state_check_slow(azk_game *g, const azk_cardset *cs) {
             }
         }
     }
+    g->at_risk[0] &= (uint16_t)~AZK_RISK_END; /* pending_end is read below */
     int dead[AZK_PLAYERS];
     for (int p = 0; p < AZK_PLAYERS; p++) {
         int c = g->pl[p].leader;
@@ -781,7 +811,7 @@ void azk_fire(azk_game *g, const azk_cardset *cs, int trigger, int ctx_card, int
 
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c) {
     int owner = g->cards[c].owner;
-    azk_move(g, cs, c, AZK_Z_HAND, 0);
+    move_card(g, cs, c, AZK_Z_HAND, 0);
     g->cards[c].flags |= AZK_CF_REVEALED; /* it left the field in public: both players know it (obs.c) */
     azk_event(g, AZK_EV_RETURNED, owner, c, 0);
     azk_fire(g, cs, AZK_TRIG_ENTITY_RETURNED, c, 0);
@@ -836,7 +866,7 @@ int azk_holder_code_card(const azk_game *g, int p, int code) {
  * holder's card index. */
 int azk_attach_weapon(azk_game *g, const azk_cardset *cs, int c, int where) {
     int holder = azk_holder_code_card(g, g->cards[c].owner, where);
-    azk_move(g, cs, c, AZK_Z_WEAPON, 0);
+    move_card(g, cs, c, AZK_Z_WEAPON, 0);
     g->cards[c].holder = (uint8_t)holder;
     return holder;
 }
@@ -856,7 +886,7 @@ void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int wher
         azk_fire_card(g, cs, c, AZK_TRIG_ON_PLAY, holder, 0);
         azk_fire_card(g, cs, c, AZK_TRIG_WHEN_EQUIPPING, holder, 0);
     } else if (d->card_type == AZK_CT_SPELL) {
-        azk_move(g, cs, c, AZK_Z_RESOLVING, 0);
+        move_card(g, cs, c, AZK_Z_RESOLVING, 0);
         int ab = cs->facts[g->cards[c].def].spell_ability;
         if (ab != AZK_NO_ABILITY && cs->abilities[ab].program != AZK_NO_PC) {
             azk_vm_start(g, cs, ab, c, p, -1, 0, c);

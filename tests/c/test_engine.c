@@ -305,6 +305,49 @@ static void test_trigger_entries_checked(void) {
     }
 }
 
+/* The effect-records hint (game.h fx_cards) only lets reads skip the effect
+ * list: at every decision of random games (any card set, $AZK_CARDSET),
+ * every card's statuses, attack and health read the same with the hint
+ * full (every card's records walked). A hint that misses a record is
+ * invariant FX_HINT (-101), and deserialize rebuilds it. */
+static void test_fx_hint(void) {
+    static azk_game g, full, h;
+    static uint8_t bytes[8192];
+    int32_t legal[2048];
+    uint64_t rs = 99;
+    int checked = 0, missed = 0;
+    for (int seed = 1; seed <= 150; seed++) {
+        azk_game_init(&g, CS, (uint64_t)seed, seed & 1, (seed >> 1) & 1);
+        while (!azk_is_terminal(&g)) {
+            if (g.fx_n > 0) {
+                memcpy(&full, &g, sizeof full);
+                memset(full.fx_cards, 0xFF, sizeof full.fx_cards);
+                for (int c = 0; c < AZK_NUM_CARDS; c++) {
+                    AZK_CHECK(azk_status_of(&g, CS, c) == azk_status_of(&full, CS, c));
+                    AZK_CHECK(azk_granted_status(&g, c) == azk_granted_status(&full, c));
+                    if (azk_on_field(&g, c)) {
+                        AZK_CHECK(azk_attack_of(&g, CS, c) == azk_attack_of(&full, CS, c));
+                        AZK_CHECK(azk_health_of(&g, CS, c) == azk_health_of(&full, CS, c));
+                    }
+                }
+                checked++;
+                if (missed < 20) { /* a hint without a record's card is refused */
+                    memcpy(&full, &g, sizeof full);
+                    full.fx_cards[g.fx[0].card >> 6] &= ~(1ull << (g.fx[0].card & 63));
+                    AZK_CHECK_EQ_U64(azk_check_invariants(&full, CS), (uint64_t)AZK_INV_FX_HINT);
+                    size_t len = azk_serialize(&full, CS, bytes, sizeof bytes);
+                    AZK_CHECK(azk_deserialize(&h, CS, bytes, len) == AZK_OK); /* not serialized: rebuilt */
+                    AZK_CHECK(azk_check_invariants(&h, CS) == 0 && azk_hash(&h) == azk_hash(&g));
+                    missed++;
+                }
+            }
+            int n = azk_legal_actions(&g, CS, legal, NA);
+            azk_step(&g, CS, legal[xs(&rs) % (uint32_t)n]);
+        }
+    }
+    AZK_CHECK(checked > 100 && missed == 20); /* the games did put effects on cards */
+}
+
 int main(int argc, char **argv) {
     CS = azk_env_cardset(); /* $AZK_CARDSET: any card set (make ctest-cards CARDS=...) */
     NA = azk_num_actions();
@@ -317,6 +360,7 @@ int main(int argc, char **argv) {
     AZK_RUN(test_prompt_state_checked);
     AZK_RUN(test_turn_marks_only_on_the_field);
     AZK_RUN(test_trigger_entries_checked);
+    AZK_RUN(test_fx_hint);
     AZK_RUN(test_random_play);
     return azk_test_summary();
 }
