@@ -81,6 +81,19 @@ const azk_field_layout *azk_cardset_layout(int *n) {
     return cardset_layout;
 }
 
+/* Does some aura of the set lower health (rules §18.2)? Then no card's
+ * health has a bound a definition can know (any number of such auras may
+ * stand on the field), and every min_health is AZK_HEALTH_UNBOUNDED: state
+ * checks look at every row entity and both leaders, exactly. Sets without
+ * such an aura (the starter set) keep their per-definition bounds. */
+static int set_lowers_health(const azk_cardset *cs) {
+    for (int i = 0; i < cs->num_abilities && i < AZK_MAX_ABILITIES; i++)
+        if (cs->abilities[i].kind == AZK_AB_STATIC && cs->abilities[i].static_target == AZK_STT_AURA &&
+            cs->abilities[i].health < 0)
+            return 1;
+    return 0;
+}
+
 static void derive_def(const azk_cardset *cs, int d, azk_def_facts *f) {
     const azk_card_def *def = &cs->defs[d];
     memset(f, 0, sizeof *f);
@@ -106,6 +119,7 @@ static void derive_def(const azk_cardset *cs, int d, azk_def_facts *f) {
         default: break;
         }
     }
+    if (set_lowers_health(cs)) f->min_health = AZK_HEALTH_UNBOUNDED;
 }
 
 /* Set-wide facts (events): which of the new mechanics any card can use,
@@ -169,9 +183,9 @@ static int selector_ok(const azk_cardset *cs, const azk_selector *s) {
 /* Auras and cost modifiers (rules §18): the engine's fast paths rely on
  * these shapes. An aura changes field cards only (leader, garden, alley:
  * the places the aura hint and azk_attack_of / azk_status_of look at),
- * grants and removes keywords only (never a condition), and never lowers
- * health (the state check's lowest-health bound, cs->facts min_health, counts
- * only a card's own statics). A cost modifier changes hand cards only. The
+ * grants and removes keywords only (never a condition); one that lowers
+ * health unbounds every min_health (set_lowers_health). A cost modifier
+ * changes hand cards only. The
  * new fields are zero on every other ability. */
 static int cont_ability_ok(const azk_cardset *cs, const azk_ability *ab) {
     int aura = ab->kind == AZK_AB_STATIC && ab->static_target == AZK_STT_AURA;
@@ -185,7 +199,7 @@ static int cont_ability_ok(const azk_cardset *cs, const azk_ability *ab) {
     unsigned zones = cs->selectors[ab->selector].zones;
     if (aura) {
         if (!zones || (zones & ~(unsigned)(AZK_SZ_LEADER | AZK_SZ_GARDEN | AZK_SZ_ALLEY))) return 0;
-        if (ab->health < 0 || ab->set_bonus) return 0;
+        if (ab->set_bonus) return 0;
         if ((ab->grant | ab->remove) >= (1u << AZK_KWI_COUNT)) return 0;
         if (!(ab->attack || ab->health || ab->grant || ab->remove)) return 0;
     } else {

@@ -166,8 +166,10 @@ enum azk_set_fact_flag {
     AZK_SETF_AURA = 1u << 3       /* some definition has an aura (cont, rules §18): azk_status_of looks */
 };
 #define AZK_NO_ABILITY 0xFF
+#define AZK_HEALTH_UNBOUNDED INT16_MIN /* min_health when auras can lower any card's health */
 typedef struct azk_def_facts {
-    int16_t min_health;      /* printed health plus every negative static health change */
+    int16_t min_health;      /* printed health plus every negative static health change; AZK_HEALTH_UNBOUNDED
+                              * in a set with an aura that lowers health (cardset.c) */
     uint8_t spell_ability;   /* absolute index of the SPELL ability, AZK_NO_ABILITY if none */
     uint8_t flags;           /* enum azk_def_fact_flag */
     uint32_t trigger_mask;   /* bit t: a TRIGGERED ability on enum azk_trigger t */

@@ -75,7 +75,6 @@ BAD = [
     (_with(AURA, affects={"zone": ["weapon"]}), "affects.zone", r"zone must be some of leader, garden, alley"),
     (_with(AURA, affects={"side": "self"}), "affects.zone", r"an aura changes cards on the field"),
     (_with(AURA, affects=[1]), "affects", r"not of type 'object'"),  # the schema
-    (_with(AURA, health=-1), "health", r"cannot lower health"),
     (_with(AURA, attack=None), "", r"an aura must change attack, health or keywords"),
     (_with(AURA, grant=["frozen"]), "grant[0]", r"unknown keyword 'frozen'"),
     (_with(AURA, grant="charge"), "grant", r"not of type 'array'"),  # the schema

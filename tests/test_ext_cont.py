@@ -134,6 +134,128 @@ def test_health_aura_ending_destroys_a_damaged_entity():
     assert g.check_invariants() == 0
 
 
+# ---- §18.2 auras that lower health (X-CONT-4) ----------------------------------------------
+BLIGHT, HEXLORD = "TST-BLIGHT", "TST-HEXLORD"
+_LOWER_PATH = None
+
+
+def _lower_path():
+    """cont_doc() plus two test cards: Blight Totem (2/3, "enemy entities get
+    -1 health") and Hex Lord (0/5, "all leaders get -2 health"), and a deck
+    that plays the Totem."""
+    global _LOWER_PATH
+    if _LOWER_PATH is None:
+        import copy, json, pathlib, tempfile
+        from cont_cards import cont_doc
+        doc = cont_doc()
+        base = {"card_type": "entity", "element": "earth", "rarity": "C", "subtypes": [], "gate_points": 1,
+                "keywords": []}
+        doc["cards"] += [
+            dict(base, id=BLIGHT, name="Blight Totem", cost=2, attack=2, health=3, text="Enemy entities get -1 health.",
+                 abilities=[{"kind": "static", "text": "enemy entities get -1 health",
+                             "affects": {"zone": ["garden", "alley"], "side": "opponent", "type": "entity"},
+                             "health": -1}]),
+            dict(base, id=HEXLORD, name="Hex Lord", cost=5, attack=0, health=5, text="All leaders get -2 health.",
+                 abilities=[{"kind": "static", "text": "all leaders get -2 health",
+                             "affects": {"zone": ["leader"], "side": "any"}, "health": -2}]),
+        ]
+        deck = copy.deepcopy(doc["decks"][-1])
+        deck["name"], deck["title"] = "BLIGHT", "test: Blight Totems"
+        del deck["main"]["EXP01-072"]
+        deck["main"]["EXP01-073"] -= 2
+        deck["main"][BLIGHT] = 4
+        deck["main"][HEXLORD] = 2
+        doc["decks"].append(deck)
+        d = pathlib.Path(tempfile.mkdtemp(prefix="azk_lower_"))
+        _LOWER_PATH = str(d / "lower.json")
+        pathlib.Path(_LOWER_PATH).write_text(json.dumps(doc))
+    return _LOWER_PATH
+
+
+def lgame(p0=None, p1=None, active=0, **kw):
+    return make_game(["CONTFIRE", "BLIGHT"], p0, p1, active=active, cards=_lower_path(), **kw)
+
+
+def test_lowering_aura_destroys_at_the_next_state_check():
+    """docs/rules.md §18.2: "enemy entities get -1 health". Played, the Totem
+    lowers every enemy entity's health at once: a 1-health Whelp (no damage)
+    and a 3-health Warlord at 2 damage die at the next state check
+    (X-CONT-4); the undamaged Warlord lives at 2 health; the Totem's own side
+    is unchanged. Damage counts against the lowered health; when the Totem
+    leaves, health comes back."""
+    g = lgame({"garden": [WHELP, {"card": WARLORD, "damage": 2}, WARLORD]},
+              {"hand": [BLIGHT], "ikz_area": 2, "garden": [GOLEM]}, active=1)
+    assert g.health_of("p0.garden[0]") == 1
+    do(g, "PLAY_ENTITY_TO_GARDEN", "Blight Totem", "garden[1]")
+    assert row(g, 0) == [None, None, WARLORD, None, None]
+    assert discard(g, 0).count(WHELP) == 1 and discard(g, 0).count(WARLORD) == 1
+    assert g.health_of("p0.garden[2]") == 2
+    assert g.health_of("p1.garden[0]") == 2          # its own side: printed
+    assert g.check_invariants() == 0
+    # damage that the lowered health cannot take: 2 damage on a 2-health Warlord
+    g2 = lgame({"garden": [WARLORD]}, {"garden": [BLIGHT], "hand": [FLARE], "ikz_area": 2}, active=1)
+    assert g2.health_of("p0.garden[0]") == 2
+    do(g2, "PLAY_SPELL_MAIN", "Flare Bolt")          # the one enemy entity: no question
+    assert row(g2, 0)[0] is None
+    # the source leaves: health comes back (an entity at 2 damage under the Totem was dead already)
+    g3 = lgame({"garden": [{"card": WARLORD, "damage": 1}], "hand": [FLARE], "ikz_area": 2},
+               {"garden": [BLIGHT]})
+    assert g3.health_of("p0.garden[0]") == 2
+    do(g3, "PLAY_SPELL_MAIN", "Flare Bolt")          # 2 damage to the Totem (3 health): it stays
+    assert g3.health_of("p0.garden[0]") == 2 and row(g3, 1)[0] == BLIGHT
+    g4 = lgame({"garden": [{"card": WARLORD, "damage": 1}], "hand": [FLARE, FLARE], "ikz_area": 4},
+               {"garden": [{"card": BLIGHT, "damage": 1}]})
+    do(g4, "PLAY_SPELL_MAIN", "Flare Bolt")          # the Totem dies: the Warlord is back at 3 health
+    assert row(g4, 1)[0] is None and g4.health_of("p0.garden[0]") == 3
+    assert g3.check_invariants() == 0 and g4.check_invariants() == 0
+
+
+def test_lowering_aura_on_leaders_ends_the_game():
+    """docs/rules.md §18.2 / §9.1: a leader whose health an aura brings to its
+    damage loses at the next state check; both at once: a draw (D10); one
+    more health and the game goes on."""
+    h0 = lgame().health_of("p0.leader")
+    h1 = lgame().health_of("p1.leader")
+
+    def hex_played(d0, d1):
+        g = lgame({"leader": {"card": "STT01-001", "damage": d0}},
+                  {"leader": {"card": "STT02-001", "damage": d1}, "hand": [HEXLORD], "ikz_area": 5}, active=1)
+        do(g, "PLAY_ENTITY_TO_GARDEN", "Hex Lord", "garden[0]")
+        return g
+
+    g = hex_played(h0 - 2, 0)
+    assert g.is_terminal and g.result == "WIN_P1" and g.end_reason == "LEADER"
+    g = hex_played(h0 - 2, h1 - 2)
+    assert g.is_terminal and g.result == "DRAW"
+    g = hex_played(h0 - 3, h1 - 3)
+    assert not g.is_terminal
+    assert g.health_of("p0.leader") == h0 - 2 and g.health_of("p1.leader") == h1 - 2
+    assert g.check_invariants() == 0
+
+
+def test_lowering_aura_random_play_keeps_invariants():
+    """Random play with the Totem deck (docs/rules.md §18.2, §9.1): the
+    invariants hold after every step, in particular no entity stands at a
+    decision with damage >= its (lowered) health (-15) and the state-check
+    hint covers every entity (-98); and the lowering auras did stand on the
+    field in these games."""
+    import random
+    rng = random.Random(5)
+    seen_on_field = 0
+    for seed in range(40):
+        g = azuki.Game(seed=seed, decks=("CONTFIRE", "BLIGHT"), cards=_lower_path())
+        steps = 0
+        while not g.is_terminal:
+            legal = g.legal_actions()
+            g.step(int(legal[rng.randrange(len(legal))]))
+            assert g.check_invariants() == 0
+            steps += 1
+            if steps % 5 == 0:
+                rows = [c for pl in g.state_dict()["players"] for c in pl["garden"] + pl["alley"] if c]
+                seen_on_field += any(c["card"] in (BLIGHT, HEXLORD) for c in rows)
+    assert seen_on_field > 50
+
+
 # ---- §18.3 keywords ---------------------------------------------------------------------
 def _attackers(g):
     return sorted({g.action_str(a).split(" ")[1] for a in find(g, "ATTACK")})

@@ -1161,9 +1161,6 @@ class Compiler:
             if not zones or any(z not in AURA_ZONES for z in zones):
                 raise AbilityError(f"{path}.affects.zone", f"an aura changes cards on the field: zone must be "
                                                            f"some of {', '.join(AURA_ZONES)}, got {zones!r}")
-            if ab.health < 0:
-                raise AbilityError(f"{path}.health", "an aura cannot lower health (the state checks' "
-                                                     "lowest-health bound counts only a card's own statics)")
             if "grant" in a:
                 ab.grant = self._keywords(a["grant"], f"{path}.grant")
             if "remove" in a:

@@ -544,7 +544,13 @@ static void test_verify_ability_fields(void) {
     CS.abilities[ab].grant = AZK_KW_CHARGE;
     CS.abilities[ab].remove = AZK_KW_DEFENDER;
     AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
-    FIELD_REJECT(CS.abilities[ab].health = -1);                  /* would break the lowest-health bound */
+    /* an aura may lower health (rules §18.2): then no definition has a health bound */
+    CS.abilities[ab].health = -1;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    for (int d = 0; d < CS.num_defs; d++) AZK_CHECK(CS.facts[d].min_health == AZK_HEALTH_UNBOUNDED);
+    CS.abilities[ab].health = 0;
+    AZK_CHECK(azk_cardset_finish(&CS) == AZK_OK);
+    for (int d = 0; d < CS.num_defs; d++) AZK_CHECK(CS.facts[d].min_health > AZK_HEALTH_UNBOUNDED);
     FIELD_REJECT(CS.abilities[ab].grant = (uint16_t)(1u << AZK_STI_FROZEN)); /* conditions are not keywords */
     FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)hs);       /* an aura changes field cards */
     FIELD_REJECT(CS.abilities[ab].selector = (uint8_t)wz);
