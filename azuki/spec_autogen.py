@@ -38,6 +38,7 @@ CAPS = {
     'AZK_SIM_RNG_STREAM': 1592614637,
     'AZK_MAX_MODES': 7,
     'AZK_VM_DEPTH': 3,
+    'AZK_TRIG_NTH_SHIFT': 5,
     'AZK_MAX_CARD_DEFS': 127,
     'AZK_CARD_ID_SCALE': 127,
     'AZK_MAX_SUBTYPES': 64,
@@ -421,7 +422,7 @@ OP_TOP_LOOKED = 59
 OP_PUT_ON_DECK = 60
 
 OPERAND = ('_', 'R', 'T', 'SEL', 'REF', 'CTXV', 'DUR', 'STATUS', 'I8', 'FLAG', 'PLACE', 'OFF', 'TRIG', 'STAT', 'NMODES')
-OPERAND_DOC = ('no operand (padding of the kind list)', 'R register index, < AZK_REGS', 'T register index, < AZK_TREGS', "selector index, < the set's num_selectors", 'card reference (enum azk_ref), < AZK_REF_COUNT', 'context value (enum azk_ctx_value), < AZK_CTXV_COUNT', 'duration (enum azk_duration), < AZK_DUR_COUNT', 'non-empty enum azk_status_bit mask, u16 little-endian, < 1 << AZK_STI_COUNT', 'small immediate: any byte, read as int8', '0 or 1', 'placement code: 1 garden, 2 alley, 3 either', 'jump target: u16 little-endian absolute pc onto an instruction of the same program', 'which ability RUN_ABILITY resolves: enum azk_trigger (its first triggered ability on it), AZK_TRIG_COUNT (its spell ability) or AZK_TRIG_COUNT + 1 (its first activated ability)', 'card statistic (enum azk_stat), < AZK_STAT_COUNT', 'number of modes of a choose_mode, 1 .. AZK_MAX_MODES')
+OPERAND_DOC = ('no operand (padding of the kind list)', 'R register index, < AZK_REGS', 'T register index, < AZK_TREGS', "selector index, < the set's num_selectors", 'card reference (enum azk_ref), < AZK_REF_COUNT', 'context value (enum azk_ctx_value), < AZK_CTXV_COUNT', 'duration (enum azk_duration), < AZK_DUR_COUNT', 'non-empty enum azk_status_bit mask, u16 little-endian, < 1 << AZK_STI_COUNT', 'small immediate: any byte, read as int8', '0 or 1', 'placement code: 1 garden, 2 alley, 3 either', 'jump target: u16 little-endian absolute pc onto an instruction of the same program', "which ability RUN_ABILITY resolves: low AZK_TRIG_NTH_SHIFT bits the kind, enum azk_trigger (a triggered ability on it), AZK_TRIG_COUNT (its spell ability) or AZK_TRIG_COUNT + 1 (an activated ability); the bits above: n, the card's (n+1)-th ability of that kind in printed order", 'card statistic (enum azk_stat), < AZK_STAT_COUNT', 'number of modes of a choose_mode, 1 .. AZK_MAX_MODES')
 OPERAND_ARGS = ((0,), (1,), (1,), (1,), (1,), (1,), (1,), (2,), (1,), (1,), (1,), (2,), (1,), (1,), (1,))
 OPERAND__ = 0
 OPERAND_R = 1

@@ -78,6 +78,7 @@ _Noreturn void azk_assert_fail(const char *what, const char *file, int line);
 /* --- effects --- */
 #define AZK_VM_DEPTH 3                  /* VM frames: one ability + 2 nested trigger_ability runs */
 #define AZK_MAX_MODES 7                 /* modes of one choose_mode (a 7-bit availability mask) */
+#define AZK_TRIG_NTH_SHIFT 5            /* RUN_ABILITY's TRIG operand: kind code below, 0-based n-th above */
 _Static_assert(AZK_VM_DEPTH >= 2 && AZK_VM_DEPTH <= 8, "trigger_ability needs a nested frame; the stack stays small");
 _Static_assert(AZK_MAX_MODES <= 7 && AZK_MAX_MODES <= AZK_MAX_OPTIONS, "mode bits are built with int8 ADDI; one prompt");
 

@@ -568,18 +568,22 @@ static int placement_options(const azk_game *g, const azk_cardset *cs, int c, in
 /* The ability `which` (operand kind TRIG) of card c's definition: its first
  * triggered ability on that trigger, its spell ability (AZK_TRIG_COUNT) or
  * its first activated ability (AZK_TRIG_COUNT + 1); -1 if none has a program. */
-static int find_ability(const azk_game *g, const azk_cardset *cs, int c, int which) {
+static int find_ability(const azk_game *g, const azk_cardset *cs, int c, int code) {
     const azk_card_def *d = azk_def(cs, g, c);
+    int which = code & ((1 << AZK_TRIG_NTH_SHIFT) - 1), nth = code >> AZK_TRIG_NTH_SHIFT;
     for (int i = 0; i < d->ability_count; i++) {
         const azk_ability *ab = &cs->abilities[d->ability_first + i];
         if (ab->program == AZK_NO_PC) continue;
         int hit = which < AZK_TRIG_COUNT ? ab->kind == AZK_AB_TRIGGERED && ab->trigger == which
                   : which == AZK_TRIG_COUNT ? ab->kind == AZK_AB_SPELL
                                             : ab->kind == AZK_AB_ACTIVATED;
-        if (hit) return d->ability_first + i;
+        if (hit && nth-- == 0) return d->ability_first + i;
     }
-    return -1;
+    return -1; /* the card has no such ability (or fewer of that kind): nothing (§16.3) */
 }
+_Static_assert(AZK_TRIG_COUNT + 1 < (1 << AZK_TRIG_NTH_SHIFT) &&
+                   (AZK_MAX_CARD_ABILITIES - 1) << AZK_TRIG_NTH_SHIFT <= 0xFF,
+               "RUN_ABILITY's TRIG byte holds every kind code and ability index");
 
 /* The context the pure instructions read, for the running frame. */
 static pure_ctx frame_ctx(const azk_game *g, azk_vm_frame *f) {
@@ -1164,7 +1168,8 @@ static int kind_ok(const azk_cardset *cs, uint8_t kind, const uint8_t *a) {
     case AZK_OPK_PLACE: return a[0] >= 1 && a[0] <= 3;
     case AZK_OPK_OFF: return 1;
     /* --- effects --- */
-    case AZK_OPK_TRIG: return a[0] <= AZK_TRIG_COUNT + 1;
+    case AZK_OPK_TRIG: return (a[0] & ((1 << AZK_TRIG_NTH_SHIFT) - 1)) <= AZK_TRIG_COUNT + 1 &&
+                              (a[0] >> AZK_TRIG_NTH_SHIFT) < AZK_MAX_CARD_ABILITIES;
     case AZK_OPK_STAT: return a[0] < AZK_STAT_COUNT;
     case AZK_OPK_NMODES: return a[0] >= 1 && a[0] <= AZK_MAX_MODES;
     case AZK_OPK_COUNT: break;

@@ -129,7 +129,8 @@ def test_statements_emit_their_opcode(stmt, op):
 def test_operands():
     out = compile_effect([{"set_cooldown": "self"}, {"clear_cooldown": "self"},
                           {"trigger_ability": {"card": "self", "ability": "activated"}},
-                          {"trigger_ability": {"card": "self"}}])
+                          {"trigger_ability": {"card": "self"}},
+                          {"trigger_ability": {"card": "self", "ability": "activated", "nth": 3}}])
     bc, pc = out.bytecode, program_of(out)
     flags, trig = [], []
     while bc[pc] != OPS["END"].code:
@@ -140,7 +141,9 @@ def test_operands():
             trig.append(bc[pc + 2])
         pc += 1 + o.nbytes
     from azuki.convert.abilities import TRIGGERS
-    assert flags == [1, 0] and trig == [len(TRIGGERS) + 1, TRIGGERS["ON_PLAY"]]   # on_play by default
+    from azuki.spec_autogen import CAPS
+    assert flags == [1, 0] and trig == [len(TRIGGERS) + 1, TRIGGERS["ON_PLAY"],    # on_play by default
+                                        len(TRIGGERS) + 1 | 2 << CAPS["AZK_TRIG_NTH_SHIFT"]]   # nth 3: index 2
 
 
 @pytest.mark.parametrize("stmt,where,what", [
@@ -155,6 +158,12 @@ def test_operands():
     ({"move": {"card": "self", "to": "deck"}}, "move.to", "unknown place"),
     ({"trigger_ability": {"card": "self", "ability": "on_flip"}}, "trigger_ability.ability", "unknown ability"),
     ({"trigger_ability": {"ability": "spell"}}, "trigger_ability", "missing field 'card'"),
+    ({"trigger_ability": {"card": "self", "nth": 0}}, "trigger_ability.nth", "expected an integer in [1, 8]"),
+    ({"trigger_ability": {"card": "self", "nth": 9}}, "trigger_ability.nth", "expected an integer in [1, 8]"),
+    ({"trigger_ability": {"card": "self", "nth": "2"}}, "trigger_ability.nth", "expected an integer"),
+    ({"trigger_ability": {"card": "self", "nth": True}}, "trigger_ability.nth", "expected an integer"),
+    ({"trigger_ability": {"card": "self", "ability": "spell", "nth": 2}}, "trigger_ability.nth", "in [1, 1]"),
+    ({"trigger_ability": {"card": "self", "which": 2}}, "trigger_ability.which", "unknown field"),
     ({"portal": 3}, "portal", "expected a card variable"),
 ])
 def test_statement_errors(stmt, where, what):

@@ -51,6 +51,19 @@ TEST_CARDS = [
          {"choose": {"as": "c", "from": {"zone": "garden", "side": "self", "type": "entity", "another": True}}},
          {"return_to_hand": "c"},
          {"trigger_ability": {"card": "c", "ability": "on_play"}}]}]},
+    {"id": "EXP01-093", "name": "Test Twin Spark", "card_type": "entity", "element": "fire", "rarity": "C",
+     "subtypes": [], "cost": 1, "attack": 1, "health": 1, "gate_points": 1, "keywords": [],
+     "text": "On Play: 1 damage to the opponent's leader. On Play: draw a card.",
+     "abilities": [{"kind": "triggered", "trigger": "on_play", "effect": [
+                        {"deal_damage": {"to": "opponent_leader", "amount": 1}}]},
+                   {"kind": "triggered", "trigger": "on_play", "effect": [{"draw": 1}]}]},
+    {"id": "EXP01-094", "name": "Test Second Echo", "card_type": "spell", "element": "fire", "rarity": "C",
+     "subtypes": [], "cost": 1, "keywords": [],
+     "text": "Resolve the second On Play ability of a Twin Spark in your discard pile, then its third.",
+     "abilities": [{"kind": "spell", "effect": [
+         {"choose": {"as": "c", "from": {"zone": "discard", "side": "self", "card": "EXP01-093"}}},
+         {"trigger_ability": {"card": "c", "ability": "on_play", "nth": 2}},
+         {"trigger_ability": {"card": "c", "ability": "on_play", "nth": 3}}]}]},
 ]
 
 
@@ -242,6 +255,17 @@ def test_trigger_ability_of_a_card_that_left_play(cards):
     play(g, "EXP01-092", "garden[1]")
     assert "EXP01-036" in hand(g, 0)
     assert P(g, 1)["leader"]["damage"] == 0
+
+
+def test_trigger_ability_nth(cards):
+    """docs/rules.md §16.3: `"nth": 2` resolves the card's second ability of
+    that kind in printed order (Twin Spark's second On Play: draw a card, not
+    its first: 1 damage); a card without an n-th one resolves nothing."""
+    g = game(cards, {"hand": ["EXP01-094"], "ikz_area": 1, "discard": ["EXP01-093"], "deck": ["STT01-004"] * 5})
+    n_hand = len(hand(g, 0))
+    play(g, "EXP01-094")
+    assert len(hand(g, 0)) == n_hand                      # the spell left, one card drawn
+    assert P(g, 1)["leader"]["damage"] == 0 and P(g, 0)["discard"].count("EXP01-093") == 1
 
 
 def test_trigger_ability_recursion_is_bounded(cards):

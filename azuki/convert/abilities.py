@@ -61,6 +61,8 @@ STATS = _family("AZK_STAT")                 # --- effects --- {"stat": {"of": ..
 # static condition reading them would recurse (docs/abilities.md, auras).
 STATIC_UNSAFE_STATS = frozenset({"ATTACK", "HEALTH", "REMAINING"})
 MAX_MODES = CAPS["AZK_MAX_MODES"]           # modes of one choose_mode
+TRIG_NTH_SHIFT = CAPS["AZK_TRIG_NTH_SHIFT"]  # trigger_ability's nth, above the kind code
+MAX_CARD_ABILITIES = CAPS["AZK_MAX_CARD_ABILITIES"]
 CARD_TYPES = _family("AZK_CARD_TYPE")
 ELEMENTS = _family("AZK_ELEMENT")
 KEYWORDS = _family("AZK_KEYWORD")   # --- cont ---: aura grant / remove
@@ -239,7 +241,8 @@ class Compiler:
             "REF": (0, len(REFS) - 1), "CTXV": (0, len(CTX) - 1), "DUR": (0, len(DURATIONS) - 1),
             "STATUS": (1, (1 << len(STATUSES)) - 1), "I8": (0, 255), "FLAG": (0, 1), "PLACE": (1, 3),
             # --- effects ---
-            "TRIG": (0, len(TRIGGERS) + 1), "STAT": (0, len(STATS) - 1), "NMODES": (1, MAX_MODES),
+            "TRIG": (0, (MAX_CARD_ABILITIES - 1) << TRIG_NTH_SHIFT | (len(TRIGGERS) + 1)),   # kind | nth << shift
+            "STAT": (0, len(STATS) - 1), "NMODES": (1, MAX_MODES),
         }.get(kind)
 
     def _emit(self, path, op, *operands):
@@ -831,7 +834,7 @@ class Compiler:
         elif k == "choose_mode":
             self._choose_mode(arg, p, scope)
         elif k == "trigger_ability":
-            a = self._fields(arg, p, ("card",), ("ability",))
+            a = self._fields(arg, p, ("card",), ("ability", "nth"))
             t = self.card_ref(a["card"], f"{p}.card", scope)
             which = _name(a.get("ability", "on_play"), f"{p}.ability", "ability")
             codes = {n.lower(): i for n, i in TRIGGERS.items()}
@@ -839,7 +842,12 @@ class Compiler:
             if which not in codes:
                 raise AbilityError(f"{p}.ability", f"unknown ability {which!r} (a trigger name, \"spell\" or "
                                                    f"\"activated\": {', '.join(codes)})")
-            self._emit(p, "RUN_ABILITY", t, codes[which])
+            nth = a.get("nth", 1)
+            top = 1 if which == "spell" else MAX_CARD_ABILITIES
+            if isinstance(nth, bool) or not isinstance(nth, int) or not 1 <= nth <= top:
+                raise AbilityError(f"{p}.nth", f"expected an integer in [1, {top}] (the card's n-th "
+                                               f"{which} ability; a card has at most one spell ability), got {nth!r}")
+            self._emit(p, "RUN_ABILITY", t, codes[which] | (nth - 1) << TRIG_NTH_SHIFT)
         elif k == "heal":
             self._card_amount(arg, p, scope, "target", "HEAL")
         elif k in ("untap", "set_cooldown", "clear_cooldown", "portal", "attach"):

@@ -2567,6 +2567,9 @@ static void test_op_run_ability(void) {
     AZK_CHECK_EQ_U64(G.vm_depth, 0);
     REJECT(OP(RUN_ABILITY), 0, AZK_TRIG_COUNT + 2, OP(END));
     ACCEPT(OP(RUN_ABILITY), 0, AZK_TRIG_COUNT + 1, OP(END));
+    /* the n-th ability of a kind: n - 1 above AZK_TRIG_NTH_SHIFT, below the card's ability count */
+    ACCEPT(OP(RUN_ABILITY), 0, (uint8_t)((AZK_MAX_CARD_ABILITIES - 1) << AZK_TRIG_NTH_SHIFT | AZK_TRIG_ON_PLAY), OP(END));
+    REJECT(OP(RUN_ABILITY), 0, (uint8_t)(1 << AZK_TRIG_NTH_SHIFT | (AZK_TRIG_COUNT + 2)), OP(END));
     REJECT_PURE(OP(RUN_ABILITY), 0, 0, OP(END));
 }
 
