@@ -32,7 +32,7 @@ CARDS_PER_PLAYER = 1 + 1 + DECK_MAIN + DECK_IKZ + 1   # leader, gate, main deck,
 ZONE = {n.lower(): i for i, n in enumerate(S.ZONE)}
 STATUS = {n.lower(): i for i, n in enumerate(S.STATUS)}
 DURATION = {n.lower(): i for i, n in enumerate(S.DURATION)}
-CF_TAPPED, CF_COOLDOWN, CF_SHOCKED = 1, 2, 4   # card flags (csrc/azk_export.def: CARD_FLAGS)
+CF_TAPPED, CF_COOLDOWN, CF_SHOCKED, CF_REVEALED = 1, 2, 4, 8   # card flags (csrc/azk_export.def: CARD_FLAGS)
 CF_EXPOSED = 32                                 # events: stealth ended (docs/rules.md §15.4)
 
 TOP_KEYS = {"players", "turn", "active", "first_player", "turn_cap", "decision_cap", "decisions", "end_reason", "decks", "seed", "effects", "cards",
@@ -40,7 +40,8 @@ TOP_KEYS = {"players", "turn", "active", "first_player", "turn_cap", "decision_c
             "format", "cardset", "phase", "result", "current_player", "rng", "combat", "prompt",
             "pending_triggers", "hash"}
 PLAYER_KEYS = {"leader", "gate", "hand", "deck", "deck_top", "discard", "garden", "alley", "ikz_area",
-               "ikz_pile", "token", "played_entities", "look", "out", "mulligan_done"}
+               "ikz_pile", "token", "played_entities", "look", "out", "mulligan_done",
+               "hand_revealed", "deck_known"}   # what the players know (docs/state_format.md)
 FIELD_KEYS = {"card", "tapped", "damage", "cooldown", "shocked", "exposed", "once_used", "weapons",
               "index", "attack", "health", "statuses"}   # the last four are derived, ignored
 
@@ -232,6 +233,15 @@ def build_setup(d, cs):
         for zone in ("hand", "discard"):
             for i, e in enumerate(_list(pd.get(zone, []), f"{path}.{zone}", DECK_MAIN)):
                 o[zone].append(pl.main_card(e, f"{path}.{zone}[{i}]", ("entity", "weapon", "spell"), zone))
+        # hand cards the opponent knows (revealed into the hand or returned to it, docs/rules.md §8.9)
+        if "hand_revealed" in pd:
+            rev = _list(pd["hand_revealed"], f"{path}.hand_revealed", DECK_MAIN)
+            if len(rev) != len(o["hand"]):
+                raise ValueError(f"{path}.hand_revealed: one true/false per hand card ({len(o['hand'])}), "
+                                 f"got {len(rev)}")
+            for i, c in enumerate(o["hand"]):
+                if _bool(rev[i], f"{path}.hand_revealed[{i}]"):
+                    pl.cards[c]["flags"] = pl.cards[c].get("flags", 0) | CF_REVEALED
         o["played_entities"] = _int(pd.get("played_entities", 0), f"{path}.played_entities", 0, 255)
         # deck: explicit (top first), or deck_top + filler
         main_left = pl.base + 2 + DECK_MAIN - pl.next_main
@@ -243,6 +253,21 @@ def build_setup(d, cs):
             raise ValueError(f"{path}: more than {DECK_MAIN} main-deck cards in this setup")
         top_cards = [pl.main_card(e, f"{path}.deck[{i}]", ("entity", "weapon", "spell"), "deck")
                      for i, e in enumerate(top)]
+        # who knows where each listed deck card lies (docs/rules.md §17.5): a list per card, top first
+        if "deck_known" in pd:
+            known = _list(pd["deck_known"], f"{path}.deck_known", DECK_MAIN)
+            if len(known) != len(top_cards):
+                raise ValueError(f"{path}.deck_known: one list of players per listed deck card "
+                                 f"({len(top_cards)}), got {len(known)}")
+            for i, (c, who) in enumerate(zip(top_cards, known)):
+                kp = f"{path}.deck_known[{i}]"
+                seen = 0
+                for j, q in enumerate(_list(who, kp, 2)):
+                    q = _int(q, f"{kp}[{j}]", 0, 1)
+                    if seen & (1 << q):
+                        raise ValueError(f"{kp}: player {q} listed twice")
+                    seen |= 1 << q
+                pl.cards[c]["seen"] = seen
         pool = list(pl.deck["main"])
         for k in pl.placed_defs:
             if k in pool:
@@ -389,6 +414,7 @@ def pack_plan(plan, X):
             w[X.CARD_DAMAGE + c] = spec.get("damage", 0)
             w[X.CARD_ONCE_USED + c] = spec.get("once_used", 0)
             w[X.CARD_HOLDER + c] = holder.get(c, -1)
+            w[X.CARD_SEEN + c] = spec.get("seen", 0)
         w[X.PLAYED_ENTITIES + p] = pp["played_entities"]
         for field, cards in (("DECK", pp["deck"]), ("HAND", pp["hand"]), ("DISCARD", pp["discard"]),
                              ("WEAPONS", [c for c, _ in pp["weapons"]]), ("IKZ_AREA", pp["ikz_area"]),

@@ -295,7 +295,11 @@ class Position:
             "leader": leader,
             "gate": {"card": self.id_of(gate), "tapped": bool(a[X.CARD_FLAGS + gate] & CF_TAPPED)},
             "hand": [ids[a[defs + c]] for c in self.plist("HAND", p)],
+            # hand card i known to the opponent (revealed into the hand or returned to it, docs/rules.md §8.9)
+            "hand_revealed": [bool(a[X.CARD_FLAGS + c] & CF_REVEALED) for c in self.plist("HAND", p)],
             "deck": [ids[a[defs + c]] for c in reversed(self.plist("DECK", p))],
+            # deck card i (top first): the players who know where it lies (docs/rules.md §17.5)
+            "deck_known": [[q for q in (0, 1) if a[X.CARD_SEEN + c] >> q & 1] for c in reversed(self.plist("DECK", p))],
             "discard": [ids[a[defs + c]] for c in self.plist("DISCARD", p)],
             "garden": garden,
             "alley": alley,

@@ -126,8 +126,8 @@ int azk_num_event_types(void);
  * csrc/azk_export.def; their field names, offsets and counts are reported
  * here at run time, and docs/state_format.md tables them. A layout change
  * bumps its version. */
-#define AZK_EXPORT_VERSION 1
-#define AZK_PLAN_VERSION 1
+#define AZK_EXPORT_VERSION 2 /* 2: CARD_SEEN */
+#define AZK_PLAN_VERSION 2 /* 2: CARD_SEEN */
 
 /* Facts and game fields. */
 int azk_num_cards(void);                     /* physical cards in a game (126) */

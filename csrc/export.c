@@ -132,6 +132,7 @@ int azk_export(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) 
         o[AZK_XO_CARD_DAMAGE + c] = k->damage;
         o[AZK_XO_CARD_ONCE_USED + c] = k->once_used;
         o[AZK_XO_CARD_INCARNATION + c] = k->incarnation;
+        o[AZK_XO_CARD_SEEN + c] = k->seen;
         o[AZK_XO_CARD_ATTACK + c] = ok ? azk_attack_of(g, cs, c) : 0;
         o[AZK_XO_CARD_HEALTH + c] = ok ? azk_health_of(g, cs, c) : 0;
         o[AZK_XO_CARD_STATUSES + c] = ok ? (int32_t)azk_status_of(g, cs, c) : 0;

@@ -87,6 +87,10 @@ static int check_words(const azk_cardset *cs, const int32_t *plan) {
         WANT(in(plan[AZK_PO_CARD_ONCE_USED + c], 0, 255), AZK_PO_CARD_ONCE_USED + c);
         WANT(plan[AZK_PO_CARD_HOLDER + c] == -1 || in(plan[AZK_PO_CARD_HOLDER + c], 0, AZK_NUM_CARDS - 1),
              AZK_PO_CARD_HOLDER + c);
+        /* known deck positions (docs/rules.md §17.5): deck cards only, one bit per player */
+        WANT(in(plan[AZK_PO_CARD_SEEN + c], 0, 3) && (plan[AZK_PO_CARD_SEEN + c] == 0 ||
+                                                      plan[AZK_PO_CARD_ZONE + c] == AZK_Z_DECK),
+             AZK_PO_CARD_SEEN + c);
     }
     for (int p = 0; p < AZK_PLAYERS; p++) {
         int bad;
@@ -157,6 +161,7 @@ static void write_position(azk_game *g, const int32_t *plan) {
             k->holder = h < 0 ? AZK_NONE : (uint8_t)h;
             k->flags = (uint8_t)plan[AZK_PO_CARD_FLAGS + c];
             k->once_used = (uint8_t)plan[AZK_PO_CARD_ONCE_USED + c];
+            k->seen = (uint8_t)plan[AZK_PO_CARD_SEEN + c];
             k->damage = (int16_t)plan[AZK_PO_CARD_DAMAGE + c];
             k->incarnation = ++g->next_incarnation; /* a new object (RULES 2.1) */
         }

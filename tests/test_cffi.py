@@ -743,7 +743,8 @@ def plan_from_export(api, x):
     put("VERSION", api.lib.azk_plan_version())
     for n in ("TURN", "ACTIVE", "FIRST_PLAYER", "TURN_CAP", "DECISION_CAP"):
         put(n, x[n])
-    for n in ("CARD_DEF", "CARD_ZONE", "CARD_FLAGS", "CARD_DAMAGE", "CARD_ONCE_USED", "CARD_HOLDER", "PLAYED_ENTITIES"):
+    for n in ("CARD_DEF", "CARD_ZONE", "CARD_FLAGS", "CARD_DAMAGE", "CARD_ONCE_USED", "CARD_HOLDER", "CARD_SEEN",
+              "PLAYED_ENTITIES"):
         put(n, x[n])
     for n in ("DECK", "HAND", "DISCARD", "WEAPONS", "IKZ_AREA", "IKZ_PILE", "GARDEN", "ALLEY"):
         assert lay[n][1] == x.lay[n][1]
@@ -779,7 +780,7 @@ def test_setup_reproduces_an_exported_position(api):
         assert lib.azk_check_invariants(g2, api.cs) == 0
         assert api.drain(g2) == []                                # setup is not news
         y = Export(api, g2)
-        for n in ("CARD_DEF", "CARD_ZONE", "CARD_POS", "CARD_HOLDER", "CARD_FLAGS", "CARD_DAMAGE", "DECK", "HAND",
+        for n in ("CARD_DEF", "CARD_ZONE", "CARD_POS", "CARD_HOLDER", "CARD_FLAGS", "CARD_DAMAGE", "CARD_SEEN", "DECK", "HAND",
                   "DISCARD", "WEAPONS", "GARDEN", "ALLEY", "IKZ_AREA", "IKZ_PILE", "TURN", "ACTIVE", "CARD_ATTACK",
                   "CARD_HEALTH", "CARD_STATUSES"):
             assert y[n] == x[n], n

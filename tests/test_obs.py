@@ -84,19 +84,29 @@ def test_observation_reads_the_position():
 # ---- (a) no leak ------------------------------------------------------------------
 
 def _variants(d, seat, rng):
-    """Setups that differ from d only in what `seat` cannot know."""
+    """Setups that differ from d only in what `seat` cannot know: cards
+    nobody knows (hand cards not revealed, deck cards whose place nobody
+    knows: state_dict's hand_revealed / deck_known) change places."""
     opp = 1 - seat
     out = []
     v = json.loads(json.dumps(d))
-    hand, deck = v["players"][opp]["hand"], v["players"][opp]["deck"]
-    if hand and deck:              # exchange opponent hand cards with deck cards
-        for _ in range(min(3, len(hand))):
-            i, j = rng.randrange(len(hand)), rng.randrange(len(deck))
+    pl = v["players"][opp]
+    hand, deck = pl["hand"], pl["deck"]
+    hidden_hand = [i for i, r in enumerate(pl["hand_revealed"]) if not r]
+    hidden_deck = [j for j, k in enumerate(pl["deck_known"]) if not k]
+    if hidden_hand and hidden_deck:   # exchange opponent hand cards with deck cards
+        for _ in range(min(3, len(hidden_hand))):
+            i, j = rng.choice(hidden_hand), rng.choice(hidden_deck)
             hand[i], deck[j] = deck[j], hand[i]
         out.append(v)
-    for p in (seat, opp):          # reorder a deck
+    for p in (seat, opp):             # reorder the unknown part of a deck
         v = json.loads(json.dumps(d))
-        rng.shuffle(v["players"][p]["deck"])
+        deck = v["players"][p]["deck"]
+        hidden = [j for j, k in enumerate(v["players"][p]["deck_known"]) if not k]
+        cards = [deck[j] for j in hidden]
+        rng.shuffle(cards)
+        for j, c in zip(hidden, cards):
+            deck[j] = c
         out.append(v)
     return out
 

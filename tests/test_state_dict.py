@@ -1,7 +1,9 @@
 """Game.state_dict() / Game.from_setup() (docs/state_format.md): round trips,
 defaults, and clear ValueErrors for setups that cannot be positions."""
 import json
+import re
 
+import numpy as np
 import pytest
 
 import azuki
@@ -142,3 +144,79 @@ def test_lethal_damage_in_setup_is_resolved_by_state_checks():
 def test_bad_setups_raise_clear_errors(setup, match):
     with pytest.raises(ValueError, match=match):
         azuki.Game.from_setup(setup)
+
+
+# ---- what the players know survives the round trip (docs/state_format.md) ----------------
+KNOWLEDGE_SLICES = ("OPP_HAND_KNOWN", "DECK_BOTTOM", "DECK_TOP", "DECK_OPP_KNOWS", "OPP_DECK_TOP", "OPP_DECK_BOTTOM")
+
+
+def test_round_trip_keeps_what_each_player_knows():
+    """docs/state_format.md "Round trip", docs/rules.md §8.9 / §17.5: hand
+    cards known to the opponent (hand_revealed) and known deck positions
+    (deck_known, from search / order_top / put_on_deck / bottom_looked) go
+    through state_dict -> from_setup: the players dicts are equal and both
+    seats' observations show the same known cards. Random play over the
+    expansion decks, whose cards make such knowledge often."""
+    import pathlib
+    import random
+    from azuki.obs import obs_slice
+    exp = str(pathlib.Path(azuki.__file__).parent / "data" / "expansion.json")
+    rng = random.Random(3)
+    checked = known_hand = known_deck = 0
+    for seed in range(12):
+        g = azuki.Game(seed=seed, decks=("EXP01-FIRE", "EXP01-EARTH") if seed % 2 else ("EXP01-EARTH", "STT02"),
+                       cards=exp)
+        i = 0
+        while not g.is_terminal and i < 500:
+            if g.phase == "MAIN" and i % 3 == 0:
+                d = g.state_dict()
+                h = azuki.Game.from_setup(d, cards=exp)
+                if h.phase == "MAIN" and h.turn == g.turn:
+                    d2 = h.state_dict()
+                    for p in (0, 1):
+                        assert strip_index(d["players"][p]) == strip_index(d2["players"][p]), (seed, i, p)
+                        for name in KNOWLEDGE_SLICES:
+                            assert np.array_equal(obs_slice(g.observe(p), name), obs_slice(h.observe(p), name)), name
+                        known_hand += sum(d["players"][p]["hand_revealed"])
+                        known_deck += sum(1 for k in d["players"][p]["deck_known"] if k)
+                    checked += 1
+            legal = g.legal_actions()
+            g.step(int(legal[rng.randrange(len(legal))]))
+            i += 1
+    assert checked > 100 and known_hand > 0 and known_deck > 0, (checked, known_hand, known_deck)
+
+
+@pytest.mark.parametrize("key,val,msg", [
+    ("hand_revealed", [True], "one true/false per hand card (2), got 1"),
+    ("hand_revealed", [1, 0], "expected true or false"),
+    ("hand_revealed", "yes", "expected a list"),
+    ("deck_known", [[0]], "one list of players per listed deck card (2), got 1"),
+    ("deck_known", [[0], [2]], "deck_known[1][0]"),
+    ("deck_known", [[0, 0], []], "player 0 listed twice"),
+    ("deck_known", [[True], []], "deck_known[0][0]"),
+    ("deck_known", [0, []], "deck_known[0]"),
+])
+def test_knowledge_keys_are_checked(key, val, msg):
+    """docs/state_format.md: malformed hand_revealed / deck_known are
+    ValueErrors naming the key."""
+    d = {"players": [{"hand": ["STT01-003", "STT01-004"], "deck_top": ["STT01-005", "STT01-006"], "ikz_area": 1,
+                      key: val}, {}]}
+    with pytest.raises(ValueError, match=re.escape(msg) if "[" in msg or "(" in msg else msg):
+        azuki.Game.from_setup(d)
+
+
+def test_knowledge_keys_set_what_the_players_know():
+    """docs/state_format.md: from_setup with hand_revealed and deck_known
+    gives the observations those facts (docs/rules.md §8.9, §17.5)."""
+    from azuki.obs import obs_slice
+    d = {"players": [{"hand": ["STT01-003", "STT01-004"], "hand_revealed": [False, True],
+                      "deck_top": ["STT01-005", "STT01-006"], "deck_known": [[0, 1], [0]], "ikz_area": 1}, {}]}
+    g = azuki.Game.from_setup(d)
+    p0 = g.state_dict()["players"][0]
+    assert p0["hand_revealed"] == [False, True] and p0["deck_known"][:3] == [[0, 1], [0], []]
+    o0, o1 = g.observe(0), g.observe(1)
+    assert obs_slice(o0, "DECK_TOP")[:3].any() and obs_slice(o0, "DECK_OPP_KNOWS")[0] == 1
+    assert obs_slice(o0, "DECK_OPP_KNOWS")[1] == 0
+    assert obs_slice(o1, "OPP_DECK_TOP")[0] > 0 and obs_slice(o1, "OPP_DECK_TOP")[1] == 0
+    assert obs_slice(o1, "OPP_HAND_KNOWN").sum() > 0
+    assert g.check_invariants() == 0

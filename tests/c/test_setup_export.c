@@ -48,7 +48,7 @@ static void plan_of(const int32_t *x, int32_t *w) {
     int ps = azk_plan_size();
     for (int i = 0; i < ps; i++) w[i] = -1;
     static const char *same[] = {"TURN", "ACTIVE", "FIRST_PLAYER", "TURN_CAP", "DECISION_CAP", "CARD_DEF",
-                                 "CARD_ZONE", "CARD_FLAGS", "CARD_DAMAGE", "CARD_ONCE_USED", "CARD_HOLDER",
+                                 "CARD_ZONE", "CARD_FLAGS", "CARD_DAMAGE", "CARD_ONCE_USED", "CARD_HOLDER", "CARD_SEEN",
                                  "PLAYED_ENTITIES", "DECK_N", "HAND_N", "DISCARD_N", "WEAPONS_N", "IKZ_AREA_N",
                                  "IKZ_PILE_N", "DECK", "HAND", "DISCARD", "WEAPONS", "IKZ_AREA", "IKZ_PILE",
                                  "GARDEN", "ALLEY"};
@@ -95,6 +95,10 @@ static void test_export_and_setup_round_trip(void) {
             int cnt = 0, off = XO("CARD_DEF", &cnt);
             AZK_CHECK(memcmp(x + off, y + off, sizeof(int32_t) * (size_t)cnt) == 0);
             off = XO("HAND", &cnt);
+            AZK_CHECK(memcmp(x + off, y + off, sizeof(int32_t) * (size_t)cnt) == 0);
+            off = XO("CARD_SEEN", &cnt); /* known deck positions survive (docs/rules.md §17.5) */
+            AZK_CHECK(memcmp(x + off, y + off, sizeof(int32_t) * (size_t)cnt) == 0);
+            off = XO("CARD_FLAGS", &cnt); /* revealed hand cards too */
             AZK_CHECK(memcmp(x + off, y + off, sizeof(int32_t) * (size_t)cnt) == 0);
         }
         free(h);
