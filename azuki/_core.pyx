@@ -1032,6 +1032,11 @@ cdef class Game:
         if st != AZK_OK:
             if detail < 0:
                 raise ValueError(f"setup does not describe a valid position ({invariant_text(detail)})")
+            fx = detail - PLAN_LAYOUT.FX_STATUS
+            if 0 <= fx < PLAN_LAYOUT.count("FX_STATUS") and words[PLAN_LAYOUT.FX_KIND + fx] == 1:
+                raise ValueError(f"effects[{fx}].statuses: {', '.join(status_names(words[detail]))}: stealth, "
+                                 f"lifesteal and poisonous work only in card sets where some card has or gives "
+                                 f"them, and no card of this set does")
             raise ValueError(f"setup plan rejected at word {detail} ({_plan_word_name(detail)})")
         self.cards = cs
         self.cs = cs.cs

@@ -147,6 +147,13 @@ void azk_cardset_derive(azk_cardset *cs) {
     cs->set_facts = derive_set(cs);
 }
 
+unsigned azk_cardset_untracked_statuses(const azk_cardset *cs) {
+    unsigned u = 0;
+    if (!(cs->set_facts & AZK_SETF_STEALTH)) u |= AZK_ST_STEALTH;
+    if (!(cs->set_facts & AZK_SETF_DAMAGE_KW)) u |= AZK_ST_LIFESTEAL | AZK_ST_POISONOUS;
+    return u;
+}
+
 int azk_cardset_facts_ok(const azk_cardset *cs) {
     if (cs->set_facts != derive_set(cs)) return 0;
     for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) {

@@ -196,5 +196,8 @@ _Static_assert(offsetof(azk_cardset, facts) == offsetof(azk_cardset, bytecode) +
 void azk_cardset_derive(azk_cardset *cs);
 /* 1 when cs->facts is exactly what azk_cardset_derive would write. */
 int azk_cardset_facts_ok(const azk_cardset *cs);
+/* The statuses whose engine paths the set's facts switch off (stealth,
+ * lifesteal, poisonous where no card has or gives them): a setup may not grant them. */
+unsigned azk_cardset_untracked_statuses(const azk_cardset *cs);
 
 #endif /* AZK_CARDSET_H */

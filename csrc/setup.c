@@ -119,6 +119,11 @@ static int check_words(const azk_cardset *cs, const int32_t *plan) {
         WANT(in(plan[AZK_PO_FX_CREATOR + i], 0, 1), AZK_PO_FX_CREATOR + i);
         WANT(in(plan[AZK_PO_FX_AMOUNT + i], INT8_MIN, INT8_MAX), AZK_PO_FX_AMOUNT + i);
         WANT(in(plan[AZK_PO_FX_STATUS + i], 0, (1 << AZK_STI_COUNT) - 1), AZK_PO_FX_STATUS + i);
+        /* a status the set's gates do not track (stealth, lifesteal, poisonous where no card of the
+         * set has or gives them): refused, not silently ignored by legality and damage */
+        WANT(plan[AZK_PO_FX_KIND + i] != AZK_FX_STATUS ||
+                 !((unsigned)plan[AZK_PO_FX_STATUS + i] & azk_cardset_untracked_statuses(cs)),
+             AZK_PO_FX_STATUS + i);
     }
     return -1;
 }

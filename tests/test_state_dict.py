@@ -220,3 +220,21 @@ def test_knowledge_keys_set_what_the_players_know():
     assert obs_slice(o1, "OPP_DECK_TOP")[0] > 0 and obs_slice(o1, "OPP_DECK_TOP")[1] == 0
     assert obs_slice(o1, "OPP_HAND_KNOWN").sum() > 0
     assert g.check_invariants() == 0
+
+
+@pytest.mark.parametrize("status", ["stealth", "lifesteal", "poisonous"])
+def test_setup_refuses_statuses_the_card_set_does_not_track(status):
+    """docs/rules.md §15.4: stealth, lifesteal and poisonous are engine paths
+    a card set switches on by using them; a setup that grants one in a set
+    where no card has or gives it (the starter set) is refused with a clear
+    error, never silently ignored. With the expansion (which uses all three)
+    the same setup works."""
+    import pathlib
+    d = {"players": [{"garden": ["STT01-003"], "hand": ["STT01-004"], "ikz_area": 1}, {}],
+         "effects": [{"where": "p0.garden[0]", "statuses": ["charge", status]}]}
+    with pytest.raises(ValueError, match=rf"effects\[0\]\.statuses: charge, {status}: stealth, lifesteal and "
+                                         "poisonous work only in card sets"):
+        azuki.Game.from_setup(d)
+    exp = str(pathlib.Path(azuki.__file__).parent / "data" / "expansion.json")
+    g = azuki.Game.from_setup(d, cards=exp)
+    assert status in g.statuses_of("p0.garden[0]")
