@@ -14,7 +14,7 @@ import pytest
 import azuki
 from azuki.policy_np import REFERENCE, CheckpointError, NumpyPolicyPlayer, load_numpy_policy
 from azuki.view import seat_view
-from azuki.web.server import App, serve_in_thread
+from azuki.web.server import App, serving
 from azuki.web.sessions import state_payload
 
 HAVE_REF = os.path.exists(REFERENCE + ".npz")
@@ -36,11 +36,8 @@ def test_shipped_reference_fits_this_build():
 @pytest.fixture(scope="module")
 def server():
     app = App(runs="/nonexistent")
-    srv, url = serve_in_thread(app)
-    yield app, url
-    srv.shutdown()
-    srv.server_close()
-    app.store.stop()
+    with serving(app) as url:
+        yield app, url
 
 
 def call(url, method, path, body=None, raw=None, headers=None):
@@ -251,8 +248,7 @@ def test_full_game_against_each_bot(server, opponent, sims):
 
 def test_cap_and_idle_timeout():
     app = App(runs="/nonexistent", max_games=2, idle_s=3600)
-    srv, url = serve_in_thread(app)
-    try:
+    with serving(app) as url:
         g1, k1 = new_game(url)
         new_game(url)
         st, r = call(url, "POST", "/api/new", {"mode": "bot"})
@@ -263,10 +259,6 @@ def test_cap_and_idle_timeout():
         assert st == 404 and "freed" in r["error"]
         app.store.idle_s = 3600
         new_game(url)
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        app.store.stop()
 
 
 # ---- replays ------------------------------------------------------------------------------

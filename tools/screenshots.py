@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from azuki.web.browser import click_action, launch  # noqa: E402
-from azuki.web.server import App, serve_in_thread  # noqa: E402
+from azuki.web.server import App, serving  # noqa: E402
 
 IDLE = ("(t) => window.AZUKI && !window.AZUKI.S.busy && (window.AZUKI.S.payload || !document.querySelector"
         "('#handover').classList.contains('hidden')) && document.querySelector('#board').dataset.token !== t")
@@ -63,7 +63,6 @@ def main(argv=None):
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     app = App(runs="/nonexistent")
-    srv, url = serve_in_thread(app)
     shots = []
 
     def shot(page, name):
@@ -71,7 +70,7 @@ def main(argv=None):
         page.screenshot(path=path)
         shots.append(path)
 
-    with sync_playwright() as pw:
+    with serving(app) as url, sync_playwright() as pw:
         browser = launch(pw)
         ctx = browser.new_context(viewport={"width": 1440, "height": 1000}, device_scale_factor=1)
         page = ctx.new_page()
@@ -123,8 +122,6 @@ def main(argv=None):
         page.wait_for_selector("#handover:not(.hidden)")
         shot(page, "handover")
         browser.close()
-    srv.shutdown()
-    app.store.stop()
     for s in shots:
         print("wrote", s)
     return 0

@@ -24,6 +24,7 @@ the viewer's full view), never in a live game's payload.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import mimetypes
 import os
@@ -365,11 +366,19 @@ def make_server(app, host="127.0.0.1", port=0, quiet=True):
     return srv
 
 
-def serve_in_thread(app, host="127.0.0.1", port=0):
-    """(server, url) with the server running in a daemon thread (tests, screenshots)."""
+@contextlib.contextmanager
+def serving(app, host="127.0.0.1", port=0):
+    """Serve `app` from a daemon thread for the `with` block (tests,
+    screenshots); yields its URL. Afterwards the server is shut down and
+    the game store's reaper stopped."""
     srv = make_server(app, host, port)
     threading.Thread(target=srv.serve_forever, name="azuki-play", daemon=True).start()
-    return srv, f"http://{host}:{srv.server_address[1]}/"
+    try:
+        yield f"http://{host}:{srv.server_address[1]}/"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        app.store.stop()
 
 
 def main(args):

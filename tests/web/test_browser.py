@@ -16,7 +16,7 @@ playwright_sync = pytest.importorskip("playwright.sync_api", reason="needs playw
 
 from azuki.view import full_view, seat_view  # noqa: E402
 from azuki.web.browser import chromium_path, click_action, launch  # noqa: E402
-from azuki.web.server import App, serve_in_thread  # noqa: E402
+from azuki.web.server import App, serving  # noqa: E402
 
 if chromium_path() is None:
     pytest.skip("needs Debian's chromium (apt-get install chromium)", allow_module_level=True)
@@ -28,11 +28,8 @@ PROMPTS = []     # prompts answered per game (the two games together must have s
 @pytest.fixture(scope="module")
 def server():
     app = App(runs="/nonexistent")
-    srv, url = serve_in_thread(app)
-    yield app, url
-    srv.shutdown()
-    srv.server_close()
-    app.store.stop()
+    with serving(app) as url:
+        yield app, url
 
 
 @pytest.fixture(scope="module")
