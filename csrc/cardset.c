@@ -94,7 +94,7 @@ static int set_lowers_health(const azk_cardset *cs) {
     return 0;
 }
 
-static void derive_def(const azk_cardset *cs, int d, azk_def_facts *f) {
+static void derive_def(const azk_cardset *cs, int d, int lowers_health, azk_def_facts *f) {
     const azk_card_def *def = &cs->defs[d];
     memset(f, 0, sizeof *f);
     f->min_health = def->health;
@@ -119,7 +119,7 @@ static void derive_def(const azk_cardset *cs, int d, azk_def_facts *f) {
         default: break;
         }
     }
-    if (set_lowers_health(cs)) f->min_health = AZK_HEALTH_UNBOUNDED;
+    if (lowers_health) f->min_health = AZK_HEALTH_UNBOUNDED;
 }
 
 /* Set-wide facts (events): which of the new mechanics any card can use,
@@ -143,7 +143,8 @@ static uint32_t derive_set(const azk_cardset *cs) {
 
 void azk_cardset_derive(azk_cardset *cs) {
     memset(cs->facts, 0, sizeof cs->facts);
-    for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) derive_def(cs, d, &cs->facts[d]);
+    int lowers = set_lowers_health(cs);
+    for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) derive_def(cs, d, lowers, &cs->facts[d]);
     cs->set_facts = derive_set(cs);
 }
 
@@ -156,9 +157,10 @@ unsigned azk_cardset_untracked_statuses(const azk_cardset *cs) {
 
 int azk_cardset_facts_ok(const azk_cardset *cs) {
     if (cs->set_facts != derive_set(cs)) return 0;
+    int lowers = set_lowers_health(cs);
     for (int d = 0; d < cs->num_defs && d < AZK_MAX_CARD_DEFS; d++) {
         azk_def_facts f;
-        derive_def(cs, d, &f);
+        derive_def(cs, d, lowers, &f);
         if (memcmp(&f, &cs->facts[d], sizeof f) != 0) return 0;
     }
     return 1;

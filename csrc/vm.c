@@ -166,14 +166,12 @@ static inline unsigned row_codes(unsigned z) {
 }
 
 /* Matches among n cards of one zone array. */
+/* n plus the matches among len cards of one zone array; with need > 0 it
+ * may stop once that reaches need (need 0: count them all). */
 static inline int count_in(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int source,
-                           const int16_t *regs, const uint8_t *tregs, const uint8_t *arr, int n, int need) {
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        m += sel_props(g, cs, s, source, regs, tregs, arr[i]);
-        if (need && m >= need) break; /* `need` 0: count them all */
-    }
-    return m;
+                           const int16_t *regs, const uint8_t *tregs, const uint8_t *arr, int len, int n, int need) {
+    for (int i = 0; i < len && !(need && n >= need); i++) n += sel_props(g, cs, s, source, regs, tregs, arr[i]);
+    return n;
 }
 
 /* Count matching cards without building a list (COUNT in conditions is the
@@ -181,7 +179,8 @@ static inline int count_in(const azk_game *g, const azk_cardset *cs, const azk_s
  * statics on every stat query). Order does not matter for a count and COUNT
  * never collapses copies, so every zone is walked in place. The zone arrays
  * of a player hold only that player's cards (game.h invariants), so walking
- * the selector's zones of the selector's sides replaces those two tests. */
+ * the selector's zones of the selector's sides replaces those two tests.
+ * need > 0: the count may stop once it reaches need (COUNT_GE). */
 static inline int count_upto(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
                              int source, const int16_t *regs, const uint8_t *tregs, int need) {
     unsigned z = s->zones ? s->zones : 0xFFu;
@@ -198,11 +197,11 @@ static inline int count_upto(const azk_game *g, const azk_cardset *cs, const azk
             n += sel_props(g, cs, s, source, regs, tregs, azk_row_card(pl, code));
         }
         if (need && n >= need) return n;
-        if (z & AZK_SZ_WEAPON) n += count_in(g, cs, s, source, regs, tregs, pl->weapons, pl->weapons_n, need ? need - n : 0);
-        if (z & AZK_SZ_HAND) n += count_in(g, cs, s, source, regs, tregs, pl->hand, pl->hand_n, need ? need - n : 0);
-        if (z & AZK_SZ_DISCARD) n += count_in(g, cs, s, source, regs, tregs, pl->discard, pl->discard_n, need ? need - n : 0);
-        if (z & AZK_SZ_LOOK) n += count_in(g, cs, s, source, regs, tregs, pl->look, pl->look_n, need ? need - n : 0);
-        if (z & AZK_SZ_IKZ_AREA) n += count_in(g, cs, s, source, regs, tregs, pl->ikz_area, pl->ikz_area_n, need ? need - n : 0);
+        if (z & AZK_SZ_WEAPON) n = count_in(g, cs, s, source, regs, tregs, pl->weapons, pl->weapons_n, n, need);
+        if (z & AZK_SZ_HAND) n = count_in(g, cs, s, source, regs, tregs, pl->hand, pl->hand_n, n, need);
+        if (z & AZK_SZ_DISCARD) n = count_in(g, cs, s, source, regs, tregs, pl->discard, pl->discard_n, n, need);
+        if (z & AZK_SZ_LOOK) n = count_in(g, cs, s, source, regs, tregs, pl->look, pl->look_n, n, need);
+        if (z & AZK_SZ_IKZ_AREA) n = count_in(g, cs, s, source, regs, tregs, pl->ikz_area, pl->ikz_area_n, n, need);
         if (need && n >= need) return n;
     }
     return n;
