@@ -152,11 +152,15 @@ cdef extern from "azuki.h" nogil:
         AZK_BOT_SEARCH_VERSION
         AZK_BOT_SEARCH_SIMS
         AZK_BOT_SEARCH_MAX_SIMS
+    ctypedef struct azk_search_ctl:
+        int cancel              # atomic_int in C: a plain assignment is an atomic store
+        int sims_run
     ctypedef struct azk_search_params:
         int sims
         int explore_milli
         int rollout_depth
         int rollout_budget
+        azk_search_ctl *ctl
     int azk_bot_num_kinds()
     const char *azk_bot_name(int kind)
     int azk_bot_version(int kind)

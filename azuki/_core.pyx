@@ -1399,10 +1399,35 @@ def bot_rng(seed):
     return out
 
 
-def bot_act(Game game, kind, rng, sims=None):
+cdef class SearchControl:
+    """A stop flag for the search bot (azk_search_ctl), for bot_act(...,
+    control=): `cancel()` from any thread while a search runs stops it before
+    its next simulation, and it plays the best action found so far (the
+    first legal one if no simulation ran); `sims_run` is the number of
+    simulations the last decision ran. The flag stays set until `reset()`."""
+    cdef azk_search_ctl c
+
+    def cancel(self):
+        self.c.cancel = 1
+
+    def reset(self):
+        self.c.cancel = 0
+
+    @property
+    def cancelled(self):
+        return self.c.cancel != 0
+
+    @property
+    def sims_run(self):
+        return self.c.sims_run
+
+
+def bot_act(Game game, kind, rng, sims=None, control=None):
     """The action built-in bot `kind` (an index in BOT_KINDS) takes in `game`;
     `rng` (from bot_rng) is advanced in place. The game is not modified.
-    `sims`: the search bot's simulations per decision (None: SEARCH_SIMS)."""
+    `sims`: the search bot's simulations per decision (None: SEARCH_SIMS).
+    `control`: a SearchControl through which another thread may stop the
+    search (the search bot only; None: it runs its sims)."""
     if game is None:
         raise TypeError("bot_act needs an azuki.Game, got None")
     game._ck()
@@ -1410,9 +1435,13 @@ def bot_act(Game game, kind, rng, sims=None):
     if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (2,) \
             or not rng.flags.c_contiguous or not rng.flags.writeable:
         raise TypeError("rng must be a writeable numpy uint64 array of shape (2,) (azuki._core.bot_rng)")
+    if control is not None and not isinstance(control, SearchControl):
+        raise TypeError(f"control must be an azuki._core.SearchControl, got {type(control).__name__}")
     cdef uint64_t[::1] v = rng
     cdef int a
     cdef azk_search_params sp = _search_params(sims)
+    if control is not None:
+        sp.ctl = &(<SearchControl>control).c
     if azk_is_terminal(game.g):
         raise ValueError(f"the game is over ({S.RESULT[azk_result(game.g)]}): a bot has nothing to choose")
     with nogil:

@@ -19,6 +19,7 @@ BOT_VERSIONS = _core.BOT_VERSIONS      # {"random": 1, "greedy": AZK_BOT_GREEDY_
 GREEDY_VERSION = _core.GREEDY_VERSION
 SEARCH_VERSION = _core.SEARCH_VERSION
 SEARCH_SIMS = _core.SEARCH_SIMS        # the search bot's default simulations per decision
+SearchControl = _core.SearchControl    # stops a search from another thread (SearchBot.act(game, control))
 
 
 class Bot:
@@ -84,10 +85,13 @@ class SearchBot(Bot):
         self.sims = sims
         super().__init__(seed)
 
-    def act(self, game) -> int:
+    def act(self, game, control=None) -> int:
+        """As Bot.act; `control` (a SearchControl) lets another thread stop
+        this decision's search early (a server's time budget, a client that
+        left): the bot then plays the best action of the simulations run."""
         if not isinstance(game, _core.Game):
             raise TypeError(f"act needs an azuki.Game, got {type(game).__name__}")
-        return _core.bot_act(game, self._kind, self._rng, sims=self.sims)
+        return _core.bot_act(game, self._kind, self._rng, sims=self.sims, control=control)
 
     __call__ = act
 

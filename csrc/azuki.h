@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdatomic.h> /* azk_search_ctl.cancel: set by another thread while a search runs */
 
 #ifdef __cplusplus
 extern "C" {
@@ -214,12 +215,24 @@ int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng
  * azk_status (-AZK_ERR_ARG for a bad argument; an engine refusal, which
  * would be a bug, as its status). */
 int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4]);
+/* Stopping a search early from another thread (a server whose client left,
+ * or whose time budget for the decision ran out): the search reads `cancel`
+ * before every simulation and, once it is nonzero, plays the best arm found
+ * so far (the first arm in legal order if none ran). Then the choice depends
+ * on when the flag was set, no longer only on the game and the rng words.
+ * The caller owns the struct (zero it before use) and keeps it alive for the
+ * call; setting `cancel` is the only access another thread may make. */
+typedef struct azk_search_ctl {
+    atomic_int cancel;   /* 0: search on; nonzero: stop before the next simulation */
+    int sims_run;        /* written by the search: simulations its last decision ran */
+} azk_search_ctl;
 /* The search bot's settings (azk_bot_act uses azk_search_defaults). */
 typedef struct azk_search_params {
     int sims;            /* simulations per decision, 1..AZK_BOT_SEARCH_MAX_SIMS */
     int explore_milli;   /* UCB1 exploration constant x 1000, >= 0 */
     int rollout_depth;   /* greedy lookahead levels inside playouts, 0..2 */
     int rollout_budget;  /* greedy clone+step budget per playout decision, >= 1 */
+    azk_search_ctl *ctl; /* NULL (the default), or a stop flag (above) */
 } azk_search_params;
 void azk_search_defaults(azk_search_params *p);
 /* azk_bot_act for the search bot with settings p (-AZK_ERR_ARG for NULL or

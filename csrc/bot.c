@@ -9,7 +9,8 @@
  * Invariants:
  *  - every returned action is in the legal list of the position asked about;
  *  - the choice is a pure function of (game bytes, card set, kind, the two
- *    rng words), and the only state a bot keeps is those words;
+ *    rng words), and the only state a bot keeps is those words (a search
+ *    stopped early through azk_search_ctl also depends on when it stopped);
  *  - all arithmetic on scores is integer (no floating point), so optimized
  *    and sanitizer builds choose identically;
  *  - nothing allocates (the clones live on the stack: a few KB per level of
@@ -273,13 +274,17 @@ static int pick(bot_ctx *x, const azk_game *g, int depth, azk_rng *rng) {
  * the card slots in card-index order, and the hands re-sorted. Two positions
  * that differ only in what the bot cannot know thus become the same bytes
  * before the first resample, and every simulation's seed comes from the bot's
- * stream, so the decision cannot depend on hidden information. */
+ * stream, so the decision cannot depend on hidden information.
+ *
+ * Stopping early (azk_search_ctl): the flag is read before every simulation,
+ * so a cancelled search returns within one playout; the arm chosen is the
+ * best of the simulations run (the first arm if none). */
 #define SEARCH_PLAYOUT_CAP 120      /* decisions per playout, at most */
 #define SEARCH_ROLLOUT_DEPTH 1      /* greedy lookahead levels inside playouts */
 #define SEARCH_ROLLOUT_BUDGET 200   /* greedy clone+step budget inside playouts */
 #define SEARCH_SQUASH 400           /* evaluation (tenths) mapped to reward 0.75 */
 
-static const azk_search_params SEARCH_DEFAULTS = {AZK_BOT_SEARCH_SIMS, 700, 1, SEARCH_ROLLOUT_BUDGET};
+static const azk_search_params SEARCH_DEFAULTS = {AZK_BOT_SEARCH_SIMS, 700, 1, SEARCH_ROLLOUT_BUDGET, NULL};
 
 static void sort_u8(uint8_t *a, int n) {
     for (int i = 1; i < n; i++) {
@@ -370,6 +375,7 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
     int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
     if (n <= 0) return -(int)AZK_ERR_ARG;
     int me = azk_current_player(g);
+    if (sp->ctl) sp->ctl->sims_run = 0;
     /* the seeds of this decision: a fixed number of draws, whatever the position */
     uint64_t base = (uint64_t)azk_rng_next(rng) << 32 | azk_rng_next(rng);
     if (n == 1) return legal[0];
@@ -384,7 +390,12 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
     canonicalize(&view, me);
     int sims = sp->sims > 0 ? sp->sims : 1;
     double c = sp->explore_milli / 1000.0;
-    for (int t = 0; t < sims; t++) {
+    azk_search_ctl *ctl = sp->ctl;
+    int t = 0;
+    for (; t < sims; t++) {
+        /* between simulations: a caller on another thread may stop the search
+         * (a relaxed load: one per simulation, costs nothing next to a playout) */
+        if (ctl && atomic_load_explicit(&ctl->cancel, memory_order_relaxed)) break;
         int best = -1;
         if (t < k) {
             best = t;
@@ -416,6 +427,7 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
         arms[best].n++;
         arms[best].sum += v;
     }
+    if (ctl) ctl->sims_run = t;
     int bi = 0;
     for (int i = 1; i < k; i++) {
         if (arms[i].n > arms[bi].n ||

@@ -200,6 +200,44 @@ static void test_search(void) {
     printf("search no-peeking: %ld positions, %ld changed by the resample\n", checked, changed);
 }
 
+/* A search stopped through azk_search_ctl: a flag set before the call runs no
+ * simulation (1000000 would take minutes) and still answers a legal action;
+ * without the flag the count is the settings' sims. */
+static void test_search_cancel(void) {
+    static azk_game g;
+    int32_t legal[2048];
+    azk_search_ctl ctl = {0};
+    azk_search_params p;
+    azk_search_defaults(&p);
+    AZK_CHECK(p.ctl == NULL);
+    uint64_t grng[2], srng[2];
+    azk_bot_seed(grng, 5);
+    azk_bot_seed(srng, 6);
+    AZK_CHECK(azk_game_init(&g, CS, 77, 0, 1) == AZK_OK);
+    int tested = 0;
+    while (!azk_is_terminal(&g) && tested < 6) {
+        int n = azk_legal_actions(&g, CS, legal, NA);
+        if (n >= 3 && g.phase == AZK_PHASE_MAIN) {
+            p.ctl = &ctl;
+            p.sims = AZK_BOT_SEARCH_MAX_SIMS;
+            atomic_store(&ctl.cancel, 1);
+            ctl.sims_run = -1;
+            int a = azk_bot_act_search(&g, CS, srng, &p);
+            AZK_CHECK(ctl.sims_run == 0);
+            int ok = 0;
+            for (int j = 0; j < n; j++) ok |= legal[j] == a;
+            AZK_CHECK(ok);
+            atomic_store(&ctl.cancel, 0);
+            p.sims = 3;
+            AZK_CHECK(azk_bot_act_search(&g, CS, srng, &p) >= 0);
+            AZK_CHECK(ctl.sims_run == 3);
+            tested++;
+        }
+        AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, grng)) == AZK_OK);
+    }
+    AZK_CHECK(tested > 0);
+}
+
 int main(void) {
     CS = azk_default_cardset();
     NA = azk_num_actions();
@@ -208,5 +246,6 @@ int main(void) {
     AZK_RUN(test_legal_unchanged_deterministic);
     AZK_RUN(test_timing);
     AZK_RUN(test_search);
+    AZK_RUN(test_search_cancel);
     return azk_test_summary();
 }
