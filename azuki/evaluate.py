@@ -106,9 +106,12 @@ def parse_bot(spec):
     return BotPlayer(base, sims)
 
 
-def check_player(spec):
+def check_player(spec, cards=None):
     """Raise ValueError (one line) for a spec that cannot be a player, without
-    loading anything heavy; returns the display name."""
+    loading anything heavy; returns the display name. A checkpoint must be
+    complete and fit this build and the card set in use (`cards`;
+    azuki.policy_np.check_compat, the one compatibility check: a
+    CheckpointError naming what differs)."""
     if not isinstance(spec, str):
         if isinstance(spec, BotPlayer) or hasattr(spec, "act"):
             return getattr(spec, "name", type(spec).__name__)
@@ -118,9 +121,11 @@ def check_player(spec):
     if bot is not None:
         return bot.name
     path, greedy = _split_ckpt(spec)
-    if path.endswith(".pt") or os.path.exists(path):
-        if not os.path.isfile(path):
+    from .policy_np import check_compat, checkpoint_exists, resolve_checkpoint
+    if path.endswith((".pt", ".json")) or os.path.exists(path) or checkpoint_exists(path):
+        if not checkpoint_exists(path) and not os.path.isfile(path):
             raise ValueError(f"player {spec!r}: no such checkpoint file")
+        check_compat(resolve_checkpoint(path)[0], path, _cardset(cards))
         return spec
     raise ValueError(f"unknown player {spec!r} (a bot: {', '.join(_core.BOT_KINDS)}, search:sims=N; "
                      f"or a checkpoint file *.pt)")
@@ -133,11 +138,11 @@ def _split_ckpt(spec):
     return spec, False
 
 
-def make_player(spec, seed=0):
+def make_player(spec, seed=0, cards=None):
     """A BotPlayer or a batched player (with .act and .name) for a spec;
     checkpoints are loaded here (azuki.policy, which needs torch), their
-    sampling seeded with `seed`."""
-    name = check_player(spec)
+    sampling seeded with `seed`, checked against the card set `cards`."""
+    name = check_player(spec, cards)
     if not isinstance(spec, str):
         return spec if isinstance(spec, BotPlayer) else _Wrapped(spec, name)
     bot = parse_bot(spec)
@@ -148,7 +153,7 @@ def make_player(spec, seed=0):
         from . import policy as _policy
     except ImportError as e:
         raise ValueError(f"player {spec!r}: loading a checkpoint needs torch and azuki.policy ({e})") from None
-    pol, _meta = _policy.load_checkpoint(path)
+    pol, _meta = _policy.load_checkpoint(path, cards=_cardset(cards))
     return _Wrapped(_policy.PolicyPlayer(pol, greedy=greedy, seed=seed & ((1 << 63) - 1)), name)
 
 

@@ -24,11 +24,15 @@ head. The legal mask inside the observation is applied to the logits in
 both forward passes (PuffeRL ignores masks: docs/envs.md), so the policy
 never samples an illegal action.
 
-Checkpoints are two files: `NAME.pt` (a plain torch state dict) and
-`NAME.json` (the model config, the training config, and the hashes of the
-observation layout, the card set and the action space). `load_checkpoint`
-refuses a checkpoint whose hashes differ from this build's, with a message
-naming what changed.
+A checkpoint is `NAME.json` (the model config, the training config, the
+hashes of the observation layout, the card set and the action space, and the
+name, size and sha256 of each data file) and the files it names: a plain
+torch state dict (`NAME.gNNNNNN.pt`) and, for training, the optimizer state
+(`NAME.gNNNNNN.opt.pt`); written by the commit protocol of
+azuki.policy_np.commit_checkpoint (NAME.json is the commit point).
+`load_checkpoint` refuses a checkpoint whose hashes differ from this build's
+and the card set in use (policy_np.check_compat, the one compatibility check),
+with a message naming what changed.
 """
 from __future__ import annotations
 
@@ -89,7 +93,8 @@ _DECK_BOTTOM = np.array(_span("DECK_BOTTOM"))
 
 # The compatibility hashes and CheckpointError live in the torch-free
 # azuki.policy_np (the browser's numpy player checks them the same way).
-from .policy_np import CheckpointError, action_space_hash, cardset_hash, compat_hashes, layout_hash  # noqa: E402
+from .policy_np import (CheckpointError, action_space_hash, base_path, cardset_hash, check_compat,  # noqa: E402
+                        commit_checkpoint, compat_hashes, layout_hash, read_meta, resolve_checkpoint)
 
 
 def _decode(obs):
@@ -192,66 +197,49 @@ def make_policy(arch="structured", **kw):
 
 
 def _paths(path):
-    base = str(path)
-    if base.endswith(".pt") or base.endswith(".json"):
-        base = base.rsplit(".", 1)[0]
+    base = base_path(path)
     return base + ".pt", base + ".json"
 
 
-def save_checkpoint(path, policy, arch="structured", train_config=None, extra=None, cards=None):
-    """Write NAME.pt (state dict) and NAME.json (configs, hashes, extra);
-    atomically (temporary files renamed). Returns the .pt path."""
-    pt, js = _paths(path)
-    os.makedirs(os.path.dirname(os.path.abspath(pt)), exist_ok=True)
+def save_checkpoint(path, policy, arch="structured", train_config=None, extra=None, cards=None, optimizer=None):
+    """Write checkpoint NAME (NAME.json naming a weights file, and an optimizer
+    file when `optimizer` is given) by the commit protocol of
+    azuki.policy_np.commit_checkpoint: every file under a temporary name,
+    renamed, NAME.json last (the commit point). Returns NAME.json's path."""
     meta = {"format": CHECKPOINT_FORMAT, "arch": arch, "model": dict(policy.config),
             "hashes": compat_hashes(cards), "train": dict(train_config or {}), "extra": dict(extra or {})}
-    torch.save(policy.state_dict(), pt + ".tmp")
-    with open(js + ".tmp", "w") as f:
-        json.dump(meta, f, indent=1, sort_keys=True, default=str)
-    os.replace(pt + ".tmp", pt)
-    os.replace(js + ".tmp", js)
-    return pt
+    state = policy.state_dict()
+    data = {"weights": (".pt", lambda tmp: torch.save(state, tmp))}
+    if optimizer is not None:
+        opt_state = optimizer.state_dict()
+        data["optimizer"] = (".opt.pt", lambda tmp: torch.save(opt_state, tmp))
+    commit_checkpoint(path, data, meta)
+    return base_path(path) + ".json"
 
 
-def read_meta(path):
-    pt, js = _paths(path)
-    if not os.path.exists(pt) or not os.path.exists(js):
-        raise CheckpointError(f"checkpoint {pt}: needs both {os.path.basename(pt)} and {os.path.basename(js)}")
+def open_checkpoint(path, cards=None, map_location="cpu"):
+    """(policy in eval mode, meta, {role: file}, the JSON read, [why newer JSONs
+    were skipped]) of the complete checkpoint at `path` (NAME, NAME.json or
+    NAME.pt; azuki.policy_np.resolve_checkpoint falls back to NAME.prev.json
+    when NAME.json names a damaged file). CheckpointError when there is none,
+    when it is corrupt, or when check_compat refuses it for the card set in
+    use (`cards`)."""
+    meta, files, js, skipped = resolve_checkpoint(path)
+    check_compat(meta, base_path(path), cards)
+    wpath = files.get("weights")
     try:
-        with open(js) as f:
-            meta = json.load(f)
-    except (OSError, ValueError) as e:
-        raise CheckpointError(f"checkpoint {js}: unreadable ({e})") from None
-    if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
-        raise CheckpointError(f"checkpoint {js}: not an azuki checkpoint of format {CHECKPOINT_FORMAT}")
-    return meta
+        policy = make_policy(meta.get("arch", "structured"), **meta.get("model", {}))
+        state = torch.load(wpath, map_location=map_location, weights_only=True)
+        policy.load_state_dict(state)
+    except Exception as e:    # a corrupt or mismatched state dict
+        raise CheckpointError(f"checkpoint {wpath}: cannot load the weights ({type(e).__name__}: {e})") from None
+    policy.eval()
+    return policy, meta, files, js, skipped
 
 
 def load_checkpoint(path, cards=None, map_location="cpu"):
-    """(policy in eval mode, meta). Raises CheckpointError when the files are
-    missing or corrupt, or when the observation layout, action space or card
-    set it was trained on differ from this build's."""
-    pt, _ = _paths(path)
-    meta = read_meta(path)
-    now = compat_hashes(cards)
-    had = meta.get("hashes", {}) if isinstance(meta.get("hashes"), dict) else {}
-    diff = [k for k in now if had.get(k) != now[k]]
-    if diff:
-        what = {"obs_layout": "observation layout", "action_space": "action space", "card_set": "card set"}
-        then = ", ".join(f"{k}={had.get(k)}" for k in diff)
-        here = ", ".join(f"{k}={now[k]}" for k in diff)
-        raise CheckpointError(f"checkpoint {pt} was trained for another " + ", ".join(what[k] for k in diff)
-                              + f" (checkpoint {then}; this build {here}); retrain, or use the azuki version "
-                              "it came from")
-    try:
-        policy = make_policy(meta.get("arch", "structured"), **meta.get("model", {}))
-        state = torch.load(pt, map_location=map_location, weights_only=True)
-        policy.load_state_dict(state)
-    except CheckpointError:
-        raise
-    except Exception as e:    # a corrupt or mismatched state dict
-        raise CheckpointError(f"checkpoint {pt}: cannot load the weights ({type(e).__name__}: {e})") from None
-    policy.eval()
+    """(policy in eval mode, meta) of open_checkpoint."""
+    policy, meta = open_checkpoint(path, cards=cards, map_location=map_location)[:2]
     return policy, meta
 
 
@@ -284,7 +272,8 @@ class PolicyPlayer:
     __call__ = act
 
 
-__all__ = ["AzukiPolicy", "FlatPolicy", "make_policy", "save_checkpoint", "load_checkpoint", "read_meta",
+__all__ = ["AzukiPolicy", "FlatPolicy", "make_policy", "save_checkpoint", "load_checkpoint", "open_checkpoint",
+           "read_meta", "check_compat", "resolve_checkpoint",
            "CheckpointError", "PolicyPlayer", "compat_hashes", "layout_hash", "action_space_hash", "cardset_hash",
            "ARCHITECTURES", "MASK_OFFSET", "export_checkpoint"]
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 
 import numpy as np
 
@@ -76,7 +77,14 @@ _WHAT = {"obs_layout": "observation layout", "action_space": "action space", "ca
 
 
 def check_compat(meta, where, cards=None):
-    """Raise CheckpointError when meta's hashes differ from this build's."""
+    """THE compatibility check of a checkpoint, used by every loader (eval,
+    play, arena, train --resume, league snapshots, the numpy player): raise
+    CheckpointError, naming what differs, when the observation layout, action
+    space or card set recorded in `meta` differ from this build's and the card
+    set in use (`cards`: a CardSet, a card-set JSON path, or None for the
+    embedded starter set)."""
+    if cards is not None and not isinstance(cards, _core.CardSet):
+        cards = _core.CardSet.from_json(os.fspath(cards))
     now = compat_hashes(cards)
     had = meta.get("hashes", {}) if isinstance(meta.get("hashes"), dict) else {}
     diff = [k for k in now if had.get(k) != now[k]]
@@ -84,20 +92,192 @@ def check_compat(meta, where, cards=None):
         then = ", ".join(f"{k}={had.get(k)}" for k in diff)
         here = ", ".join(f"{k}={now[k]}" for k in diff)
         raise CheckpointError(f"checkpoint {where} was trained for another " + ", ".join(_WHAT[k] for k in diff)
-                              + f" (checkpoint {then}; this build {here}); retrain (tools/make_reference.sh "
+                              + f" (checkpoint {then}; here {here}); retrain (tools/make_reference.sh "
                               "for the shipped reference), or use the azuki version it came from")
 
 
 def base_path(path):
     base = os.fspath(path)
-    for ext in (".npz", ".pt", ".json"):
+    for ext in (".npz", ".opt.pt", ".pt", ".json"):
         if base.endswith(ext):
             return base[: -len(ext)]
     return base
 
 
-def read_meta(path):
-    js = base_path(path) + ".json"
+# ---- checkpoint files: the commit protocol (docs/training.md, "Checkpoints") ------------------
+#
+# A checkpoint NAME is NAME.json plus the data files it names (weights, optimizer state):
+#   1. each data file is written under a new generation name (NAME.gNNNNNN.pt, NAME.gNNNNNN.opt.pt)
+#      as FILE.tmp, flushed to disk and renamed: a crash leaves at most an unreferenced file;
+#   2. the committed NAME.json is copied to NAME.prev.json (tmp + rename): the fallback;
+#   3. NAME.json.tmp (meta, with each data file's name, size and sha256) is flushed and renamed to
+#      NAME.json: that rename is the commit point;
+#   4. data files no JSON names any more are deleted.
+# A crash at any moment leaves NAME.json naming a complete checkpoint (the old one or the new), and
+# NAME.prev.json the one before. Readers (resolve_checkpoint) take the first of NAME.json,
+# NAME.prev.json whose files all exist with the recorded size and hash. A checkpoint written
+# before this protocol (meta without "files") has its weights in NAME.pt / NAME.npz.
+
+PREV = ".prev"
+
+
+def _test_kill(point):
+    """Test hook (tests/envs/test_train_crash.py): with AZUKI_TEST_KILL=POINT@N the process
+    SIGKILLs itself the N-th time it reaches POINT (a named moment inside a save or a training
+    epoch), so crash tests need no clock. Does nothing without the variable."""
+    spec = os.environ.get("AZUKI_TEST_KILL")
+    if not spec:
+        return
+    name, _, n = spec.partition("@")
+    if name != point:
+        return
+    _KILL_COUNTS[point] = _KILL_COUNTS.get(point, 0) + 1
+    if _KILL_COUNTS[point] >= int(n or 1):
+        import signal
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+_KILL_COUNTS = {}
+
+
+def _fsync_dir(d):
+    try:
+        fd = os.open(d or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path, write):
+    """write(tmp_path) the file's content, flush it to disk, rename it to `path`.
+    On any error the temporary file is removed and the error raised; `path` is
+    untouched."""
+    path = os.fspath(path)
+    tmp = path + ".tmp"
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        _test_kill("save.tmp_written")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(os.path.dirname(os.path.abspath(path)))
+
+
+def _digest(path):
+    h = hashlib.sha256()
+    n = 0
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+            n += len(block)
+    return {"bytes": n, "sha256": h.hexdigest()}
+
+
+def _write_json(path, obj):
+    def w(tmp):
+        with open(tmp, "w") as f:
+            json.dump(obj, f, indent=1, sort_keys=True, default=str)
+    write_atomic(path, w)
+
+
+_GEN = re.compile(r"\.g(\d{6,})\.")
+
+
+def commit_checkpoint(path, data, meta):
+    """Write checkpoint `path` (its base or any of its files) by the commit
+    protocol above. `data`: {role: (suffix, write(tmp_path))} for each data file
+    (e.g. {"weights": (".pt", ...), "optimizer": (".opt.pt", ...)}); `meta`:
+    the JSON content (a "files" entry is added). Returns {role: final path}."""
+    base = base_path(path)
+    d, name = os.path.split(os.path.abspath(base))
+    os.makedirs(d, exist_ok=True)
+    gens = [int(m.group(1)) for f in os.listdir(d) if f.startswith(name + ".g") and (m := _GEN.match(f[len(name):]))]
+    gen = max(gens, default=0) + 1
+    files, out = {}, {}
+    for role, (suffix, write) in data.items():
+        fn = f"{name}.g{gen:06d}{suffix}"
+        write_atomic(os.path.join(d, fn), write)
+        files[role] = dict(_digest(os.path.join(d, fn)), file=fn)
+        out[role] = os.path.join(d, fn)
+        _test_kill("save.data_file")
+    meta = dict(meta, files=files)
+    cur = os.path.join(d, name + ".json")
+    if os.path.exists(cur):
+        with open(cur, "rb") as f:
+            text = f.read()
+        def copy(tmp):
+            with open(tmp, "wb") as f:
+                f.write(text)
+        write_atomic(os.path.join(d, name + PREV + ".json"), copy)
+        _test_kill("save.prev_written")
+    _write_json(cur, meta)                      # the commit point
+    _test_kill("save.committed")
+    _collect(d, name)
+    return out
+
+
+def _referenced(d, name):
+    keep = set()
+    for js in (name + ".json", name + PREV + ".json"):
+        try:
+            with open(os.path.join(d, js)) as f:
+                m = json.load(f)
+            keep.update(v["file"] for v in m.get("files", {}).values())
+        except (OSError, ValueError, AttributeError, KeyError, TypeError):
+            pass
+    return keep
+
+
+def _collect(d, name):
+    """Delete NAME's generation files that neither NAME.json nor NAME.prev.json
+    names, and NAME's temporary files left by a crash."""
+    keep = _referenced(d, name)
+    for f in os.listdir(d):
+        if not f.startswith(name + "."):
+            continue
+        gen_file = _GEN.match(f[len(name):]) is not None
+        if (gen_file and f not in keep) or (f.endswith(".tmp") and (gen_file or f[len(name):] in (
+                ".json.tmp", PREV + ".json.tmp"))):
+            try:
+                os.remove(os.path.join(d, f))
+            except OSError:
+                pass
+
+
+def _check_files(d, meta):
+    """{role: path} of a committed meta's data files, or a string saying what is
+    missing or damaged."""
+    files = meta.get("files")
+    if not isinstance(files, dict):
+        return "no file list"
+    out = {}
+    for role, rec in files.items():
+        if not isinstance(rec, dict) or not isinstance(rec.get("file"), str) or os.sep in rec["file"]:
+            return f"bad file entry for {role}"
+        p = os.path.join(d, rec["file"])
+        try:
+            got = _digest(p)
+        except OSError as e:
+            return f"{rec['file']}: {e.strerror or e}"
+        if got["bytes"] != rec.get("bytes") or got["sha256"] != rec.get("sha256"):
+            return f"{rec['file']}: {got['bytes']} bytes, sha256 {got['sha256'][:12]}, not the recorded " \
+                   f"{rec.get('bytes')} bytes, {str(rec.get('sha256'))[:12]}"
+        out[role] = p
+    return out
+
+
+def _read_json(js):
     try:
         with open(js) as f:
             meta = json.load(f)
@@ -108,6 +288,56 @@ def read_meta(path):
     if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
         raise CheckpointError(f"checkpoint {js}: not an azuki checkpoint of format {CHECKPOINT_FORMAT}")
     return meta
+
+
+def resolve_checkpoint(path, fallback=True):
+    """(meta, {role: path}, json path, [reasons a newer JSON was skipped]) of
+    the complete checkpoint at `path` (NAME, NAME.json, NAME.pt, ...): NAME.json
+    when every file it names is intact, else (with `fallback`) NAME.prev.json.
+    A checkpoint of the older layout (no "files") has {"weights": NAME.npz or
+    NAME.pt, "optimizer": NAME.opt.pt if present}. CheckpointError when none
+    is complete."""
+    base = base_path(path)
+    d, name = os.path.split(os.path.abspath(base))
+    skipped = []
+    cands = [base + ".json"] + ([base + PREV + ".json"] if fallback else [])
+    for js in cands:
+        if js != cands[0] and not os.path.exists(js):
+            continue
+        try:
+            meta = _read_json(js)
+        except CheckpointError as e:
+            skipped.append(str(e))
+            continue
+        if "files" not in meta:        # the older layout: NAME.pt / NAME.npz beside NAME.json
+            files = {}
+            for ext in (".npz", ".pt"):
+                if os.path.exists(base + ext):
+                    files["weights"] = base + ext
+                    break
+            if os.path.exists(base + ".opt.pt"):
+                files["optimizer"] = base + ".opt.pt"
+            if "weights" not in files:
+                skipped.append(f"checkpoint {base}: needs {name}.npz or {name}.pt beside {name}.json")
+                continue
+            return meta, files, js, skipped
+        files = _check_files(d, meta)
+        if isinstance(files, str):
+            skipped.append(f"checkpoint {js}: incomplete ({files})")
+            continue
+        return meta, files, js, skipped
+    raise CheckpointError("; ".join(skipped) if skipped else f"checkpoint {base}: no such checkpoint")
+
+
+def checkpoint_exists(path):
+    """Whether `path` names a checkpoint (its JSON, or a legacy weights file, exists)."""
+    base = base_path(path)
+    return os.path.isfile(base + ".json") or os.path.isfile(base + PREV + ".json")
+
+
+def read_meta(path):
+    """The metadata of the complete checkpoint at `path` (resolve_checkpoint)."""
+    return resolve_checkpoint(path)[0]
 
 
 # ---- the networks in numpy ------------------------------------------------------------------
@@ -232,33 +462,34 @@ class NumpyPolicy:
 
 
 def load_numpy_policy(path, cards=None):
-    """A NumpyPolicy from NAME.npz + NAME.json (numpy only), or from a torch
-    checkpoint NAME.pt + NAME.json when torch is installed. CheckpointError
-    when missing, corrupt or made for another build."""
+    """A NumpyPolicy from NAME.json and the weights it names (NAME.npz, or a
+    torch NAME....pt when torch is installed), numpy only. CheckpointError when
+    missing, incomplete, corrupt or made for another build or card set."""
     base = base_path(path)
-    meta = read_meta(base)
+    meta, files, js, _ = resolve_checkpoint(base)
     check_compat(meta, base, cards)
     name = os.path.basename(base)
-    if os.path.exists(base + ".npz"):
+    wpath = files.get("weights")
+    if wpath is None:
+        raise CheckpointError(f"checkpoint {js}: names no weights file")
+    if wpath.endswith(".npz"):
         try:
-            with np.load(base + ".npz", allow_pickle=False) as z:
+            with np.load(wpath, allow_pickle=False) as z:
                 weights = {k: z[k] for k in z.files}
         except (OSError, ValueError) as e:
-            raise CheckpointError(f"checkpoint {base}.npz: unreadable ({e})") from None
-    elif os.path.exists(base + ".pt"):
+            raise CheckpointError(f"checkpoint {wpath}: unreadable ({e})") from None
+    else:
         try:
             import torch
         except ImportError:
-            raise CheckpointError(f"checkpoint {base}.pt is a torch file and torch is not installed: export it "
+            raise CheckpointError(f"checkpoint {wpath} is a torch file and torch is not installed: export it "
                                   f"with `python -m azuki.policy export {base} {base}` where torch is "
                                   "(.venv-puffer), or run this with torch") from None
         try:
-            state = torch.load(base + ".pt", map_location="cpu", weights_only=True)
+            state = torch.load(wpath, map_location="cpu", weights_only=True)
             weights = {k: v.float().numpy() for k, v in state.items()}
         except Exception as e:
-            raise CheckpointError(f"checkpoint {base}.pt: cannot load the weights ({type(e).__name__}: {e})") from None
-    else:
-        raise CheckpointError(f"checkpoint {base}: needs {name}.npz (or {name}.pt) beside {name}.json")
+            raise CheckpointError(f"checkpoint {wpath}: cannot load the weights ({type(e).__name__}: {e})") from None
     return NumpyPolicy(weights, meta, name=name)
 
 
@@ -331,18 +562,24 @@ class NumpyPolicyPlayer:
 
 
 def export_npz(weights, meta, out, dtype="float16"):
-    """Write OUT.npz (weights as `dtype`) and OUT.json (meta). Returns the base path."""
+    """Write OUT.npz (weights as `dtype`) and OUT.json (meta), each to a
+    temporary name and renamed, the JSON last. Returns the base path. (A fixed
+    pair of names, which `play` looks for: an export is a derived copy,
+    rewritten from the committed checkpoint at every save.)"""
     base = base_path(out)
     os.makedirs(os.path.dirname(os.path.abspath(base)) or ".", exist_ok=True)
     arrays = {k: np.asarray(v, dtype=np.float32).astype(dtype) for k, v in weights.items()}
-    np.savez_compressed(base + ".npz.tmp.npz", **arrays)
-    os.replace(base + ".npz.tmp.npz", base + ".npz")
-    meta = dict(meta, weights={"file": os.path.basename(base) + ".npz", "dtype": dtype})
-    with open(base + ".json.tmp", "w") as f:
-        json.dump(meta, f, indent=1, sort_keys=True, default=str)
-    os.replace(base + ".json.tmp", base + ".json")
+
+    def w_npz(tmp):
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **arrays)
+    write_atomic(base + ".npz", w_npz)
+    meta = {k: v for k, v in meta.items() if k != "files"}
+    meta["weights"] = {"file": os.path.basename(base) + ".npz", "dtype": dtype}
+    _write_json(base + ".json", meta)
     return base
 
 
 __all__ = ["NumpyPolicy", "NumpyPolicyPlayer", "decision_info", "annotate_replay", "load_numpy_policy", "CheckpointError", "compat_hashes",
-           "layout_hash", "action_space_hash", "cardset_hash", "check_compat", "export_npz", "REFERENCE"]
+           "layout_hash", "action_space_hash", "cardset_hash", "check_compat", "export_npz", "REFERENCE",
+           "resolve_checkpoint", "commit_checkpoint", "write_atomic", "checkpoint_exists", "read_meta", "base_path"]

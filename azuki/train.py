@@ -39,12 +39,16 @@ DEFAULT_CONFIG = Path(__file__).resolve().parent / "data" / "train.toml"
 
 # ---- configuration ---------------------------------------------------------------------------------------
 
-def load_config(path=None, overrides=()):
-    """The default config (azuki/data/train.toml), updated from `path` (a
-    TOML file of the same shape) and from `overrides` ("section.key=value",
-    value parsed as TOML, else taken as a string)."""
+def load_config(path=None, overrides=(), base=None):
+    """The default config (azuki/data/train.toml), updated from `base` (a
+    resumed run's config: its known keys), from `path` (a TOML file of the same
+    shape) and from `overrides` ("section.key=value", value parsed as TOML,
+    else taken as a string)."""
     with open(DEFAULT_CONFIG, "rb") as f:
         cfg = tomllib.load(f)
+    for sec, vals in (base or {}).items():
+        if sec in cfg and isinstance(vals, dict):
+            cfg[sec].update({k: v for k, v in vals.items() if k in cfg[sec]})
     if path:
         with open(path, "rb") as f:
             user = tomllib.load(f)
@@ -157,9 +161,67 @@ def _device(want):
     return want
 
 
+class TrainError(RuntimeError):
+    """A training run that cannot go on (its message is one line)."""
+
+
+def resume_checkpoint(resume):
+    """The checkpoint a `--resume PATH` names: a run directory's
+    checkpoint/latest, or a checkpoint path."""
+    rp = Path(resume)
+    return rp / "checkpoint" / "latest" if rp.is_dir() else rp
+
+
+def resume_run_dir(resume):
+    """The run directory a resume continues in (without --out): PATH itself, or
+    the run holding the checkpoint PATH (RUN/checkpoint/NAME); None when the
+    checkpoint is not inside a run directory."""
+    rp = Path(resume)
+    if rp.is_dir():
+        return rp
+    parent = rp.resolve().parent
+    return parent.parent if parent.name == "checkpoint" else None
+
+
+def _stop_pufferl_threads():
+    """Stop every PuffeRL Utilization thread of this process (not daemons: a
+    live one keeps the process from exiting, PUFFERLIB.md)."""
+    import threading
+    try:
+        import pufferlib.pufferl as pufferl
+    except Exception:
+        return
+    for t in threading.enumerate():
+        if isinstance(t, pufferl.Utilization):
+            t.stopped = True
+
+
 def train(cfg, out, resume=None, quiet=False, log=print):
     """Run the training described by `cfg` into directory `out`; returns the
-    summary dict (also written to out/summary.json)."""
+    summary dict (also written to out/summary.json). `resume`: a run directory
+    or a checkpoint to continue (weights, optimizer, league with its
+    snapshots, curve, step count); `out` may be that run's directory (the
+    usual case) or a new one (the league's snapshots are copied along)."""
+    import torch
+
+    from .policy_np import _test_kill, write_atomic
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    run = cfg["run"]
+    seed = int(run["seed"])
+    device = _device(run["device"])
+    if device == "cpu":
+        torch.set_num_threads(int(run["threads"]) or os.cpu_count() or 1)
+    torch.manual_seed(seed)
+    np_rng = np.random.default_rng(seed)
+    try:
+        return _train(cfg, out, resume, quiet, log, device, seed, np_rng, _test_kill, write_atomic)
+    finally:
+        _stop_pufferl_threads()       # whatever failed, no thread may keep the process alive
+
+
+def _train(cfg, out, resume, quiet, log, device, seed, np_rng, _test_kill, write_atomic):
     import torch
     import pufferlib.vector as pv
     # importing pufferl installs a SIGINT handler that calls os._exit: ours replaces it below
@@ -168,32 +230,36 @@ def train(cfg, out, resume=None, quiet=False, log=print):
 
     from .envs.puffer import AzukiEnv
     from .evaluate import evaluate
-    from .policy import PolicyPlayer, load_checkpoint, make_policy, save_checkpoint
+    from .policy import PolicyPlayer, load_checkpoint, make_policy, open_checkpoint, save_checkpoint
+    from .policy_np import checkpoint_exists
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     run, env_cfg = cfg["run"], cfg["env"]
-    seed = int(run["seed"])
-    device = _device(run["device"])
-    if device == "cpu":
-        torch.set_num_threads(int(run["threads"]) or os.cpu_count() or 1)
-    torch.manual_seed(seed)
-    np_rng = np.random.default_rng(seed)
-
-    policy = make_policy(cfg["policy"]["arch"], hidden=int(cfg["policy"]["hidden"])).to(device)
+    arch, hidden = cfg["policy"]["arch"], int(cfg["policy"]["hidden"])
     curve, steps0, minutes0, league_state, opt_state = [], 0, 0.0, None, None
+    ck_dir = out / "checkpoint"
+    src_dir = ck_dir            # where the league's snapshots are read from
     if resume:
-        rp = Path(resume)
-        ck = rp / "checkpoint" / "latest.pt" if rp.is_dir() else rp
-        loaded, meta = load_checkpoint(ck)
-        policy.load_state_dict(loaded.state_dict())
+        ck = resume_checkpoint(resume)
+        loaded, meta, files, js, skipped = open_checkpoint(ck, map_location=device)
+        for why in skipped:
+            log(f"resume: skipped {why}")
+        m_arch, m_hidden = meta.get("arch", "structured"), meta.get("model", {}).get("hidden")
+        if (m_arch, m_hidden) != (arch, hidden):
+            raise TrainError(f"resume: {js} holds a {m_arch} policy with hidden={m_hidden}, the config asks for "
+                             f"{arch} with hidden={hidden} (drop the --set / --arch that changes it)")
+        policy = loaded.to(device)
         ex = meta.get("extra", {})
         curve, steps0, minutes0 = ex.get("curve", []), int(ex.get("steps", 0)), float(ex.get("minutes", 0.0))
         league_state = ex.get("league")
-        opt_path = Path(str(ck)[:-3] + ".opt.pt")
-        if opt_path.exists():
-            opt_state = torch.load(opt_path, map_location=device, weights_only=True)
-        log(f"resumed from {ck}: {steps0:,} steps, {minutes0:.1f} min")
+        if "optimizer" in files:
+            opt_state = torch.load(files["optimizer"], map_location=device, weights_only=True)
+        else:
+            log(f"resume: {js} has no optimizer state; the optimizer starts fresh")
+        src_dir = Path(js).parent
+        log(f"resumed from {js}: {steps0:,} steps, {minutes0:.1f} min")
+    else:
+        policy = make_policy(arch, hidden=hidden).to(device)
+    policy.train()
 
     league = League(cfg, np_rng)
     if league_state:
@@ -201,9 +267,10 @@ def train(cfg, out, resume=None, quiet=False, log=print):
         league.games.update(league_state.get("games", {}))
         league.made = int(league_state.get("made", len(league_state.get("order", []))))
         for name in league_state.get("order", []):
-            p = out / "checkpoint" / f"{name}.pt"
-            if p.exists():
-                league.add_snapshot(name, load_checkpoint(p)[0])
+            try:
+                league.add_snapshot(name, load_checkpoint(src_dir / name)[0])
+            except Exception as e:        # CheckpointError: said, never silent
+                log(f"resume: league snapshot {name} unavailable, left out of the pool ({e})")
         for k, v in league_state.get("recent", {}).items():
             league.recent[k] = list(v)
 
@@ -212,28 +279,44 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     vec = pv.make(AzukiEnv, backend=pv.Serial, num_envs=n_envs,
                   env_kwargs=dict(num_envs=games, mode="policy", opponent=league.bots[0], pairings=pairings,
                                   report_interval=1 << 30))
-    for k, env in enumerate(vec.envs):
-        env.stream = k
-        env.set_opponent(league.bots[k % len(league.bots)])
-    pcfg = _puffer_config(cfg, device, out / "puffer", vec.num_agents)
-    dashboard = pufferl.PuffeRL.print_dashboard
-    pufferl.PuffeRL.print_dashboard = lambda *a, **k: None    # our own progress line instead of its screen
+    trainer = None
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            trainer = pufferl.PuffeRL(pcfg, vec, policy)
+        for k, env in enumerate(vec.envs):
+            env.stream = k
+            env.set_opponent(league.bots[k % len(league.bots)])
+        pcfg = _puffer_config(cfg, device, out / "puffer", vec.num_agents)
+        dashboard = pufferl.PuffeRL.print_dashboard
+        pufferl.PuffeRL.print_dashboard = lambda *a, **k: None    # our own progress line instead of its screen
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                trainer = pufferl.PuffeRL(pcfg, vec, policy)
+        finally:
+            pufferl.PuffeRL.print_dashboard = dashboard
+        trainer.print_dashboard = lambda *a, **k: None
+        if opt_state is not None:
+            trainer.optimizer.load_state_dict(opt_state)
+        trainer.global_step = steps0
+        return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed,
+                     np_rng, evaluate, PolicyPlayer, save_checkpoint, checkpoint_exists, _test_kill, write_atomic)
     finally:
-        pufferl.PuffeRL.print_dashboard = dashboard
-    trainer.print_dashboard = lambda *a, **k: None
-    if opt_state is not None:
-        trainer.optimizer.load_state_dict(opt_state)
-    trainer.global_step = steps0
+        if trainer is not None:
+            trainer.utilization.stop()      # its thread is not a daemon: the process would hang otherwise
+        try:
+            vec.close()
+        except Exception:
+            pass
 
+
+def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
+          evaluate, PolicyPlayer, save_checkpoint, checkpoint_exists, _test_kill, write_atomic):
+    import warnings
+    run = cfg["run"]
+    arch = cfg["policy"]["arch"]
     stop = {"why": None}
 
     def on_sigint(sig, frame):
         stop["why"] = "interrupted (Ctrl-C)"
-    old_handler = signal.signal(signal.SIGINT, on_sigint)
 
     def snapshot_player(name):
         frozen = league.snapshots[name]
@@ -245,19 +328,25 @@ def train(cfg, out, resume=None, quiet=False, log=print):
             env.set_opponent(name if name in league.bots else snapshot_player(name), name=name)
 
     def save(tag="latest"):
-        extra = {"steps": int(trainer.global_step), "minutes": minutes0 + (time.time() - t0) / 60,
-                 "curve": curve, "league": league.state(), "seed": seed}
-        pt = save_checkpoint(out / "checkpoint" / tag, policy, arch=cfg["policy"]["arch"], train_config=cfg,
-                             extra=extra)
-        torch.save(trainer.optimizer.state_dict(), str(pt)[:-3] + ".opt.pt")
-        if tag == "latest":   # a numpy copy for `python -m azuki play` (no torch there): out/play.{npz,json}
-            from .policy import export_checkpoint
-            export_checkpoint(pt, out / "play")
-        for name, snap in league.snapshots.items():
-            sp = out / "checkpoint" / f"{name}.pt"
-            if not sp.exists():
-                save_checkpoint(sp, snap, arch=cfg["policy"]["arch"])
-        return pt
+        """Snapshots first (the league named in latest.json must be on disk when
+        it commits), then the learner with its optimizer state (one commit:
+        latest.json), then the numpy copy for `play`."""
+        try:
+            for name, snap in league.snapshots.items():
+                if not checkpoint_exists(ck_dir / name):
+                    save_checkpoint(ck_dir / name, snap, arch=arch)
+                    _test_kill("save.snapshot")
+            extra = {"steps": int(trainer.global_step), "minutes": minutes0 + (time.time() - t0) / 60,
+                     "curve": curve, "league": league.state(), "seed": seed}
+            js = save_checkpoint(ck_dir / tag, policy, arch=arch, train_config=cfg, extra=extra,
+                                 optimizer=trainer.optimizer)
+            if tag == "latest":   # a numpy copy for `python -m azuki play` (no torch there): out/play.{npz,json}
+                from .policy import export_checkpoint
+                export_checkpoint(js, out / "play")
+                _test_kill("save.exported")
+        except Exception as e:
+            raise TrainError(f"saving the checkpoint in {ck_dir} failed: {_one_line(e)}") from e
+        return js
 
     def curve_point():
         e = cfg["eval"]
@@ -279,11 +368,12 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     eval_time = 0.0
     last_losses = {}
     ep_stats = [0.0, 0.0]           # episodes, summed lengths (decisions of both seats) since the last line
-    if not curve:
-        te = time.time()
-        curve_point()
-        eval_time += time.time() - te
+    signal.signal(signal.SIGINT, on_sigint)
     try:
+        if not curve:
+            te = time.time()
+            curve_point()
+            eval_time += time.time() - te
         while True:
             assign_opponents()
             with warnings.catch_warnings():
@@ -291,6 +381,7 @@ def train(cfg, out, resume=None, quiet=False, log=print):
                 trainer.evaluate()
                 trainer.train()
                 losses = trainer.losses
+            _test_kill("train.epoch")
             for env in vec.envs:
                 for name, (w, l, d) in env.take_results().items():
                     league.record(name, w, l, d)
@@ -322,6 +413,8 @@ def train(cfg, out, resume=None, quiet=False, log=print):
             if now - last_ck >= float(run["checkpoint_minutes"]) * 60:
                 save()
                 last_ck = now
+            if losses:
+                last_losses.update({k: float(v) for k, v in losses.items()})
             if stop["why"]:
                 break
             if train_s >= budget_s:
@@ -330,24 +423,35 @@ def train(cfg, out, resume=None, quiet=False, log=print):
             if budget_steps is not None and trainer.global_step >= budget_steps:
                 stop["why"] = f"step budget ({budget_steps:,} steps)"
                 break
-            if losses:
-                last_losses.update({k: float(v) for k, v in losses.items()})
+        # the end of a run that went well: a last curve point and checkpoint (an error skips them: the last
+        # committed checkpoint stays the run's latest, and the error ends the process)
+        final = curve_point() if curve and curve[-1]["steps"] != trainer.global_step else curve[-1]
+        ck = save()
     finally:
         # not PuffeRL's handler (os._exit) again: Ctrl-C after training raises KeyboardInterrupt as usual
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        del old_handler
-        final = curve_point() if curve and curve[-1]["steps"] != trainer.global_step else curve[-1]
-        ck = save()
-        trainer.utilization.stop()          # its thread is not a daemon: the process would hang otherwise
-        vec.close()
     train_minutes = minutes0 + (time.time() - t0 - eval_time) / 60
     summary = {"stopped": stop["why"], "steps": int(trainer.global_step), "train_minutes": round(train_minutes, 2),
                "checkpoint": str(ck), "final": final, "elo": league.elo, "games": league.games,
                "losses": last_losses}
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=float))
-    (out / "curve.json").write_text(json.dumps(curve, indent=1))
+    _write_text(out / "summary.json", json.dumps(summary, indent=1, default=float))
+    _write_text(out / "curve.json", json.dumps(curve, indent=1))
     plot_curve(curve, out / "curve.png")
     return summary
+
+
+def _write_text(path, text):
+    from .policy_np import write_atomic
+
+    def w(tmp):
+        with open(tmp, "w") as f:
+            f.write(text)
+    write_atomic(path, w)
+
+
+def _one_line(e):
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
 
 
 def plot_curve(curve, path):
@@ -386,17 +490,37 @@ def plot_curve(curve, path):
 
 # ---- command line -------------------------------------------------------------------------------------------
 
-def main(args) -> int:
-    try:
-        cfg = load_config(args.config, args.set or ())
-    except (OSError, ValueError, tomllib.TOMLDecodeError) as e:
-        print(f"error: train: {e}", file=sys.stderr)
-        return 2
+def _config_for(args):
+    """The run's config: the defaults, or the resumed run's own config (its
+    policy, league, PPO and seed; not its budgets, which are this
+    invocation's), then --config, --set and the dedicated flags."""
+    base = None
+    if args.resume:
+        from .policy_np import resolve_checkpoint
+        meta = resolve_checkpoint(resume_checkpoint(args.resume))[0]
+        base = {sec: dict(vals) for sec, vals in (meta.get("train") or {}).items() if isinstance(vals, dict)}
+        for k in ("minutes", "steps"):
+            base.get("run", {}).pop(k, None)
+    cfg = load_config(args.config, args.set or (), base=base)
     for key, val in (("minutes", args.minutes), ("steps", args.steps), ("seed", args.seed)):
         if val is not None:
             cfg["run"][key] = val
     if args.arch:
         cfg["policy"]["arch"] = args.arch
+    return cfg
+
+
+def main(args) -> int:
+    """`python -m azuki train`. Every failure ends the process with one
+    `error: train: ...` line on stderr and a non-zero status (2: bad arguments
+    or input; 1: the run failed, e.g. a checkpoint could not be written), never
+    a traceback or a hang."""
+    from .policy_np import CheckpointError
+    try:
+        cfg = _config_for(args)
+    except (OSError, ValueError, tomllib.TOMLDecodeError) as e:     # CheckpointError is a ValueError
+        print(f"error: train: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
+        return 2
     try:
         import pufferlib  # noqa: F401
         import torch  # noqa: F401
@@ -404,12 +528,33 @@ def main(args) -> int:
         print(f"error: train needs pufferlib and torch ({e}); run `bash tools/setup_envs.sh puffer` and use "
               f".venv-puffer/bin/azuki train (make run)", file=sys.stderr)
         return 2
-    out = args.out or f"runs/azuki-{time.strftime('%Y%m%d-%H%M%S')}"
-    print(f"training into {out}: {cfg['run']['minutes']} min / {cfg['run']['steps'] or 'no'} step budget, "
+    out = args.out
+    if out is None and args.resume:
+        out = resume_run_dir(args.resume)
+        if out is None:
+            print(f"error: train: --resume {args.resume}: not inside a run directory (RUN/checkpoint/NAME); "
+                  f"name the run directory to write with --out", file=sys.stderr)
+            return 2
+    out = out or f"runs/azuki-{time.strftime('%Y%m%d-%H%M%S')}"
+    what = f"resuming {args.resume} in {out}" if args.resume else f"training into {out}"
+    print(f"{what}: {cfg['run']['minutes']} min / {cfg['run']['steps'] or 'no'} step budget, "
           f"seed {cfg['run']['seed']}, {cfg['policy']['arch']} policy, "
           f"{cfg['env']['envs']} x {cfg['env']['games_per_env']} games, league {cfg['league']['opponents']}",
           flush=True)
-    s = train(cfg, out, resume=args.resume, quiet=args.quiet, log=lambda m: print(m, flush=True))
+    try:
+        s = train(cfg, out, resume=args.resume, quiet=args.quiet, log=lambda m: print(m, flush=True))
+        _final_report(cfg, out, s)
+    except CheckpointError as e:
+        print(f"error: train: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 2
+    except Exception as e:      # anything else: one line (the run's last committed checkpoint stays)
+        print(f"error: train: {_one_line(e) if not isinstance(e, TrainError) else str(e).splitlines()[0]}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def _final_report(cfg, out, s):
     f = s["final"]
     print(f"stopped: {s['stopped']}; {s['steps']:,} agent steps in {s['train_minutes']:.1f} training minutes")
     print("final (quick evaluation, " + f"{cfg['eval']['games']} games per bot): "
@@ -431,5 +576,4 @@ def main(args) -> int:
             print(f"  vs {bot:<8} win rate {wr['rate']:.1%} [{wr['ci95'][0]:.1%}, {wr['ci95'][1]:.1%}]  "
                   f"({r['wins']} wins, {r['losses']} losses, {r['draws']} draws, {r['truncated']} truncated)")
             s.setdefault("final_eval", {})[bot] = {"rate": wr["rate"], "ci95": wr["ci95"], "games": final_games}
-        Path(out, "summary.json").write_text(json.dumps(s, indent=1, default=float))
-    return 0
+        _write_text(Path(out, "summary.json"), json.dumps(s, indent=1, default=float))

@@ -38,8 +38,8 @@ def test_short_training_run_end_to_end(tmp_path):
     assert s["steps"] >= 2048 and "step budget" in s["stopped"]
     assert s["losses"] and all(np.isfinite(v) for v in s["losses"].values())
     assert lines and "steps" in lines[-1]
-    ck = tmp_path / "run" / "checkpoint" / "latest.pt"
-    assert ck.exists() and ck.with_suffix(".json").exists()
+    ck = tmp_path / "run" / "checkpoint" / "latest.pt"        # names the checkpoint latest.json
+    assert ck.with_suffix(".json").exists()
     assert (tmp_path / "run" / "curve.json").exists() and (tmp_path / "run" / "summary.json").exists()
     assert (tmp_path / "run" / "curve.png").stat().st_size > 1000
     meta = json.loads(ck.with_suffix(".json").read_text())
@@ -93,7 +93,7 @@ def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
     out, _ = p.communicate(timeout=120)
     assert p.returncode == 0, "".join(seen) + out
     assert "interrupted" in out
-    assert (tmp_path / "r" / "checkpoint" / "latest.pt").exists()
+    assert (tmp_path / "r" / "checkpoint" / "latest.json").exists()
 
 
 @pytest.mark.parametrize("arch", ["flat", "structured"])
@@ -134,14 +134,19 @@ def test_checkpoint_mismatch_and_corruption_are_clear_errors(tmp_path):
     js.write_text(json.dumps(meta))
     with pytest.raises(CheckpointError, match="card set"):
         load_checkpoint(pt)
-    with pytest.raises(CheckpointError, match="needs both"):
+    with pytest.raises(CheckpointError, match="cannot read"):
         load_checkpoint(tmp_path / "missing.pt")
     save_checkpoint(tmp_path / "n", policy, arch="flat")
-    (tmp_path / "n.pt").write_bytes(b"not a torch file")
+    n_meta = json.loads((tmp_path / "n.json").read_text())
+    (tmp_path / n_meta["files"]["weights"]["file"]).write_bytes(b"not a torch file")
+    with pytest.raises(CheckpointError, match="incomplete"):
+        load_checkpoint(tmp_path / "n.pt")
+    n_meta["files"]["weights"].update(bytes=16, sha256=__import__("hashlib").sha256(b"not a torch file").hexdigest())
+    (tmp_path / "n.json").write_text(json.dumps(n_meta))
     with pytest.raises(CheckpointError, match="cannot load"):
         load_checkpoint(tmp_path / "n.pt")
     js.write_text("{not json")
-    with pytest.raises(CheckpointError, match="unreadable"):
+    with pytest.raises(CheckpointError, match="not JSON"):
         load_checkpoint(pt)
 
 
