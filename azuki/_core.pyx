@@ -458,27 +458,50 @@ cdef object _as_path(object path):
     return p
 
 
-# Compiled run-time card sets: key -> CardSet (LRU, bounded).
+# Compiled run-time card sets: key -> (CardSet, files it included) (LRU, bounded).
 _CACHE = {}
 _CACHE_MAX = 32
 _CACHE_LOCK = threading.Lock()
 _CACHE_STATS = {"hits": 0, "misses": 0}
 
 
+def _files_unchanged(files):
+    """Do the files a cached set was read from (its includes: (path, sha256),
+    azuki.convert.CardSet.files) still hold the same bytes?"""
+    from .convert import MAX_JSON_BYTES
+    for p, digest in files:
+        try:
+            with open(p, "rb") as f:
+                raw = f.read(MAX_JSON_BYTES + 1)
+        except OSError:
+            return False
+        if hashlib.sha256(raw).hexdigest() != digest:
+            return False
+    return True
+
+
 def _cached_compile(key, path, text):
+    """A compiled set by `key` (the top file's path and hash, or the text's):
+    an entry counts only while every file it included still has the bytes it
+    was compiled from (an edited include is recompiled)."""
     cdef CardSet c
     with _CACHE_LOCK:
-        c = _CACHE.pop(key, None)
-        if c is not None:
-            _CACHE[key] = c          # most recently used last
+        entry = _CACHE.get(key)
+    if entry is not None and _files_unchanged(entry[1]):
+        with _CACHE_LOCK:
+            if _CACHE.get(key) is entry:
+                del _CACHE[key]
+                _CACHE[key] = entry      # most recently used last
             _CACHE_STATS["hits"] += 1
-            return c
+        return entry[0]
     from .convert import load_cardset
-    c = CardSet.from_compiled(load_cardset(path, text=text))
+    compiled = load_cardset(path, text=text)
+    c = CardSet.from_compiled(compiled)
     c._json = text
     with _CACHE_LOCK:
         _CACHE_STATS["misses"] += 1
-        _CACHE[key] = c
+        _CACHE.pop(key, None)
+        _CACHE[key] = (c, compiled.files)
         while len(_CACHE) > _CACHE_MAX:
             del _CACHE[next(iter(_CACHE))]
     return c

@@ -265,6 +265,34 @@ static int collect(const azk_game *g, const azk_cardset *cs, const azk_selector 
     return n;
 }
 
+/* The candidates of a CHOOSE from `s` by `controller` (written to opts, at
+ * most AZK_NUM_CARDS): the matching cards, identical copies in piles once,
+ * less the opponent's stealthed entities on the field (rules §15.4). One
+ * definition for CHOOSE itself and for CAN_CHOOSE, the play condition the
+ * compiler derives from a mandatory choice (rules §5.4, §8.7), so the two
+ * cannot disagree about what a candidate is. */
+static int choose_candidates(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                             int source, const int16_t *regs, const uint8_t *tregs, uint8_t *opts) {
+    int n = collect(g, cs, s, controller, source, regs, tregs, opts, AZK_NUM_CARDS, 1);
+    if (n > AZK_NUM_CARDS) n = AZK_NUM_CARDS;
+    if (cs->set_facts & AZK_SETF_STEALTH) { /* rules §15.4: not chosen by the opponent's effects */
+        int w = 0;
+        for (int i = 0; i < n; i++)
+            if (!azk_on_field(g, opts[i]) || !azk_stealthed_from(g, cs, opts[i], controller)) opts[w++] = opts[i];
+        n = w;
+    }
+    return n;
+}
+
+/* CAN_CHOOSE: does a CHOOSE from `s` have a candidate? Without stealth in the
+ * set a candidate is any match (the COUNT_GE walk, no list). */
+static int can_choose(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller, int source,
+                      const int16_t *regs, const uint8_t *tregs) {
+    if (!(cs->set_facts & AZK_SETF_STEALTH)) return count_upto(g, cs, s, controller, source, regs, tregs, 1) >= 1;
+    uint8_t opts[AZK_NUM_CARDS];
+    return choose_candidates(g, cs, s, controller, source, regs, tregs, opts) > 0;
+}
+
 /* ---------------------------------------------------------------------------
  * Pure instructions, shared by the VM and condition programs
  * ------------------------------------------------------------------------- */
@@ -374,6 +402,9 @@ static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x,
         r[a[0]] = (int16_t)count_at_least(g, cs, s, x->controller, x->source, r, x->t, (int8_t)a[2]);
         break;
     }
+    case AZK_OP_CAN_CHOOSE:
+        r[a[0]] = (int16_t)can_choose(g, cs, &cs->selectors[a[1]], x->controller, x->source, r, x->t);
+        break;
     /* --- effects --- */
     case AZK_OP_MUL: r[a[0]] = sat16((int)r[a[0]] * (int)r[a[1]]); break;
     case AZK_OP_MAX: if (r[a[1]] > r[a[0]]) r[a[0]] = r[a[1]]; break;
@@ -888,15 +919,7 @@ AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) 
                 set_t(g, &x, a[0], v < 0 ? -1 : v);
                 break;
             }
-            const azk_selector *s = &cs->selectors[a[1]];
-            int n = collect(g, cs, s, f->controller, f->source, f->r, f->t, opts, AZK_NUM_CARDS, 1);
-            if (n > AZK_NUM_CARDS) n = AZK_NUM_CARDS;
-            if (cs->set_facts & AZK_SETF_STEALTH) { /* rules §15.4: not chosen by the opponent's effects */
-                int w = 0;
-                for (int i = 0; i < n; i++)
-                    if (!azk_on_field(g, opts[i]) || !azk_stealthed_from(g, cs, opts[i], f->controller)) opts[w++] = opts[i];
-                n = w;
-            }
+            int n = choose_candidates(g, cs, &cs->selectors[a[1]], f->controller, f->source, f->r, f->t, opts);
             if (n == 0) { set_t(g, &x, a[0], -1); break; }
             if (n == 1 && !a[2]) { set_t(g, &x, a[0], opts[0]); break; }
             ask(g, AZK_PK_CARD, a[2], opts, n);

@@ -203,11 +203,11 @@ def test_stealth_cannot_be_attacked_until_it_attacks(cards):
 
 
 def test_stealth_blocks_only_the_opponents_choices(cards):
-    """docs/rules.md §15.4 (X-EVENTS-4): Flame Cull cannot choose the
-    opponent's stealthed Ashen Shade (no other candidate: nothing happens),
-    but a player's own effects may choose its own stealthed entity."""
+    """docs/rules.md §15.4 (X-EVENTS-4), §5.4 (X-CAST-2): Flame Cull cannot
+    choose the opponent's stealthed Ashen Shade, so with no other candidate it
+    cannot be played at all; with Rei beside it, Rei is the one candidate."""
     g = game(cards, {"hand": [CULL], "ikz_area": ikz(3)}, {"garden": [SHADE]})
-    do(g, "PLAY_SPELL", "Flame Cull")
+    assert not find(g, "PLAY_SPELL", "Flame Cull")
     assert row(g, 1)[0] == SHADE and g.phase == "MAIN"
     g = game(cards, {"hand": [CULL], "ikz_area": ikz(3)}, {"garden": [SHADE, REI]})
     do(g, "PLAY_SPELL", "Flame Cull")                 # one candidate: Rei, taken without asking

@@ -90,6 +90,9 @@ class CardSet:
     subtypes: list = field(default_factory=list)
     compiled: CompiledAbilities = None
     digest: str = ""                                  # sha256 of the canonical JSON
+    # every file read to build it, includes too: ((resolved path, sha256 of
+    # its bytes), ...); a cache of compiled sets keys on all of them
+    files: tuple = ()
 
     @property
     def card_ids(self):
@@ -232,10 +235,16 @@ def canonical_digest(doc) -> str:
 
 
 def load_cardset(path=None, text=None) -> CardSet:
-    """Validate and compile a card set from a file (or its text). Raises ConvertError."""
+    """Validate and compile a card set from a file, or from its `text` (then
+    `path`, if given, names the file the text is of). Relative includes
+    resolve against the including file's directory (docs/cards.md), the
+    current directory only for text with no path. Raises ConvertError, with
+    every problem found (one line each)."""
+    named = path is not None
     path = str(path or DEFAULT_CARDS)
     fname = os.path.basename(path) if text is None and Path(path).resolve() == DEFAULT_CARDS else path
     from_file = text is None
+    files = []
     if from_file:
         try:
             with open(path, "rb") as f:
@@ -245,19 +254,23 @@ def load_cardset(path=None, text=None) -> CardSet:
             raise ConvertError([Problem(path, "", f"cannot read: {e.strerror or e}")]) from None
         except UnicodeDecodeError as e:
             raise ConvertError([Problem(path, "", f"not UTF-8 text: {e.reason} at byte {e.start}")]) from None
+        files.append((str(Path(path).resolve()), hashlib.sha256(raw).hexdigest()))
     doc = _parse(text, fname)
     probs = _schema_problems(doc, fname)
     if probs:
         raise ConvertError(probs)
-    base = Path(path).resolve().parent if from_file else Path.cwd()
-    doc, owner = _resolve_includes(doc, fname, base, (Path(path).resolve(),) if from_file else ())
+    top = Path(path).resolve() if from_file or named else None
+    base = top.parent if top is not None else Path.cwd()
+    doc, owner = _resolve_includes(doc, fname, base, (top,) if top is not None else (), files)
     try:
         probs = _semantic_problems(doc, fname)
-        if probs:
-            raise ConvertError(probs)
-        return _build(doc, fname)
+        if probs:      # the abilities' problems too: one run reports every problem of the file
+            raise ConvertError(probs + _ability_problems(doc, fname))
+        cs = _build(doc, fname)
     except ConvertError as e:
         raise ConvertError([owner(p) for p in e.problems]) from None
+    cs.files = tuple(files)
+    return cs
 
 
 INCLUDE_PACKAGE = "azuki:"
@@ -273,10 +286,12 @@ def _include_path(ref: str, base: Path) -> Path:
     return (base / ref).resolve()
 
 
-def _read_include(ref, p: Path, fname, where):
+def _read_include(ref, p: Path, fname, where, files=None):
     try:
         with open(p, "rb") as f:
             raw = f.read(MAX_JSON_BYTES + 1)
+        if files is not None:
+            files.append((str(p), hashlib.sha256(raw).hexdigest()))
         return _parse(raw.decode("utf-8"), ref)
     except OSError as e:
         raise ConvertError([Problem(fname, where, f"cannot read {ref!r}: {e.strerror or e}")]) from None
@@ -284,13 +299,14 @@ def _read_include(ref, p: Path, fname, where):
         raise ConvertError([Problem(fname, where, f"{ref!r} is not UTF-8 text: {e.reason}")]) from None
 
 
-def _resolve_includes(doc, fname, base: Path, chain: tuple):
+def _resolve_includes(doc, fname, base: Path, chain: tuple, files=None):
     """Card-set combination (docs/cards.md, "Combining card sets"): the cards
     and decks of every `include`d set come first, in order, then this file's
     own. An included set is checked on its own first, so its problems name
     its file. Returns the merged document (no `include` key) and a function
     that maps a problem found in the merged document back to the file and
-    JSON path it came from."""
+    JSON path it came from. `files` (a list) collects (path, sha256) of
+    every file read."""
     incs = doc.get("include", [])
     merged = {k: v for k, v in doc.items() if k != "include"}
     merged["decks"] = list(doc.get("decks", []))
@@ -307,11 +323,11 @@ def _resolve_includes(doc, fname, base: Path, chain: tuple):
             raise ConvertError([Problem(fname, where, str(e))]) from None
         if p in chain:
             raise ConvertError([Problem(fname, where, f"{ref!r} includes itself (a cycle)")])
-        sub = _read_include(ref, p, fname, where)
+        sub = _read_include(ref, p, fname, where, files)
         probs = _schema_problems(sub, ref)
         if probs:
             raise ConvertError(probs)
-        sub, sub_owner = _resolve_includes(sub, ref, p.parent, chain + (p,))
+        sub, sub_owner = _resolve_includes(sub, ref, p.parent, chain + (p,), files)
         probs = [sub_owner(q) for q in _semantic_problems(sub, ref)]
         if probs:
             raise ConvertError(probs)
@@ -335,20 +351,34 @@ def _resolve_includes(doc, fname, base: Path, chain: tuple):
     return merged, owner
 
 
-def _build(doc, fname) -> CardSet:
-    CT, EL, KW = family_index("AZK_CARD_TYPE"), family_index("AZK_ELEMENT"), family_index("AZK_KEYWORD")
-    RA = {e.name: i for i, e in enumerate(DEF_FAMILIES["AZK_RARITY"])}
-    cards = doc["cards"]
+def _subtype_bits(cards):
     subtypes = []
     for c in cards:
         for s in c.get("subtypes", []):
             if s not in subtypes:
                 subtypes.append(s)
-    bits = {s: i for i, s in enumerate(subtypes)}
+    return subtypes, {s: i for i, s in enumerate(subtypes)}
+
+
+def _ability_problems(doc, fname):
+    """The abilities' problems of a set that has other problems (so it is not
+    built): reported together with those."""
+    try:
+        compile_abilities(doc["cards"], _subtype_bits(doc["cards"])[1])
+    except AbilityError as e:
+        return [Problem(fname, x.path, x.message) for x in getattr(e, "errors", [e])]
+    return []
+
+
+def _build(doc, fname) -> CardSet:
+    CT, EL, KW = family_index("AZK_CARD_TYPE"), family_index("AZK_ELEMENT"), family_index("AZK_KEYWORD")
+    RA = {e.name: i for i, e in enumerate(DEF_FAMILIES["AZK_RARITY"])}
+    cards = doc["cards"]
+    subtypes, bits = _subtype_bits(cards)
     try:
         compiled = compile_abilities(cards, bits)
     except AbilityError as e:
-        raise ConvertError([Problem(fname, e.path, e.message)]) from None
+        raise ConvertError([Problem(fname, x.path, x.message) for x in getattr(e, "errors", [e])]) from None
     defs = []
     for c in cards:
         kw = 0

@@ -66,6 +66,11 @@ MAX_CARD_ABILITIES = CAPS["AZK_MAX_CARD_ABILITIES"]
 CARD_TYPES = _family("AZK_CARD_TYPE")
 ELEMENTS = _family("AZK_ELEMENT")
 KEYWORDS = _family("AZK_KEYWORD")   # --- cont ---: aura grant / remove
+# "all_keywords": one word for every keyword of the table (statuses list the
+# keywords first, csrc/azk_enums.def, so a keyword's status bit is its index)
+ALL_KEYWORDS = "all_keywords"
+ALL_KEYWORD_BITS = sum(1 << STATUSES[k] for k in KEYWORDS)
+assert all(STATUSES[k] == i for k, i in KEYWORDS.items()), "statuses start with the keywords"
 STT_SELF, STT_SELECTOR, STT_AURA, STT_COST = 0, 1, 2, 3   # enum azk_static_target (csrc/cardset.h)
 AURA_ZONES = ("leader", "garden", "alley")   # the places an aura changes (rules §18.1)
 
@@ -117,6 +122,21 @@ class AbilityError(Exception):
         super().__init__(f"{path}: {message}")
         self.path = path
         self.message = message
+
+
+class CapacityError(AbilityError):
+    """A set-wide capacity is exceeded (bytecode, selectors, abilities): every
+    later ability would report it again, so compiling stops here."""
+
+
+class AbilityErrors(AbilityError):
+    """Every problem of a card set's abilities (compile_abilities reports them
+    all in one run, docs/cards.md); path and message are the first one's."""
+
+    def __init__(self, errors):
+        self.errors = list(errors)
+        super().__init__(self.errors[0].path, self.errors[0].message)
+        self.args = ("\n".join(str(e) for e in self.errors),)
 
 
 @dataclass
@@ -221,9 +241,13 @@ class _Scope:
 class Compiler:
     """Compiles the abilities of a whole card set into one table."""
 
-    def __init__(self, card_index: dict, subtype_bits: dict):
+    def __init__(self, card_index: dict, subtype_bits: dict, stealth: bool = True):
         self.card_index = card_index          # card id -> definition index
         self.subtype_bits = subtype_bits      # subtype name -> bit index
+        # can any card of the set have stealth (printed or granted, rules
+        # §15.4)? Without it a choice's candidates are exactly the selector's
+        # matches, and "a candidate exists" compiles to the COUNT_GE fast path
+        self.stealth = stealth
         self.out = CompiledAbilities()
         self._sel_index = {}
         self._steps = 0           # worst-case instructions executed by the code emitted so far
@@ -275,7 +299,7 @@ class Compiler:
         self.out.bytecode += bytes(code)
         self._steps += 1
         if len(self.out.bytecode) > MAX_BYTECODE:
-            raise AbilityError(path, f"card set bytecode exceeds {MAX_BYTECODE} bytes")
+            raise CapacityError(path, f"card set bytecode exceeds {MAX_BYTECODE} bytes")
 
     def _pc(self):
         return len(self.out.bytecode)
@@ -311,6 +335,20 @@ class Compiler:
         return most
 
     def selector(self, spec, path, scope=None):
+        """Compile selector `spec`: its index in the set's selector table."""
+        return self._register(self._build_selector(spec, path, scope), path)
+
+    def _register(self, s, path):
+        key = s.key()
+        if key not in self._sel_index:
+            if len(self.out.selectors) >= MAX_SELECTORS:
+                raise CapacityError(path, f"more than {MAX_SELECTORS} distinct selectors in the set")
+            self._sel_index[key] = len(self.out.selectors)
+            self.out.selectors.append(s)
+        return self._sel_index[key]
+
+    def _build_selector(self, spec, path, scope=None):
+        """The Selector `spec` describes, checked, not yet in the table."""
         if not isinstance(spec, dict):
             raise AbilityError(path, "a selector must be an object")
         s = Selector()
@@ -368,13 +406,7 @@ class Compiler:
         both = SEL_FLAGS["tapped"] | SEL_FLAGS["untapped"]
         if s.flags & both == both:
             raise AbilityError(f"{path}.untapped", "tapped and untapped together: the selector can never match")
-        key = s.key()
-        if key not in self._sel_index:
-            if len(self.out.selectors) >= MAX_SELECTORS:
-                raise AbilityError(path, f"more than {MAX_SELECTORS} distinct selectors in the set")
-            self._sel_index[key] = len(self.out.selectors)
-            self.out.selectors.append(s)
-        return self._sel_index[key]
+        return s
 
     # ---- values and conditions -------------------------------------------
     def value(self, v, path, scope, reg):
@@ -467,7 +499,7 @@ class Compiler:
             return
         if not isinstance(c, dict) or len(c) != 1:
             raise AbilityError(path, "a condition is an object with exactly one key "
-                                     "(ge, le, eq, not, and, or, chosen, matches)")
+                                     "(ge, le, eq, gt, lt, not, and, or, chosen, matches, can_choose)")
         (k, arg), = c.items()
         p = f"{path}.{k}"
         if k in ("ge", "le", "eq", "gt", "lt"):
@@ -526,6 +558,8 @@ class Compiler:
                     self._patch(e, end)
         elif k == "chosen":
             self._emit(p, "VALID", reg, scope.card(arg, p))
+        elif k == "can_choose":
+            self._can_choose(arg, p, scope, reg)
         elif k == "matches":
             if not isinstance(arg, dict) or set(arg) != {"card", "selector"}:
                 raise AbilityError(p, "matches takes {\"card\": ..., \"selector\": {...}}")
@@ -733,6 +767,10 @@ class Compiler:
             names = a["status"] if isinstance(a["status"], list) else [a["status"]]
             bits = 0
             for i, n in enumerate(names):
+                if n == ALL_KEYWORDS:
+                    raise AbilityError(f"{p}.status[{i}]", f"{ALL_KEYWORDS!r} is for taking keywords away "
+                                                           "(remove_status, an aura's remove); grant names the "
+                                                           "statuses it gives")
                 if str(n).upper() not in STATUSES:
                     raise AbilityError(f"{p}.status[{i}]", f"unknown status {n!r} (known: {', '.join(x.lower() for x in STATUSES)})")
                 bits |= 1 << STATUSES[str(n).upper()]
@@ -930,9 +968,15 @@ class Compiler:
 
     # --- effects ---
     def _status_bits(self, status, path):
+        """Status names -> their bit mask; "all_keywords" (alone or in the
+        list) is every keyword of the keyword table (csrc/azk_enums.def), so
+        a keyword added there is covered without touching a card."""
         names = status if isinstance(status, list) else [status]
         bits = 0
         for i, n in enumerate(names):
+            if n == ALL_KEYWORDS:
+                bits |= ALL_KEYWORD_BITS
+                continue
             if str(n).upper() not in STATUSES:
                 raise AbilityError(f"{path}[{i}]", f"unknown status {n!r} (known: {', '.join(x.lower() for x in STATUSES)})")
             bits |= 1 << STATUSES[str(n).upper()]
@@ -967,8 +1011,7 @@ class Compiler:
             elif isinstance(first, dict) and len(first) == 1 and isinstance(first.get("choose"), dict) \
                     and not first["choose"].get("optional") and "from" in first["choose"]:
                 # derived: a mode whose mandatory target is missing is not offered
-                sel = self.selector(first["choose"]["from"], f"{mp}.do[0].choose.from", scope)
-                self._emit(mp, "COUNT_GE", t, sel, 1)
+                self._can_choose(first["choose"]["from"], f"{mp}.do[0].choose.from", scope, t)
             else:
                 self._emit(mp, "SETI", t, 1)
             skip = self._emit_jump(mp, "JZ", t)
@@ -1016,6 +1059,142 @@ class Compiler:
             self._in_condition = False
         self._emit(path, "END")
         return start
+
+    # ---- castability (docs/rules.md §5.4, §8.7; docs/rulings.md) -----------
+    # A spell or activated ability whose effect must choose a card can only be
+    # played / activated while such a choice exists. The compiler derives that
+    # play condition from the effect itself, so an author cannot forget it; an
+    # explicit `requires` adds other conditions (both must hold).
+    def requirement_program(self, explicit, derived, path):
+        """The play condition: `explicit` (the author's requires, or None) and
+        "a candidate exists" for every derived choice ([(spec, path)]). With
+        no derived choice left it is exactly the explicit condition's program."""
+        start = self._pc()
+        scope = _Scope(f"{path}.requires")
+        self._in_condition = True
+        try:
+            exits = []
+            if explicit is not None:
+                self.condition(explicit, f"{path}.requires", scope, 0)
+            for j, (spec, sp) in enumerate(derived):
+                if explicit is not None or j:
+                    exits.append(self._emit_jump(sp, "JZ", 0))    # and: false stays false
+                self._can_choose(spec, sp, scope, 0)
+            for e in exits:
+                self._patch(e)
+        finally:
+            self._in_condition = False
+        self._emit(path, "END")
+        return start
+
+    def _can_choose(self, spec, path, scope, reg):
+        """reg = a choice from selector `spec` by the controller has a
+        candidate: CAN_CHOOSE (the opponent's stealthed entities are no
+        candidates, rules §15.4), or COUNT_GE sel 1 where stealth cannot hide a
+        match (the same answer, and the engine's condition fast path)."""
+        sel = self.selector(spec, path, scope)
+        if self.stealth and self._stealth_may_hide(self.out.selectors[sel]):
+            self._emit(path, "CAN_CHOOSE", reg, sel)
+        else:
+            self._emit(path, "COUNT_GE", reg, sel, 1)
+
+    @staticmethod
+    def _stealth_may_hide(sel):
+        """Can stealth keep a match of `sel` from its chooser? Only the
+        opponent's cards on the field (rules §15.4)."""
+        field = ZONE_BITS["leader"] | ZONE_BITS["garden"] | ZONE_BITS["alley"]
+        return bool(sel.side & SIDES["opponent"]) and (not sel.zones or bool(sel.zones & field))
+
+    @staticmethod
+    def _always_candidate(sel):
+        """Does `sel` always match the controller's own leader (always on the
+        field, never hidden from its own controller's effects)? Then the
+        choice always has a candidate and needs no play condition."""
+        return ((not sel.zones or sel.zones & ZONE_BITS["leader"]) and sel.side & SIDES["self"]
+                and (not sel.types or sel.types & 1 << CARD_TYPES["LEADER"]) and sel.cost_min <= 0 <= sel.cost_max
+                and sel.cost_max_reg == NONE and sel.element == NONE and sel.def_index == NONE
+                and not sel.subtypes and not sel.flags and sel.exclude_t == NONE)
+
+    @staticmethod
+    def _subset(e, d):
+        """Does every card matching selector `e` match selector `d`?
+        (Conservative: False when unsure.)"""
+        ze, zd = e.zones or 0xFF, d.zones or 0xFF
+        return (not ze & ~zd and not e.side & ~d.side and (not d.types or (e.types and not e.types & ~d.types))
+                and not d.flags & ~e.flags and d.cost_min <= e.cost_min and e.cost_max <= d.cost_max
+                and e.cost_max_reg == d.cost_max_reg == NONE and e.exclude_t == d.exclude_t == NONE
+                and (d.element == NONE or e.element == d.element) and (d.def_index == NONE or e.def_index == d.def_index)
+                and (not d.subtypes or (e.subtypes and not e.subtypes & ~d.subtypes)))
+
+    def _implied(self, explicit, sel):
+        """Does the explicit condition already guarantee a candidate for a
+        choice from `sel`? Yes when one of its top-level conjuncts is
+        `count(S) >= k` (k >= 1; gt, le, lt alike) or `can_choose S` with
+        every match of S a match of `sel`, and stealth cannot hide S's
+        matches from a choice (a count sees stealthed cards, rules §15.4)."""
+        stack = [explicit]
+        while stack:
+            c = stack.pop()
+            if not isinstance(c, dict) or len(c) != 1:
+                continue
+            (k, arg), = c.items()
+            if k == "and" and isinstance(arg, list):
+                stack.extend(arg)
+                continue
+            spec, counts = None, True
+            if k == "can_choose":
+                spec, counts = arg, False
+            elif k in ("ge", "gt", "le", "lt") and isinstance(arg, list) and len(arg) == 2:
+                cnt, n = arg if k in ("ge", "gt") else arg[::-1]
+                least = n + (k in ("gt", "lt")) if isinstance(n, int) and not isinstance(n, bool) else 0
+                if isinstance(cnt, dict) and len(cnt) == 1 and "count" in cnt and least >= 1:
+                    spec = cnt["count"]
+            if not isinstance(spec, dict):
+                continue
+            try:
+                e = self._build_selector(spec, "")
+            except AbilityError:
+                continue          # the explicit condition's own compile reports it
+            if self._subset(e, sel) and not (counts and self.stealth and self._stealth_may_hide(e)):
+                return True
+        return False
+
+    def _derived_choices(self, a, kind, path):
+        """The mandatory choices of a spell's or activated ability's effect
+        that make it unplayable without a candidate (docs/rulings.md): the
+        `choose` statements without "optional" at the start of the effect,
+        before any statement that changes the game (their candidates are the
+        ones at play time), whose selector reads nothing the effect computes
+        (no exclude, no cost_max_var). A choice of the source itself is left
+        out where the source is gone by then (a spell resolves off the hand, a
+        sacrificed entity is in the discard pile). Choices that always have a
+        candidate, or that the explicit requires already guarantees, need no
+        condition. Returns [(selector spec, JSON path)]."""
+        eff = a.get("effect")
+        if kind not in ("spell", "activated") or not isinstance(eff, list):
+            return []
+        cost = a.get("cost") if isinstance(a.get("cost"), dict) else {}
+        out = []
+        for i, st in enumerate(eff):
+            if not (isinstance(st, dict) and len(st) == 1 and "choose" in st):
+                break
+            ch = st["choose"]
+            if not isinstance(ch, dict) or ch.get("optional", False) is not False:
+                continue
+            spec = ch.get("from")
+            if not isinstance(spec, dict) or "exclude" in spec or "cost_max_var" in spec:
+                continue
+            sp = f"{path}.effect[{i}].choose.from"
+            sel = self._build_selector(spec, sp)
+            leaves = (kind == "spell" and self._could_match_source(sel, on_field=False)) or \
+                     (cost.get("sacrifice") is True and self._could_match_source(sel, on_field=True))
+            if leaves and not sel.flags & SEL_FLAGS["another"]:
+                spec = {**spec, "another": True}
+                sel = self._build_selector(spec, sp)
+            if self._always_candidate(sel) or ("requires" in a and self._implied(a["requires"], sel)):
+                continue
+            out.append((spec, sp))
+        return out
 
     def ability(self, a, path):
         if not isinstance(a, dict):
@@ -1065,8 +1244,9 @@ class Compiler:
                 raise AbilityError(f"{path}.timing", "timing must be \"main\" or \"response\"")
             if timing == "response":
                 ab.flags |= FLAG_RESPONSE
-            if "requires" in a:
-                ab.requirement = self.condition_program(a["requires"], f"{path}.requires")
+            derived = self._derived_choices(a, kind, path)
+            if "requires" in a or derived:
+                ab.requirement = self.requirement_program(a.get("requires"), derived, path)
         if kind == "activated":
             cost = a.get("cost", {})
             if not isinstance(cost, dict):
@@ -1118,9 +1298,15 @@ class Compiler:
         return ab
 
     # --- cont ---
-    def _keywords(self, v, path):
+    def _keywords(self, v, path, allow_all=False):
         """A list of keyword names -> their bit mask (conditions such as
-        frozen are not keywords: an aura cannot give or take them)."""
+        frozen are not keywords: an aura cannot give or take them).
+        allow_all (an aura's remove): "all_keywords" is every keyword."""
+        if allow_all and (v == ALL_KEYWORDS or isinstance(v, list) and ALL_KEYWORDS in v):
+            return ALL_KEYWORD_BITS
+        if v == ALL_KEYWORDS or isinstance(v, list) and ALL_KEYWORDS in v:
+            raise AbilityError(path, f"{ALL_KEYWORDS!r} is for taking keywords away (an aura's remove); "
+                                     "grant names the keywords it gives")
         if not isinstance(v, list) or not v:
             raise AbilityError(path, f"expected a non-empty list of keyword names, got {v!r}")
         mask = 0
@@ -1172,7 +1358,7 @@ class Compiler:
             if "grant" in a:
                 ab.grant = self._keywords(a["grant"], f"{path}.grant")
             if "remove" in a:
-                ab.remove = self._keywords(a["remove"], f"{path}.remove")
+                ab.remove = self._keywords(a["remove"], f"{path}.remove", allow_all=True)
             if ab.grant & ab.remove:
                 raise AbilityError(f"{path}.remove", "a keyword both granted and removed by one aura")
             if not (ab.attack or ab.health or ab.grant or ab.remove):
@@ -1211,7 +1397,27 @@ class Compiler:
         if "instead" not in a and "prevent" not in a:
             raise AbilityError(path, "a replacement needs \"instead\" (statements) or \"prevent\" (an amount)")
 
-    def card(self, abilities, path, card_type=None, source=None):
+    def _card_ability(self, a, path, card_type):
+        try:
+            ab = self.ability(a, path)
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:
+            # A shape the precise checks above did not foresee: still a
+            # clean error with the ability's path, never a traceback.
+            raise AbilityError(path, f"malformed ability ({type(e).__name__}: {e})") from None
+        finally:
+            self._in_condition = False
+            self._no_ask = None
+        if ab.kind == ABILITY_KINDS["activated"] and card_type not in (None, "leader", "entity"):
+            raise AbilityError(path, f"a {card_type} card cannot have an activated ability "
+                                     "(only leaders and entities are activated)")
+        if ab.flags & FLAG_SACRIFICE and card_type not in (None, "entity"):
+            raise AbilityError(f"{path}.cost.sacrifice",
+                               f"only an entity can sacrifice itself as a cost (this card is a {card_type})")
+        return ab
+
+    def card(self, abilities, path, card_type=None, source=None, errors=None):
+        """Compile one card's abilities. `errors` (a list): a bad ability is
+        appended there and the next one compiled; None: raise at once."""
         first = len(self.out.abilities)
         self._source = source if isinstance(source, dict) else None
         if not isinstance(abilities, list):
@@ -1219,17 +1425,14 @@ class Compiler:
         activated = 0
         for i, a in enumerate(abilities):
             try:
-                ab = self.ability(a, f"{path}[{i}]")
-            except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:
-                # A shape the precise checks above did not foresee: still a
-                # clean error with the ability's path, never a traceback.
-                raise AbilityError(f"{path}[{i}]", f"malformed ability ({type(e).__name__}: {e})") from None
-            if ab.kind == ABILITY_KINDS["activated"] and card_type not in (None, "leader", "entity"):
-                raise AbilityError(f"{path}[{i}]", f"a {card_type} card cannot have an activated ability "
-                                                   "(only leaders and entities are activated)")
-            if ab.flags & FLAG_SACRIFICE and card_type not in (None, "entity"):
-                raise AbilityError(f"{path}[{i}].cost.sacrifice",
-                                   f"only an entity can sacrifice itself as a cost (this card is a {card_type})")
+                ab = self._card_ability(a, f"{path}[{i}]", card_type)
+            except CapacityError:
+                raise
+            except AbilityError as e:
+                if errors is None:
+                    raise
+                errors.append(e)      # the other abilities are still checked (one run reports all)
+                ab = Ability(kind=ABILITY_KINDS["static"])    # a placeholder: nothing is output
             activated += ab.kind == ABILITY_KINDS["activated"]
             self.out.abilities.append(ab)
         if len(abilities) > CAPS["AZK_MAX_CARD_ABILITIES"]:
@@ -1237,17 +1440,67 @@ class Compiler:
         if activated > 2:
             raise AbilityError(path, "at most 2 activated abilities per card")
         if len(self.out.abilities) > MAX_ABILITIES:
-            raise AbilityError(path, f"more than {MAX_ABILITIES} abilities in the set")
+            raise CapacityError(path, f"more than {MAX_ABILITIES} abilities in the set")
         self.out.ranges.append((first, len(abilities)))
+
+
+def stealth_possible(cards):
+    """Can any card of the set have stealth: printed (keywords) or given by an
+    effect or aura (a "grant" naming it)? As the engine's set facts
+    (csrc/cardset.c, derive_set) decide, read from the JSON before compiling;
+    when unsure it says yes (then a choice's candidates are only ever counted
+    the stealth-aware way, which is always right)."""
+    def names(v):
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                yield from names(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                yield from names(x)
+
+    def grants(v):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if k == "grant" and any(n.lower() == "stealth" for n in names(x)):
+                    return True
+                if grants(x):
+                    return True
+        elif isinstance(v, list):
+            return any(grants(x) for x in v)
+        return False
+
+    for c in cards:
+        if not isinstance(c, dict):
+            continue
+        kw = c.get("keywords", [])
+        if isinstance(kw, list) and any(isinstance(k, str) and k.lower() == "stealth" for k in kw):
+            return True
+        if grants(c.get("abilities", [])):
+            return True
+    return False
 
 
 def compile_abilities(cards, subtype_bits, path_prefix="cards"):
     """Compile the `abilities` of every card (a list of dicts with "id" and
-    "abilities") into one CompiledAbilities. Raises AbilityError."""
+    "abilities") into one CompiledAbilities. Raises AbilityError: the one
+    problem, or AbilityErrors listing every problem of the set (each bad
+    ability is reported and the rest still compiled; a set-wide capacity
+    error ends the run)."""
     index = {c["id"]: i for i, c in enumerate(cards)}
-    comp = Compiler(index, subtype_bits)
+    comp = Compiler(index, subtype_bits, stealth=stealth_possible(cards))
+    errors = []
     for i, c in enumerate(cards):
-        comp.card(c.get("abilities", []), f"{path_prefix}[{i}].abilities", c.get("card_type"), c)
+        try:
+            comp.card(c.get("abilities", []), f"{path_prefix}[{i}].abilities", c.get("card_type"), c, errors)
+        except CapacityError as e:
+            errors.append(e)
+            break
+        except AbilityError as e:
+            errors.append(e)
+    if errors:
+        raise errors[0] if len(errors) == 1 else AbilityErrors(errors)
     if not comp.out.bytecode:
         comp.out.bytecode = bytearray([OPS["END"].code])
     return comp.out

@@ -226,6 +226,7 @@ static void test_verify_unknown_opcode(void) {
     ACCEPT(OP(RUN_ABILITY), 0, 0, OP(END));
     ACCEPT(OP(PUT_ON_DECK), 0, 1, OP(END));
     ACCEPT(OP(COUNT_GE), 0, 0, 3, OP(END));
+    ACCEPT(OP(CAN_CHOOSE), 0, 0, OP(END)); /* castability: a pure op, allowed in condition programs */
     ACCEPT(OP(LOSE), OP(END));
     ACCEPT(OP(RETURN_COST), 0, OP(END));
     ACCEPT(OP(FOREACH), 0, 0, J(9), OP(NEXT), 0, J(5), OP(END));
