@@ -12,6 +12,7 @@ allocates: a Game owns one malloc'd game, a CardSet one azk_cardset.
 """
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport PyThread_get_thread_ident
 from cpython cimport array
 from libc.string cimport memcpy, memset, strncpy
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t
@@ -1640,7 +1641,12 @@ cdef class VecGame:
     (None; the mask is still in each observation's MASK slice), which saves
     NUM_ACTIONS bytes of writes per row and step. paired=True (evaluation):
     episodes 2k and 2k + 1 play the same deal (engine seed seed + k, same
-    decks in the same seats) with the agent in seat 0, then in seat 1."""
+    decks in the same seats) with the agent in seat 0, then in seat 1.
+
+    Threads: one call at a time per VecGame. A call made while another is in
+    progress on the same object (from another thread, or re-entered from a
+    callback) raises RuntimeError and changes nothing; separate VecGames may
+    step in parallel (docs/vecgame.md, Threads)."""
     cdef azk_vec *v
     cdef readonly CardSet cards
     cdef readonly int n, rows
@@ -1649,16 +1655,55 @@ cdef class VecGame:
     cdef readonly tuple pairings
     cdef readonly object obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks, opp_pending
     cdef int32_t[::1] _acting32
+    # The one-call guard. step() runs without the GIL, so a second Python
+    # thread could otherwise re-initialise the object (freeing the games and
+    # buffers the C call is using) or step the same games at once. Every
+    # method that touches the C state or the buffers takes the guard for its
+    # whole run (_enter / _leave) and refuses to start while it is held. The
+    # test and the set in _enter are atomic: the GIL is held and nothing
+    # between them can release it. Threads the C code starts inside one call
+    # never see it.
+    cdef bint _busy
+    cdef long _busy_thread
+    cdef str _busy_call
 
     def __cinit__(self, *args, **kwargs):
         self.v = NULL
+        self._busy = False
 
     def __dealloc__(self):
-        PyMem_Free(self.v)
+        # A call in progress holds a reference to self, so this cannot run
+        # during one; if it ever did, leaking beats freeing what C still uses.
+        if not self._busy:
+            PyMem_Free(self.v)
+
+    cdef int _enter(self, str call) except -1:
+        if self._busy:
+            who = "this thread" if self._busy_thread == PyThread_get_thread_ident() else "another thread"
+            raise RuntimeError(
+                f"VecGame.{call}(): this VecGame is in use by {who} ({self._busy_call}() has not returned); "
+                f"a VecGame serves one call at a time: give each thread its own VecGame or hold one lock "
+                f"around every call (docs/vecgame.md, Threads)")
+        self._busy = True
+        self._busy_thread = PyThread_get_thread_ident()
+        self._busy_call = call
+        return 0
+
+    cdef inline void _leave(self) noexcept:
+        self._busy = False
 
     def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
                  obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full", illegal="raise", masks=True,
                  paired=False):
+        self._enter("__init__")
+        try:
+            self._init(n, seed, pairings, mode, bot, cards, obs, buffers, obs_dtype, waiting_obs, illegal, masks,
+                       paired)
+        finally:
+            self._leave()
+
+    cdef _init(self, n, seed, pairings, mode, bot, cards, obs, buffers, obs_dtype, waiting_obs, illegal, masks,
+               paired):
         cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
         cdef uint64_t s = _seed(seed)
         if not isinstance(mode, str) or mode not in _VEC_MODES:
@@ -1803,7 +1848,11 @@ cdef class VecGame:
         policy mode each stepped game plays on until its agent or its
         opponent must decide (opp_pending). Returns (obs, rewards, terminals,
         truncations) — the buffers, describing this call only."""
-        return self._run(actions, 0)
+        self._enter("step")
+        try:
+            return self._run(actions, 0)
+        finally:
+            self._leave()
 
     def step_opponent(self, actions):
         """mode="policy": apply one opponent action per game (int array of
@@ -1813,7 +1862,11 @@ cdef class VecGame:
         naming the game, and nothing changes. Returns (obs, rewards,
         terminals, truncations): the agent rows' buffers for this call (an
         episode the opponent's move ended is reported here)."""
-        return self._run(actions, 1)
+        self._enter("step_opponent")
+        try:
+            return self._run(actions, 1)
+        finally:
+            self._leave()
 
     def log(self):
         """Episode statistics since the last call (then reset): episodes,
@@ -1821,9 +1874,13 @@ cdef class VecGame:
         policy modes the agent's wins / losses overall and by seat, and
         deck_games / deck_wins by deck name (self-play: both seats' decks;
         bot and policy modes: the agent's deck)."""
-        self._ck()
         cdef float buf[64]
-        azk_vec_log(self.v, buf, 64)
+        self._enter("log")
+        try:
+            self._ck()
+            azk_vec_log(self.v, buf, 64)
+        finally:
+            self._leave()
         d = {name: float(buf[i]) for i, name in enumerate(_VEC_LOG_NAMES)}
         if d["episodes"]:
             d["length"] /= d["episodes"]
@@ -1835,70 +1892,104 @@ cdef class VecGame:
 
     def state_hash(self, i):
         """State hash of game i (as Game.state_hash())."""
-        self._ck()
-        cdef int k = _int_in(i, "i", 0, self.n - 1)
-        return azk_hash(azk_vec_game(self.v, k))
+        self._enter("state_hash")
+        try:
+            self._ck()
+            return azk_hash(azk_vec_game(self.v, <int>_int_in(i, "i", 0, self.n - 1)))
+        finally:
+            self._leave()
 
     def agent_seat(self, i):
-        self._ck()
-        return azk_vec_agent_seat(self.v, _int_in(i, "i", 0, self.n - 1))
+        self._enter("agent_seat")
+        try:
+            self._ck()
+            return azk_vec_agent_seat(self.v, _int_in(i, "i", 0, self.n - 1))
+        finally:
+            self._leave()
 
     def episode(self, i):
         """The episode counter value game i's current episode started with
         (its engine seed is seed + episode)."""
-        self._ck()
-        return azk_vec_episode(self.v, _int_in(i, "i", 0, self.n - 1))
+        self._enter("episode")
+        try:
+            self._ck()
+            return azk_vec_episode(self.v, _int_in(i, "i", 0, self.n - 1))
+        finally:
+            self._leave()
 
     def bot_opponent_actions(self, bot):
         """mode="policy": the built-in bot `bot`'s answers for the pending
         games (int32 [n], 0 where not pending), from each game's own bot
         stream; pass them to step_opponent. In C, without the GIL."""
-        self._ck()
-        if self.mode != "policy":
-            raise RuntimeError(f"bot_opponent_actions is for mode='policy' (this VecGame is mode={self.mode!r})")
-        cdef int kind = bot_kind(bot)
-        out = np.zeros(self.n, dtype=np.int32)
-        cdef int32_t[::1] ov = out
+        cdef int kind
+        cdef int32_t[::1] ov
         cdef azk_status st
-        with nogil:
-            st = azk_vec_bot_opponent(self.v, self.cards.cs, kind, &ov[0])
-        if st != AZK_OK:
-            raise AzukiError(f"bot_opponent_actions failed ({azk_status_name(st).decode()})")
-        return out
+        self._enter("bot_opponent_actions")
+        try:
+            self._ck()
+            if self.mode != "policy":
+                raise RuntimeError(f"bot_opponent_actions is for mode='policy' (this VecGame is "
+                                   f"mode={self.mode!r})")
+            kind = bot_kind(bot)
+            out = np.zeros(self.n, dtype=np.int32)
+            ov = out
+            with nogil:
+                st = azk_vec_bot_opponent(self.v, self.cards.cs, kind, &ov[0])
+            if st != AZK_OK:
+                raise AzukiError(f"bot_opponent_actions failed ({azk_status_name(st).decode()})")
+            return out
+        finally:
+            self._leave()
 
     def episodes(self):
         """int64 [n]: every game's current episode number (episode(i) for all i)."""
-        self._ck()
-        out = np.empty(self.n, dtype=np.int64)
-        cdef int64_t[::1] ov = out
+        cdef int64_t[::1] ov
         cdef int i
-        for i in range(self.n):
-            ov[i] = azk_vec_episode(self.v, i)
-        return out
+        self._enter("episodes")
+        try:
+            self._ck()
+            out = np.empty(self.n, dtype=np.int64)
+            ov = out
+            for i in range(self.n):
+                ov[i] = azk_vec_episode(self.v, i)
+            return out
+        finally:
+            self._leave()
 
     def agent_seats(self):
         """int8 [n]: every game's agent seat this episode (agent_seat(i) for all i)."""
-        self._ck()
-        out = np.empty(self.n, dtype=np.int8)
-        cdef int8_t[::1] ov = out
+        cdef int8_t[::1] ov
         cdef int i
-        for i in range(self.n):
-            ov[i] = <int8_t>azk_vec_agent_seat(self.v, i)
-        return out
+        self._enter("agent_seats")
+        try:
+            self._ck()
+            out = np.empty(self.n, dtype=np.int8)
+            ov = out
+            for i in range(self.n):
+                ov[i] = <int8_t>azk_vec_agent_seat(self.v, i)
+            return out
+        finally:
+            self._leave()
 
     def game(self, i):
         """A Game holding a copy of game i's current position."""
-        self._ck()
-        cdef int k = _int_in(i, "i", 0, self.n - 1)
-        cdef int e = azk_vec_episode(self.v, k)
-        cdef Game g = Game.__new__(Game)
-        g.cards = self.cards
-        g.cs = self.cards.cs
-        azk_game_clone(g.g, azk_vec_game(self.v, k))
-        cdef int k_deal = e // 2 if self.paired else e    # the deal index (azk_vec_set_paired)
-        pair = self.pairings[(k_deal // 2) % len(self.pairings)]
-        g.decks = pair if k_deal % 2 == 0 else (pair[1], pair[0])
-        return g
+        cdef int k, e, k_deal
+        cdef Game g
+        self._enter("game")
+        try:
+            self._ck()
+            k = _int_in(i, "i", 0, self.n - 1)
+            e = azk_vec_episode(self.v, k)
+            g = Game.__new__(Game)
+            g.cards = self.cards
+            g.cs = self.cards.cs
+            azk_game_clone(g.g, azk_vec_game(self.v, k))
+            k_deal = e // 2 if self.paired else e    # the deal index (azk_vec_set_paired)
+            pair = self.pairings[(k_deal // 2) % len(self.pairings)]
+            g.decks = pair if k_deal % 2 == 0 else (pair[1], pair[0])
+            return g
+        finally:
+            self._leave()
 
 
 cdef inline void _pick_rows(uint8_t *masks, const uint8_t *act, int32_t *out, int rows, int na,
@@ -1986,20 +2077,24 @@ def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", wai
     cdef azk_vec *vp = vg.v
     cdef const azk_cardset *cs = vg.cards.cs
     cdef double t0
+    vg._enter("_bench_vec")     # held like any call: the loop below steps vg's games directly
     t0 = time.perf_counter()
-    with nogil:
-        for s in range(nsteps):
-            azk_vec_observe(vp, cs, NULL, NULL, &acting32[0])
-            for r in range(rows):
-                act8[r] = <uint8_t>acting32[r]
-                applied += act8[r]
-            _pick_rows(mp, &act8[0], &av[0], rows, na, &pick)
-            azk_vec_step(vp, cs, &av[0], op, mp, rp, tp, up, &bad)
-            if policy:
-                azk_vec_observe_opponent(vp, cs, oo, om, pend)
-                _pick_rows(om, pend, &av[0], nn, na, &pick)
-                azk_vec_step_opponent(vp, cs, &av[0], op, mp, rp, tp, up, &bad)
-                azk_vec_observe_opponent(vp, cs, oo, om, pend)
+    try:
+        with nogil:
+            for s in range(nsteps):
+                azk_vec_observe(vp, cs, NULL, NULL, &acting32[0])
+                for r in range(rows):
+                    act8[r] = <uint8_t>acting32[r]
+                    applied += act8[r]
+                _pick_rows(mp, &act8[0], &av[0], rows, na, &pick)
+                azk_vec_step(vp, cs, &av[0], op, mp, rp, tp, up, &bad)
+                if policy:
+                    azk_vec_observe_opponent(vp, cs, oo, om, pend)
+                    _pick_rows(om, pend, &av[0], nn, na, &pick)
+                    azk_vec_step_opponent(vp, cs, &av[0], op, mp, rp, tp, up, &bad)
+                    azk_vec_observe_opponent(vp, cs, oo, om, pend)
+    finally:
+        vg._leave()
     dt = time.perf_counter() - t0
     cdef int vb = 4 if obs_dtype == "float32" else 1
     cdef double acting_rows = max(1.0, applied / nsteps)

@@ -4,6 +4,9 @@ The central property: stepping n games together gives exactly the
 trajectories (state hashes) of the same games stepped one by one through
 Game, episode after episode (auto-reset from seed + episode counter)."""
 import random
+import subprocess
+import sys
+import threading
 
 import numpy as np
 import pytest
@@ -471,3 +474,209 @@ def test_paired_deals_each_deal_from_both_seats(mode):
         else:
             assert v.state_hash(i) == g.state_hash()
         assert v.agent_seat(i) == e % 2
+
+
+# ---- threads (docs/vecgame.md, Threads) ----------------------------------------------------------------------------
+# step() runs without the GIL. One VecGame serves one call at a time: a call made while another is in progress on
+# the same object - from another thread, or re-entered from a callback - raises RuntimeError and changes nothing.
+# The tests hold a call open deterministically: an argument whose conversion (__index__, __array__, __eq__) runs
+# inside the call makes the other calls from there, from a second thread (joined) and from the same thread.
+
+class _Hooked:
+    """An int / array / bot name whose conversion inside a VecGame call runs fn (once)."""
+
+    def __init__(self, value, fn):
+        self.value, self.fn = value, fn
+
+    def _fire(self):
+        fn, self.fn = self.fn, None
+        if fn is not None:
+            fn()
+
+    def __index__(self):
+        self._fire()
+        return self.value
+
+    def __array__(self, dtype=None, copy=None):
+        self._fire()
+        return np.asarray(self.value, dtype=dtype)
+
+
+class _HookedName(str):
+    """A bot name (str) whose comparison runs fn (bot_kind compares it with BOT_KINDS)."""
+
+    def __eq__(self, other):
+        fn, self.fn = getattr(self, "fn", None), None
+        if fn is not None:
+            fn()
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def _legal(v, opp=False):
+    """The first legal action of every acting row (every pending game with opp)."""
+    masks, on = (v.opp_masks, v.opp_pending) if opp else (v.masks, v.acting)
+    return np.where(on == 1, masks.argmax(axis=1), 0).astype(np.int32)
+
+
+# Every public method of VecGame (and __init__), called with arguments it would accept. A method added to
+# VecGame without an entry here fails test_every_vecgame_method_is_covered: give it one (and the guard).
+_CALLS = {
+    "state_hash": lambda v: v.state_hash(0),
+    "agent_seat": lambda v: v.agent_seat(0),
+    "episode": lambda v: v.episode(0),
+    "episodes": lambda v: v.episodes(),
+    "agent_seats": lambda v: v.agent_seats(),
+    "game": lambda v: v.game(0),
+    "log": lambda v: v.log(),
+    "bot_opponent_actions": lambda v: v.bot_opponent_actions("random"),
+    "step": lambda v: v.step(_legal(v)),
+    "step_opponent": lambda v: v.step_opponent(_legal(v, opp=True)),
+    "__init__": lambda v: v.__init__(2, seed=1, mode="self"),
+}
+
+# The calls that can be held open (their arguments are converted inside the call). log, episodes and
+# agent_seats run entirely with the GIL held, so no other Python code can run during them.
+_HOLD = {
+    "step": lambda v, fn: v.step(_Hooked(_legal(v), fn)),
+    "step_opponent": lambda v, fn: v.step_opponent(_Hooked(_legal(v, opp=True), fn)),
+    "__init__": lambda v, fn: v.__init__(_Hooked(4, fn), seed=7, mode="policy"),
+    "state_hash": lambda v, fn: v.state_hash(_Hooked(1, fn)),
+    "agent_seat": lambda v, fn: v.agent_seat(_Hooked(1, fn)),
+    "episode": lambda v, fn: v.episode(_Hooked(1, fn)),
+    "game": lambda v, fn: v.game(_Hooked(1, fn)),
+    "bot_opponent_actions": lambda v, fn: v.bot_opponent_actions(_HookedName("greedy")),
+}
+
+
+def _snapshot(v):
+    return ([v.state_hash(i) for i in range(v.n)], v.episodes().tolist(), v.log(),
+            [b.copy() for b in (v.obs, v.masks, v.acting, v.opp_obs, v.opp_masks, v.opp_pending)])
+
+
+def _same(a, b):
+    return a[:3] == b[:3] and all(np.array_equal(x, y) for x, y in zip(a[3], b[3]))
+
+
+def _policy_vec():
+    v = VecGame(4, seed=5, mode="policy")
+    for k in range(200):   # until some games wait for the opponent and some for the agent
+        if v.opp_pending.any() and v.acting.any():
+            return v
+        v.step_opponent(_legal(v, opp=True)) if k % 3 == 2 else v.step(_legal(v))
+    raise AssertionError("no mixed position in 200 calls")
+
+
+def test_every_vecgame_method_is_covered():
+    public = {m for m in dir(VecGame) if not m.startswith("_") and callable(getattr(VecGame, m))}
+    assert public | {"__init__"} == set(_CALLS), "a VecGame method without a thread-guard test: add it to _CALLS"
+
+
+@pytest.mark.parametrize("held", sorted(_HOLD))
+def test_a_call_in_progress_refuses_every_call_from_any_thread(held):
+    """While `held` runs, every VecGame call on the same object, from another
+    thread or from the same one, raises RuntimeError naming the call in
+    progress; nothing changes (the object ends as a twin that made only
+    `held`'s call), and the object works afterwards."""
+    v, twin = _policy_vec(), _policy_vec()
+    outcomes = []
+
+    def attempt(name):
+        try:
+            _CALLS[name](v)
+            return None
+        except BaseException as e:      # noqa: BLE001 - reported below
+            return e
+
+    def probe():
+        for name in sorted(_CALLS, key=lambda k: k == "__init__"):     # __init__ last
+            for where in ("another thread", "this thread"):
+                if where == "this thread":
+                    e = attempt(name)
+                else:
+                    box = []
+                    t = threading.Thread(target=lambda: box.append(attempt(name)))
+                    t.start()
+                    t.join()
+                    e = box[0]
+                outcomes.append((name, where, e))
+                assert isinstance(e, RuntimeError) and "in use by " + where in str(e) \
+                    and f"{held}() has not returned" in str(e), (name, where, e)
+
+    if held == "bot_opponent_actions":
+        name = _HookedName("greedy")
+        name.fn = probe
+        v.bot_opponent_actions(name)
+    else:
+        _HOLD[held](v, probe)
+    assert len(outcomes) == 2 * len(_CALLS)
+    _HOLD[held](twin, lambda: None)
+    assert _same(_snapshot(v), _snapshot(twin))
+    v.step(_legal(v))      # usable again
+    v.__init__(2, seed=1, mode="self")
+    assert v.rows == 4
+
+
+_RACE = r"""
+import sys, threading
+import numpy as np
+from azuki import VecGame, IllegalActionError
+other = sys.argv[1]
+v = VecGame(256, seed=1, mode="self", illegal="raise")
+refused = [0]
+def call(fn):
+    try:
+        fn()
+    except RuntimeError as e:
+        assert "in use by another thread" in str(e), e
+        refused[0] += 1
+    except IllegalActionError:
+        # legal only if the actions were read from the buffers while the other thread's call rewrote them
+        assert other == "step"
+def step():
+    call(lambda: v.step(np.where(v.acting == 1, v.masks.argmax(axis=1), 0).astype(np.int32)))
+def init():
+    call(lambda: v.__init__(256, seed=2, mode="self", illegal="raise"))
+def stepper():
+    for _ in range(300):
+        step()
+def other_thread():
+    for _ in range(300):
+        init() if other == "init" else step()
+ts = [threading.Thread(target=stepper), threading.Thread(target=other_thread)]
+for t in ts: t.start()
+for t in ts: t.join()
+for i in range(v.n):
+    g = v.game(i)
+    g.check_invariants()
+    assert g.state_hash() == v.state_hash(i)
+print("ok", refused[0])
+"""
+
+
+@pytest.mark.parametrize("other", ["init", "step"])
+def test_two_threads_hammering_one_vecgame_never_crash(other):
+    """Real threads, no hooks: one steps, the other re-initialises (which
+    used to free the games under the running step: a segfault) or steps
+    too. Every call runs whole or is refused; the games stay valid."""
+    p = subprocess.run([sys.executable, "-c", _RACE, other], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and p.stdout.startswith("ok"), (p.returncode, p.stdout, p.stderr[-2000:])
+
+
+def test_separate_vecgames_step_in_parallel_threads():
+    """The guard is per object: two VecGames, one per thread, both step (and
+    give the trajectories a single thread gives)."""
+    def run(v, out):
+        for _ in range(40):
+            v.step(_legal(v))
+        out.extend(v.state_hash(i) for i in range(v.n))
+    a, b, ref = (VecGame(16, seed=3) for _ in range(3))
+    ha, hb, href = [], [], []
+    ts = [threading.Thread(target=run, args=(a, ha)), threading.Thread(target=run, args=(b, hb))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    run(ref, href)
+    assert ha == hb == href
