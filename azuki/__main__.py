@@ -446,7 +446,8 @@ a strength setting) or a checkpoint (the reference that ships with azuki, the
 newest `train` run under --runs, or --checkpoint PATH), or two humans play
 hot-seat; and a replay viewer (files of `record`, `eval --replays`, or saved
 from the page). Prints the URL; --open launches the browser. Standard library
-only; idle games are freed after --idle-minutes."""
+only; idle games are freed after --idle-minutes. Another --host than a
+loopback address needs --expose (docs/play.md: limits, threads, timeouts)."""
 
 
 def _add_play(sub):
@@ -454,7 +455,15 @@ def _add_play(sub):
                        description=PLAY_DOC)
     p.add_argument("--port", type=_int_in(0, 65535, "--port"), default=0, metavar="N",
                    help="port (default 0: a free one)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; another address needs --expose)")
+    p.add_argument("--expose", action="store_true",
+                   help="allow a --host that other machines can reach (prints what that exposes)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="a host name clients use to reach the server (its Host / Origin checks allow it; "
+                        "loopback names and --host always are)")
+    p.add_argument("--think-seconds", type=_float_in(0.0, "--think-seconds"), default=10.0, metavar="S",
+                   help="time budget of one search-bot decision (default 10): it plays its best move so far")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument("--cards", default=None, metavar="FILE", help="a card set JSON (default: the starter set)")
     p.add_argument("--runs", default="runs", metavar="DIR", help="where `train` writes runs (the newest is offered)")
@@ -464,7 +473,7 @@ def _add_play(sub):
                    help="games open at once (default 64)")
     p.add_argument("--idle-minutes", type=_float_in(0.01, "--idle-minutes"), default=30.0, metavar="M",
                    help="free a game or replay idle this long (default 30)")
-    p.add_argument("--verbose", action="store_true", help="log every request")
+    p.add_argument("--verbose", action="store_true", help="log every request (method, path, status: no queries)")
     p.set_defaults(fn=_play_main)
 
 

@@ -7,6 +7,7 @@ import random
 import shutil
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 import azuki
 from azuki.policy_np import REFERENCE, CheckpointError, NumpyPolicyPlayer, load_numpy_policy
 from azuki.view import seat_view
-from azuki.web.server import App, serving
+from azuki.web.server import KEY_HEADER, App, serving
 from azuki.web.sessions import state_payload
 
 HAVE_REF = os.path.exists(REFERENCE + ".npz")
@@ -40,10 +41,26 @@ def server():
         yield app, url
 
 
-def call(url, method, path, body=None, raw=None, headers=None):
+def call(url, method, path, body=None, raw=None, headers=None, as_page=True):
+    """One request. as_page: a seat key written in the path's query
+    (`key=K`) or in an act body goes, as the page sends it, in the
+    X-Azuki-Key header (as_page=False sends the request as written)."""
+    headers = dict(headers or {})
+    if as_page:
+        u = urllib.parse.urlsplit(path)
+        q = urllib.parse.parse_qsl(u.query, keep_blank_values=True)
+        if any(k == "key" for k, _ in q):
+            headers[KEY_HEADER] = [v for k, v in q if k == "key"][-1]
+            path = urllib.parse.urlunsplit(u._replace(query=urllib.parse.urlencode([(k, v) for k, v in q
+                                                                                    if k != "key"])))
+        if isinstance(body, dict) and "key" in body:
+            body = dict(body)
+            if isinstance(body["key"], str):
+                headers[KEY_HEADER] = body["key"]
+            del body["key"]
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
     r = urllib.request.Request(url + path.lstrip("/"), method=method, data=data,
-                               headers={"Content-Type": "application/json", **(headers or {})})
+                               headers={"Content-Type": "application/json", **headers})
     try:
         with urllib.request.urlopen(r, timeout=60) as f:
             return f.status, json.loads(f.read())
@@ -282,7 +299,7 @@ def test_replay_saved_and_viewed_with_hash_check(server):
             st, v = call(url, "GET", f"/api/replay/{rid}?step={k}&view={view}")
             assert st == 200 and v["step"] == k
             if view != "full":
-                g = app.store.get("replay", rid).games[k]
+                g = app.store.get("replay", rid).game_at(k)
                 assert v["view"] == json.loads(json.dumps(seat_view(g, int(view))))
     assert call(url, "GET", f"/api/replay/{rid}?step={n + 1}&view=full")[0] == 400
     assert call(url, "GET", f"/api/replay/{rid}?step=0&view=2")[0] == 400
@@ -384,3 +401,335 @@ def test_play_cli_help():
     import sys
     r = subprocess.run([sys.executable, "-m", "azuki", "play", "--help"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "--open" in r.stdout and "browser" in r.stdout
+
+
+# ---- the server under abuse (issue 24 §2): bounded uploads, bounded thinking, keys, hosts, sockets ----
+
+def _raw_request(url, head, body=b"", close_after_send=False, timeout=60):
+    """Send `head` (request line + headers, no final blank line) and `body` on
+    a raw loopback socket; the (status, JSON) answer, or None when
+    close_after_send (the client leaves without reading)."""
+    import socket
+    port = urllib.parse.urlsplit(url).port
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        s.sendall(head.encode() + b"\r\n\r\n" + body)
+        if close_after_send:
+            return None
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        hdr, _, payload = data.partition(b"\r\n\r\n")
+        return int(hdr.split()[1]), json.loads(payload)
+    finally:
+        s.close()
+
+
+def _post_head(url, path, n, extra=""):
+    port = urllib.parse.urlsplit(url).port
+    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {n}{extra}")
+
+
+def _finished_replay(url, seed=9):
+    gid, keys = new_game(url, seed=seed)
+    rng = random.Random(seed)
+    p = state(url, gid, 0, keys["0"])
+    while not p["over"]:
+        st, p = call(url, "POST", f"/api/game/{gid}/act",
+                     {"seat": 0, "key": keys["0"], "token": p["token"], "action": rng.choice(p["legal"])["id"]})
+    st, rep = call(url, "GET", f"/api/game/{gid}/replay?seat=0&key={keys['0']}")
+    assert st == 200
+    return rep
+
+
+def test_replay_uploads_are_bounded_and_checked_field_by_field(server):
+    """What an upload may cost is bounded before it is parsed (size, number of
+    JSON objects/arrays, nesting) and every field is checked before anything
+    is built: each bad upload gets a 4xx with a clear message and nothing is
+    stored. (Before: 16 MB of `{}` was parsed into 5.6 M dicts, and a replay
+    with a malformed `policy` was stored, then every full-view request of
+    that step was a 500.)"""
+    from azuki.web import server as W
+    from azuki.web.sessions import MAX_REPLAY_STEPS
+    app, url = server
+    rep = _finished_replay(url)
+    before = len(app.store.replays)
+
+    def upload(raw):
+        return _raw_request(url, _post_head(url, "/api/replay", len(raw)), raw)
+
+    # size: refused from the Content-Length alone (the body is never read)
+    st, r = _raw_request(url, _post_head(url, "/api/replay", W.MAX_REPLAY_BODY + 1))
+    assert st == 413 and "too large" in r["error"]
+    # count: many empty objects, well under the size limit
+    many = json.dumps(dict(rep, steps=[{}] * (W.MAX_REPLAY_CONTAINERS + 1))).encode()
+    assert len(many) <= W.MAX_REPLAY_BODY
+    st, r = upload(many)
+    assert st == 413 and "too many objects and arrays" in r["error"], r
+    # nesting
+    deep = json.dumps(dict(rep, players=[[[[[["x"]]]]], "y"])).encode()
+    st, r = upload(deep)
+    assert st == 413 and "nests too deep" in r["error"], r
+    deep = b'{"steps": ' + b"[" * 100000 + b"]" * 100000 + b"}"
+    st, r = upload(deep)
+    assert st == 413 and "nests too deep" in r["error"], r
+    # brackets inside strings are text, not structure
+    ok = dict(rep, players=["human", "[[[[[[[[[[{{{{{{{{"])
+    st, r = call(url, "POST", "/api/replay", ok)
+    assert st == 200, r
+    app.store.replays.pop(r["replay"])
+    # steps
+    long = dict(rep, steps=[{"action": 0, "hash": "0" * 16}] * (MAX_REPLAY_STEPS + 1))
+    st, r = call(url, "POST", "/api/replay", long)
+    assert st == 413 and "too long" in r["error"], r
+    # every field
+    k = next(i for i, s in enumerate(rep["steps"]) if i > 0)
+
+    def with_step(**kw):
+        bad = json.loads(json.dumps(rep))
+        bad["steps"][k].update(kw)
+        return bad
+
+    cases = [
+        (with_step(policy={"probs": [[1]]}), f"steps[{k}].policy.probs[0]"),
+        (with_step(policy={"probs": [[1, 2.0]]}), "probability"),
+        (with_step(policy={"probs": [["a", 0.5]]}), "probs[0]"),
+        (with_step(policy={"probs": [[azuki.NUM_ACTIONS, 0.5]]}), "probs[0]"),
+        (with_step(policy={"probs": "x"}), "policy.probs"),
+        (with_step(policy={"value": "high"}), "policy.value"),
+        (with_step(policy={"value": float("nan")}), "policy.value"),
+        (with_step(policy={"probs": [], "extra": 1}), "policy.extra"),
+        (with_step(policy=[1, 2]), "policy"),
+        (with_step(player=2), "player"),
+        (with_step(player=True), "player"),
+        (with_step(action=-1), "action"),
+        (with_step(action=1.5), "action"),
+        (with_step(hash="zz"), "hash"),
+        (with_step(note="hi"), "note"),
+        (dict(rep, players="both"), "players"),
+        (dict(rep, result="WIN_P7"), "result"),
+        (dict(rep, seed=True), "seed"),
+        (dict(rep, seed=-1), "seed"),
+        (dict(rep, turn_cap="200"), "turn_cap"),
+        (dict(rep, decks=["STT01"]), "decks"),
+        (dict(rep, initial_hash=123), "initial_hash"),
+        (dict(rep, extra={}), "extra"),
+        (dict(rep, steps={}), "steps"),
+    ]
+    for bad, where in cases:
+        st, r = call(url, "POST", "/api/replay", bad)
+        assert st == 400 and where in r["error"] and "not a valid replay" in r["error"], (where, st, r)
+    assert len(app.store.replays) == before
+    # a valid policy entry still works, and its full view answers
+    good = with_step(policy={"value": 0.25, "probs": [[rep["steps"][k]["action"], 1.0]]})
+    st, r = call(url, "POST", "/api/replay", good)
+    assert st == 200 and r["inspection"], r
+    st, v = call(url, "GET", f"/api/replay/{r['replay']}?step={k}&view=full")
+    assert st == 200 and v["policy"]["value"] == 0.25
+
+
+def test_replay_positions_replayed_from_snapshots(server):
+    """The viewer keeps a position every SNAP_EVERY steps, not one per step:
+    every position it serves equals the replayed game."""
+    from azuki.web.sessions import SNAP_EVERY
+    app, url = server
+    rep = azuki.replay.record_random_game(12)
+    st, r = call(url, "POST", "/api/replay", rep)
+    assert st == 200
+    sess = app.store.get("replay", r["replay"])
+    assert len(sess.snaps) == len(rep["steps"]) // SNAP_EVERY + 1
+    g = azuki.Game(seed=rep["seed"], decks=tuple(rep["decks"]))
+    for i in range(len(rep["steps"]) + 1):
+        assert sess.game_at(i).state_hash() == g.state_hash()
+        if i < len(rep["steps"]):
+            g.step(rep["steps"][i]["action"])
+
+
+def test_search_opponent_capped_and_time_budget_stops_it():
+    """The server enforces the page's cap on search simulations, and a search
+    decision stops at the per-decision time budget: with a budget already
+    spent (0 s) every decision of a 5,000-simulation bot runs no simulation
+    (the C search reads the flag before each one) and the game still plays
+    to its end."""
+    from azuki.web.server import PLAY_MAX_SIMS
+    assert PLAY_MAX_SIMS == 5000
+    app = App(runs="/nonexistent", think_s=0.0)
+    with serving(app) as url:
+        st, m = call(url, "GET", "/api/meta")
+        assert {o["id"]: o for o in m["opponents"]}["search"]["sims"]["max"] == PLAY_MAX_SIMS
+        for sims in (PLAY_MAX_SIMS + 1, 1_000_000):
+            st, r = call(url, "POST", "/api/new", {"mode": "bot", "opponent": "search", "sims": sims})
+            assert st == 400 and f"[1, {PLAY_MAX_SIMS}]" in r["error"]
+        gid, keys = new_game(url, seed=8, opponent="search", sims=PLAY_MAX_SIMS, human_seat=1)
+        sess = app.store.get("game", gid)
+        rng = random.Random(8)
+        p = state(url, gid, 1, keys["1"])
+        while not p["over"]:
+            st, p = call(url, "POST", f"/api/game/{gid}/act",
+                         {"seat": 1, "key": keys["1"], "token": p["token"], "action": rng.choice(p["legal"])["id"]})
+            assert st == 200, p
+        assert len(sess.thinking) > 10
+        assert all(t == {"sims_run": 0, "stopped": "budget"} for t in sess.thinking), sess.thinking[:5]
+
+
+def test_a_client_that_leaves_stops_the_bots_thinking():
+    """A 1,000,000-simulation search (minutes of CPU) for a request whose
+    client closes its connection: the watcher sees the closed socket and the
+    search stops between simulations. A new game is dropped; in a game the
+    bot's decision is left open and the next request takes it again."""
+    import time
+    big = 1_000_000
+    app = App(runs="/nonexistent", think_s=3600.0, max_sims=big)
+    with serving(app) as url:
+        body = json.dumps({"mode": "bot", "opponent": "search", "sims": big, "human_seat": 1, "seed": 3}).encode()
+        _raw_request(url, _post_head(url, "/api/new", len(body)), body, close_after_send=True)
+        for _ in range(2400):                 # a bounded wait for the server's answer to the event
+            if app.dropped:
+                break
+            time.sleep(0.05)
+        assert app.dropped and app.dropped[0]["stopped"] == "left" and app.dropped[0]["sims_run"] < big
+        assert not app.store.games
+        # in a game: the human moves, leaves while the bot thinks; the decision waits for the next request
+        gid, keys = new_game(url, seed=4, opponent="search", sims=big, human_seat=0)
+        sess = app.store.get("game", gid)
+        p = state(url, gid, 0, keys["0"])
+        while p["decider"] == 0 and not p["over"]:
+            a = p["legal"][0]["id"]
+            n0 = len(sess.thinking)
+            body = json.dumps({"seat": 0, "token": p["token"], "action": a}).encode()
+            _raw_request(url, _post_head(url, f"/api/game/{gid}/act", len(body), f"\r\n{KEY_HEADER}: {keys['0']}"),
+                         body, close_after_send=True)
+            for _ in range(2400):                 # until that request is done
+                if sess.token != p["token"] and not sess.lock.locked():
+                    break
+                time.sleep(0.05)
+            if any(t["stopped"] == "left" for t in sess.thinking[n0:]):
+                break
+            p = state(url, gid, 0, keys["0"])       # no search ran (the mulligan): go on
+        with sess.lock:
+            assert sess.thinking[-1]["stopped"] == "left" and sess.thinking[-1]["sims_run"] < big
+            assert sess.abandoned and sess.game.current_player == 1
+        sess.think_s = 0.0                        # the reload's decision: budget spent at once
+        p = state(url, gid, 0, keys["0"])
+        assert p["decider"] == 0 or p["over"]
+        assert sess.thinking[-1] == {"sims_run": 0, "stopped": "budget"}
+
+
+def test_seat_keys_only_in_a_header_and_never_logged(capsys):
+    """A seat key travels in the X-Azuki-Key header: one in a URL or an act
+    body is refused (400), and the --verbose log shows no query string (it
+    printed the keys before)."""
+    app = App(runs="/nonexistent")
+    with serving(app, quiet=False) as url:
+        gid, keys = new_game(url, seed=2)
+        key = keys["0"]
+        st, r = call(url, "GET", f"/api/game/{gid}?seat=0&key={key}", as_page=False)
+        assert st == 400 and KEY_HEADER in r["error"]
+        st, r = call(url, "GET", f"/api/game/{gid}/replay?seat=0&key={key}", as_page=False)
+        assert st == 400 and KEY_HEADER in r["error"]
+        st, r = call(url, "GET", f"/api/meta?key={key}", as_page=False)
+        assert st == 400
+        p = state(url, gid, 0, key)
+        st, r = call(url, "POST", f"/api/game/{gid}/act",
+                     {"seat": 0, "key": key, "token": p["token"], "action": p["legal"][0]["id"]}, as_page=False)
+        assert st == 400 and KEY_HEADER in r["error"]
+        st, r = call(url, "GET", f"/api/game/{gid}?seat=0", headers={KEY_HEADER: key}, as_page=False)
+        assert st == 200 and r["seat"] == 0
+        st, r = call(url, "GET", f"/api/game/{gid}?seat=0", as_page=False)
+        assert st == 403
+    err = capsys.readouterr().err
+    assert f"/api/game/{gid}" in err          # the log is on
+    assert key not in err and "key=" not in err
+
+
+def test_host_checks_stay_on_and_allow_the_named_hosts():
+    """Host / Origin checks hold for every listening address: the named host
+    (--host, --allow-host) is allowed, any other refused (before: a
+    non-loopback --host turned the checks off)."""
+    import socket as so
+    from azuki.web.server import allowed_hosts, exposure_lines, is_loopback
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5") and not is_loopback("example.org")
+    wild = allowed_hosts("0.0.0.0", ["play.example"])
+    assert {"127.0.0.1", "localhost", "::1", "play.example", so.gethostname().lower()} <= wild
+    assert "evil.example" not in wild and "0.0.0.0" not in wild
+    assert "192.168.1.5" in allowed_hosts("192.168.1.5")
+    app = App(runs="/nonexistent")
+    text = "\n".join(exposure_lines("0.0.0.0", 8000, wild, app))
+    assert "NOT only this machine" in text and "play.example" in text and "unencrypted" in text
+    with serving(app, allow_hosts=("play.example",)) as url:
+        assert call(url, "GET", "/api/meta", headers={"Host": "play.example:8000"})[0] == 200
+        assert call(url, "GET", "/api/meta", headers={"Host": "evil.example"})[0] == 403
+        assert call(url, "POST", "/api/new", {"mode": "bot"}, headers={"Origin": "http://evil.example"})[0] == 403
+        assert call(url, "POST", "/api/new", {"mode": "bot"}, headers={"Origin": "http://play.example:8000"})[0] == 200
+
+
+def test_play_refuses_a_non_loopback_host_without_expose():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "azuki", "play", "--host", "0.0.0.0", "--runs", "/nonexistent"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--expose" in r.stderr and "open http" not in r.stdout
+
+
+def test_backlog_takes_a_burst_and_idle_connections_time_out():
+    """100 clients connecting at once all get answers (the listen backlog was
+    5), and a connection that sends nothing is closed by the server (idle
+    sockets held a thread forever)."""
+    import socket
+    import threading as th
+    from azuki.web.server import BACKLOG, make_server
+    assert BACKLOG >= 100
+    app = App(runs="/nonexistent")
+    srv = make_server(app, idle_timeout=0.5)
+    port = srv.server_address[1]
+    socks = []
+    t = None
+    try:
+        for _ in range(100):     # nobody accepts yet: every connection waits in the backlog
+            socks.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+        t = th.Thread(target=srv.serve_forever, daemon=True)
+        t.start()
+        for s in socks:
+            s.settimeout(60)
+            s.sendall(f"GET /api/meta HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        for s in socks:
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+            assert data.startswith(b"HTTP/1.0 200"), data[:80]
+        idle = socket.create_connection(("127.0.0.1", port), timeout=60)
+        assert idle.recv(1) == b""          # the server closed it (a recv timeout here would fail the test)
+        idle.close()
+    finally:
+        for s in socks:
+            s.close()
+        if t:
+            srv.shutdown()
+        srv.server_close()
+        app.store.stop()
+
+
+def test_card_table_comes_from_the_loaded_card_set():
+    """`play --cards` on a set that includes another (the shipped expansion
+    includes the starter set): every card of the loaded CardSet has its
+    printed facts in the page's table (the included cards had only names)."""
+    from azuki.convert import load_cardset
+    path = os.path.join(os.path.dirname(azuki.__file__), "data", "expansion.json")
+    app = App(cards=path, runs="/nonexistent")
+    compiled = load_cardset(path)
+    defs = {d["id"]: d for d in compiled.defs}
+    assert list(app.cards) == list(app.cs.ids)
+    included = [c for c in app.cs.ids if c.startswith("STT")]
+    assert len(included) >= 30
+    for cid in app.cs.ids:
+        row = app.cards[cid]
+        assert row["text"] is not None and row["element"] and row["rarity"], row
+        for k in ("attack", "health"):
+            assert row[k] == defs[cid][k] or (row[k] is None and defs[cid][k] == 0), (cid, k)
+        if row["card_type"] in ("entity", "weapon", "spell"):
+            assert row["cost"] == defs[cid]["cost"], cid

@@ -13,12 +13,21 @@ server sends a seat: a pure function of the seat's view (azuki.view), so it
 never depends on hidden information (tests/test_web_server.py checks this
 under Game.resample).
 
-A `ReplaySession` is a verified replay file (every state hash checked on
-load) with the position after each step, for the viewer.
+A bot that searches (the search bot) thinks under a `SearchControl`: a
+watcher thread stops its search at the per-decision time budget, when the
+client whose request it serves goes away, or when the game is freed; the
+C search checks the flag between simulations (docs/play.md "Limits").
+
+A `ReplaySession` is an uploaded replay, every field checked
+(`check_replay`) and every state hash verified on load, with a snapshot of
+the position every SNAP_EVERY steps (the viewer's positions are replayed
+from the nearest one), so what a replay keeps is bounded by its step count.
 """
 from __future__ import annotations
 
+import math
 import os
+import re
 import secrets
 import threading
 import time
@@ -44,18 +53,31 @@ def state_payload(game, seat):
 
 
 class Player:
-    """A non-human seat: a built-in bot or a numpy checkpoint player."""
+    """A non-human seat: a built-in bot or a numpy checkpoint player.
+    `stoppable`: its act takes a SearchControl (the search bot), so its
+    thinking can be stopped (GameSession._think)."""
 
-    def __init__(self, spec, label, act, inspect=None):
+    def __init__(self, spec, label, act, inspect=None, stoppable=False):
         self.spec, self.label, self._act, self._inspect = spec, label, act, inspect
+        self.stoppable = stoppable
 
-    def act(self, game):
-        a = self._act(game)
+    def act(self, game, control=None):
+        a = self._act(game, control) if self.stoppable else self._act(game)
         return a, (self._inspect() if self._inspect else None)
 
 
+THINK_S = 10.0        # default per-decision time budget of a searching bot (play --think-seconds)
+WATCH_EVERY_S = 0.05  # how often a thinking bot's watcher looks at the budget, the client and the game
+
+
 class GameSession:
-    def __init__(self, decks, players, cards=None, seed=None, turn_cap=200, names=None):
+    """One live game. `think_s`: the time budget of one decision of a
+    stoppable (search) player; `gone`: a callable, true once the client of
+    the request that created the game has left (then the game is abandoned:
+    `abandoned` is set and the bot's thinking stops)."""
+
+    def __init__(self, decks, players, cards=None, seed=None, turn_cap=200, names=None, think_s=THINK_S,
+                 gone=None):
         from ..replay import Recorder
         self.id = secrets.token_urlsafe(18)
         # 52 bits: a seed a JavaScript number holds exactly (the page may parse the replay)
@@ -69,8 +91,16 @@ class GameSession:
         self.lock = threading.Lock()
         self.touched = time.monotonic()
         self.created = time.time()
+        self.think_s = think_s
+        self.closed = threading.Event()   # set when the store frees the game (or the server stops)
+        self.thinking = []                # per stoppable decision: {"sims_run", "stopped"} (last 256)
+        self.abandoned = False            # the last bot decision was dropped: its client left
         self._drain()
-        self._run_bots()
+        self.advance(gone)
+
+    def close(self):
+        """The game is freed: a bot thinking in it stops."""
+        self.closed.set()
 
     # --- internals (under self.lock) ---
     def _drain(self):
@@ -86,12 +116,68 @@ class GameSession:
             self.rec.steps[-1]["policy"] = info
         self._drain()
 
-    def _run_bots(self, limit=100000):
+    def advance(self, gone=None, limit=100000):
+        """Let the bots move until a human is to act or the game ends. A
+        decision whose client left (`gone()`) or whose game was freed is
+        dropped, not played: the game waits at it, and the next request for
+        the game (a reload) takes it again. Returns False then."""
         n = 0
+        self.abandoned = False
         while not self.game.is_terminal and self.players[self.game.current_player] is not None and n < limit:
-            a, info = self.players[self.game.current_player].act(self.game)
+            p = self.players[self.game.current_player]
+            if p.stoppable:
+                a, info, why = self._think(p, gone)
+                if why in ("left", "closed"):
+                    self.abandoned = True
+                    return False
+            else:
+                a, info = p.act(self.game)
             self._step(a, info)
             n += 1
+        return True
+
+    def _stop_reason(self, gone, deadline):
+        if self.closed.is_set():
+            return "closed"
+        if gone is not None and gone():
+            return "left"
+        if time.monotonic() >= deadline:
+            return "budget"
+        return None
+
+    def _think(self, player, gone):
+        """One decision of a stoppable player under a SearchControl. The
+        reasons to stop are checked once before the search (so a budget of 0
+        or a client already gone runs no simulation) and then by a watcher
+        thread every WATCH_EVERY_S while it runs. Returns (action, info,
+        why): why is None (all simulations ran), "budget" (the best action
+        so far is played), "left" or "closed"."""
+        from .._core import SearchControl
+        ctl = SearchControl()
+        deadline = time.monotonic() + self.think_s
+        why = [self._stop_reason(gone, deadline)]
+        done = threading.Event()
+        watcher = None
+        if why[0]:
+            ctl.cancel()
+        else:
+            def watch():
+                while not done.wait(WATCH_EVERY_S):
+                    r = self._stop_reason(gone, deadline)
+                    if r:
+                        why[0] = r
+                        ctl.cancel()
+                        return
+            watcher = threading.Thread(target=watch, name="azuki-play-think", daemon=True)
+            watcher.start()
+        try:
+            a, info = player.act(self.game, ctl)
+        finally:
+            done.set()
+            if watcher is not None:
+                watcher.join()
+        self.thinking = self.thinking[-255:] + [{"sims_run": ctl.sims_run, "stopped": why[0]}]
+        return a, info, why[0]
 
     @property
     def token(self):
@@ -112,7 +198,7 @@ class GameSession:
                    next_event=len(self.events))
         return out
 
-    def act(self, seat, token, action):
+    def act(self, seat, token, action, gone=None):
         g = self.game
         if g.is_terminal:
             raise RequestError(409, "the game is over: no more actions", token=self.token)
@@ -132,7 +218,7 @@ class GameSession:
         if not legal:
             raise RequestError(400, f"action {action} is not legal here (use an id from the legal list)")
         self._step(action)
-        self._run_bots()
+        self.advance(gone)
 
     def replay(self):
         d = self.rec.to_dict()
@@ -140,56 +226,190 @@ class GameSession:
         return d
 
 
+# ---- replay uploads: every field checked, what is kept bounded ------------------------------
+MAX_REPLAY_STEPS = 10_000    # a 200-turn game between bots is a few thousand decisions
+MAX_POLICY_PROBS = 64        # `play` writes at most 16 (docs/replays.md)
+MAX_TEXT = 200               # deck names, player labels
+SNAP_EVERY = 16              # a kept position every SNAP_EVERY steps (the others are replayed)
+_HEX16 = re.compile(r"[0-9a-f]{16}\Z")
+REPLAY_KEYS = ("format", "cardset", "cards", "decks", "seed", "turn_cap", "initial_hash", "steps", "result",
+               "players")
+STEP_KEYS = ("player", "action", "hash", "policy")
+
+
+def _bad(where, what):
+    return RequestError(400, f"not a valid replay: {where}: {what}")
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_real(v):
+    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
+
+
+def _short(v):
+    t = repr(v)
+    return t if len(t) <= 40 else t[:37] + "..."
+
+
+def check_replay(rep, max_steps=MAX_REPLAY_STEPS):
+    """Check every field of an uploaded replay (docs/replays.md, with the
+    play server's optional `players` and per-step `policy`): RequestError 400
+    naming the first bad field, before anything is built or stored."""
+    from .. import spec_autogen as S
+    from .._core import NUM_ACTIONS
+    from ..replay import FORMAT, REQUIRED_KEYS
+    if not isinstance(rep, dict):
+        raise _bad("replay", "expected a JSON object")
+    for k in rep:
+        if k not in REPLAY_KEYS:
+            raise _bad(f"replay.{str(k)[:40]}", f"unknown key (expected some of {', '.join(REPLAY_KEYS)})")
+    for k in REQUIRED_KEYS:
+        if k not in rep:
+            raise _bad("replay", f"missing key {k!r}")
+    if rep["format"] != FORMAT:
+        raise _bad("replay.format", f"expected {FORMAT!r}, got {_short(rep['format'])}")
+    for k in ("cardset", "initial_hash"):
+        if not isinstance(rep[k], str) or not _HEX16.match(rep[k]):
+            raise _bad(f"replay.{k}", f"expected 16 lowercase hex digits, got {_short(rep[k])}")
+    if rep.get("cards") is not None and (not isinstance(rep["cards"], str) or len(rep["cards"]) > 4096):
+        raise _bad("replay.cards", f"expected null or a path, got {_short(rep['cards'])}")
+    d = rep["decks"]
+    if not isinstance(d, list) or len(d) != 2 or not all(isinstance(x, str) and 0 < len(x) <= MAX_TEXT for x in d):
+        raise _bad("replay.decks", f"expected two deck names, got {_short(d)}")
+    if not _is_int(rep["seed"]) or not 0 <= rep["seed"] < 1 << 64:
+        raise _bad("replay.seed", f"expected an integer in [0, 2**64), got {_short(rep['seed'])}")
+    if "turn_cap" in rep and (not _is_int(rep["turn_cap"]) or not 1 <= rep["turn_cap"] <= 60000):
+        raise _bad("replay.turn_cap", f"expected an integer in [1, 60000], got {_short(rep['turn_cap'])}")
+    if "result" in rep and rep["result"] not in S.RESULT:
+        raise _bad("replay.result", f"expected one of {', '.join(S.RESULT)}, got {_short(rep['result'])}")
+    pl = rep.get("players")
+    if pl is not None and (not isinstance(pl, list) or len(pl) != 2
+                           or not all(isinstance(x, str) and len(x) <= MAX_TEXT for x in pl)):
+        raise _bad("replay.players", f"expected two player labels, got {_short(pl)}")
+    steps = rep["steps"]
+    if not isinstance(steps, list):
+        raise _bad("replay.steps", f"expected a list, got {type(steps).__name__}")
+    if len(steps) > max_steps:
+        raise RequestError(413, f"replay too long: {len(steps)} steps (this server takes at most {max_steps})")
+    for i, st in enumerate(steps):
+        w = f"replay.steps[{i}]"
+        if not isinstance(st, dict):
+            raise _bad(w, f"expected an object, got {_short(st)}")
+        for k in st:
+            if k not in STEP_KEYS:
+                raise _bad(f"{w}.{str(k)[:40]}", f"unknown key (expected some of {', '.join(STEP_KEYS)})")
+        for k in ("action", "hash"):
+            if k not in st:
+                raise _bad(w, f"missing key {k!r}")
+        if not _is_int(st["action"]) or not 0 <= st["action"] < NUM_ACTIONS:
+            raise _bad(f"{w}.action", f"expected an action id in [0, {NUM_ACTIONS}), got {_short(st['action'])}")
+        if not isinstance(st["hash"], str) or not _HEX16.match(st["hash"]):
+            raise _bad(f"{w}.hash", f"expected 16 lowercase hex digits, got {_short(st['hash'])}")
+        if "player" in st and (not _is_int(st["player"]) or st["player"] not in (0, 1)):
+            raise _bad(f"{w}.player", f"expected 0 or 1, got {_short(st['player'])}")
+        if "policy" in st:
+            _check_policy(st["policy"], f"{w}.policy", NUM_ACTIONS)
+    return rep
+
+
+def _check_policy(pol, w, num_actions):
+    if not isinstance(pol, dict):
+        raise _bad(w, f"expected an object {{value, probs}}, got {_short(pol)}")
+    for k in pol:
+        if k not in ("value", "probs"):
+            raise _bad(f"{w}.{str(k)[:40]}", "unknown key (expected value, probs)")
+    if pol.get("value") is not None and not _is_real(pol["value"]):
+        raise _bad(f"{w}.value", f"expected a finite number or null, got {_short(pol['value'])}")
+    probs = pol.get("probs", [])
+    if not isinstance(probs, list) or len(probs) > MAX_POLICY_PROBS:
+        raise _bad(f"{w}.probs", f"expected a list of at most {MAX_POLICY_PROBS} [action, p] pairs, got {_short(probs)}")
+    for j, e in enumerate(probs):
+        if (not isinstance(e, list) or len(e) != 2 or not _is_int(e[0]) or not 0 <= e[0] < num_actions
+                or not _is_real(e[1]) or not 0 <= e[1] <= 1):
+            raise _bad(f"{w}.probs[{j}]", f"expected [action id, probability in [0, 1]], got {_short(e)}")
+
+
 class ReplaySession:
-    """A replay, verified on load, with the position after every step."""
+    """A replay, checked field by field (check_replay) and verified on load
+    (every state hash). It keeps the actions, the inspection data, the log
+    of every step in words and a position every SNAP_EVERY steps, not the
+    uploaded JSON."""
 
     def __init__(self, rep, cards=None, names=None):
         from .._core import Game
-        from ..replay import load_replay, verify_replay
-        rep = load_replay(rep)
+        from ..replay import verify_replay
+        check_replay(rep)
         ok, msg = verify_replay(rep)
         if not ok:
             raise RequestError(400, f"replay check failed: {msg}")
         self.id = secrets.token_urlsafe(18)
-        self.rep, self.message = rep, msg
+        self.message = msg
         self.names = names or {}
+        steps = rep["steps"]
+        self.n = len(steps)
+        self.actions = [s["action"] for s in steps]
+        self.movers = [s.get("player") for s in steps]
+        self.policies = {i: (s["policy"].get("value"), [tuple(e) for e in s["policy"].get("probs", [])])
+                         for i, s in enumerate(steps) if "policy" in s}
+        self.players, self.result, self.decks = rep.get("players"), rep.get("result"), list(rep["decks"])
         g = Game(seed=rep["seed"], decks=tuple(rep["decks"]), cards=rep.get("cards"), turn_cap=rep.get("turn_cap", 200))
         first = event_entries(g, g.events(), self.names, g.turn)
-        self.games, self.step_events = [g.clone()], [first]
-        for s in rep["steps"]:
-            g.step(s["action"])
+        self.snaps, self.step_events = [g.clone()], [first]
+        for i, a in enumerate(self.actions):
+            g.step(a)
             self.step_events.append(event_entries(g, g.events(), self.names, g.turn))
-            self.games.append(g.clone())
+            if (i + 1) % SNAP_EVERY == 0:
+                self.snaps.append(g.clone())
         self.lock = threading.Lock()
         self.touched = time.monotonic()
 
+    @property
+    def inspection(self):
+        return bool(self.policies)
+
+    def close(self):
+        pass
+
+    def game_at(self, step):
+        """The position after `step` steps (a new Game: replayed from the
+        nearest snapshot)."""
+        k = step // SNAP_EVERY
+        g = self.snaps[k].clone()
+        for a in self.actions[k * SNAP_EVERY:step]:
+            g.step(a)
+        return g
+
     def payload(self, step, view):
-        n = len(self.rep["steps"])
+        n = self.n
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= n:
             raise RequestError(400, f"step must be an integer in [0, {n}]")
-        g = self.games[step]
+        prev = self.game_at(step - 1) if step > 0 else None
+        if prev is not None:
+            g = prev.clone()
+            g.step(self.actions[step - 1])
+        else:
+            g = self.game_at(0)
         seat = None if view == "full" else view
         out = state_payload(g, seat)
         k = 2 if seat is None else seat
         out.update(replay=self.id, step=step, steps=n, view_mode=view, message=self.message,
-                   players=self.rep.get("players"), result=self.rep.get("result"),
+                   players=self.players, result=self.result,
                    events=[{"type": e["type"], "player": e["player"], "turn": e["turn"], "text": e["texts"][k],
                             "step": i, "new": i == step}
                            for i in range(step + 1) for e in self.step_events[i]])
         if step > 0:   # the step that led here
-            s = self.rep["steps"][step - 1]
-            prev = self.games[step - 1]
-            who = s.get("player", prev.current_player)
+            a = self.actions[step - 1]
+            who = self.movers[step - 1]
+            who = prev.current_player if who is None else who
             seen = seat is None or seat == who
-            out["last"] = {"player": who, "action": s["action"] if seen else None,
-                           "text": _action_text(prev, s["action"], seat)}
-        if step < n and seat is None:   # inspection: the agent's view of the next decision, full view only
-            info = self.rep["steps"][step].get("policy")
-            if isinstance(info, dict):
-                out["policy"] = {"value": info.get("value"), "player": self.rep["steps"][step].get("player"),
-                                 "chosen": self.rep["steps"][step]["action"],
-                                 "probs": [[a, p, _action_text(g, a, None)] for a, p in info.get("probs", [])
-                                           if isinstance(a, int)]}
+            out["last"] = {"player": who, "action": a if seen else None, "text": _action_text(prev, a, seat)}
+        if step < n and seat is None and step in self.policies:   # inspection: full view only
+            value, probs = self.policies[step]
+            out["policy"] = {"value": value, "player": self.movers[step], "chosen": self.actions[step],
+                             "probs": [[a, p, _action_text(g, a, None)] for a, p in probs]}
         return out
 
 
@@ -250,7 +470,7 @@ class Store:
         now = time.monotonic()
         for table in (self.games, self.replays):
             for sid in [k for k, s in table.items() if now - s.touched > self.idle_s]:
-                del table[sid]
+                table.pop(sid).close()     # a bot thinking in a freed game stops
 
     def reap(self):
         with self.lock:
@@ -267,7 +487,12 @@ class Store:
         return t
 
     def stop(self):
+        """Stop the reaper and every bot still thinking (the server stops)."""
         self._stop.set()
+        with self.lock:
+            for table in (self.games, self.replays):
+                for sess in table.values():
+                    sess.close()
 
 
 def newest_run(root="runs"):

@@ -20,8 +20,10 @@ const el = (tag, cls, text) => {
 
 // ---- transport ------------------------------------------------------------------------
 const api = {
-  async call(method, path, body, rawText) {
+  // a seat's key travels in the X-Azuki-Key header, never in a URL (URLs end up in logs and histories)
+  async call(method, path, body, rawText, key) {
     const opts = { method, headers: {} };
+    if (key !== undefined) opts.headers["X-Azuki-Key"] = key;
     if (body !== undefined || rawText !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = rawText !== undefined ? rawText : JSON.stringify(body);
@@ -39,13 +41,13 @@ const api = {
   meta: () => api.call("GET", "/api/meta"),
   newGame: (body) => api.call("POST", "/api/new", body),
   state: (g, seat, key, since) =>
-    api.call("GET", `/api/game/${encodeURIComponent(g)}?seat=${seat}&key=${encodeURIComponent(key)}&since=${since}`),
-  act: (g, body) => api.call("POST", `/api/game/${encodeURIComponent(g)}/act`, body),
+    api.call("GET", `/api/game/${encodeURIComponent(g)}?seat=${seat}&since=${since}`, undefined, undefined, key),
+  act: (g, key, body) => api.call("POST", `/api/game/${encodeURIComponent(g)}/act`, body, undefined, key),
   replayOf: (g, seat, key) =>
-    api.call("GET", `/api/game/${encodeURIComponent(g)}/replay?seat=${seat}&key=${encodeURIComponent(key)}`),
+    api.call("GET", `/api/game/${encodeURIComponent(g)}/replay?seat=${seat}`, undefined, undefined, key),
   // the replay's text goes to the server as it is: JSON.parse would round 64-bit seeds
   replayText: async (g, seat, key) => {
-    const r = await fetch(`/api/game/${encodeURIComponent(g)}/replay?seat=${seat}&key=${encodeURIComponent(key)}`);
+    const r = await fetch(`/api/game/${encodeURIComponent(g)}/replay?seat=${seat}`, { headers: { "X-Azuki-Key": key } });
     if (!r.ok) { let m = `HTTP ${r.status}`; try { m = (await r.json()).error; } catch (e) { /* keep */ } throw new Error(m); }
     return r.text();
   },
@@ -490,7 +492,7 @@ async function act(id) {
   setStatus(S.game.humans.length === 1 ? "the opponent is thinking…" : "…");
   const seat = S.seat;
   try {
-    const p = await api.act(S.game.id, { seat, key: S.game.keys[seat], token: S.payload.token, action: id,
+    const p = await api.act(S.game.id, S.game.keys[seat], { seat, token: S.payload.token, action: id,
       since: S.since[seat] });
     S.since[seat] = p.next_event;
     addLog(seat, p.events);
@@ -647,7 +649,7 @@ function fillSetup() {
   const search = META.opponents.find((o) => o.id === "search");
   if (search && search.sims) {
     const r = $("#sims");
-    r.min = search.sims.min; r.max = Math.min(search.sims.max, 5000); r.value = search.sims.default;
+    r.min = search.sims.min; r.max = search.sims.max; r.value = search.sims.default;   // the server's cap
     $("#sims-out").textContent = r.value;
   }
   syncSetup();
