@@ -197,8 +197,11 @@ def cmd_arena(args) -> int:
     from .arena import run_arena
     from .stats import fmt_rate
 
+    from .evaluate import Progress
+    show = args.progress or (not args.quiet and sys.stderr.isatty())
     r = run_arena(tuple(args.players), args.games, seed=args.seed, decks=decks, cards=args.cards,
-                  turn_cap=args.turn_cap, decision_cap=args.decision_cap, sims=args.sims, jobs=args.jobs)
+                  turn_cap=args.turn_cap, decision_cap=args.decision_cap, sims=args.sims, jobs=args.jobs,
+                  progress=Progress(command="arena") if show else None)
     if args.json:
         print(json.dumps(r, indent=1))
         return 0 if r["errors"] == 0 else 1
@@ -377,6 +380,9 @@ def build_parser() -> Parser:
                    default=S.CAPS["AZK_DEFAULT_DECISION_CAP"],
                    metavar="D", help="a game still running after D decisions ends as truncated (docs/rules.md §13.2)")
     a.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    a.add_argument("--progress", action="store_true",
+                   help="always print progress lines on stderr (default: on a terminal, every 2 s of a long run)")
+    a.add_argument("--quiet", action="store_true", help="never print progress lines")
     a.set_defaults(fn=cmd_arena)
     c = sub.add_parser("record", help="record a random game as a replay file", description=RECORD_DOC)
     _common(c, "engine seed of the game (the players' choices derive from it too)")
@@ -404,6 +410,9 @@ def build_parser() -> Parser:
                    help="card set JSON (e.g. azuki/data/expansion.json; --decks names its decks) "
                         "(default: the embedded starter set)")
     e.add_argument("--json", action="store_true", help="print the result dict as JSON")
+    e.add_argument("--progress", action="store_true",
+                   help="always print progress lines on stderr (default: on a terminal, every 2 s of a long run)")
+    e.add_argument("--quiet", action="store_true", help="never print progress lines")
     e.set_defaults(fn=_cmd_eval)
     from . import bench as _bench
     b = sub.add_parser("bench", help="speed table (medians, relative to a calibration loop)",

@@ -22,9 +22,10 @@ from .stats import rate
 MASK64 = (1 << 64) - 1
 
 
-def schedule(games, seed, players, decks):
-    """The arena's game list: dict of columns (engine seed, decks, kinds and
-    bot seeds per seat, A's seat, pairing index)."""
+def schedule(games, seed, players, decks, lo=0, hi=None):
+    """The arena's game list, games lo..hi-1 of `games` (default all): dict of
+    columns (engine seed, decks, kinds and bot seeds per seat, A's seat,
+    pairing index)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
         raise ValueError(f"games must be an even integer >= 2 (each deal is played from both seats), got {games!r}")
     kinds = [_core.bot_kind(p) for p in players]
@@ -33,7 +34,7 @@ def schedule(games, seed, players, decks):
     names = list(decks)
     pairings = [(a, b) for a in names for b in names]
     cols = {k: [] for k in ("seed", "deck0", "deck1", "kind0", "kind1", "bseed0", "bseed1", "a_seat", "pairing")}
-    for g in range(games):
+    for g in range(lo, games if hi is None else min(hi, games)):
         deal, a_seat = divmod(g, 2)
         pi = deal % len(pairings)
         da, db = pairings[pi]
@@ -78,23 +79,19 @@ def _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs):
     return out
 
 
-def _per_bot(r, a_seat, labels):
-    """Mean microseconds per decision of each bot (time inside its act calls)."""
-    t = [0.0, 0.0]
-    n = [0, 0]
-    for i, s in enumerate(a_seat):
-        for seat in (0, 1):
-            who = 0 if seat == s else 1
-            t[who] += float(r[f"seat{seat}_seconds"][i])
-            n[who] += int(r[f"seat{seat}_decisions"][i])
-    return {labels[k]: (1e6 * t[k] / n[k] if n[k] else 0.0) for k in (0, 1)}
+# Games per play_games call: one chunk's schedule and results are all that is held at once (memory does
+# not grow with --games), and Ctrl-C (KeyboardInterrupt) is seen between chunks.
+CHUNK = 4096
 
 
 def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, decision_cap=10000, sims=None,
-              jobs=1):
+              jobs=1, progress=None):
     """Play the arena and return its report (a JSON-able dict). `sims`: the
     search bot's simulations per decision (None: its default); `jobs`: threads
-    playing games at once (the results do not depend on it)."""
+    playing games at once (the results do not depend on it). The games are
+    played CHUNK at a time and counted as they end; `progress(done, total)`
+    is called after each chunk."""
+    import numpy as np
     players = tuple(players)
     if len(players) != 2:
         raise ValueError(f"players must be two bot names, got {players!r}")
@@ -102,52 +99,70 @@ def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, deci
     decks = list(dict.fromkeys(cs_obj.decks if decks is None else decks))
     for d in decks:
         cs_obj.deck_index(d)      # ValueError for an unknown deck
-    cols, pairings = schedule(games, seed, players, decks)
-    index = {d: cs_obj.deck_index(d) for d in decks}
-    d0 = [index[d] for d in cols["deck0"]]
-    d1 = [index[d] for d in cols["deck1"]]
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
-    r = _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs)
+    schedule(2, seed, players, decks)                 # argument checks (games, players) before any play
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise ValueError(f"games must be an even integer >= 2 (each deal is played from both seats), got {games!r}")
+    pairings = [(a, b) for a in decks for b in decks]
+    index = {d: cs_obj.deck_index(d) for d in decks}
     labels = list(players) if players[0] != players[1] else [f"{players[0]}#A", f"{players[1]}#B"]
-    winner = r["winner"].tolist()
-    first = r["first_player"].tolist()
-    a_seat = cols["a_seat"]
-    res = r["result"].tolist()
-    draws = sum(1 for x in res if x == 3)
-    trunc = sum(1 for x in res if x == 4)
-    a_win = [w == s for w, s in zip(winner, a_seat)]
-    b_win = [w >= 0 and w != s for w, s in zip(winner, a_seat)]
+    # counts[group][member] = [games, A wins, B wins, draws, truncated]
+    by_seat = np.zeros((2, 5), dtype=np.int64)
+    by_first = np.zeros((2, 5), dtype=np.int64)       # 0: A went first, 1: B went first
+    by_decks = np.zeros((len(pairings), 5), dtype=np.int64)
+    reasons = np.zeros(len(_core.END_REASONS), dtype=np.int64)
+    decisions = errors = 0
+    secs = wall = 0.0
+    t_bot = [0.0, 0.0]
+    n_bot = [0, 0]
+    for lo in range(0, games, CHUNK):
+        cols, _ = schedule(games, seed, players, decks, lo=lo, hi=lo + CHUNK)
+        d0 = [index[d] for d in cols["deck0"]]
+        d1 = [index[d] for d in cols["deck1"]]
+        r = _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs)
+        a_seat = np.asarray(cols["a_seat"], dtype=np.int64)
+        winner = r["winner"].astype(np.int64)
+        res = r["result"].astype(np.int64)
+        row = np.stack([np.ones_like(a_seat), winner == a_seat, (winner >= 0) & (winner != a_seat), res == 3,
+                        res == 4], axis=1).astype(np.int64)
+        np.add.at(by_seat, a_seat, row)
+        np.add.at(by_first, (r["first_player"].astype(np.int64) != a_seat).astype(np.int64), row)
+        np.add.at(by_decks, np.asarray(cols["pairing"], dtype=np.int64), row)
+        np.add.at(reasons, r["end_reason"].astype(np.int64), 1)
+        decisions += int(r["decisions"].sum())
+        errors += int(r["error"].sum())
+        secs += float(r["seconds"])
+        wall += float(r.get("wall_seconds", r["seconds"]))
+        for seat in (0, 1):
+            mine = a_seat == seat                      # A sits in `seat` in these games
+            for who, sel in ((0, mine), (1, ~mine)):
+                t_bot[who] += float(r[f"seat{seat}_seconds"][sel].sum())
+                n_bot[who] += int(r[f"seat{seat}_decisions"][sel].sum())
+        if progress is not None:
+            progress(min(games, lo + CHUNK), games)
 
-    def block(sel):
-        idx = [i for i in range(games) if sel(i)]
-        n = len(idx)
-        return {"games": n,
-                labels[0]: rate(sum(a_win[i] for i in idx), n),
-                labels[1]: rate(sum(b_win[i] for i in idx), n),
-                "draws": sum(res[i] == 3 for i in idx), "truncated": sum(res[i] == 4 for i in idx)}
+    def block(c):
+        n = int(c[0])
+        return {"games": n, labels[0]: rate(int(c[1]), n), labels[1]: rate(int(c[2]), n),
+                "draws": int(c[3]), "truncated": int(c[4])}
 
-    reasons = {}
-    for e in r["end_reason"].tolist():
-        name = _core.END_REASONS[e]
-        reasons[name] = reasons.get(name, 0) + 1
-    decisions = int(r["decisions"].sum())
-    secs = r["seconds"]
+    tot = by_seat.sum(axis=0)
+    draws, trunc = int(tot[3]), int(tot[4])
     return {
         "players": labels, "bot_versions": {p: _core.BOT_VERSIONS[p] for p in players},
         "search_sims": (_core.SEARCH_SIMS if sims is None else sims) if "search" in players else None,
-        "jobs": jobs, "wall_seconds": r.get("wall_seconds", secs),
+        "jobs": jobs, "wall_seconds": wall,
         "games": games, "seed": seed, "decks": decks, "turn_cap": turn_cap, "decision_cap": decision_cap,
-        "overall": block(lambda i: True),
-        "score": {labels[0]: (sum(a_win) + 0.5 * draws) / games, labels[1]: (sum(b_win) + 0.5 * draws) / games},
-        "draws": draws, "truncated": trunc, "errors": int(r["error"].sum()), "end_reasons": reasons,
-        "by_seat": {f"{labels[0]} in seat {s}": block(lambda i, s=s: a_seat[i] == s) for s in (0, 1)},
-        "by_first_player": {f"{labels[0]} first": block(lambda i: first[i] == a_seat[i]),
-                            f"{labels[1]} first": block(lambda i: first[i] != a_seat[i])},
-        "by_decks": {f"{labels[0]} {a} vs {labels[1]} {b}": block(lambda i, k=k: cols["pairing"][i] == k)
-                     for k, (a, b) in enumerate(pairings)},
+        "overall": block(tot),
+        "score": {labels[0]: (int(tot[1]) + 0.5 * draws) / games, labels[1]: (int(tot[2]) + 0.5 * draws) / games},
+        "draws": draws, "truncated": trunc, "errors": errors,
+        "end_reasons": {_core.END_REASONS[k]: int(v) for k, v in enumerate(reasons) if v},
+        "by_seat": {f"{labels[0]} in seat {s}": block(by_seat[s]) for s in (0, 1)},
+        "by_first_player": {f"{labels[0]} first": block(by_first[0]), f"{labels[1]} first": block(by_first[1])},
+        "by_decks": {f"{labels[0]} {a} vs {labels[1]} {b}": block(by_decks[k]) for k, (a, b) in enumerate(pairings)},
         "decisions": decisions, "seconds": secs,
         "games_per_second": games / secs if secs > 0 else 0.0,
         "us_per_decision": 1e6 * secs / decisions if decisions else 0.0,
-        "us_per_decision_by_bot": _per_bot(r, a_seat, labels),
+        "us_per_decision_by_bot": {labels[k]: (1e6 * t_bot[k] / n_bot[k] if n_bot[k] else 0.0) for k in (0, 1)},
     }

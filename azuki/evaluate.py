@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 
 import numpy as np
@@ -192,20 +193,21 @@ def _first_legal(masks):
     return masks.argmax(axis=1).astype(np.int32)
 
 
-def _run_vec(agent, opp, games, seed, decks, n, record, cs=None):
+def _run_vec(agent, opp, games, seed, decks, n, cs, on_end, record):
     """Play `games` episodes of a paired VecGame with `agent` (batched) as the
-    agent and `opp` (BotPlayer or batched) as the other seat. Returns per-game
-    lists (agent's outcome, agent seat, seat decks) and, with `record`, the
-    actions each side applied per episode."""
+    agent and `opp` (BotPlayer or batched) as the other seat. Each episode,
+    when it ends, goes to on_end(info, actions) (info: game, engine seed, seat
+    decks, agent seat, agent's outcome; actions: with `record`, the actions
+    each side applied, else None): nothing per game is kept here. Returns the
+    VecGame mode."""
     pairings = _pairings(decks)
     nn = min(n, games)
     c_bot = isinstance(opp, BotPlayer) and opp.default_settings
     mode = "bot" if c_bot else "policy"
     v = _core.VecGame(nn, seed=seed, pairings=pairings, mode=mode, bot=opp.kind if c_bot else "random",
                       paired=True, cards=cs)
-    out = [None] * games
     left = games
-    acts = {} if record else None
+    acts = {} if record else None          # the running episodes' actions only
     py_rngs = {}
 
     def note_ends(eps):
@@ -221,7 +223,9 @@ def _run_vec(agent, opp, games, seed, decks, n, record, cs=None):
             else:
                 rw = float(v.rewards[r])
                 o = "win" if rw > 0 else "loss" if rw < 0 else "draw"
-            out[e] = o
+            eng_seed, seat_decks, a_seat = vec_deal(e, seed, pairings)
+            on_end({"game": e, "seed": eng_seed, "seat_decks": seat_decks, "agent_seat": a_seat, "outcome": o},
+                   acts.pop(e, ([], [])) if record else None)
             left -= 1
 
     def rec(eps, rows, actions, side):
@@ -267,12 +271,7 @@ def _run_vec(agent, opp, games, seed, decks, n, record, cs=None):
         half_step(0)
         if mode == "policy" and left > 0:
             half_step(1)
-    games_info = []
-    for e in range(games):
-        eng_seed, seat_decks, a_seat = vec_deal(e, seed, pairings)
-        games_info.append({"game": e, "seed": eng_seed, "seat_decks": seat_decks, "agent_seat": a_seat,
-                           "outcome": out[e]})
-    return games_info, acts, mode
+    return mode
 
 
 def _replay_vec(info, acts, opp, seed, d, cards=None):
@@ -280,7 +279,7 @@ def _replay_vec(info, acts, opp, seed, d, cards=None):
     from .replay import Recorder
     rec = Recorder(seed=info["seed"], decks=info["seat_decks"], cards=cards)
     g = rec.game
-    qa, qb = (list(reversed(x)) for x in acts.get(info["game"], ([], [])))
+    qa, qb = (list(reversed(x)) for x in (acts or ([], [])))
     rng = _core.bot_rng(vec_bot_seed(seed, info["game"])) if isinstance(opp, BotPlayer) else None
     while not g.is_terminal:
         if g.current_player == info["agent_seat"]:
@@ -297,38 +296,50 @@ def _replay_vec(info, acts, opp, seed, d, cards=None):
     return rec.to_dict()
 
 
-def _run_arena(pa, pb, games, seed, decks, record, cards=None):
+# Games per arena call: the schedule and the results of one chunk are all that is held at once, and
+# Ctrl-C (KeyboardInterrupt) and progress come between chunks.
+ARENA_CHUNK = 4096
+
+
+def _run_arena(pa, pb, games, seed, decks, cards, on_end, record, on_chunk=None):
+    """The arena's schedule played chunk by chunk; each game goes to
+    on_end(info, replay dict or None), or each chunk to on_chunk(first game,
+    schedule columns, play_games results). Returns the search budget."""
     from .arena import _play, schedule
     sims = {p.sims for p in (pa, pb) if p.kind == "search" and p.sims is not None}
     if len(sims) > 1:
         raise ValueError("two search bots with different sims: the arena runs one search budget")
     sims = sims.pop() if sims else None
     cs = _cardset(cards)
-    cols, _ = schedule(games, seed, (pa.kind, pb.kind), list(decks))
-    d0 = [cs.deck_index(x) for x in cols["deck0"]]
-    d1 = [cs.deck_index(x) for x in cols["deck1"]]
-    r = _play(cols, d0, d1, cs, 200, 10000, sims, 1)
-    if int(r["error"].sum()):
-        raise RuntimeError(f"the arena reported {int(r['error'].sum())} engine errors")
     res_names = dict(enumerate(_result_names()))
-    infos = []
-    replays = {}
-    for g in range(games):
-        a_seat = cols["a_seat"][g]
-        result = res_names.get(int(r["result"][g]))
-        info = {"game": g, "seed": cols["seed"][g], "seat_decks": (cols["deck0"][g], cols["deck1"][g]),
-                "agent_seat": a_seat, "outcome": _outcome(result, a_seat)}
-        infos.append(info)
-        if record:
-            from .replay import Recorder
-            rec = Recorder(seed=info["seed"], decks=info["seat_decks"], cards=cards)
-            rngs = [_core.bot_rng(cols["bseed0"][g]), _core.bot_rng(cols["bseed1"][g])]
-            bots = [pa, pb] if a_seat == 0 else [pb, pa]
-            while not rec.game.is_terminal:
-                q = rec.game.current_player
-                rec.step(bots[q].act_game(rec.game, rngs[q]))
-            replays[g] = rec.to_dict()
-    return infos, replays, sims
+    for lo in range(0, games, ARENA_CHUNK):
+        hi = min(games, lo + ARENA_CHUNK)
+        cols, _ = schedule(games, seed, (pa.kind, pb.kind), list(decks), lo=lo, hi=hi)
+        d0 = [cs.deck_index(x) for x in cols["deck0"]]
+        d1 = [cs.deck_index(x) for x in cols["deck1"]]
+        r = _play(cols, d0, d1, cs, 200, 10000, sims, 1)
+        if int(r["error"].sum()):
+            raise RuntimeError(f"the arena reported {int(r['error'].sum())} engine errors")
+        if on_chunk is not None:
+            on_chunk(lo, cols, r)
+            continue
+        for k in range(hi - lo):
+            a_seat = cols["a_seat"][k]
+            result = res_names.get(int(r["result"][k]))
+            info = {"game": lo + k, "seed": cols["seed"][k], "seat_decks": (cols["deck0"][k], cols["deck1"][k]),
+                    "agent_seat": a_seat, "outcome": _outcome(result, a_seat)}
+            rep = None
+            if record:
+                from .replay import Recorder
+                rec = Recorder(seed=info["seed"], decks=info["seat_decks"], cards=cards)
+                rngs = [_core.bot_rng(cols["bseed0"][k]), _core.bot_rng(cols["bseed1"][k])]
+                bots = [pa, pb] if a_seat == 0 else [pb, pa]
+                while not rec.game.is_terminal:
+                    q = rec.game.current_player
+                    rec.step(bots[q].act_game(rec.game, rngs[q]))
+                rep = rec.to_dict()
+            on_end(info, rep)
+    return sims
 
 
 _RESULTS = None
@@ -344,13 +355,87 @@ def _result_names():
 
 # ---- evaluate ---------------------------------------------------------------------------
 
-def _block(infos):
-    c = {"win": 0, "loss": 0, "draw": 0, "truncated": 0}
-    for i in infos:
-        c[i["a_outcome"]] += 1
-    n = len(infos)
+_OUTCOMES = ("win", "loss", "draw", "truncated")
+
+
+def _block_of(c):
+    """The report block of outcome counts {"win": w, "loss": l, "draw": d, "truncated": t}."""
+    n = sum(c.values())
     return {"games": n, "wins": c["win"], "losses": c["loss"], "draws": c["draw"], "truncated": c["truncated"],
             "win_rate": rate(c["win"], n), "score": (c["win"] + 0.5 * (c["draw"] + c["truncated"])) / n if n else 0.0}
+
+
+def _block(infos):
+    c = dict.fromkeys(_OUTCOMES, 0)
+    for i in infos:
+        c[i["a_outcome"]] += 1
+    return _block_of(c)
+
+
+class _Tally:
+    """A's outcomes counted as games end, by seat and by deck pairing (A's deck
+    first): a fixed array, memory independent of the number of games (the
+    per-game list only when asked)."""
+
+    def __init__(self, games, decks, keep_outcomes=False, progress=None):
+        self.pairings = _pairings(decks)
+        self.index = {p: k for k, p in enumerate(self.pairings)}
+        self.counts = np.zeros((2, len(self.pairings), len(_OUTCOMES)), dtype=np.int64)
+        self.outcomes = np.full(games, -1, dtype=np.int8) if keep_outcomes else None
+        self.done, self.games, self.progress = 0, games, progress
+        self._next = 0
+
+    def add(self, game, a_seat, a_deck, b_deck, outcome):
+        o = _OUTCOMES.index(outcome)
+        self.counts[a_seat, self.index[(a_deck, b_deck)], o] += 1
+        if self.outcomes is not None:
+            self.outcomes[game] = o
+        self._advance(1)
+
+    def add_many(self, lo, a_seats, pairing, outcome):
+        """Games lo, lo + 1, ...: A's seats, pairing indices, outcome indices (arrays)."""
+        np.add.at(self.counts, (a_seats, pairing, outcome), 1)
+        if self.outcomes is not None:
+            self.outcomes[lo:lo + len(outcome)] = outcome
+        self._advance(len(outcome))
+
+    def _advance(self, k):
+        self.done += k
+        if self.progress is not None and (self.done >= self._next or self.done == self.games):
+            self._next = self.done + 256
+            self.progress(self.done, self.games)
+
+    def block(self, seat=None, pairing=None):
+        c = self.counts
+        c = c[seat] if seat is not None else c.sum(axis=0)
+        c = c[pairing] if pairing is not None else c.sum(axis=0)
+        return _block_of({k: int(c[i]) for i, k in enumerate(_OUTCOMES)})
+
+    def outcome_list(self):
+        return [_OUTCOMES[o] for o in self.outcomes.tolist()]
+
+
+class _ReplayWriter:
+    """Each game's replay file, written when the game ends (with the
+    checkpoint players' inspection, docs/play.md)."""
+
+    def __init__(self, dirname, names, specs, cards):
+        self.dirname, self.names = dirname, names
+        os.makedirs(dirname, exist_ok=True)
+        self.annot = _annotators(specs, cards)
+
+    def write(self, info, rep):
+        for k, pol in self.annot:
+            annotate_seat = info["a_seat"] if k == 0 else 1 - info["a_seat"]
+            from .policy_np import annotate_replay
+            annotate_replay(rep, annotate_seat, pol)
+        seat_names = [self.names[0], self.names[1]] if info["a_seat"] == 0 else [self.names[1], self.names[0]]
+        rep = dict(rep)
+        rep["eval"] = {"game": info["game"], "players": seat_names, "a_seat": info["a_seat"],
+                       "a_outcome": info["a_outcome"]}
+        with open(os.path.join(self.dirname, f"game{info['game']:06d}.json"), "w") as f:
+            json.dump(rep, f)
+            f.write("\n")
 
 
 def _check_games(games):
@@ -365,7 +450,8 @@ def _cardset(cards):
     return cards if isinstance(cards, _core.CardSet) else _core.CardSet.from_json(os.fspath(cards))
 
 
-def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, _players=None, cards=None):
+def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, _players=None, cards=None,
+             outcomes=False, progress=None):
     """Player `a` against player `b` (specs or objects; module docstring).
     Returns a JSON-able dict, everything from A's point of view:
     wins / losses / draws / truncated, ``win_rate`` = wins / games with its
@@ -375,7 +461,12 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
     draws and truncations as half a win), breakdowns ``by_seat`` and
     ``by_decks`` (A's deck first), ``games_per_second`` and ``seeds``.
     ``cards``: the card set (None = the embedded starter set, a CardSet, or
-    a JSON path such as azuki/data/expansion.json); ``decks`` name its decks."""
+    a JSON path such as azuki/data/expansion.json); ``decks`` name its decks.
+    Results stream: outcomes are counted as games end and replay files are
+    written as they end, so memory does not grow with ``games``; with
+    ``outcomes=True`` the result also holds ``outcomes`` (A's outcome per
+    game, in game order: a list as long as ``games``). ``progress(done,
+    total)`` is called as games end."""
     _check_games(games)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
@@ -389,43 +480,55 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
         raise ValueError(f"at most 4 decks (16 ordered pairings), got {len(decks)}")
     _result_names()
     pseeds = [_core.bot_seed_for(seed, 1000 + k) for k in (0, 1)]
-    pa, pb = _players if _players is not None else (make_player(a, pseeds[0]), make_player(b, pseeds[1]))
+    pa, pb = _players if _players is not None else (make_player(a, pseeds[0], cs), make_player(b, pseeds[1], cs))
     names = [pa.name, pb.name]
     record = replays is not None
+    tally = _Tally(games, decks, keep_outcomes=outcomes, progress=progress)
+    writer = _ReplayWriter(replays, names, (a, b), cs) if record else None
     t0 = time.perf_counter()
     a_bot, b_bot = isinstance(pa, BotPlayer), isinstance(pb, BotPlayer)
-    rep_dicts = {}
     sims = None
+    inv = {"win": "loss", "loss": "win", "draw": "draw", "truncated": "truncated"}
+
+    def count(info, flip):
+        info["a_seat"] = 1 - info["agent_seat"] if flip else info["agent_seat"]
+        info["a_outcome"] = inv[info["outcome"]] if flip else info["outcome"]
+        sd = info["seat_decks"]
+        tally.add(info["game"], info["a_seat"], sd[info["a_seat"]], sd[1 - info["a_seat"]], info["a_outcome"])
+
     if a_bot and b_bot:
         path = "arena"
-        infos, rep_dicts, sims = _run_arena(pa, pb, games, seed, decks, record, cards)
-        for i in infos:
-            i["a_outcome"] = i["outcome"]
-            i["a_seat"] = i["agent_seat"]
+
+        def on_arena(info, rep):
+            count(info, False)
+            if record:
+                writer.write(info, rep)
+
+        def on_chunk(lo, cols, r):          # no replays: the chunk counted at once
+            a_seat = np.asarray(cols["a_seat"], dtype=np.int64)
+            winner = r["winner"].astype(np.int64)
+            res = r["result"].astype(np.int64)
+            o = np.where(winner == a_seat, 0, 1)
+            o = np.where(res == _result_names().index("DRAW"), 2, o)
+            o = np.where(res == _result_names().index("TRUNCATED"), 3, o)
+            tally.add_many(lo, a_seat, np.asarray(cols["pairing"], dtype=np.int64), o)
+        sims = _run_arena(pa, pb, games, seed, decks, cards, on_arena, record, None if record else on_chunk)
     else:
         flip = a_bot                      # the agent of the VecGame must be a batched player
         agent, opp = (pb, pa) if flip else (pa, pb)
-        infos, acts, mode = _run_vec(agent, opp, games, seed, decks, n, record, cs)
+
+        def on_vec(info, acts):
+            count(info, flip)
+            if record:
+                rep = _replay_vec(info, acts, opp, seed, decks, cards)
+                if _outcome(rep["result"], info["agent_seat"]) != info["outcome"]:
+                    raise RuntimeError(f"game {info['game']}: the replay ends {rep['result']}, the batched run "
+                                       f"counted {info['outcome']} for the agent")
+                writer.write(info, rep)
+        mode = _run_vec(agent, opp, games, seed, decks, n, cs, on_vec, record)
         path = f"vecgame-{mode}"
-        inv = {"win": "loss", "loss": "win", "draw": "draw", "truncated": "truncated"}
-        for i in infos:
-            i["a_seat"] = 1 - i["agent_seat"] if flip else i["agent_seat"]
-            i["a_outcome"] = inv[i["outcome"]] if flip else i["outcome"]
-        if record:
-            for i in infos:
-                rep = _replay_vec(i, acts, opp, seed, decks, cards)
-                if _outcome(rep["result"], i["agent_seat"]) != i["outcome"]:
-                    raise RuntimeError(f"game {i['game']}: the replay ends {rep['result']}, the batched run "
-                                       f"counted {i['outcome']} for the agent")
-                rep_dicts[i["game"]] = rep
     seconds = time.perf_counter() - t0
-    for i in infos:
-        sd = i["seat_decks"]
-        i["a_deck"], i["b_deck"] = sd[i["a_seat"]], sd[1 - i["a_seat"]]
-    if record:
-        _annotate_checkpoints(infos, rep_dicts, (a, b))
-        _write_replays(replays, infos, rep_dicts, names)
-    tot = _block(infos)
+    tot = tally.block()
     half = tot["draws"] + tot["truncated"]
     fit = fit_elo([(0, 1, tot["wins"], tot["losses"], half)], anchor=1)
     d, ci = diff_ci(fit, 0, 1)
@@ -435,9 +538,8 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
         "wins": tot["wins"], "losses": tot["losses"], "draws": tot["draws"], "truncated": tot["truncated"],
         "win_rate": tot["win_rate"], "score": tot["score"],
         "elo_diff": {"elo": d, "ci95": ci, "regularized": fit["regularized"]},
-        "by_seat": {f"seat {s}": _block([i for i in infos if i["a_seat"] == s]) for s in (0, 1)},
-        "by_decks": {f"{x} vs {y}": _block([i for i in infos if (i["a_deck"], i["b_deck"]) == (x, y)])
-                     for x, y in _pairings(decks)},
+        "by_seat": {f"seat {s}": tally.block(seat=s) for s in (0, 1)},
+        "by_decks": {f"{x} vs {y}": tally.block(pairing=k) for k, (x, y) in enumerate(_pairings(decks))},
         "seconds": seconds, "games_per_second": games / seconds if seconds > 0 else 0.0,
         "seeds": {"seed": seed, "engine_seeds": [seed, (seed + games // 2 - 1) & MASK64],
                   "player_seeds": {names[0]: pseeds[0], names[1]: pseeds[1]},
@@ -445,8 +547,9 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
                   else "VecGame: seed ^ (0x9E3779B97F4A7C15 * (episode + 1))"},
         "search_sims": sims if path == "arena" else None,
         "replays": os.fspath(replays) if record else None,
-        "outcomes": [i["a_outcome"] for i in infos],
     }
+    if outcomes:
+        res["outcomes"] = tally.outcome_list()
     return res
 
 
@@ -457,18 +560,20 @@ def _merge_blocks(blocks):
                 score=(c["wins"] + 0.5 * (c["draws"] + c["truncated"])) / n if n else 0.0)
 
 
-def _ray_chunk(a, b, games, seed, decks, n):
-    return evaluate(a, b, games=games, seed=seed, decks=decks, n=n)
+def _ray_chunk(a, b, games, seed, decks, n, outcomes):
+    return evaluate(a, b, games=games, seed=seed, decks=decks, n=n, outcomes=outcomes)
 
 
-def evaluate_ray(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, workers=2, address=None):
+def evaluate_ray(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, workers=2, address=None, outcomes=True):
     """evaluate() spread over Ray workers, for very large evaluations (a local
     Ray instance, or the cluster at `address` / $RAY_ADDRESS). The deals are
     the same as one process plays (chunk j starts at deal j * chunk, engine
     seed seed + deal; chunks are whole rounds of the deck pairings, so every
     chunk is balanced); the players' and bots' random streams are per chunk,
     so results are reproducible for the same `workers` but not identical to
-    evaluate()'s. Players must be specs (strings) or picklable objects."""
+    evaluate()'s. Players must be specs (strings) or picklable objects.
+    ``outcomes``: include the per-game list (as evaluate(outcomes=True));
+    the command line leaves it out."""
     import ray
     _check_games(games)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -484,7 +589,7 @@ def evaluate_ray(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, workers=2
                  log_to_driver=False, configure_logging=False)
     remote = ray.remote(_ray_chunk)
     t0 = time.perf_counter()
-    parts = ray.get([remote.remote(a, b, 2 * m, (seed + k) & MASK64, decks, n) for k, m in chunks])
+    parts = ray.get([remote.remote(a, b, 2 * m, (seed + k) & MASK64, decks, n, outcomes) for k, m in chunks])
     seconds = time.perf_counter() - t0
     tot = _merge_blocks(parts)
     half = tot["draws"] + tot["truncated"]
@@ -501,41 +606,31 @@ def evaluate_ray(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, workers=2
         "seconds": seconds, "games_per_second": games / seconds if seconds > 0 else 0.0,
         "seeds": {"seed": seed, "chunks": [[(seed + k) & MASK64, 2 * m] for k, m in chunks]},
         "search_sims": first.get("search_sims"), "replays": None,
-        "outcomes": [o for p in parts for o in p["outcomes"]],
+        **({"outcomes": [o for p in parts for o in p["outcomes"]]} if outcomes else {}),
     }
 
 
-def _annotate_checkpoints(infos, reps, specs):
-    """Agent inspection in the replays (docs/play.md): each checkpoint
-    player's probabilities and value at each of its decisions, computed again
-    by the numpy player (azuki.policy_np) on the replayed position."""
-    from .policy_np import CheckpointError, annotate_replay, load_numpy_policy
+def _annotators(specs, cards=None):
+    """[(player index, numpy policy)] for the checkpoint players among `specs`:
+    agent inspection in the replays (docs/play.md), each checkpoint player's
+    probabilities and value at each of its decisions, computed again by the
+    numpy player (azuki.policy_np) on the replayed position."""
+    from .policy_np import CheckpointError, load_numpy_policy
+    out = []
     for k, spec in enumerate(specs):
         if not isinstance(spec, str) or parse_bot(spec) is not None:
             continue
         try:
-            pol = load_numpy_policy(_split_ckpt(spec)[0])
+            out.append((k, load_numpy_policy(_split_ckpt(spec)[0], cards=cards)))
         except CheckpointError:
             continue               # (the torch player loaded it; no inspection then)
-        for i in infos:
-            seat = i["a_seat"] if k == 0 else 1 - i["a_seat"]
-            annotate_replay(reps[i["game"]], seat, pol)
-
-
-def _write_replays(dirname, infos, reps, names):
-    os.makedirs(dirname, exist_ok=True)
-    for i in infos:
-        rep = dict(reps[i["game"]])
-        seat_names = [names[0], names[1]] if i["a_seat"] == 0 else [names[1], names[0]]
-        rep["eval"] = {"game": i["game"], "players": seat_names, "a_seat": i["a_seat"], "a_outcome": i["a_outcome"]}
-        with open(os.path.join(dirname, f"game{i['game']:06d}.json"), "w") as f:
-            json.dump(rep, f)
-            f.write("\n")
+    return out
 
 
 # ---- round robin -------------------------------------------------------------------------
 
-def round_robin(players, games_per_pair=200, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, cards=None):
+def round_robin(players, games_per_pair=200, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, cards=None,
+                progress=None):
     """Every pair (i < j) plays evaluate(i, j) with seed `seed + pair index *
     games_per_pair` (distinct deals per pair). Returns ``players``,
     ``matrix`` (matrix[i][j]: i's win-rate dict against j, None on the
@@ -545,7 +640,7 @@ def round_robin(players, games_per_pair=200, seed=0, decks=DEFAULT_DECKS, n=256,
     if len(players) < 2:
         raise ValueError("a round robin needs at least two players")
     _check_games(games_per_pair)
-    names = [check_player(p) for p in players]
+    names = [check_player(p, cards) for p in players]
     if len(set(names)) != len(names):
         raise ValueError(f"players must be distinct, got {names}")
     m = len(players)
@@ -561,8 +656,8 @@ def round_robin(players, games_per_pair=200, seed=0, decks=DEFAULT_DECKS, n=256,
             k += 1
             rdir = None if replays is None else os.path.join(os.fspath(replays), f"{i}-{j}")
             r = evaluate(players[i], players[j], games=games_per_pair, seed=s, decks=decks, n=n, replays=rdir,
-                         cards=cards)
-            r.pop("outcomes", None)
+                         cards=cards, progress=None if progress is None else getattr(
+                             progress, "pair", lambda _label: progress)(f"{names[i]} vs {names[j]}"))
             matches.append({"i": i, "j": j, "result": r})
             mat[i][j] = r["win_rate"]
             mat[j][i] = rate(r["losses"], r["games"])
@@ -626,6 +721,36 @@ def format_round_robin(rr):
     return "\n".join(lines)
 
 
+class Progress:
+    """Progress lines on stderr for `python -m azuki eval`: at most one every
+    `interval` seconds of wall time (none for a short run), always the last
+    one (done == total). On a terminal the line is rewritten in place."""
+
+    def __init__(self, stream=None, interval=2.0, label="", command="eval"):
+        self.stream = stream if stream is not None else sys.stderr
+        self.interval, self.label, self.command = interval, label, command
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.t0 = self.last = time.monotonic()
+
+    def pair(self, label):
+        return Progress(self.stream, self.interval, label, self.command)
+
+    def __call__(self, done, total):
+        now = time.monotonic()
+        if done < total and now - self.last < self.interval:
+            return
+        self.last = now
+        dt = now - self.t0
+        speed = done / dt if dt > 0 else 0.0
+        eta = (total - done) / speed if speed > 0 else 0.0
+        what = f"{self.command}: {self.label}: " if self.label else f"{self.command}: "
+        line = (f"{what}{done:,}/{total:,} games ({100.0 * done / total:.1f}%), {speed:,.0f} games/s, "
+                f"{dt:,.0f} s, eta {eta:,.0f} s")
+        end = "\n" if done >= total or not self.tty else ""
+        self.stream.write(("\r" if self.tty else "") + line + end)
+        self.stream.flush()
+
+
 def main(args) -> int:
     """`python -m azuki eval` (argparse namespace from azuki.__main__)."""
     players = list(args.players)
@@ -642,21 +767,23 @@ def main(args) -> int:
     if not decks:
         raise ValueError("--decks: expected deck names separated by commas")
     for p in players:
-        check_player(p)
+        check_player(p, cards)
+    show = getattr(args, "progress", False) or (not getattr(args, "quiet", False) and sys.stderr.isatty())
+    progress = Progress() if show else None
     ray_workers = getattr(args, "ray", None)
     if ray_workers and (len(players) != 2 or args.replays or cards):
         raise ValueError("--ray: for two players, without --replays or --cards")
     if ray_workers:
         r = evaluate_ray(players[0], players[1], games=args.games, seed=args.seed, decks=decks, n=args.n,
-                         workers=ray_workers)
+                         workers=ray_workers, outcomes=False)
         print(json.dumps(r, indent=1) if args.json else format_head_to_head(r))
         return 0
     if len(players) == 2:
         r = evaluate(players[0], players[1], games=args.games, seed=args.seed, decks=decks, n=args.n,
-                     replays=args.replays, cards=cards)
+                     replays=args.replays, cards=cards, progress=progress)
         print(json.dumps(r, indent=1) if args.json else format_head_to_head(r))
         return 0
     rr = round_robin(players, games_per_pair=args.games, seed=args.seed, decks=decks, n=args.n,
-                     replays=args.replays, cards=cards)
+                     replays=args.replays, cards=cards, progress=progress)
     print(json.dumps(rr, indent=1) if args.json else format_round_robin(rr))
     return 0

@@ -62,7 +62,7 @@ def _check_balance(r, games):
 
 
 def test_first_legal_vs_random_bot_counts_and_balance():
-    r = evaluate(First(), "random", games=32, seed=5, n=8)
+    r = evaluate(First(), "random", games=32, seed=5, n=8, outcomes=True)
     assert r["path"] == "vecgame-bot" and r["players"] == ["first", "random"]
     _check_balance(r, 32)
     assert r["win_rate"] == rate(r["wins"], 32)          # Wilson interval of wins / all games
@@ -84,25 +84,25 @@ def test_schedule_each_deal_from_both_seats():
 
 
 def test_reproducible_and_seed_sensitive():
-    a = evaluate(Rand(1), "random", games=24, seed=11, n=6)
-    b = evaluate(Rand(1), "random", games=24, seed=11, n=6)
-    c = evaluate(Rand(1), "random", games=24, seed=12, n=6)
+    a = evaluate(Rand(1), "random", games=24, seed=11, n=6, outcomes=True)
+    b = evaluate(Rand(1), "random", games=24, seed=11, n=6, outcomes=True)
+    c = evaluate(Rand(1), "random", games=24, seed=12, n=6, outcomes=True)
     assert a["outcomes"] == b["outcomes"]
     assert a["outcomes"] != c["outcomes"]
     assert a["seeds"]["engine_seeds"] == [11, 22] and c["seeds"]["engine_seeds"] == [12, 23]
 
 
 def test_bot_as_player_a_is_the_mirror_of_the_policy_as_a():
-    x = evaluate(First(), "random", games=16, seed=2, n=4)
-    y = evaluate("random", First(), games=16, seed=2, n=4)
+    x = evaluate(First(), "random", games=16, seed=2, n=4, outcomes=True)
+    y = evaluate("random", First(), games=16, seed=2, n=4, outcomes=True)
     assert y["players"] == ["random", "first"]
     assert y["outcomes"] == [INV[o] for o in x["outcomes"]]
     assert y["by_seat"]["seat 0"]["wins"] == x["by_seat"]["seat 1"]["losses"]
 
 
 def test_policy_vs_policy_path_and_role_symmetry():
-    x = evaluate(First(), Last(), games=16, seed=4, n=5)
-    y = evaluate(Last(), First(), games=16, seed=4, n=5)
+    x = evaluate(First(), Last(), games=16, seed=4, n=5, outcomes=True)
+    y = evaluate(Last(), First(), games=16, seed=4, n=5, outcomes=True)
     assert x["path"] == "vecgame-policy"
     _check_balance(x, 16)
     # game e of one run is the deal of game e ^ 1 of the other, with the same seats
@@ -111,7 +111,7 @@ def test_policy_vs_policy_path_and_role_symmetry():
 
 def test_bot_vs_bot_uses_the_arena():
     from azuki.arena import run_arena
-    r = evaluate("greedy", "random", games=16, seed=3)
+    r = evaluate("greedy", "random", games=16, seed=3, outcomes=True)
     assert r["path"] == "arena"
     _check_balance(r, 16)
     ar = run_arena(("greedy", "random"), 16, seed=3, decks=["STT01", "STT02"])
@@ -120,8 +120,8 @@ def test_bot_vs_bot_uses_the_arena():
 
 
 def test_replays_written_playable_and_identical_results(tmp_path):
-    fast = evaluate(Rand(3), "random", games=8, seed=9, n=3)
-    slow = evaluate(Rand(3), "random", games=8, seed=9, n=3, replays=tmp_path / "r")
+    fast = evaluate(Rand(3), "random", games=8, seed=9, n=3, outcomes=True)
+    slow = evaluate(Rand(3), "random", games=8, seed=9, n=3, replays=tmp_path / "r", outcomes=True)
     assert slow["outcomes"] == fast["outcomes"]
     files = sorted(os.listdir(tmp_path / "r"))
     assert files == [f"game{g:06d}.json" for g in range(8)]
@@ -145,7 +145,7 @@ def test_replays_written_playable_and_identical_results(tmp_path):
 
 def test_replays_policy_vs_policy_and_bot_vs_bot(tmp_path):
     for k, (a, b) in enumerate(((First(), Rand(2)), ("greedy", "random"))):
-        r = evaluate(a, b, games=4, seed=1, n=2, replays=tmp_path / str(k))
+        r = evaluate(a, b, games=4, seed=1, n=2, replays=tmp_path / str(k), outcomes=True)
         files = sorted(os.listdir(tmp_path / str(k)))
         assert len(files) == 4
         for f in files:
@@ -192,9 +192,9 @@ def test_checkpoint_player_loads_when_available(tmp_path):
             pytest.skip("azuki.policy cannot make a checkpoint here; set AZUKI_TEST_CHECKPOINT")
         path = str(tmp_path / "tiny.pt")
         policy.save_checkpoint(path, policy.make_policy("structured", hidden=32))
-    r = evaluate(path, "random", games=4, seed=0, n=2, replays=tmp_path / "rep")
+    r = evaluate(path, "random", games=4, seed=0, n=2, replays=tmp_path / "rep", outcomes=True)
     assert r["games"] == 4 and r["path"] == "vecgame-bot"
-    assert evaluate(path, "random", games=4, seed=0, n=2)["outcomes"] == r["outcomes"]   # the player is re-seeded
+    assert evaluate(path, "random", games=4, seed=0, n=2, outcomes=True)["outcomes"] == r["outcomes"]   # the player is re-seeded
     for f in sorted(os.listdir(tmp_path / "rep")):
         ok, msg = verify_replay(str(tmp_path / "rep" / f))
         assert ok, msg
@@ -246,13 +246,101 @@ def test_evaluate_over_another_card_set_with_replays(tmp_path):
     the card set by path and re-play to the counted results."""
     exp = Path(_core.__file__).resolve().parent / "data" / "expansion.json"
     r = evaluate("greedy", "random", games=8, seed=2, decks=["EXP01-FIRE", "EXP01-EARTH"], cards=str(exp),
-                 replays=tmp_path / "reps")
+                 replays=tmp_path / "reps", outcomes=True)
     assert r["wins"] + r["losses"] + r["draws"] + r["truncated"] == 8 and r["cards"]
     files = sorted((tmp_path / "reps").glob("*.json"))
     assert files
     rep = json.loads(files[0].read_text())
     assert "expansion.json" in str(rep.get("cards"))
-    r2 = evaluate("search:sims=8", "random", games=4, seed=1, decks=["EXP01-EARTH"], cards=str(exp))
+    r2 = evaluate("search:sims=8", "random", games=4, seed=1, decks=["EXP01-EARTH"], cards=str(exp), outcomes=True)
     assert r2["games"] == 4
     with pytest.raises(ValueError):
-        evaluate("greedy", "random", games=4, decks=["EXP01-FIRE"])   # not a deck of the default set
+        evaluate("greedy", "random", games=4, decks=["EXP01-FIRE"], outcomes=True)   # not a deck of the default set
+
+
+# ---- results stream (issue 24 §1): memory independent of the number of games, progress --------------
+
+def _peak(fn):
+    import tracemalloc
+    fn()                          # warm up: imports, card sets, caches
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_results_stream_memory_does_not_grow_with_games(monkeypatch):
+    """`eval random random --games 200000000` held a record per game and died
+    of MemoryError. Counted as games end, the peak is the same for 10x the
+    games, on both paths (arena chunks made small so that both sizes span
+    several; no timing involved)."""
+    import azuki.evaluate as E
+    monkeypatch.setattr(E, "ARENA_CHUNK", 256, raising=False)
+    small = _peak(lambda: evaluate("random", "random", games=2000, seed=1))
+    large = _peak(lambda: evaluate("random", "random", games=20000, seed=1))
+    assert large < small * 1.3 + 64 * 1024, (small, large)
+    small = _peak(lambda: evaluate(First(), "random", games=200, seed=1, n=8))
+    large = _peak(lambda: evaluate(First(), "random", games=2000, seed=1, n=8))
+    assert large < small * 1.3 + 64 * 1024, (small, large)
+    # and the result holds no per-game list unless asked
+    r = evaluate("random", "random", games=2000, seed=1)
+    assert "outcomes" not in r and len(json.dumps(r)) < 4096
+    assert len(evaluate("random", "random", games=20, seed=1, outcomes=True)["outcomes"]) == 20
+
+
+def test_streamed_counts_equal_the_per_game_outcomes(monkeypatch):
+    """Chunked counting (arena) and per-episode counting (VecGame) give the
+    same blocks as counting the per-game outcomes."""
+    import azuki.evaluate as E
+    monkeypatch.setattr(E, "ARENA_CHUNK", 6, raising=False)
+    for a in ("greedy", First()):
+        r = evaluate(a, "random", games=40, seed=3, n=4, outcomes=True)
+        c = {k: r["outcomes"].count(k) for k in ("win", "loss", "draw", "truncated")}
+        assert (r["wins"], r["losses"], r["draws"], r["truncated"]) == (c["win"], c["loss"], c["draw"], c["truncated"])
+        assert sum(b["games"] for b in r["by_decks"].values()) == 40
+        seat0 = [o for e, o in enumerate(r["outcomes"]) if e % 2 == 0]      # A in seat 0 in game 2k
+        assert r["by_seat"]["seat 0"]["wins"] == seat0.count("win")
+
+
+def test_cli_progress_on_stderr():
+    r = run_cli("random", "random", "--games", "2000", "--progress", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == 2000
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("eval: 2,000/2,000 games (100.0%)"), r.stderr
+    q = run_cli("random", "random", "--games", "20", "--quiet")
+    assert q.returncode == 0 and q.stderr == "", q.stderr
+
+
+# ---- one compatibility check for every checkpoint loader (issue 24 §1) ----------------------------
+
+def _fake_checkpoint(tmp_path, **hashes):
+    """A checkpoint's JSON made for the embedded starter set (its weights file
+    is never read: the check comes first and needs no torch)."""
+    from azuki.policy_np import compat_hashes
+    meta = {"format": 1, "arch": "flat", "model": {"hidden": 8}, "hashes": dict(compat_hashes(), **hashes),
+            "train": {}, "extra": {}}
+    (tmp_path / "ck.json").write_text(json.dumps(meta))
+    (tmp_path / "ck.pt").write_bytes(b"weights")
+    return tmp_path / "ck.pt"
+
+
+def test_cli_eval_refuses_a_checkpoint_of_another_card_set(tmp_path):
+    """`eval CKPT --cards OTHER.json` played a checkpoint trained on the
+    starter set (play --cards refused it): now one line naming the card set."""
+    ck = _fake_checkpoint(tmp_path)
+    exp = REPO / "azuki" / "data" / "expansion.json"
+    r = run_cli(ck, "random", "--cards", exp, "--decks", "EXP01-FIRE,EXP01-EARTH", "--games", "2")
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "card set" in lines[0] and "Traceback" not in r.stderr, r.stderr
+    with pytest.raises(ValueError, match="card set"):
+        check_player(str(ck), cards=str(exp))
+    from azuki.policy_np import CheckpointError, load_numpy_policy
+    with pytest.raises(CheckpointError, match="card set"):          # the numpy player (play) the same way
+        load_numpy_policy(ck, cards=_core.CardSet.from_json(str(exp)))
+    ck2 = _fake_checkpoint(tmp_path, obs_layout="0" * 16)
+    with pytest.raises(ValueError, match="observation layout"):
+        check_player(str(ck2))
