@@ -107,3 +107,63 @@ def test_include_must_be_a_list_of_strings(tmp_path):
                                       "cards": [NEW_CARD], "decks": [_deck()]})
     probs = _problems(p)
     assert any(path == "include" for f, path, m in probs), probs
+
+
+# ---------------------------------------------------------------- a designer's workflow (issue 25)
+
+def _designer_tree(tmp_path):
+    """work/design/top.json includes "base.json" (beside it, with TST-001 and
+    deck BASE); the current directory work/elsewhere holds another
+    base.json (a copy of the starter set) that must never be read."""
+    design, elsewhere = tmp_path / "design", tmp_path / "elsewhere"
+    design.mkdir()
+    elsewhere.mkdir()
+    _write(design, "base.json", {"format": "azuki-cards/1", "name": "base", "include": ["azuki:cards.json"],
+                                 "cards": [NEW_CARD], "decks": [_deck("BASE")]})
+    _write(elsewhere, "base.json", _starter())
+    card2 = dict(NEW_CARD, id="TST-002", name="Second")
+    top = _write(design, "top.json", {"format": "azuki-cards/1", "name": "top", "include": ["base.json"],
+                                      "cards": [card2], "decks": [_deck("TOP")]})
+    return design, elsewhere, top
+
+
+def test_include_resolves_against_the_including_file_everywhere(tmp_path, monkeypatch):
+    """docs/cards.md: a relative include is relative to the including file,
+    whatever the current directory, for every way of loading a set: the
+    compiler, CardSet.from_json (path, or text with its path), azuki.Game and
+    the command line's --cards (which go through from_json)."""
+    import subprocess
+    import sys
+
+    design, elsewhere, top = _designer_tree(tmp_path)
+    monkeypatch.chdir(elsewhere)
+    azuki.clear_cardset_cache()
+    want = ("TST-001", "TST-002")
+    assert tuple(d["id"] for d in load_cardset(top).defs)[-2:] == want
+    assert azuki.CardSet.from_json(str(top)).ids[-2:] == want
+    assert azuki.CardSet.from_json(str(top), text=top.read_text()).ids[-2:] == want
+    g = azuki.Game(seed=1, cards=str(top), decks=("BASE", "TOP"))
+    assert g.cards.ids[-2:] == want
+    r = subprocess.run([sys.executable, "-m", "azuki", "simulate", "--games", "1", "--cards", str(top),
+                        "--decks", "BASE", "TOP"], cwd=elsewhere, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+
+
+def test_an_edited_include_is_recompiled_in_the_same_process(tmp_path, monkeypatch):
+    """The run-time cache keys on every file a set was read from: editing the
+    included base.json (a designer's next iteration) gives the new card at
+    the next from_json, with the top file untouched; unchanged files are a
+    cache hit."""
+    design, elsewhere, top = _designer_tree(tmp_path)
+    azuki.clear_cardset_cache()
+    first = azuki.CardSet.from_json(str(top))
+    assert azuki.CardSet.from_json(str(top)) is first            # nothing changed: cached
+    base = json.loads((design / "base.json").read_text())
+    base["cards"][0]["attack"] = 5
+    (design / "base.json").write_text(json.dumps(base))
+    second = azuki.CardSet.from_json(str(top))
+    assert second is not first and second.hash != first.hash
+    assert azuki.Game(seed=1, cards=str(top), decks=("BASE", "TOP")).cards.hash == second.hash
+    (design / "base.json").unlink()                                # a vanished include: a clear error, not the stale set
+    with pytest.raises(ConvertError, match="cannot read"):
+        azuki.CardSet.from_json(str(top))

@@ -315,25 +315,32 @@ def _resolve_includes(doc, fname, base: Path, chain: tuple, files=None):
     if len(chain) > MAX_INCLUDE_DEPTH:
         raise ConvertError([Problem(fname, "include", f"includes nested deeper than {MAX_INCLUDE_DEPTH} files")])
     cards, decks, spans = [], [], []
+    problems = []           # every included file is checked: one run reports all their problems
     for i, ref in enumerate(incs):
         where = f"include[{i}]"
         try:
-            p = _include_path(ref, base)
-        except ValueError as e:
-            raise ConvertError([Problem(fname, where, str(e))]) from None
-        if p in chain:
-            raise ConvertError([Problem(fname, where, f"{ref!r} includes itself (a cycle)")])
-        sub = _read_include(ref, p, fname, where, files)
-        probs = _schema_problems(sub, ref)
-        if probs:
-            raise ConvertError(probs)
-        sub, sub_owner = _resolve_includes(sub, ref, p.parent, chain + (p,), files)
-        probs = [sub_owner(q) for q in _semantic_problems(sub, ref)]
-        if probs:
-            raise ConvertError(probs)
+            try:
+                p = _include_path(ref, base)
+            except ValueError as e:
+                raise ConvertError([Problem(fname, where, str(e))]) from None
+            if p in chain:
+                raise ConvertError([Problem(fname, where, f"{ref!r} includes itself (a cycle)")])
+            sub = _read_include(ref, p, fname, where, files)
+            probs = _schema_problems(sub, ref)
+            if probs:
+                raise ConvertError(probs)
+            sub, sub_owner = _resolve_includes(sub, ref, p.parent, chain + (p,), files)
+            probs = [sub_owner(q) for q in _semantic_problems(sub, ref)]
+            if probs:
+                raise ConvertError(probs)
+        except ConvertError as e:
+            problems += e.problems
+            continue
         spans.append((ref, len(cards), len(decks), sub_owner))
         cards += sub["cards"]
         decks += sub["decks"]
+    if problems:            # the combination is not checked without all of its parts
+        raise ConvertError(problems)
     n = {"cards": len(cards), "decks": len(decks)}
     merged["cards"] = cards + doc["cards"]
     merged["decks"] = decks + merged["decks"]

@@ -1308,7 +1308,8 @@ class Compiler:
             raise AbilityError(path, f"{ALL_KEYWORDS!r} is for taking keywords away (an aura's remove); "
                                      "grant names the keywords it gives")
         if not isinstance(v, list) or not v:
-            raise AbilityError(path, f"expected a non-empty list of keyword names, got {v!r}")
+            raise AbilityError(path, f"expected a non-empty list of keyword names"
+                                     f"{' or ' + repr(ALL_KEYWORDS) if allow_all else ''}, got {v!r}")
         mask = 0
         for kp, k in _names(v, path, "keyword"):
             if k.upper() not in KEYWORDS:
