@@ -110,9 +110,8 @@ def main(argv=None):
         page.wait_for_function("() => window.AZUKI.S.replay && document.querySelector('#game').dataset.replayStep")
         n = page.evaluate("() => window.AZUKI.S.replay.steps")
         rid = page.evaluate("() => window.AZUKI.S.replay.id")
-        rep = app.store.get("replay", rid).rep
-        k = next((i for i in range(n // 3, n) if "policy" in rep["steps"][i]
-                  and len(rep["steps"][i]["policy"]["probs"]) > 2), n // 2)
+        pol = app.store.get("replay", rid).policies     # step -> (value, [(action, p), ...])
+        k = next((i for i in range(n // 3, n) if i in pol and len(pol[i][1]) > 2), n // 2)
         page.evaluate("(k) => { const r = document.querySelector('#rp-slider'); r.value = k;"
                       " r.dispatchEvent(new Event('input')); }", k)
         page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{k}'")

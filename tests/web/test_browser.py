@@ -214,27 +214,27 @@ def test_play_full_game_by_clicking(page, server, seed, seat, mulligan, decks, o
 def check_replay(page, app, n):
     rid = page.evaluate("() => window.AZUKI.S.replay.id")
     sess = app.store.get("replay", rid)
-    assert len(sess.games) == n + 1
+    assert sess.n == n
     # full view: forward a few steps, then back
     for k in (1, 2, 3):
         page.click("#rp-fwd")
         page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{k}'")
-        check_board(page, json.loads(json.dumps(full_view(sess.games[k]))))
+        check_board(page, json.loads(json.dumps(full_view(sess.game_at(k)))))
     for k in (2, 1):
         page.click("#rp-back")
         page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{k}'")
-        check_board(page, json.loads(json.dumps(full_view(sess.games[k]))))
+        check_board(page, json.loads(json.dumps(full_view(sess.game_at(k)))))
     # each seat's view hides the other hand
     for view in ("0", "1"):
         page.check(f'input[name="rp-view"][value="{view}"]')
         page.wait_for_function(f"() => document.querySelector('#board').dataset.seat === '{view}'")
-        check_board(page, json.loads(json.dumps(seat_view(sess.games[1], int(view)))))
+        check_board(page, json.loads(json.dumps(seat_view(sess.game_at(1), int(view)))))
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.keyboard.press("End")
     page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{n}'")
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{n - 1}'")
-    check_board(page, json.loads(json.dumps(seat_view(sess.games[n - 1], 1))))
+    check_board(page, json.loads(json.dumps(seat_view(sess.game_at(n - 1), 1))))
 
 
 def test_prompts_were_answered():
@@ -362,3 +362,36 @@ def test_keyboard_picks_a_card(page, server):
     assert page.evaluate("() => window.AZUKI.S.selected") == where
     page.keyboard.press("Escape")
     assert page.evaluate("() => window.AZUKI.S.selected") is None
+
+
+def test_seat_keys_travel_in_a_header_never_in_a_url(page, server):
+    """Every request the page makes for a game carries its seat's key in the
+    X-Azuki-Key header and nowhere in the URL (the page put it in the query
+    string before), and the page's own address never holds a key."""
+    app, url = server
+    seen = []
+    page.on("request", lambda r: seen.append((r.url, r.headers.get("x-azuki-key"))))
+    start(page, url, mode="hotseat")
+    sess = session_of(app, page)
+    keys = set(sess.keys.values())
+    rng = random.Random(4)
+    page.wait_for_selector("#handover:not(.hidden)")
+    for _ in range(12):
+        if page.locator("#handover:not(.hidden)").count():
+            nxt = int(page.evaluate("() => document.querySelector('#handover').dataset.next"))
+            page.click("#handover-go")
+            page.wait_for_function(f"() => window.AZUKI.S.payload && window.AZUKI.S.payload.view.seat === {nxt}")
+        pay = page.evaluate("() => window.AZUKI.S.payload")
+        if pay["over"]:
+            break
+        click_action(page, rng.choice(pay["legal"]))
+        page.wait_for_function("(t) => !window.AZUKI.S.busy && (!document.querySelector('#handover').classList"
+                               ".contains('hidden') || document.querySelector('#board').dataset.token !== t)",
+                               arg=pay["token"])
+    game_requests = [(u, k) for u, k in seen if "/api/game/" in u]
+    assert len(game_requests) >= 4
+    for u, k in seen:
+        assert not any(key in u for key in keys), u
+        assert "key=" not in u, u
+    assert all(k in keys for _, k in game_requests), game_requests
+    assert not any(key in page.url for key in keys)
