@@ -530,6 +530,18 @@ def test_replay_uploads_are_bounded_and_checked_field_by_field(server):
     assert st == 200 and r["inspection"], r
     st, v = call(url, "GET", f"/api/replay/{r['replay']}?step={k}&view=full")
     assert st == 200 and v["policy"]["value"] == 0.25
+    # all replays together hold a bounded number of steps
+    held = sum(x.n for x in app.store.replays.values())
+    budget = app.store.max_stored_steps
+    try:
+        app.store.max_stored_steps = held + len(rep["steps"]) + 1
+        st, r = call(url, "POST", "/api/replay", rep)
+        assert st == 200
+        n = len(app.store.replays)
+        st, r = call(url, "POST", "/api/replay", rep)
+        assert st == 503 and "too many steps" in r["error"] and len(app.store.replays) == n
+    finally:
+        app.store.max_stored_steps = budget
 
 
 def test_replay_positions_replayed_from_snapshots(server):

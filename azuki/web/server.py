@@ -54,6 +54,8 @@ MAX_ACT_BODY = 64 << 10
 # what parsing a body may build: nesting depth and JSON objects + arrays (a replay step is at most
 # 3 containers plus one per [action, p] pair of its policy)
 MAX_REPLAY_DEPTH, MAX_REPLAY_CONTAINERS = 6, 20 * MAX_REPLAY_STEPS + 16
+UPLOAD_SLOTS = 2             # replay uploads parsed at once (each may build ~30 MB while parsed); others wait
+UPLOAD_WAIT_S = 10.0
 MAX_ACT_DEPTH, MAX_ACT_CONTAINERS = 3, 16
 PLAY_MAX_SIMS = 5000         # the search opponent's simulations per decision, at most (the page's slider)
 IDLE_TIMEOUT_S = 30.0        # a connection silent this long (no request, a stalled body) is closed
@@ -121,6 +123,7 @@ class App:
         self.cards_arg = cards
         self.think_s, self.max_sims = think_s, max_sims
         self.dropped = []    # the last thinking record of each game dropped because its client left (last 16)
+        self.upload_slots = threading.BoundedSemaphore(UPLOAD_SLOTS)
         self.cs = CardSet.from_json(cards) if cards else CardSet.default()
         self.cards = _card_table(self.cs)
         self.names = {k: v["name"] for k, v in self.cards.items()}
@@ -430,8 +433,16 @@ class Handler(BaseHTTPRequestHandler):
             if m == "GET" and len(route) == 3 and route[0] == "game" and route[2] == "replay":
                 return self._send(200, app.game_replay(route[1], q, key=key))
             if m == "POST" and route == ["replay"]:
-                body = self._body(MAX_REPLAY_BODY, MAX_REPLAY_DEPTH, MAX_REPLAY_CONTAINERS)
-                return self._send(200, app.new_replay(body))
+                if not app.upload_slots.acquire(timeout=UPLOAD_WAIT_S):
+                    self.close_connection = True
+                    raise RequestError(503, "the server is busy with other replay uploads; try again")
+                try:
+                    body = self._body(MAX_REPLAY_BODY, MAX_REPLAY_DEPTH, MAX_REPLAY_CONTAINERS)
+                    out = app.new_replay(body)
+                    del body
+                finally:
+                    app.upload_slots.release()
+                return self._send(200, out)
             if m == "GET" and len(route) == 2 and route[0] == "replay":
                 return self._send(200, app.replay_state(route[1], q))
             raise RequestError(404, f"no such endpoint: {m} {url.path[:80]}")

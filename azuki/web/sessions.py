@@ -227,7 +227,8 @@ class GameSession:
 
 
 # ---- replay uploads: every field checked, what is kept bounded ------------------------------
-MAX_REPLAY_STEPS = 10_000    # a 200-turn game between bots is a few thousand decisions
+MAX_REPLAY_STEPS = 5_000     # one replay (games of the page: a few hundred decisions; 200 turns: ~2,000)
+MAX_STORED_STEPS = 50_000    # all replays held together (a step keeps ~3 KB: its log in words, actions, policy)
 MAX_POLICY_PROBS = 64        # `play` writes at most 16 (docs/replays.md)
 MAX_TEXT = 200               # deck names, player labels
 SNAP_EVERY = 16              # a kept position every SNAP_EVERY steps (the others are replayed)
@@ -439,10 +440,12 @@ def _public_text(game, a, t):
 
 class Store:
     """Sessions by id, at most `max_games` live games and `max_replays`
-    replays; a reaper frees any idle longer than `idle_s`."""
+    replays holding at most `max_stored_steps` steps together; a reaper frees
+    any idle longer than `idle_s`."""
 
-    def __init__(self, max_games=64, max_replays=32, idle_s=1800.0):
+    def __init__(self, max_games=64, max_replays=32, idle_s=1800.0, max_stored_steps=MAX_STORED_STEPS):
         self.max_games, self.max_replays, self.idle_s = max_games, max_replays, idle_s
+        self.max_stored_steps = max_stored_steps
         self.games, self.replays = {}, {}
         self.lock = threading.Lock()
         self._stop = threading.Event()
@@ -454,6 +457,9 @@ class Store:
             if len(table) >= cap:
                 raise RequestError(503, f"too many open {kind}s ({cap}); finish or close one (idle ones are freed "
                                         f"after {int(self.idle_s)} s)")
+            if kind == "replay" and sum(r.n for r in table.values()) + sess.n > self.max_stored_steps:
+                raise RequestError(503, f"the open replays hold too many steps (at most {self.max_stored_steps} "
+                                        f"together); idle ones are freed after {int(self.idle_s)} s")
             table[sess.id] = sess
         return sess
 
