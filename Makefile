@@ -5,10 +5,13 @@
 #                    against the built-in bots and write the learning curve (runs/main/)
 #   make train       the same with the full 10-minute budget (make run MINUTES=10)
 #   make simulate    set up .venv, then simulate 2,000 random games at C speed
-#   make test        set up .venv, then run every test (see tools/test.sh; needs clang with
-#                    libFuzzer, installed with apt as root or through sudo if missing)
-#   make quick-test  set up .venv, then convert --check, pytest and the C tests (normal
-#                    build): under a minute, gcc only
+#   make test        set up .venv, then run every test (see tools/test.sh): every stage runs,
+#                    a table of the stages' results ends it, it fails if any stage failed.
+#                    Needs clang with libFuzzer and Debian's chromium, both installed with
+#                    apt-get as root or through sudo if missing (README for the times)
+#   make quick-test  set up .venv, then convert --check, pytest without the tests marked
+#                    slow, and the C tests (normal build, 2,000 random games): gcc only;
+#                    about a minute once .venv and out/ are built (README for the times)
 #   make regen       after editing azuki/data/cards.json or csrc/*.def: rewrite the
 #                    checked-in generated files (python -m azuki.convert --write-default)
 #   make ctest       build and run the C test programs (normal build)
@@ -100,10 +103,12 @@ $(OUT)/opt/%: tests/c/%.c $(OUT)/opt/libazuki_core.a tests/c/azk_test.h tests/c/
 $(OUT)/san/%: tests/c/%.c $(OUT)/san/libazuki_core.a tests/c/azk_test.h tests/c/azk_noalloc.h tests/c/azk_cardset_env.h
 	$(CC) $(CFLAGS_SAN) -o $@ $< $(OUT)/san/libazuki_core.a
 
-# The optimized build runs the random-play property test on 10,000 games (all
-# four deck pairings, invariants after every step); the sanitizer build on 2,000.
+# The optimized build runs the random-play property test on CTEST_GAMES games
+# (all four deck pairings, invariants after every step: 10,000; make quick-test
+# 2,000); the sanitizer build on 2,000.
+CTEST_GAMES ?= 10000
 ctest: $(addprefix $(OUT)/opt/,$(C_TESTS))
-	@set -e; for t in $(C_TESTS); do echo "== $$t"; AZK_TEST_GAMES=10000 ./$(OUT)/opt/$$t; done
+	@set -e; for t in $(C_TESTS); do echo "== $$t"; AZK_TEST_GAMES=$(CTEST_GAMES) ./$(OUT)/opt/$$t; done
 
 asan: $(addprefix $(OUT)/san/,$(C_TESTS))
 	@set -e; for t in $(C_TESTS); do echo "== $$t (asan+ubsan)"; ASAN_OPTIONS=detect_leaks=1 ./$(OUT)/san/$$t; done

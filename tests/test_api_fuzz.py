@@ -17,6 +17,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 # Calls whose arguments must be bounded to keep the run short (handled below),
@@ -228,6 +230,7 @@ def fuzz(seed, calls, log=None):
     return stats
 
 
+@pytest.mark.slow    # make quick-test skips it; make test runs it (pyproject.toml markers)
 def test_fuzz_public_api():
     """~10k random calls in a child interpreter; a crash names its call."""
     total = {"ok": 0, "raised": 0}

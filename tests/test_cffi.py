@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 cffi = pytest.importorskip("cffi")
+pytestmark = pytest.mark.slow    # compiles the core (cffi): make quick-test skips it, make test runs it
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))

@@ -21,6 +21,9 @@ def build(tmp_path, flag):
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
 
 
+pytestmark = pytest.mark.slow    # compile tests: make quick-test skips them, make test runs them
+
+
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_debug_build_asserts_invariants_after_every_step(tmp_path):
     r = build(tmp_path, "-DAZK_DEBUG")

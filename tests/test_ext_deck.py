@@ -383,6 +383,7 @@ def _play_random(games, check_every=1, seed=0):
     return stats
 
 
+@pytest.mark.slow    # make quick-test skips it; make test runs it (pyproject.toml markers)
 def test_random_play_starter_plus_deck_fragment():
     """Property: random games of the starter set plus the deck fragment keep the invariants after every step,
     mask == legal actions, clone and serialize round trips, and each seat's observation and view are
@@ -406,6 +407,7 @@ def test_deck_events_occur_in_random_play():
     assert {"SEARCHED", "SHUFFLED", "PUT_ON_DECK"} <= seen
 
 
+@pytest.mark.slow    # make quick-test skips it; make test runs it (pyproject.toml markers)
 @pytest.mark.skipif(__import__("shutil").which("gcc") is None, reason="needs gcc")
 def test_sanitizer_soak_of_the_deck_fragment(tmp_path):
     """tests/c/debug/deck_soak.c, built with -DAZK_DEBUG (the invariant checker after every azk_step) and

@@ -26,7 +26,7 @@ SOURCES = re.findall(r"\S+\.c", (ROOT / "csrc" / "sources.mk").read_text())
 KEYWORD = 'AZK_KEYWORD(TESTKW, "test only: no rules meaning")'
 OPCODE = 'AZK_OP(TESTOP, (T, DUR), FIELD, "test only: T[a] gets the TESTKW status for duration b")'
 
-pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+pytestmark = [pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc"), pytest.mark.slow]  # compiles
 
 
 def _append_after_last(text, prefix, line):

@@ -73,6 +73,7 @@ def _lethal_on_field(g):
     return None
 
 
+@pytest.mark.slow    # make quick-test skips it; make test runs it (pyproject.toml markers)
 def test_no_decision_is_offered_over_a_lethal_state():
     """docs/rules.md §13: in random play of all four pairings, at every
     decision point no entity without godmode is at lethal damage and no

@@ -173,6 +173,7 @@ def _has(g, w):
         return False
 
 
+@pytest.mark.slow    # make quick-test skips it; make test runs it (pyproject.toml markers)
 def test_every_emitted_location_parses_back_over_random_games():
     rng = random.Random(2024)
     decisions = zones = 0

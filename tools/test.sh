@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The test runs. `tools/test.sh` (what `make test` and CI execute) runs, in order:
+# The test runs. `tools/test.sh` (what `make test` and CI execute) runs these stages:
 #   1. generated files are fresh (azuki.convert --check, azuki.obs --check),
-#   2. pytest (Python API, scenarios, property suites, the CLIs),
+#   2. pytest, every test (Python API, scenarios, property suites, the CLIs, and the
+#      tests marked `slow`: sanitizer and debug builds, soaks, compile tests, large counts),
 #   3. C test programs, normal build and ASan+UBSan build (incl. the no-allocation test),
 #   4. the sanitizer soak (1,000,000 decisions, invariants after every step),
 #   5. the three libFuzzer harnesses, time-boxed (FUZZ_SECONDS each, default 60),
@@ -12,7 +13,10 @@
 #      constraints file: .venv-puffer (pufferlib 3.0.0, built by tools/setup_envs.sh
 #      with its work-arounds; Serial, Multiprocessing and a local Ray instance) and
 #      .venv-latest (newest PettingZoo / Gymnasium, numpy 2, no pufferlib), plus the
-#      benchmark's PufferLib rows, quick form. AZUKI_SKIP_ENVS=1 skips this step.
+#      benchmark's PufferLib rows, quick form. AZUKI_SKIP_ENVS=1 skips this step;
+#      AZUKI_SKIP_RAY=1 skips only its Ray tests (the pytest summary lists them as skipped).
+#      In .venv-puffer it also runs tests/test_signals.py: every test that sends or
+#      relies on SIGINT passes with SIGINT ignored (as under `nohup make test &`).
 #   7. browser: the play page (python -m azuki play) in a real headless Chromium,
 #      tests/web in .venv-web (tools/setup_envs.sh web: Playwright, pinned in
 #      constraints/web.txt) driving Debian's `chromium` (installed with apt-get as
@@ -20,11 +24,17 @@
 #      AZUKI_SKIP_BROWSER=1 skips this step.
 # Step 5 needs clang with libFuzzer (-fsanitize=fuzzer). If it is missing it is
 # installed with apt-get (Debian package `clang`) as root or through sudo; that
-# is checked first, so a machine that cannot get it fails at once with one line.
+# is checked first, so a machine that cannot get it fails at once with one line
+# (so is chromium for step 7).
 #
-# `tools/test.sh --quick` (`make quick-test`) runs steps 1, 2 and the normal C
-# build of step 3 only: under a minute, needs just Python and gcc.
-# Exits non-zero on the first failure.
+# Every stage runs even when an earlier one failed (a flaky stage does not hide
+# the others); the end prints a table of the stages (result, seconds) and the
+# script exits non-zero if any failed. Ctrl-C stops the whole run.
+#
+# `tools/test.sh --quick` (`make quick-test`) runs steps 1, 2 without the tests
+# marked slow (pytest -m "not slow"), and the normal C build of step 3 with
+# 2,000 random games instead of 10,000 (CTEST_GAMES): about a minute once .venv
+# and out/ are built (README), needs just Python and gcc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -100,8 +110,49 @@ fuzz_preflight() {
     }
 }
 
+# ---- the stages ------------------------------------------------------------------------
+NAMES=() RESULTS=() SECS=()
+FAILED=0
+
+# stage NAME COMMAND...: run one stage, record its result and time; never stops the run.
+# (A stage that runs several commands is a function that returns at its first failure:
+# set -e does not apply inside a command whose status is tested.)
+stage() {
+    local name=$1 t0=$SECONDS rc=0
+    shift
+    echo "== $name"
+    "$@" || rc=$?
+    NAMES+=("$name")
+    SECS+=($((SECONDS - t0)))
+    if [ $rc = 0 ]; then
+        RESULTS+=("passed")
+    else
+        RESULTS+=("FAILED (exit $rc)")
+        FAILED=$((FAILED + 1))
+        echo "== $name: FAILED (exit $rc); going on with the other stages"
+    fi
+}
+
+summary() {
+    local i w=5
+    for i in "${!NAMES[@]}"; do [ ${#NAMES[$i]} -gt $w ] && w=${#NAMES[$i]}; done
+    echo
+    echo "== summary ($1)"
+    printf "%-${w}s  %-16s %8s\n" stage result seconds
+    for i in "${!NAMES[@]}"; do
+        printf "%-${w}s  %-16s %8s\n" "${NAMES[$i]}" "${RESULTS[$i]}" "${SECS[$i]}"
+    done
+    printf "%-${w}s  %-16s %8s\n" total "" "$SECONDS"
+}
+
+trap 'echo; echo "== interrupted"; summary "interrupted"; exit 130' INT
+
+PYTEST_ARGS=(-q -rs)       # -rs: every skipped test and why (e.g. AZUKI_SKIP_RAY=1)
+PYTEST_STAGE="pytest (all, slow included)"
 if [ "$QUICK" = 1 ]; then
-    echo "== quick test run: convert --check, pytest, C tests (normal build); needs Python 3.11 and gcc"
+    echo "== quick test run: convert --check, pytest (not slow), C tests (normal build); needs Python 3.11 and gcc"
+    PYTEST_ARGS+=(-m "not slow")
+    PYTEST_STAGE="pytest (not slow)"
 else
     echo "== full test run (CI): convert --check, pytest, C tests (normal and ASan+UBSan), sanitizer soak,"
     echo "   fuzzers (${FUZZ_SECONDS:-60}s each); needs Python 3.11, gcc, and clang with libFuzzer"
@@ -109,46 +160,53 @@ else
     fuzz_preflight
     if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then browser_preflight; fi
 fi
-echo "== azuki.convert --check"
-"$PY" -m azuki.convert --check
-echo "== azuki.obs --check (docs/observation.md)"
-"$PY" -m azuki.obs --check
-echo "== pytest"
-"$PY" -m pytest -q -x
-echo "== C tests"
-make --no-print-directory ctest
+SECONDS=0
+stage "azuki.convert --check" "$PY" -m azuki.convert --check
+stage "azuki.obs --check (docs/observation.md)" "$PY" -m azuki.obs --check
+stage "$PYTEST_STAGE" "$PY" -m pytest "${PYTEST_ARGS[@]}"
 if [ "$QUICK" = 1 ]; then
-    echo "== quick tests passed (the full run is make test)"
-    exit 0
+    stage "C tests (random play: ${CTEST_GAMES:-2000} games)" make --no-print-directory ctest CTEST_GAMES=${CTEST_GAMES:-2000}
+else
+    stage "C tests (random play: ${CTEST_GAMES:-10000} games)" make --no-print-directory ctest CTEST_GAMES=${CTEST_GAMES:-10000}
 fi
-echo "== benchmark, quick form (a smoke run: figures are not asserted; the real table is python -m azuki bench)"
-"$PY" -m azuki bench --quick
-echo "== C tests under ASan + UBSan"
-make --no-print-directory asan
-echo "== sanitizer soak"
-make --no-print-directory soak SOAK_DECISIONS=${SOAK_DECISIONS:-1000000}
-echo "== fuzzers (${FUZZ_SECONDS:-60}s each)"
-make --no-print-directory fuzz-smoke FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-# The expansion (starter + expansion, 4 decks, 16 pairings): the C random-play
-# property test (normal and ASan+UBSan), the soak and the fuzzers over it.
-EXP=azuki/data/expansion.json
-echo "== the expansion card set: C random play, soak, fuzzers (${FUZZ_EXP_SECONDS:-30}s each)"
-make --no-print-directory cards-ctest CARDS=$EXP
-make --no-print-directory soak CARDS=$EXP SOAK_DECISIONS=${SOAK_EXP_DECISIONS:-500000}
-make --no-print-directory fuzz-smoke CARDS=$EXP FUZZ_SECONDS=${FUZZ_EXP_SECONDS:-30}
-if [ "${AZUKI_SKIP_ENVS:-0}" != 1 ]; then
-    for world in puffer latest; do
-        echo "== RL environments: $world world (constraints/$world.txt)"
-        bash tools/setup_envs.sh "$world"
+if [ "$QUICK" = 0 ]; then
+    stage "benchmark, quick form (smoke run, figures not asserted)" "$PY" -m azuki bench --quick
+    stage "C tests under ASan + UBSan" make --no-print-directory asan
+    stage "sanitizer soak" make --no-print-directory soak SOAK_DECISIONS=${SOAK_DECISIONS:-1000000}
+    stage "fuzzers (${FUZZ_SECONDS:-60}s each)" make --no-print-directory fuzz-smoke FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+    # The expansion (starter + expansion, 4 decks, 16 pairings): the C random-play
+    # property test (normal and ASan+UBSan), the soak and the fuzzers over it.
+    EXP=azuki/data/expansion.json
+    stage "expansion: C random play (normal, ASan+UBSan)" make --no-print-directory cards-ctest CARDS=$EXP
+    stage "expansion: sanitizer soak" make --no-print-directory soak CARDS=$EXP \
+        SOAK_DECISIONS=${SOAK_EXP_DECISIONS:-500000}
+    stage "expansion: fuzzers (${FUZZ_EXP_SECONDS:-30}s each)" make --no-print-directory fuzz-smoke CARDS=$EXP \
+        FUZZ_SECONDS=${FUZZ_EXP_SECONDS:-30}
+    if [ "${AZUKI_SKIP_ENVS:-0}" != 1 ]; then
         # the venv's pytest script, so the installed wheel is tested (not the checkout's azuki/)
-        ".venv-$world/bin/pytest" -q -p no:cacheprovider tests/envs
-    done
-    echo "== benchmark with the PufferLib rows, quick form"
-    (cd out && ../.venv-puffer/bin/azuki bench --quick)
+        rl_world() {
+            bash tools/setup_envs.sh "$1" || return
+            local extra=()
+            [ "$1" = puffer ] && extra=(tests/test_signals.py)
+            ".venv-$1/bin/pytest" "${PYTEST_ARGS[@]}" -p no:cacheprovider tests/envs "${extra[@]}"
+        }
+        for world in puffer latest; do
+            stage "RL environments: $world world (constraints/$world.txt)" rl_world "$world"
+        done
+        stage "benchmark with the PufferLib rows, quick form" bash -c 'cd out && ../.venv-puffer/bin/azuki bench --quick'
+    fi
+    if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then
+        browser() {
+            bash tools/setup_envs.sh web || return
+            ".venv-web/bin/pytest" "${PYTEST_ARGS[@]}" -p no:cacheprovider tests/web
+        }
+        stage "browser: the play page in headless Chromium (tests/web, .venv-web)" browser
+    fi
 fi
-if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then
-    echo "== browser: the play page in headless Chromium (tests/web, .venv-web)"
-    bash tools/setup_envs.sh web
-    ".venv-web/bin/pytest" -q -p no:cacheprovider tests/web
+trap - INT
+if [ "$QUICK" = 1 ]; then summary "quick: make test runs everything"; else summary "full run"; fi
+if [ "$FAILED" != 0 ]; then
+    echo "== $FAILED of ${#NAMES[@]} stages FAILED (the table above; each stage's output is above it)"
+    exit 1
 fi
-echo "== all tests passed"
+echo "== all ${#NAMES[@]} stages passed"

@@ -1,0 +1,78 @@
+"""tools/test.sh (make test / make quick-test) runs every stage, whatever
+fails, and ends with a table of the stages; it exits non-zero if any stage
+failed (issue 24 §4: a flaky stage must not hide the others or cost a rerun
+of everything before it). The stages run against stand-ins here: $PY and a
+`make` earlier on PATH that only echo their arguments (and fail on demand),
+so this checks the runner, not the tests it runs."""
+import os
+import re
+import stat
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _script(path, body):
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def run_quick(tmp_path, fail_python_on=None, fail_make=False):
+    """tools/test.sh --quick with stand-ins; fail_python_on: a word of the
+    $PY command line that makes it exit 3; fail_make: make exits 4."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    _script(bindir / "make", 'echo "stand-in make $*"\n' + ("exit 4\n" if fail_make else ""))
+    cond = f'case "$*" in *{fail_python_on}*) echo "stand-in python $* (failing)"; exit 3;; esac\n' \
+        if fail_python_on else ""
+    py = _script(tmp_path / "py", cond + 'echo "stand-in python $*"\n')
+    env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}", PY=str(py))
+    env.pop("CTEST_GAMES", None)
+    return subprocess.run(["bash", os.path.join(ROOT, "tools", "test.sh"), "--quick"], env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def table(out):
+    """{stage: result} from the summary table at the end of the output."""
+    assert "== summary" in out, out
+    rows = out[out.index("== summary"):].splitlines()[2:]
+    got = {}
+    for line in rows:
+        m = re.match(r"(.+?)\s{2,}(passed|FAILED \(exit \d+\))\s+(\d+)$", line)
+        if m:
+            got[m.group(1)] = m.group(2)
+    return got
+
+
+def test_all_stages_pass_exit_zero_with_the_table(tmp_path):
+    r = run_quick(tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    t = table(r.stdout)
+    assert list(t.values()) == ["passed"] * 4 and len(t) == 4, t
+    assert "stand-in python -m pytest -q -rs -m not slow" in r.stdout        # the quick set: not slow
+    assert "stand-in make --no-print-directory ctest CTEST_GAMES=2000" in r.stdout
+    assert "all 4 stages passed" in r.stdout
+
+
+@pytest.mark.parametrize("fail_on, failed", [("azuki.convert", "azuki.convert --check"),
+                                             ("pytest", "pytest (not slow)")])
+def test_a_failing_stage_does_not_stop_the_others(tmp_path, fail_on, failed):
+    r = run_quick(tmp_path, fail_python_on=fail_on)
+    assert r.returncode != 0
+    # every later stage still ran
+    for later in ("-m azuki.obs --check", "-m pytest -q", "make --no-print-directory ctest"):
+        assert "stand-in " + ("" if later.startswith("make") else "python ") + later in r.stdout, (later, r.stdout)
+    t = table(r.stdout)
+    assert t.pop(failed) == "FAILED (exit 3)", t
+    assert set(t.values()) == {"passed"} and len(t) == 3, t
+    assert "1 of 4 stages FAILED" in r.stdout
+
+
+def test_the_last_stage_failing_fails_the_run(tmp_path):
+    r = run_quick(tmp_path, fail_make=True)
+    assert r.returncode != 0
+    t = table(r.stdout)
+    assert [v for k, v in t.items() if k.startswith("C tests")] == ["FAILED (exit 4)"], t
