@@ -155,6 +155,7 @@ def test_an_edited_include_is_recompiled_in_the_same_process(tmp_path, monkeypat
     the next from_json, with the top file untouched; unchanged files are a
     cache hit."""
     design, elsewhere, top = _designer_tree(tmp_path)
+    monkeypatch.chdir(design)       # where a designer works (the includes resolve the same from anywhere)
     azuki.clear_cardset_cache()
     first = azuki.CardSet.from_json(str(top))
     assert azuki.CardSet.from_json(str(top)) is first            # nothing changed: cached
