@@ -106,7 +106,7 @@ def test_simulate_ctrl_c_without_progress_callback():
     child says "before"; rare) is repeated, up to 20 runs."""
     out = ""
     for _ in range(20):
-        p = subprocess.Popen([sys.executable, "-c", _CTRL_C_CHILD], stdout=subprocess.PIPE,
+        p = subprocess.Popen([sys.executable, "-P", "-c", _CTRL_C_CHILD], stdout=subprocess.PIPE,   # -P: installed azuki
                              stderr=subprocess.PIPE, text=True, cwd=ROOT)
         try:
             assert p.stdout.readline().strip() == "go"

@@ -624,16 +624,18 @@ import numpy as np
 from azuki import VecGame, IllegalActionError
 other = sys.argv[1]
 v = VecGame(256, seed=1, mode="self", illegal="raise")
-refused = [0]
+refused, unexpected = [0], []
 def call(fn):
     try:
         fn()
     except RuntimeError as e:
-        assert "in use by another thread" in str(e), e
+        if "in use by another thread" not in str(e):
+            unexpected.append(repr(e))
         refused[0] += 1
     except IllegalActionError:
-        # legal only if the actions were read from the buffers while the other thread's call rewrote them
-        assert other == "step"
+        pass    # actions read from the buffers before the other thread's call changed the games: the caller's race
+    except BaseException as e:
+        unexpected.append(repr(e))
 def step():
     call(lambda: v.step(np.where(v.acting == 1, v.masks.argmax(axis=1), 0).astype(np.int32)))
 def init():
@@ -647,6 +649,7 @@ def other_thread():
 ts = [threading.Thread(target=stepper), threading.Thread(target=other_thread)]
 for t in ts: t.start()
 for t in ts: t.join()
+assert not unexpected, unexpected[:5]
 for i in range(v.n):
     g = v.game(i)
     g.check_invariants()
