@@ -288,8 +288,10 @@ cdef class CardSet:
         """Compile a JSON card set (raises azuki.convert.ConvertError with
         file/path/message problems) and verify it in C (CardSetError).
         Compiled sets are cached by (path, SHA-256 of the bytes) or by the
-        text's hash: a second call with unchanged content costs one read and
-        one hash; a changed file is recompiled."""
+        text's hash, and the hashes of every file the set included: a second
+        call with unchanged content costs a read and a hash per file; a
+        changed file, the top one or an include, is recompiled. `text` with
+        a `path`: the text of that file (its includes resolve beside it)."""
         if text is not None:
             if not isinstance(text, str):
                 raise TypeError(f"text must be a str, got {type(text).__name__}")
