@@ -153,8 +153,7 @@ cdef extern from "azuki.h" nogil:
         AZK_BOT_SEARCH_SIMS
         AZK_BOT_SEARCH_MAX_SIMS
     ctypedef struct azk_search_ctl:
-        int cancel              # atomic_int in C: a plain assignment is an atomic store
-        int sims_run
+        int sims_run            # (its atomic flag only through the functions below)
     ctypedef struct azk_search_params:
         int sims
         int explore_milli
@@ -168,6 +167,9 @@ cdef extern from "azuki.h" nogil:
     int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t *rng)
     int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int *kinds, uint64_t *rng)
     void azk_search_defaults(azk_search_params *p)
+    void azk_search_cancel(azk_search_ctl *c)
+    int azk_search_cancelled(const azk_search_ctl *c)
+    void azk_search_reset(azk_search_ctl *c)
     int azk_bot_act_search(const azk_game *g, const azk_cardset *cs, uint64_t *rng, const azk_search_params *p)
     int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int *kinds, uint64_t *rng,
                                  const azk_search_params *p)

@@ -1434,14 +1434,14 @@ cdef class SearchControl:
     cdef azk_search_ctl c
 
     def cancel(self):
-        self.c.cancel = 1
+        azk_search_cancel(&self.c)
 
     def reset(self):
-        self.c.cancel = 0
+        azk_search_reset(&self.c)
 
     @property
     def cancelled(self):
-        return self.c.cancel != 0
+        return azk_search_cancelled(&self.c) != 0
 
     @property
     def sims_run(self):

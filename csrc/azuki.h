@@ -226,6 +226,11 @@ typedef struct azk_search_ctl {
     atomic_int cancel;   /* 0: search on; nonzero: stop before the next simulation */
     int sims_run;        /* written by the search: simulations its last decision ran */
 } azk_search_ctl;
+/* The flag through functions (bindings need not know C11 atomics): set it
+ * (any thread, any time), read it, clear it (not while a search uses it). */
+void azk_search_cancel(azk_search_ctl *c);
+int azk_search_cancelled(const azk_search_ctl *c);
+void azk_search_reset(azk_search_ctl *c);
 /* The search bot's settings (azk_bot_act uses azk_search_defaults). */
 typedef struct azk_search_params {
     int sims;            /* simulations per decision, 1..AZK_BOT_SEARCH_MAX_SIMS */

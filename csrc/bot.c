@@ -464,6 +464,18 @@ void azk_search_defaults(azk_search_params *p) {
     if (p) *p = SEARCH_DEFAULTS;
 }
 
+void azk_search_cancel(azk_search_ctl *c) {
+    if (c) atomic_store_explicit(&c->cancel, 1, memory_order_relaxed);
+}
+
+int azk_search_cancelled(const azk_search_ctl *c) {
+    return c ? atomic_load_explicit(&c->cancel, memory_order_relaxed) != 0 : 0;
+}
+
+void azk_search_reset(azk_search_ctl *c) {
+    if (c) atomic_store_explicit(&c->cancel, 0, memory_order_relaxed);
+}
+
 static int bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2], const azk_search_params *sp) {
     if (!g || !cs || !rng || kind < 0 || kind >= AZK_BOT_COUNT) return -(int)AZK_ERR_ARG;
     if (azk_is_terminal(g)) return -(int)AZK_TERMINAL;

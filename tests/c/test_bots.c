@@ -220,14 +220,16 @@ static void test_search_cancel(void) {
         if (n >= 3 && g.phase == AZK_PHASE_MAIN) {
             p.ctl = &ctl;
             p.sims = AZK_BOT_SEARCH_MAX_SIMS;
-            atomic_store(&ctl.cancel, 1);
+            azk_search_cancel(&ctl);
+            AZK_CHECK(azk_search_cancelled(&ctl));
             ctl.sims_run = -1;
             int a = azk_bot_act_search(&g, CS, srng, &p);
             AZK_CHECK(ctl.sims_run == 0);
             int ok = 0;
             for (int j = 0; j < n; j++) ok |= legal[j] == a;
             AZK_CHECK(ok);
-            atomic_store(&ctl.cancel, 0);
+            azk_search_reset(&ctl);
+            AZK_CHECK(!azk_search_cancelled(&ctl));
             p.sims = 3;
             AZK_CHECK(azk_bot_act_search(&g, CS, srng, &p) >= 0);
             AZK_CHECK(ctl.sims_run == 3);
