@@ -166,3 +166,26 @@ def test_config_errors():
         T.load_config(overrides=["run.minutes"])
     cfg = T.load_config(overrides=["run.minutes=2.5", "policy.arch=structured"])
     assert cfg["run"]["minutes"] == 2.5 and cfg["policy"]["arch"] == "structured"
+
+
+def test_every_loader_checks_the_card_set_in_use(tmp_path):
+    """One compatibility check (azuki.policy_np.check_compat) for every loader.
+    Before, `eval CKPT --cards OTHER.json` played a checkpoint trained on the
+    starter set (while `play --cards` refused it)."""
+    from azuki import _core
+    from azuki.policy_np import load_numpy_policy
+    exp = os.path.join(os.path.dirname(_core.__file__), "data", "expansion.json")
+    other = _core.CardSet.from_json(exp)
+    pt = tmp_path / "m.pt"
+    save_checkpoint(pt, make_policy("flat", hidden=16), arch="flat")
+    p = subprocess.run([sys.executable, "-m", "azuki", "eval", str(pt), "random", "--cards", exp,
+                        "--decks", "EXP01-FIRE,EXP01-EARTH", "--games", "2"],
+                       capture_output=True, text=True, timeout=300, cwd=str(tmp_path))
+    assert p.returncode == 2, p.stdout + p.stderr
+    err = p.stderr.strip().splitlines()
+    assert len(err) == 1 and "card set" in err[0], p.stderr
+    for load in (lambda: load_checkpoint(pt, cards=other), lambda: PolicyPlayer.load(pt, cards=other),
+                 lambda: load_numpy_policy(pt, cards=other)):
+        with pytest.raises(CheckpointError, match="card set"):
+            load()
+    load_checkpoint(pt)            # the starter set: fine
