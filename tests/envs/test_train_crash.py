@@ -147,3 +147,29 @@ def test_resume_continues_in_its_run_with_its_league_and_config(tmp_path):
     assert any(n in new["league"]["order"] for n in order)
     for name in new["league"]["order"]:
         load_checkpoint(tmp_path / "new" / "checkpoint" / name)
+
+
+def test_resume_falls_back_to_the_previous_complete_checkpoint(tmp_path):
+    """A latest.json whose data file is damaged (here: truncated, as a failing
+    disk might leave it) is skipped, with the reason, and the resume goes on
+    from latest.prev.json, the checkpoint before."""
+    from azuki import train as T
+    cfg = T.load_config(overrides=TINY + ["run.checkpoint_minutes=1000.0"])      # one save per call: at its end
+    cfg["run"].update(minutes=0.0, steps=EPOCH)
+    run = tmp_path / "run"
+    T.train(cfg, run, log=lambda m: None)
+    cfg["run"]["steps"] = 2 * EPOCH
+    T.train(cfg, run, resume=run, log=lambda m: None)
+    ck = run / "checkpoint"
+    latest = json.loads((ck / "latest.json").read_text())
+    prev = json.loads((ck / "latest.prev.json").read_text())
+    assert prev["extra"]["steps"] < latest["extra"]["steps"]
+    weights = ck / latest["files"]["weights"]["file"]
+    weights.write_bytes(weights.read_bytes()[:100])
+    lines = []
+    cfg["run"]["steps"] = latest["extra"]["steps"] + EPOCH
+    s = T.train(cfg, run, resume=run, log=lines.append)
+    assert any(m.startswith("resume: skipped") and "incomplete" in m for m in lines), lines
+    assert any(m.startswith("resumed from") and "latest.prev.json" in m
+               and f"{prev['extra']['steps']:,} steps" in m for m in lines), lines
+    assert s["steps"] >= cfg["run"]["steps"]
