@@ -204,8 +204,6 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     usual case) or a new one (the league's snapshots are copied along)."""
     import torch
 
-    from .policy_np import _test_kill, write_atomic
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     run = cfg["run"]
@@ -216,12 +214,14 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     torch.manual_seed(seed)
     np_rng = np.random.default_rng(seed)
     try:
-        return _train(cfg, out, resume, quiet, log, device, seed, np_rng, _test_kill, write_atomic)
+        return _train(cfg, out, resume, quiet, log, device, seed, np_rng)
     finally:
         _stop_pufferl_threads()       # whatever failed, no thread may keep the process alive
 
 
-def _train(cfg, out, resume, quiet, log, device, seed, np_rng, _test_kill, write_atomic):
+def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
+    """train() from the resume to the trainer's end: the PuffeRL trainer and
+    the envs are closed on every path out."""
     import torch
     import pufferlib.vector as pv
     # importing pufferl installs a SIGINT handler that calls os._exit: ours replaces it below
@@ -229,11 +229,9 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng, _test_kill, write
     import warnings
 
     from .envs.puffer import AzukiEnv
-    from .evaluate import evaluate
-    from .policy import PolicyPlayer, load_checkpoint, make_policy, open_checkpoint, save_checkpoint
-    from .policy_np import checkpoint_exists
+    from .policy import load_checkpoint, make_policy, open_checkpoint
 
-    run, env_cfg = cfg["run"], cfg["env"]
+    env_cfg = cfg["env"]
     arch, hidden = cfg["policy"]["arch"], int(cfg["policy"]["hidden"])
     curve, steps0, minutes0, league_state, opt_state = [], 0, 0.0, None, None
     ck_dir = out / "checkpoint"
@@ -297,8 +295,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng, _test_kill, write
         if opt_state is not None:
             trainer.optimizer.load_state_dict(opt_state)
         trainer.global_step = steps0
-        return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed,
-                     np_rng, evaluate, PolicyPlayer, save_checkpoint, checkpoint_exists, _test_kill, write_atomic)
+        return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng)
     finally:
         if trainer is not None:
             trainer.utilization.stop()      # its thread is not a daemon: the process would hang otherwise
@@ -308,9 +305,13 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng, _test_kill, write
             pass
 
 
-def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
-          evaluate, PolicyPlayer, save_checkpoint, checkpoint_exists, _test_kill, write_atomic):
+def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng):
+    """The training loop, its saves and the summary."""
     import warnings
+
+    from .evaluate import evaluate
+    from .policy import PolicyPlayer, save_checkpoint
+    from .policy_np import _test_kill, checkpoint_exists
     run = cfg["run"]
     arch = cfg["policy"]["arch"]
     stop = {"why": None}

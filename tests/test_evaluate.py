@@ -194,7 +194,8 @@ def test_checkpoint_player_loads_when_available(tmp_path):
         policy.save_checkpoint(path, policy.make_policy("structured", hidden=32))
     r = evaluate(path, "random", games=4, seed=0, n=2, replays=tmp_path / "rep", outcomes=True)
     assert r["games"] == 4 and r["path"] == "vecgame-bot"
-    assert evaluate(path, "random", games=4, seed=0, n=2, outcomes=True)["outcomes"] == r["outcomes"]   # the player is re-seeded
+    again = evaluate(path, "random", games=4, seed=0, n=2, outcomes=True)
+    assert again["outcomes"] == r["outcomes"]   # the player is re-seeded
     for f in sorted(os.listdir(tmp_path / "rep")):
         ok, msg = verify_replay(str(tmp_path / "rep" / f))
         assert ok, msg
