@@ -5,15 +5,16 @@
       at C speed (`make run` is `simulate --games 2000`).
   python -m azuki simulate --players BOT0 BOT1 [...]
       The same with built-in bots (random, greedy; docs/bots.md) instead.
-  python -m azuki arena --players BOT_A BOT_B [--games N] [--seed S] [--decks D ...] [--json]
+  python -m azuki arena --players BOT_A BOT_B [--games N] [--seed S] [--decks D ...] [--json] [--progress]
       Bot against bot, seats and decks balanced; win rates with 95% intervals.
   python -m azuki record [--seed S] [--decks A B] [--cards FILE] [--out FILE]
       Play one uniform-random game and write its replay file (docs/replays.md).
   python -m azuki replay FILE
       Re-run a replay file and verify the state hash after every step.
   python -m azuki train [--minutes M] [--steps N] [--seed S] [--out DIR] [--resume PATH] [--set K=V]
-      PPO with a self-play league (needs pufferlib + torch: .venv-puffer); docs/training.md.
-  python -m azuki eval A B [C ...] [--games N] [--seed S] [--decks D1,D2] [--replays DIR] [--json]
+      PPO with a self-play league (needs pufferlib + torch: .venv-puffer); --resume RUN goes on in RUN;
+      docs/training.md.
+  python -m azuki eval A B [C ...] [--games N] [--seed S] [--decks D1,D2] [--replays DIR] [--json] [--progress]
       Any players (bots, policy checkpoints): head to head, or a round robin
       with a payoff matrix and Elo ratings (docs/eval.md).
   python -m azuki play [--port N] [--open] [--cards FILE] [--runs DIR] [--checkpoint PATH]

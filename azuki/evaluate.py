@@ -296,24 +296,20 @@ def _replay_vec(info, acts, opp, seed, d, cards=None):
     return rec.to_dict()
 
 
-# Games per arena call: the schedule and the results of one chunk are all that is held at once, and
-# Ctrl-C (KeyboardInterrupt) and progress come between chunks.
-ARENA_CHUNK = 4096
-
-
 def _run_arena(pa, pb, games, seed, decks, cards, on_end, record, on_chunk=None):
     """The arena's schedule played chunk by chunk; each game goes to
     on_end(info, replay dict or None), or each chunk to on_chunk(first game,
     schedule columns, play_games results). Returns the search budget."""
-    from .arena import _play, schedule
+    from .arena import _play, chunk_for, schedule
     sims = {p.sims for p in (pa, pb) if p.kind == "search" and p.sims is not None}
     if len(sims) > 1:
         raise ValueError("two search bots with different sims: the arena runs one search budget")
     sims = sims.pop() if sims else None
     cs = _cardset(cards)
     res_names = dict(enumerate(_result_names()))
-    for lo in range(0, games, ARENA_CHUNK):
-        hi = min(games, lo + ARENA_CHUNK)
+    chunk = chunk_for((pa.kind, pb.kind))        # one chunk's schedule and results are all that is held
+    for lo in range(0, games, chunk):
+        hi = min(games, lo + chunk)
         cols, _ = schedule(games, seed, (pa.kind, pb.kind), list(decks), lo=lo, hi=hi)
         d0 = [cs.deck_index(x) for x in cols["deck0"]]
         d1 = [cs.deck_index(x) for x in cols["deck1"]]

@@ -548,6 +548,9 @@ def main(args) -> int:
     except CheckpointError as e:
         print(f"error: train: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:     # Ctrl-C in the final evaluation (the loop's own Ctrl-C saves and ends it)
+        print("train: interrupted (the run's checkpoint is saved)", file=sys.stderr)
+        return 130
     except Exception as e:      # anything else: one line (the run's last committed checkpoint stays)
         print(f"error: train: {_one_line(e) if not isinstance(e, TrainError) else str(e).splitlines()[0]}",
               file=sys.stderr)

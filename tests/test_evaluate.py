@@ -277,8 +277,8 @@ def test_results_stream_memory_does_not_grow_with_games(monkeypatch):
     of MemoryError. Counted as games end, the peak is the same for 10x the
     games, on both paths (arena chunks made small so that both sizes span
     several; no timing involved)."""
-    import azuki.evaluate as E
-    monkeypatch.setattr(E, "ARENA_CHUNK", 256, raising=False)
+    import azuki.arena as A
+    monkeypatch.setattr(A, "CHUNK", 256, raising=False)
     small = _peak(lambda: evaluate("random", "random", games=2000, seed=1))
     large = _peak(lambda: evaluate("random", "random", games=20000, seed=1))
     assert large < small * 1.3 + 64 * 1024, (small, large)
@@ -294,8 +294,8 @@ def test_results_stream_memory_does_not_grow_with_games(monkeypatch):
 def test_streamed_counts_equal_the_per_game_outcomes(monkeypatch):
     """Chunked counting (arena) and per-episode counting (VecGame) give the
     same blocks as counting the per-game outcomes."""
-    import azuki.evaluate as E
-    monkeypatch.setattr(E, "ARENA_CHUNK", 6, raising=False)
+    import azuki.arena as A
+    monkeypatch.setattr(A, "CHUNK", 6, raising=False)
     for a in ("greedy", First()):
         r = evaluate(a, "random", games=40, seed=3, n=4, outcomes=True)
         c = {k: r["outcomes"].count(k) for k in ("win", "loss", "draw", "truncated")}
