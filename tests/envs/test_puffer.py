@@ -43,6 +43,34 @@ def start_ray():
                 raise
 
 
+
+def test_start_ray_retries_a_start_up_timeout(monkeypatch):
+    """A Ray start that times out (a loaded machine) is retried, with the
+    patient worker-registration setting; any other error is not."""
+    calls = []
+
+    class FakeRay:
+        def init(self, **kw):
+            calls.append(kw)
+            if len(calls) < 4:      # two starts time out (each followed by a shutdown), the third works
+                raise Exception("The current node timed out during startup. ...")
+
+        def shutdown(self):
+            calls.append("shutdown")
+
+    monkeypatch.setitem(sys.modules, "ray", FakeRay())
+    start_ray()
+    assert [c for c in calls if c != "shutdown"][-1]["_system_config"]["worker_register_timeout_seconds"] >= 600
+    assert calls.count("shutdown") == 2 and len(calls) == 5
+
+    class BrokenRay(FakeRay):
+        def init(self, **kw):
+            raise ValueError("bad argument")
+
+    monkeypatch.setitem(sys.modules, "ray", BrokenRay())
+    with pytest.raises(ValueError):
+        start_ray()
+
 def masked_random(obs, rng):
     """A uniform legal action per row, read from the mask inside the observation."""
     m = mask_from_obs(obs)
