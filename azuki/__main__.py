@@ -200,9 +200,13 @@ def cmd_arena(args) -> int:
 
     from .evaluate import Progress
     show = args.progress or (not args.quiet and sys.stderr.isatty())
-    r = run_arena(tuple(args.players), args.games, seed=args.seed, decks=decks, cards=args.cards,
-                  turn_cap=args.turn_cap, decision_cap=args.decision_cap, sims=args.sims, jobs=args.jobs,
-                  progress=Progress(command="arena") if show else None)
+    try:
+        r = run_arena(tuple(args.players), args.games, seed=args.seed, decks=decks, cards=args.cards,
+                      turn_cap=args.turn_cap, decision_cap=args.decision_cap, sims=args.sims, jobs=args.jobs,
+                      progress=Progress(command="arena") if show else None)
+    except KeyboardInterrupt:         # Ctrl-C: stops between chunks of games; one line, no traceback
+        print("arena: interrupted", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(r, indent=1))
         return 0 if r["errors"] == 0 else 1
@@ -245,7 +249,11 @@ deals rotate over every ordered pairing of --decks. docs/eval.md.
 
 def _cmd_eval(args) -> int:
     from .evaluate import main as eval_main
-    return eval_main(args)
+    try:
+        return eval_main(args)
+    except KeyboardInterrupt:         # Ctrl-C: stops between chunks of games; one line, no traceback
+        print("eval: interrupted", file=sys.stderr)
+        return 130
 
 
 def _bot_name(text):

@@ -345,3 +345,27 @@ def test_cli_eval_refuses_a_checkpoint_of_another_card_set(tmp_path):
     ck2 = _fake_checkpoint(tmp_path, obs_layout="0" * 16)
     with pytest.raises(ValueError, match="observation layout"):
         check_player(str(ck2))
+
+
+def test_cli_ctrl_c_stops_a_long_evaluation_with_one_line():
+    """`eval random random --games 200000000`: progress lines while it runs;
+    Ctrl-C ends it between chunks with one line and status 130. The child sets
+    its own SIGINT disposition (tests/test_signals.py); SIGINT is sent after
+    the first progress line, so nothing depends on timing."""
+    import signal
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from azuki.__main__ import main\n"
+            "sys.exit(main(['eval', 'random', 'random', '--games', '200000000', '--progress']))\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    p = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=str(REPO), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        first = p.stderr.readline()
+        assert first.startswith("eval: ") and "/200,000,000 games" in first, first
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=600)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, (out, err)
+    assert err.strip().splitlines()[-1] == "eval: interrupted" and "Traceback" not in err, err
