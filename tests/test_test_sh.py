@@ -20,18 +20,24 @@ def _script(path, body):
     return path
 
 
-def run_quick(tmp_path, fail_python_on=None, fail_make=False):
-    """tools/test.sh --quick with stand-ins; fail_python_on: a word of the
-    $PY command line that makes it exit 3; fail_make: make exits 4."""
+def run_quick(tmp_path, fail_python_on=None, fail_make=False, full=False):
+    """tools/test.sh --quick (full: tools/test.sh, without the RL worlds and
+    the browser) with stand-ins; fail_python_on: a word of the $PY command
+    line that makes it exit 3; fail_make: make exits 4."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
     _script(bindir / "make", 'echo "stand-in make $*"\n' + ("exit 4\n" if fail_make else ""))
-    cond = f'case "$*" in *{fail_python_on}*) echo "stand-in python $* (failing)"; exit 3;; esac\n' \
+    cond = f'case "$*" in *"{fail_python_on}"*) echo "stand-in python $* (failing)"; exit 3;; esac\n' \
         if fail_python_on else ""
     py = _script(tmp_path / "py", cond + 'echo "stand-in python $*"\n')
-    env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}", PY=str(py))
-    env.pop("CTEST_GAMES", None)
-    return subprocess.run(["bash", os.path.join(ROOT, "tools", "test.sh"), "--quick"], env=env,
+    # a clang that "builds" a program that runs (the libFuzzer preflight of the full run)
+    _script(bindir / "clang", 'while [ $# -gt 0 ]; do [ "$1" = -o ] && o=$2; shift; done\n'
+                              'printf "#!/bin/sh\\nexit 0\\n" > "$o"; chmod +x "$o"\n')
+    env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}", PY=str(py), FUZZ_CC="clang",
+               AZUKI_SKIP_ENVS="1", AZUKI_SKIP_BROWSER="1")
+    for k in ("CTEST_GAMES", "FUZZ_SECONDS", "SOAK_DECISIONS", "FUZZ_EXP_SECONDS", "SOAK_EXP_DECISIONS"):
+        env.pop(k, None)
+    return subprocess.run(["bash", os.path.join(ROOT, "tools", "test.sh")] + ([] if full else ["--quick"]), env=env,
                           capture_output=True, text=True, timeout=600)
 
 
@@ -76,3 +82,14 @@ def test_the_last_stage_failing_fails_the_run(tmp_path):
     assert r.returncode != 0
     t = table(r.stdout)
     assert [v for k, v in t.items() if k.startswith("C tests")] == ["FAILED (exit 4)"], t
+
+
+def test_the_full_run_runs_every_stage_and_all_of_pytest(tmp_path):
+    r = run_quick(tmp_path, fail_python_on="azuki bench", full=True)
+    assert r.returncode != 0
+    t = table(r.stdout)
+    assert len(t) == 11, t
+    assert [k for k, v in t.items() if v != "passed"] == ["benchmark, quick form (smoke run, figures not asserted)"], t
+    assert "stand-in python -m pytest -q -rs\n" in r.stdout           # every test, slow ones included
+    assert "stand-in make --no-print-directory ctest CTEST_GAMES=10000" in r.stdout
+    assert "stand-in make --no-print-directory fuzz-smoke CARDS=azuki/data/expansion.json" in r.stdout
