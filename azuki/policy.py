@@ -36,6 +36,7 @@ with a message naming what changed.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 
@@ -201,6 +202,20 @@ def _paths(path):
     return base + ".pt", base + ".json"
 
 
+def _writer(state):
+    """write(tmp_path) of a torch state: serialized in memory, then written with
+    plain file I/O, so a full disk or a file-size limit is an OSError naming
+    its cause (ENOSPC, EFBIG) rather than torch's stream-position error."""
+    buf = io.BytesIO()
+    torch.save(state, buf)
+    data = buf.getvalue()
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            f.write(data)
+    return write
+
+
 def save_checkpoint(path, policy, arch="structured", train_config=None, extra=None, cards=None, optimizer=None):
     """Write checkpoint NAME (NAME.json naming a weights file, and an optimizer
     file when `optimizer` is given) by the commit protocol of
@@ -208,11 +223,9 @@ def save_checkpoint(path, policy, arch="structured", train_config=None, extra=No
     renamed, NAME.json last (the commit point). Returns NAME.json's path."""
     meta = {"format": CHECKPOINT_FORMAT, "arch": arch, "model": dict(policy.config),
             "hashes": compat_hashes(cards), "train": dict(train_config or {}), "extra": dict(extra or {})}
-    state = policy.state_dict()
-    data = {"weights": (".pt", lambda tmp: torch.save(state, tmp))}
+    data = {"weights": (".pt", _writer(policy.state_dict()))}
     if optimizer is not None:
-        opt_state = optimizer.state_dict()
-        data["optimizer"] = (".opt.pt", lambda tmp: torch.save(opt_state, tmp))
+        data["optimizer"] = (".opt.pt", _writer(optimizer.state_dict()))
     commit_checkpoint(path, data, meta)
     return base_path(path) + ".json"
 

@@ -114,6 +114,7 @@ def test_a_failing_save_ends_the_run_with_one_line(tmp_path):
     assert p.returncode not in (0, None) and p.returncode > 0, p.stdout[-2000:] + p.stderr[-3000:]
     err = p.stderr.strip().splitlines()
     assert err and err[-1].startswith("error: train: saving the checkpoint"), p.stderr[-3000:]
+    assert "File too large" in err[-1], err[-1]          # the cause, named (EFBIG)
     assert "Traceback" not in p.stderr, p.stderr[-3000:]
     assert not (tmp_path / "r" / "checkpoint" / "latest.json").exists()
 
