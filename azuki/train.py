@@ -229,7 +229,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     import warnings
 
     from .envs.puffer import AzukiEnv
-    from .policy import load_checkpoint, make_policy, open_checkpoint
+    from .policy import CheckpointError, load_checkpoint, make_policy, open_checkpoint
 
     env_cfg = cfg["env"]
     arch, hidden = cfg["policy"]["arch"], int(cfg["policy"]["hidden"])
@@ -243,7 +243,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
             log(f"resume: skipped {why}")
         m_arch, m_hidden = meta.get("arch", "structured"), meta.get("model", {}).get("hidden")
         if (m_arch, m_hidden) != (arch, hidden):
-            raise TrainError(f"resume: {js} holds a {m_arch} policy with hidden={m_hidden}, the config asks for "
+            raise CheckpointError(f"resume: {js} holds a {m_arch} policy with hidden={m_hidden}, the config asks for "
                              f"{arch} with hidden={hidden} (drop the --set / --arch that changes it)")
         policy = loaded.to(device)
         ex = meta.get("extra", {})
