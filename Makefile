@@ -11,7 +11,7 @@
 #                    apt-get as root or through sudo if missing (README for the times)
 #   make quick-test  set up .venv, then convert --check, pytest without the tests marked
 #                    slow, and the C tests (normal build, 2,000 random games): gcc only;
-#                    about a minute once .venv and out/ are built (README for the times)
+#                    ~1.5 min once .venv and out/ are built (README, Tests, for the times)
 #   make regen       after editing azuki/data/cards.json or csrc/*.def: rewrite the
 #                    checked-in generated files (python -m azuki.convert --write-default)
 #   make ctest       build and run the C test programs (normal build)

@@ -33,8 +33,8 @@
 #
 # `tools/test.sh --quick` (`make quick-test`) runs steps 1, 2 without the tests
 # marked slow (pytest -m "not slow"), and the normal C build of step 3 with
-# 2,000 random games instead of 10,000 (CTEST_GAMES): about a minute once .venv
-# and out/ are built (README), needs just Python and gcc.
+# 2,000 random games instead of 10,000 (CTEST_GAMES): ~1.5 min once .venv and
+# out/ are built (README, Tests), needs just Python and gcc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
