@@ -272,6 +272,7 @@ def _peak(fn):
         tracemalloc.stop()
 
 
+@pytest.mark.slow    # 20,000 games under tracemalloc: make quick-test skips it; make test runs it
 def test_results_stream_memory_does_not_grow_with_games(monkeypatch):
     """`eval random random --games 200000000` held a record per game and died
     of MemoryError. Counted as games end, the peak is the same for 10x the
