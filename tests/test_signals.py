@@ -57,6 +57,7 @@ def test_the_signal_tests_are_found():
     assert "tests/envs/test_train.py::test_ctrl_c_saves_a_checkpoint_and_exits_cleanly" in ids, ids
 
 
+@pytest.mark.slow    # reruns the signal tests (they run in make quick-test as usual): make test runs it
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_signal_tests_pass_with_sigint_ignored():
     """Every signal test passes in a pytest started with SIGINT ignored (as
