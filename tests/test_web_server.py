@@ -746,3 +746,17 @@ def test_card_table_comes_from_the_loaded_card_set():
         if row["card_type"] in ("entity", "weapon", "spell"):
             assert row["cost"] == defs[cid]["cost"], cid
     assert list(app.cards) == list(app.cs.ids)       # in the set's order
+
+
+def test_newest_run_finds_a_torch_checkpoint_by_its_json(tmp_path):
+    """A torch checkpoint is latest.json plus generation files (docs/training.md):
+    `play` finds it by the JSON alone; a play.json without its npz is skipped."""
+    from azuki.web.sessions import newest_run
+    ck = tmp_path / "a" / "checkpoint"
+    ck.mkdir(parents=True)
+    (ck / "latest.json").write_text("{}")
+    (ck / "latest.g000001.pt").write_bytes(b"")
+    assert newest_run(str(tmp_path)) == str(ck / "latest")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "play.json").write_text("{}")
+    assert newest_run(str(tmp_path)) == str(ck / "latest")

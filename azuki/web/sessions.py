@@ -507,8 +507,11 @@ def newest_run(root="runs"):
     found = []
     if os.path.isdir(root):
         for d in os.listdir(root):
-            for base in (os.path.join(root, d, "play"), os.path.join(root, d, "checkpoint", "latest")):
-                if os.path.exists(base + ".json") and (os.path.exists(base + ".npz") or os.path.exists(base + ".pt")):
+            # play.json names play.npz; a torch checkpoint's latest.json names its
+            # generation files (docs/training.md), so the JSON alone marks it.
+            for base, data in ((os.path.join(root, d, "play"), ".npz"),
+                               (os.path.join(root, d, "checkpoint", "latest"), None)):
+                if os.path.exists(base + ".json") and (data is None or os.path.exists(base + data)):
                     found.append((os.path.getmtime(base + ".json"), base))
                     break
     return max(found)[1] if found else None
