@@ -258,13 +258,20 @@ def load_checkpoint(path, cards=None, map_location="cpu"):
 
 class PolicyPlayer:
     """A policy as a player for evaluation and league opponents:
-    act(obs [k, OBS_LEN] uint8 or float, masks [k, NUM_ACTIONS]) ->
-    np.int32 [k]: sampled from the masked policy (a seeded torch generator:
-    reproducible), or its most likely legal action with greedy=True."""
+    act(obs [k, OBS_LEN] uint8 or float, masks [k, NUM_ACTIONS], keys=None) ->
+    np.int32 [k]: sampled from the masked policy by azuki.sampler (inverse
+    CDF on the legal actions, one uniform per row: from a seeded torch
+    generator, or, given `keys` (one uint64 per row, e.g. game and decision
+    number), from keyed_uniforms(seed, key), so a row's action does not
+    depend on which other rows share the batch), or its most likely legal
+    action with greedy=True."""
+
+    wants_keys = True      # AzukiEnv passes keys= (azuki.envs.puffer.play_opponents)
 
     def __init__(self, policy, greedy=False, seed=0, name="policy"):
         self.policy, self.greedy, self.name = policy, greedy, name
-        self.gen = torch.Generator().manual_seed(int(seed) & ((1 << 63) - 1))
+        self.seed = int(seed) & ((1 << 63) - 1)
+        self.gen = torch.Generator().manual_seed(self.seed)
 
     @classmethod
     def load(cls, path, greedy=False, seed=0, cards=None):
@@ -272,14 +279,19 @@ class PolicyPlayer:
         return cls(policy, greedy=greedy, seed=seed, name=os.path.basename(_paths(path)[0]))
 
     @torch.no_grad()
-    def act(self, obs, masks=None):
+    def act(self, obs, masks=None, keys=None):
         if len(obs) == 0:
             return np.zeros(0, dtype=np.int32)
         logits, _ = self.policy.forward_eval(torch.as_tensor(np.ascontiguousarray(obs)))
         if self.greedy:
             a = logits.argmax(dim=-1)
         else:
-            a = torch.multinomial(torch.softmax(logits.float(), dim=-1), 1, generator=self.gen).squeeze(-1)
+            from . import sampler
+            if keys is not None:
+                u = torch.as_tensor(sampler.keyed_uniforms(self.seed, keys))
+            else:
+                u = torch.rand(logits.shape[0], generator=self.gen, dtype=torch.float64)
+            a = sampler.sample(logits.float(), u)[0]
         return a.numpy().astype(np.int32)
 
     __call__ = act

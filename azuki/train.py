@@ -3,12 +3,15 @@ with a small self-play league (docs/training.md).
 
 The learner plays `envs` AzukiEnvs (mode "policy", pufferlib Serial), each an
 opponent slot. The league's pool holds the built-in bots (random, greedy)
-and frozen snapshots of the learner taken every `snapshot_minutes`. After
+and frozen snapshots of the learner taken every `snapshot_steps` agent-steps. After
 each PPO epoch every slot draws its next opponent by prioritized fictitious
 self-play: weight (1 - the learner's recent win rate against it) ** power +
 floor, so opponents the learner does not beat yet come up most. Each
 finished game updates an online Elo table (learner, bots, snapshots) shown
 in the progress line; `python -m azuki eval` fits Elo properly afterwards.
+The snapshot opponents of all slots are answered together, one forward per
+snapshot and round (azuki.envs.puffer.play_opponents), and PuffeRL samples
+with azuki.sampler's masked sampler (installed for the run, the one hook).
 
 Budgets: `--minutes` (wall clock of the loop) and/or `--steps` (agent
 steps); Ctrl-C saves a checkpoint and exits cleanly (PuffeRL's own SIGINT
@@ -228,7 +231,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     import pufferlib.pufferl as pufferl
     import warnings
 
-    from .envs.puffer import AzukiEnv
+    from .envs.puffer import AzukiEnv, batched_serial
     from .policy import CheckpointError, load_checkpoint, make_policy, open_checkpoint
 
     env_cfg = cfg["env"]
@@ -274,7 +277,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
 
     n_envs, games = int(env_cfg["envs"]), int(env_cfg["games_per_env"])
     pairings = [tuple(p) for p in env_cfg["pairings"]]
-    vec = pv.make(AzukiEnv, backend=pv.Serial, num_envs=n_envs,
+    vec = pv.make(AzukiEnv, backend=batched_serial(), num_envs=n_envs,
                   env_kwargs=dict(num_envs=games, mode="policy", opponent=league.bots[0], pairings=pairings,
                                   report_interval=1 << 30))
     trainer = None
@@ -295,7 +298,9 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
         if opt_state is not None:
             trainer.optimizer.load_state_dict(opt_state)
         trainer.global_step = steps0
-        return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng)
+        from .sampler import installed
+        with installed():      # PuffeRL samples with azuki.sampler (its own sample_logits is back afterwards)
+            return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng)
     finally:
         if trainer is not None:
             trainer.utilization.stop()      # its thread is not a daemon: the process would hang otherwise
@@ -319,14 +324,13 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     def on_sigint(sig, frame):
         stop["why"] = "interrupted (Ctrl-C)"
 
-    def snapshot_player(name):
-        frozen = league.snapshots[name]
-        return PolicyPlayer(frozen, seed=int(np_rng.integers(1 << 62)), name=name)
-
     def assign_opponents():
+        players = {}         # one player per snapshot: its slots share one forward per round (play_opponents)
         for env in vec.envs:
             name = league.sample()
-            env.set_opponent(name if name in league.bots else snapshot_player(name), name=name)
+            if name not in league.bots and name not in players:
+                players[name] = PolicyPlayer(league.snapshots[name], seed=int(np_rng.integers(1 << 62)), name=name)
+            env.set_opponent(players.get(name, name), name=name)
 
     def save(tag="latest"):
         """Snapshots first (the league named in latest.json must be on disk when
@@ -365,7 +369,12 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     t0 = time.time()
     budget_s = float(run["minutes"]) * 60 if float(run["minutes"]) > 0 else math.inf
     budget_steps = int(run["steps"]) if int(run["steps"]) > 0 else None
-    last_log = last_ck = last_snap = last_eval = t0
+    last_log = last_ck = last_eval = t0
+    snap_every = int(cfg["league"]["snapshot_steps"])       # 0: a snapshot after every epoch
+    if snap_every < 0:
+        raise ValueError(f"league.snapshot_steps must be >= 0, got {snap_every}")
+    # snapshots at multiples of snap_every agent-steps: a resumed run keeps the cadence without extra state
+    snap_mark = int(trainer.global_step) // snap_every if snap_every else -1
     eval_time = 0.0
     last_losses = {}
     ep_stats = [0.0, 0.0]           # episodes, summed lengths (decisions of both seats) since the last line
@@ -392,11 +401,12 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                     ep_stats[1] += ep["n"] * ep["episode_length"]
             now = time.time()
             train_s = now - t0 - eval_time
-            if now - last_snap >= float(cfg["league"]["snapshot_minutes"]) * 60:
+            mark = int(trainer.global_step) // snap_every if snap_every else snap_mark + 1
+            if mark > snap_mark:
                 league.made += 1                     # unique names: snapshot number and agent-steps
                 name = f"snap{league.made}-{int(trainer.global_step) // 1000}k"
                 league.add_snapshot(name, copy.deepcopy(policy).eval())
-                last_snap = now
+                snap_mark = mark
             if now - last_eval >= float(cfg["eval"]["minutes"]) * 60:
                 te = time.time()
                 curve_point()
@@ -431,8 +441,11 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     finally:
         # not PuffeRL's handler (os._exit) again: Ctrl-C after training raises KeyboardInterrupt as usual
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    train_minutes = minutes0 + (time.time() - t0 - eval_time) / 60
+    this_s = max(1e-9, time.time() - t0 - eval_time)
+    train_minutes = minutes0 + this_s / 60
+    budget = {"minutes": float(run["minutes"]) or None, "steps": budget_steps}
     summary = {"stopped": stop["why"], "steps": int(trainer.global_step), "train_minutes": round(train_minutes, 2),
+               "budget": budget, "steps_per_second": round((int(trainer.global_step) - steps0) / this_s, 1),
                "checkpoint": str(ck), "final": final, "elo": league.elo, "games": league.games,
                "losses": last_losses}
     _write_text(out / "summary.json", json.dumps(summary, indent=1, default=float))
@@ -560,7 +573,11 @@ def main(args) -> int:
 
 def _final_report(cfg, out, s):
     f = s["final"]
-    print(f"stopped: {s['stopped']}; {s['steps']:,} agent steps in {s['train_minutes']:.1f} training minutes")
+    b = s["budget"]
+    used = " and ".join(x for x in (f"{b['minutes']:g} min" if b["minutes"] else "",
+                                    f"{b['steps']:,} steps" if b["steps"] else "") if x) or "none"
+    print(f"stopped: {s['stopped']}; budget {used}; {s['steps']:,} agent steps in {s['train_minutes']:.1f} "
+          f"training minutes, {s['steps_per_second']:,.0f} agent-steps/s (this invocation)")
     print("final (quick evaluation, " + f"{cfg['eval']['games']} games per bot): "
           + ", ".join(f"vs {k[3:]} {v:.1%}" for k, v in f.items() if k.startswith("vs_")))
     print(f"checkpoint: {s['checkpoint']}; curve: {out}/curve.png, {out}/curve.json")

@@ -167,6 +167,7 @@ class AzukiEnv(pufferlib.PufferEnv):
                                  masks=self.action_heads)   # else the mask lives only in the observation
         self.tick = 0
         self._heads_replaced = 0
+        self._opp_decisions = np.zeros(self.n, dtype=np.uint64)   # per game: opponent decisions answered
         if self.mode == "policy":
             self.rewards[:] = 0
             self.terminals[:] = False
@@ -176,6 +177,14 @@ class AzukiEnv(pufferlib.PufferEnv):
         return self.observations, []
 
     def step(self, actions):
+        self._agent_step(actions)
+        if self.mode == "policy":
+            self._play_opponent()
+        return self._end_step()
+
+    def _agent_step(self, actions):
+        """step()'s first half: apply the agents' actions (mode="policy": up to
+        the opponent's decisions, which play_opponents answers)."""
         if self.vec is None:
             raise RuntimeError("AzukiEnv: call reset() before step()")
         a = np.asarray(actions)
@@ -189,7 +198,9 @@ class AzukiEnv(pufferlib.PufferEnv):
             self.rewards[:] = v.rewards
             self.terminals[:] = v.terminals != 0
             self.truncations[:] = v.truncations != 0
-            self._play_opponent()
+
+    def _end_step(self):
+        """step()'s second half: publish the buffers, count the tick, the infos."""
         self._publish()
         self.tick += 1
         infos = []
@@ -200,23 +211,29 @@ class AzukiEnv(pufferlib.PufferEnv):
         return self.observations, self.rewards, self.terminals, self.truncations, infos
 
     def _play_opponent(self):
-        """mode="policy": answer every pending opponent decision, accumulating
-        the agent rows' rewards and end flags, until every game waits for its agent."""
+        """mode="policy": answer every pending opponent decision (play_opponents)."""
+        play_opponents([self])
+
+    def opponent_keys(self, idx):
+        """uint64 keys of the pending opponent decisions of games `idx`: (stream,
+        game, decision number of that game's opponent since reset), so a keyed
+        player's action for a decision depends on the decision alone, not on the
+        batch it was computed in (azuki.sampler.keyed_uniforms). Streams and
+        games above 2**16, decisions above 2**32 wrap (keys then repeat)."""
+        g = np.asarray(idx, dtype=np.uint64)
+        return ((np.uint64(self.stream & 0xFFFF) << np.uint64(48)) | ((g & np.uint64(0xFFFF)) << np.uint64(32))
+                | (self._opp_decisions[idx] & np.uint64(0xFFFFFFFF)))
+
+    def _opponent_answered(self, acts, idx):
+        """Apply the opponent actions `acts` [n] (games `idx` pending), then
+        accumulate the agent rows' rewards and end flags."""
         v = self.vec
-        while v.opp_pending.any():
-            if self.opponent is None:
-                raise RuntimeError("AzukiEnv(mode='policy'): no opponent; pass opponent= or call set_opponent()")
-            if isinstance(self.opponent, str):       # a built-in bot, in C on the games themselves
-                acts = v.bot_opponent_actions(self.opponent)
-            else:
-                idx = np.flatnonzero(v.opp_pending)
-                acts = np.zeros(self.n, dtype=np.int32)
-                acts[idx] = np.asarray(self.opponent(v.opp_obs[idx], v.opp_masks[idx])).reshape(-1)
-            v.step_opponent(acts)
-            self._record(v.rewards, v.terminals, v.truncations)
-            self.rewards += v.rewards
-            self.terminals |= v.terminals != 0
-            self.truncations |= v.truncations != 0
+        v.step_opponent(acts)
+        self._opp_decisions[idx] += np.uint64(1)
+        self._record(v.rewards, v.terminals, v.truncations)
+        self.rewards += v.rewards
+        self.terminals |= v.terminals != 0
+        self.truncations |= v.truncations != 0
 
     def _publish(self):
         """With heads: the observation (VecGame wrote its own buffer) and the marginals after it."""
@@ -280,6 +297,80 @@ class AzukiEnv(pufferlib.PufferEnv):
 
     def close(self):
         self.vec = None
+
+
+def play_opponents(envs, batched=True):
+    """mode="policy": answer every pending opponent decision of the AzukiEnvs
+    `envs`, round by round, until every game waits for its agent. Each round
+    a built-in bot answers its env's games in C; a policy opponent (a
+    callable) gets the pending rows of every env it plays in one call (one
+    forward per distinct opponent per round, across all envs: the league's
+    snapshots), or with batched=False one call per env (the reference the
+    tests compare with). An opponent with `wants_keys` (azuki.PolicyPlayer)
+    gets keys= (AzukiEnv.opponent_keys) so its actions do not depend on the
+    batching; any other callable is called as opponent(obs, masks). Each
+    env's games see the same sequence of states and calls as when it is
+    stepped alone."""
+    while True:
+        pend = [(e, np.flatnonzero(e.vec.opp_pending)) for e in envs]
+        pend = [(e, idx) for e, idx in pend if idx.size]
+        if not pend:
+            return
+        acts = {}
+        groups = {}          # id(opponent) -> (opponent, [(env, idx)])
+        for e, idx in pend:
+            if e.opponent is None:
+                raise RuntimeError("AzukiEnv(mode='policy'): no opponent; pass opponent= or call set_opponent()")
+            if isinstance(e.opponent, str):         # a built-in bot, in C on the games themselves
+                acts[id(e)] = e.vec.bot_opponent_actions(e.opponent)
+            else:
+                groups.setdefault(id(e.opponent), (e.opponent, []))[1].append((e, idx))
+        for opp, members in groups.values():
+            keyed = bool(getattr(opp, "wants_keys", False))
+            for part in ([members] if batched else [[m] for m in members]):
+                obs = [e.vec.opp_obs[idx] for e, idx in part]
+                masks = [e.vec.opp_masks[idx] for e, idx in part]
+                obs = obs[0] if len(part) == 1 else np.concatenate(obs)
+                masks = masks[0] if len(part) == 1 else np.concatenate(masks)
+                if keyed:
+                    keys = np.concatenate([e.opponent_keys(idx) for e, idx in part])
+                    out = np.asarray(opp(obs, masks, keys=keys)).reshape(-1)
+                else:
+                    out = np.asarray(opp(obs, masks)).reshape(-1)
+                if out.shape[0] != obs.shape[0]:
+                    raise ValueError(f"opponent returned {out.shape[0]} actions for {obs.shape[0]} decisions")
+                at = 0
+                for e, idx in part:
+                    a = np.zeros(e.n, dtype=np.int32)
+                    a[idx] = out[at:at + idx.size]
+                    at += idx.size
+                    acts[id(e)] = a
+        for e, idx in pend:
+            e._opponent_answered(acts[id(e)], idx)
+
+
+def batched_serial():
+    """A pufferlib.vector.Serial whose step answers the opponents of all its
+    AzukiEnvs (mode="policy") together (play_opponents): the league's
+    snapshot opponents run one forward per round for every env they play in,
+    instead of one per env. Otherwise Serial as it is."""
+    import pufferlib.vector as pv
+
+    class BatchedSerial(pv.Serial):
+        def send(self, actions):
+            if not actions.flags.contiguous:
+                actions = np.ascontiguousarray(actions)
+            actions = pv.send_precheck(self, actions)
+            self.infos = []
+            ptr = 0
+            for k, env in enumerate(self.envs):
+                env._agent_step(actions[ptr:ptr + self.agents_per_env[k]])
+                ptr += self.agents_per_env[k]
+            play_opponents([e for e in self.envs if e.mode == "policy"])
+            for env in self.envs:
+                self.infos.extend(env._end_step()[4])
+            self._avg_infos()
+    return BatchedSerial
 
 
 def make(num_envs=1024, backend="serial", num_workers=1, envs_per_worker=1, **env_kwargs):

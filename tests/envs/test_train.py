@@ -26,7 +26,7 @@ from azuki.policy import (CheckpointError, PolicyPlayer, load_checkpoint, make_p
 def tiny_config(**run):
     cfg = T.load_config(overrides=[
         "env.envs=2", "env.games_per_env=16", "ppo.bptt_horizon=8", "ppo.minibatch_size=128",
-        "eval.games=8", "eval.minutes=100.0", "league.snapshot_minutes=0.0", "league.pool_size=2",
+        "eval.games=8", "eval.minutes=100.0", "league.snapshot_steps=0", "league.pool_size=2",
         "run.checkpoint_minutes=100.0", "run.log_seconds=0.0", "policy.hidden=32"])
     cfg["run"].update({"minutes": 0.0, "steps": 2048, "threads": 1, **run})
     return cfg
