@@ -1,9 +1,10 @@
 # Makefile — task runner and C-only builds.
 #
 #   make run         the main job: set up .venv-puffer (tools/setup_envs.sh puffer), train a policy
-#                    for MINUTES (default 2) against the league on the default card set, evaluate it
-#                    against the built-in bots and write the learning curve (runs/main/)
-#   make train       the same with the full 10-minute budget (make run MINUTES=10)
+#                    for a fixed budget of STEPS agent-steps (not wall clock: the same run on any
+#                    machine) against the league on the default card set, evaluate it against the
+#                    built-in bots and write the learning curve (runs/main/)
+#   make train       the same with a 10-minute wall-clock budget instead (make run MINUTES=10)
 #   make simulate    set up .venv, then simulate 2,000 random games at C speed
 #   make test        set up .venv, then run every test (see tools/test.sh): every stage runs,
 #                    a table of the stages' results ends it, it fails if any stage failed.
@@ -68,9 +69,11 @@ venv-puffer: .venv-puffer/.installed
 	bash tools/setup_envs.sh puffer
 	touch $@
 
-MINUTES ?= 2
+# STEPS: sized to take at most 3 minutes of training on a quiet 2-core machine (docs/training.md)
+STEPS ?= 400000
+MINUTES ?=
 run: venv-puffer
-	.venv-puffer/bin/azuki train --minutes $(MINUTES) --out runs/main
+	.venv-puffer/bin/azuki train $(if $(MINUTES),--minutes $(MINUTES) --steps 0,--minutes 0 --steps $(STEPS)) --out runs/main
 
 train:
 	$(MAKE) --no-print-directory run MINUTES=10

@@ -189,3 +189,37 @@ def test_every_loader_checks_the_card_set_in_use(tmp_path):
         with pytest.raises(CheckpointError, match="card set"):
             load()
     load_checkpoint(pt)            # the starter set: fine
+
+
+def test_make_run_trains_a_step_budget_and_make_train_ten_minutes():
+    """make run's budget is agent-steps (the same work on any machine), make
+    train's a 10-minute wall clock (Makefile; docs/training.md)."""
+    import re
+    import shutil
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    def train_line(target):
+        out = subprocess.run(["make", "-n", "--no-print-directory", target], cwd=root, capture_output=True,
+                             text=True, timeout=120)
+        lines = [ln for ln in out.stdout.splitlines() if "azuki train" in ln]
+        assert lines, out.stdout + out.stderr
+        return lines[-1]
+    run = train_line("run")
+    assert re.search(r"--minutes 0 --steps [1-9][0-9]*", run), run
+    assert re.search(r"--minutes 10 --steps 0\b", train_line("train"))
+
+
+def test_final_summary_says_the_budget_and_the_rate(capsys):
+    cfg = tiny_config()
+    cfg["eval"]["final_games"] = 0
+    s = {"stopped": "step budget (2,048 steps)", "steps": 2048, "train_minutes": 0.5, "checkpoint": "x",
+         "budget": {"minutes": None, "steps": 2048}, "steps_per_second": 68.3,
+         "final": {"steps": 2048, "vs_random": 0.5}}
+    T._final_report(cfg, "out", s)
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "budget 2,048 steps" in line and "68 agent-steps/s" in line
+    s["budget"] = {"minutes": 10.0, "steps": None}
+    T._final_report(cfg, "out", s)
+    assert "budget 10 min;" in capsys.readouterr().out
