@@ -18,7 +18,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # -O3: the engine runs ~7% faster than at -O2 (bench/README.md, session 6)
 # -flto: link-time inlining across the core's layers (Makefile, bench/README.md);
 # fat objects keep the archive usable by any link.
-CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-DNDEBUG", "-fPIC", "-flto=auto", "-ffat-lto-objects"]
+# -pthread: VecGame's worker pool (csrc/vec.c, azk_vec_set_threads).
+CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-DNDEBUG", "-fPIC", "-flto=auto", "-ffat-lto-objects", "-pthread"]
 INCLUDE = ["csrc", "generated"]
 
 
@@ -45,7 +46,7 @@ ext = Extension(
     include_dirs=INCLUDE + [numpy.get_include()],
     libraries=["azuki_core"],
     extra_compile_args=["-O2", "-Wno-unused-function"],
-    extra_link_args=["-flto=auto", "-O3"],
+    extra_link_args=["-flto=auto", "-O3", "-pthread"],
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
 )
 

@@ -118,6 +118,7 @@ cdef extern from "azuki.h" nogil:
         AZK_VEC_ILLEGAL_LOSE
         AZK_VEC_MAX_GAMES
         AZK_VEC_MAX_PAIRS
+        AZK_VEC_MAX_THREADS
         AZK_VEC_LOG_LEN
     size_t azk_vec_size(int n)
     azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,
@@ -139,6 +140,15 @@ cdef extern from "azuki.h" nogil:
     const azk_game *azk_vec_game(const azk_vec *v, int i)
     int azk_vec_agent_seat(const azk_vec *v, int i)
     int azk_vec_episode(const azk_vec *v, int i)
+    azk_status azk_vec_set_threads(azk_vec *v, int k)
+    int azk_vec_threads(const azk_vec *v)
+    ctypedef struct azk_deal:
+        uint64_t deal, engine_seed, bot_seed
+        int pairing, swapped, agent_seat
+    azk_status azk_deal_schedule(uint64_t seed, uint64_t episode, int npairs, int paired, azk_deal *out)
+    uint64_t azk_vec_bot_seed(uint64_t seed, uint64_t episode)
+    uint64_t azk_splitmix64(uint64_t z)
+    uint64_t azk_bot_seed_for(uint64_t seed, uint64_t k)
     int azk_card_known(const azk_game *g, int player, int card)
     azk_status azk_resample(azk_game *g, const azk_cardset *cs, int player, uint64_t seed)
 

@@ -1409,12 +1409,33 @@ cdef object _bot_kinds(object players):
     return (bot_kind(players[0]), bot_kind(players[1]))
 
 
+def splitmix64(x):
+    """splitmix64 of a 64-bit value (azuki.h azk_splitmix64: the project's one
+    seed mixer; the bots, eval, arena and the envs' streams derive from it)."""
+    return azk_splitmix64(<uint64_t>_seed(x, "x"))
+
+
 def bot_seed_for(seed, k):
-    """The bot seed of side/seat k derived from a run's seed (splitmix64)."""
-    z = (_seed(seed) + 0x9E3779B97F4A7C15 * (int(k) + 1)) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
+    """The bot seed of side/seat k derived from a run's seed (azk_bot_seed_for:
+    splitmix64, defined once in C)."""
+    return azk_bot_seed_for(<uint64_t>_seed(seed), <uint64_t>_int_in(k, "k", 0, 2**64 - 1))
+
+
+def deal_schedule(episode, seed=0, npairs=1, paired=False):
+    """Episode `episode` of a VecGame (or game `episode` of a paired
+    evaluation) as the C schedule defines it (azuki.h azk_deal_schedule, the
+    one definition VecGame plays): a dict with deal (the deal index),
+    engine_seed (seed + deal), pairing (index into the pairings list),
+    swapped (the pairing's decks trade seats), agent_seat and bot_seed (the
+    stream a VecGame's bot draws from in that episode)."""
+    cdef azk_deal d
+    cdef azk_status st = azk_deal_schedule(<uint64_t>_seed(seed), <uint64_t>_int_in(episode, "episode", 0, 2**64 - 1),
+                                           <int>_int_in(npairs, "npairs", 1, AZK_VEC_MAX_PAIRS), 1 if paired else 0,
+                                           &d)
+    if st != AZK_OK:
+        raise ValueError(f"deal_schedule: bad arguments ({azk_status_name(st).decode()})")
+    return {"deal": d.deal, "engine_seed": d.engine_seed, "pairing": d.pairing, "swapped": bool(d.swapped),
+            "agent_seat": d.agent_seat, "bot_seed": d.bot_seed}
 
 
 def bot_rng(seed):
@@ -1645,18 +1666,26 @@ cdef class VecGame:
     episodes 2k and 2k + 1 play the same deal (engine seed seed + k, same
     decks in the same seats) with the agent in seat 0, then in seat 1.
 
+    threads=k (1 to 64): k - 1 persistent C worker threads, started here
+    once, and the calling thread step, observe and answer with bots slices
+    of the games in every call; every buffer and trajectory equals
+    threads=1's (threads=1: no pool). They stop when the VecGame is freed or
+    re-initialised.
+
     Threads: one call at a time per VecGame. A call made while another is in
     progress on the same object (from another thread, or re-entered from a
     callback) raises RuntimeError and changes nothing; separate VecGames may
-    step in parallel (docs/vecgame.md, Threads)."""
+    step in parallel (docs/vecgame.md, Threads). The worker threads of
+    threads=k live inside one call and never see that guard."""
     cdef azk_vec *v
     cdef readonly CardSet cards
-    cdef readonly int n, rows
+    cdef readonly int n, rows, threads
     cdef readonly str mode, bot, obs_dtype, waiting_obs, illegal
     cdef readonly bint paired
     cdef readonly tuple pairings
     cdef readonly object obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks, opp_pending
     cdef int32_t[::1] _acting32
+    cdef uint64_t _seedv    # the base seed (the deal schedule's)
     # The one-call guard. step() runs without the GIL, so a second Python
     # thread could otherwise re-initialise the object (freeing the games and
     # buffers the C call is using) or step the same games at once. Every
@@ -1676,7 +1705,8 @@ cdef class VecGame:
     def __dealloc__(self):
         # A call in progress holds a reference to self, so this cannot run
         # during one; if it ever did, leaking beats freeing what C still uses.
-        if not self._busy:
+        if not self._busy and self.v != NULL:
+            azk_vec_set_threads(self.v, 1)    # joins the workers (they are idle between calls)
             PyMem_Free(self.v)
 
     cdef int _enter(self, str call) except -1:
@@ -1696,18 +1726,19 @@ cdef class VecGame:
 
     def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
                  obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full", illegal="raise", masks=True,
-                 paired=False):
+                 paired=False, threads=1):
         self._enter("__init__")
         try:
             self._init(n, seed, pairings, mode, bot, cards, obs, buffers, obs_dtype, waiting_obs, illegal, masks,
-                       paired)
+                       paired, threads)
         finally:
             self._leave()
 
     cdef _init(self, n, seed, pairings, mode, bot, cards, obs, buffers, obs_dtype, waiting_obs, illegal, masks,
-               paired):
+               paired, threads):
         cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
         cdef uint64_t s = _seed(seed)
+        cdef int nthreads = _int_in(threads, "threads", 1, AZK_VEC_MAX_THREADS)
         if not isinstance(mode, str) or mode not in _VEC_MODES:
             raise ValueError(f"mode must be 'self', 'bot' or 'policy', got {excerpt(mode)}")
         if not isinstance(obs_dtype, str) or obs_dtype not in _VEC_DTYPES:
@@ -1771,8 +1802,18 @@ cdef class VecGame:
                 raise ValueError(f"buffers[{k!r}] must be a writeable C-contiguous {np.dtype(dt).name} array of "
                                  f"shape {shape}, got {excerpt(b)}")
             made[k] = b
+        if nthreads > 1:
+            st = azk_vec_set_threads(v, nthreads)
+            if st != AZK_OK:
+                PyMem_Free(v)
+                raise RuntimeError(f"VecGame: could not start {nthreads - 1} worker threads "
+                                   f"({azk_status_name(st).decode()})")
+        if self.v != NULL:
+            azk_vec_set_threads(self.v, 1)
         PyMem_Free(self.v)
         self.v = v
+        self.threads = nthreads
+        self._seedv = s
         self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
         self.obs_dtype, self.waiting_obs, self.illegal = obs_dtype, waiting_obs, illegal
         self.paired = bool(paired)
@@ -1975,7 +2016,8 @@ cdef class VecGame:
 
     def game(self, i):
         """A Game holding a copy of game i's current position."""
-        cdef int k, e, k_deal
+        cdef int k, e
+        cdef azk_deal d
         cdef Game g
         self._enter("game")
         try:
@@ -1986,34 +2028,27 @@ cdef class VecGame:
             g.cards = self.cards
             g.cs = self.cards.cs
             azk_game_clone(g.g, azk_vec_game(self.v, k))
-            k_deal = e // 2 if self.paired else e    # the deal index (azk_vec_set_paired)
-            pair = self.pairings[(k_deal // 2) % len(self.pairings)]
-            g.decks = pair if k_deal % 2 == 0 else (pair[1], pair[0])
+            azk_deal_schedule(self._seedv, e, len(self.pairings), self.paired, &d)  # the schedule C played
+            pair = self.pairings[d.pairing]
+            g.decks = (pair[1], pair[0]) if d.swapped else pair
             return g
         finally:
             self._leave()
 
 
-cdef inline void _pick_rows(uint8_t *masks, const uint8_t *act, int32_t *out, int rows, int na,
-                            azk_rng *pick) noexcept nogil:
-    """out[r] = a uniform choice from masks row r where act[r] (else 0)."""
-    cdef int r, k, cnt, j
-    cdef uint8_t *m
+cdef inline void _pick_rows(azk_vec *vp, const azk_cardset *cs, const uint8_t *act, int32_t *out, int rows,
+                            int per_game, int32_t *legal, int cap, azk_rng *pick) noexcept nogil:
+    """out[r] = a uniform choice from the legal-action list of row r's game
+    where act[r] (else 0): as the engine loop (simulate) picks, without
+    scanning the NUM_ACTIONS-byte mask."""
+    cdef int r, cnt
     for r in range(rows):
         out[r] = 0
         if not act[r]:
             continue
-        m = masks + <size_t>r * na
-        cnt = 0
-        for k in range(na):
-            cnt += m[k]
-        j = <int>azk_rng_bounded(pick, <uint32_t>cnt)
-        for k in range(na):
-            if m[k]:
-                if j == 0:
-                    out[r] = k
-                    break
-                j -= 1
+        cnt = azk_legal_actions(azk_vec_game(vp, r // per_game), cs, legal, cap)
+        if cnt > 0:
+            out[r] = legal[azk_rng_bounded(pick, <uint32_t>cnt)]
 
 
 def _bench_pick(obs, int mask_off, out, uint64_t seed):
@@ -2044,10 +2079,11 @@ def _bench_pick(obs, int mask_off, out, uint64_t seed):
                     j -= 1
 
 
-def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", waiting_obs="full"):
-    """Agent-steps per second of VecGame(n) with observations (if obs, in
-    obs_dtype) and masks: actions are drawn uniformly from each acting row's
-    mask by a C loop (pcg32), so Python does not dominate. An agent-step is
+def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", waiting_obs="full", threads=1):
+    """Agent-steps per second of VecGame(n, threads=threads) with
+    observations (if obs, in obs_dtype) and masks: actions are drawn
+    uniformly from each acting row's legal-action list by a C loop (pcg32),
+    as the engine loop picks, so neither Python nor the picker dominates. An agent-step is
     one decision applied for an agent row (ignored NO_OP rows do not count).
     mode="policy": each step is a step() for the acting agent rows followed
     by step_opponent() for the pending games, both answered by the same C
@@ -2056,7 +2092,8 @@ def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", wai
     scalars of every row; observations of every row with waiting_obs="full",
     else of the acting rows plus the MASK slice of the others)."""
     cdef int nsteps = _int_in(steps, "steps", 1, 10**7)
-    v = VecGame(n, seed=seed, mode=mode, bot="random", obs=obs, obs_dtype=obs_dtype, waiting_obs=waiting_obs)
+    v = VecGame(n, seed=seed, mode=mode, bot="random", obs=obs, obs_dtype=obs_dtype, waiting_obs=waiting_obs,
+                threads=threads)
     cdef VecGame vg = v
     cdef int rows = v.rows, na = NUM_ACTIONS, r, s, nn = v.n
     cdef int policy = mode == "policy"
@@ -2072,6 +2109,8 @@ def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", wai
     cdef int32_t[::1] av = actions
     cdef int32_t[::1] acting32 = np.zeros(rows, dtype=np.int32)
     cdef uint8_t[::1] act8 = np.zeros(rows, dtype=np.uint8)
+    cdef int32_t[::1] legal = np.zeros(NUM_ACTIONS, dtype=np.int32)
+    cdef int per_game = 2 if mode == "self" else 1
     cdef azk_rng pick
     azk_rng_seed(&pick, seed, 99)
     cdef long long applied = 0
@@ -2088,11 +2127,11 @@ def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", wai
                 for r in range(rows):
                     act8[r] = <uint8_t>acting32[r]
                     applied += act8[r]
-                _pick_rows(mp, &act8[0], &av[0], rows, na, &pick)
+                _pick_rows(vp, cs, &act8[0], &av[0], rows, per_game, &legal[0], na, &pick)
                 azk_vec_step(vp, cs, &av[0], op, mp, rp, tp, up, &bad)
                 if policy:
                     azk_vec_observe_opponent(vp, cs, oo, om, pend)
-                    _pick_rows(om, pend, &av[0], nn, na, &pick)
+                    _pick_rows(vp, cs, pend, &av[0], nn, 1, &legal[0], na, &pick)
                     azk_vec_step_opponent(vp, cs, &av[0], op, mp, rp, tp, up, &bad)
                     azk_vec_observe_opponent(vp, cs, oo, om, pend)
     finally:

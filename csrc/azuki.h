@@ -278,7 +278,7 @@ int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int kinds
  * POLICY mode a call rewrites only the rows of the games it stepped. */
 typedef struct azk_vec azk_vec;
 enum azk_vec_mode { AZK_VEC_SELF = 0, AZK_VEC_BOT = 1, AZK_VEC_POLICY = 2, AZK_VEC_MODE_COUNT = 3 };
-enum { AZK_VEC_MAX_GAMES = 1 << 20, AZK_VEC_MAX_PAIRS = 16 };
+enum { AZK_VEC_MAX_GAMES = 1 << 20, AZK_VEC_MAX_PAIRS = 16, AZK_VEC_MAX_THREADS = 64 };
 enum azk_vec_obs_dtype { AZK_VEC_OBS_F32 = 0, AZK_VEC_OBS_U8 = 1 };
 enum azk_vec_waiting { AZK_VEC_WAIT_FULL = 0, AZK_VEC_WAIT_MASK = 1 };
 /* What a step does with an illegal action (azk_vec_set_illegal): ERROR (the
@@ -311,6 +311,17 @@ azk_status azk_vec_set_illegal(azk_vec *v, int policy); /* enum azk_vec_illegal 
  * clears the log. Off (the default): the numbering described above. */
 azk_status azk_vec_set_paired(azk_vec *v, const azk_cardset *cs, int on);
 int azk_vec_rows(const azk_vec *v);
+/* Threads (k in [1, AZK_VEC_MAX_THREADS]): k - 1 persistent worker threads,
+ * started here once, and the calling thread step, observe and answer with
+ * bots chunks of the games in every later call; every output, trajectory and
+ * log entry equals k = 1's. k = 1 stops the workers (no pool, no overhead):
+ * call it before freeing a vector that has threads, or before azk_vec_init
+ * on the same memory. One call at a time per vector still (the caller's
+ * rule); workers block all signals. AZK_ERR_ARG for a bad k, AZK_ERR_LIMIT
+ * if the OS refuses a thread (the vector is then left with one thread).
+ * After fork() a child's vector runs on the calling thread alone. */
+azk_status azk_vec_set_threads(azk_vec *v, int k);
+int azk_vec_threads(const azk_vec *v); /* k; -1 for NULL */
 /* Outputs: obs[rows][azk_obs_len()] (each row from its seat's view; NULL:
  * skipped), masks[rows][NUM_ACTIONS] (NULL: skipped), acting[rows] (1 where
  * the row's action will be applied; NULL: skipped). Writes every row, every
@@ -339,6 +350,24 @@ int azk_vec_log(azk_vec *v, float *out, int cap);   /* AZK_VEC_LOG_LEN, or -1 fo
 const azk_game *azk_vec_game(const azk_vec *v, int i); /* NULL out of range */
 int azk_vec_agent_seat(const azk_vec *v, int i);
 int azk_vec_episode(const azk_vec *v, int i);
+/* The deal schedule and seed derivations, defined once here (csrc/vec.c):
+ * episode e of a vector (or game e of a paired evaluation) plays deal
+ * `deal` (e, or e / 2 when paired) with engine seed seed + deal, deck
+ * pairing (deal / 2) % npairs of the list, swapped into the other seats when
+ * deal is odd; the agent sits in agent_seat (paired: e & 1, else
+ * (e >> 1) & 1) and a vector's bot in that episode draws from bot_seed.
+ * AZK_ERR_ARG for npairs outside [1, AZK_VEC_MAX_PAIRS], paired not 0 / 1. */
+typedef struct azk_deal {
+    uint64_t deal, engine_seed, bot_seed;
+    int pairing, swapped, agent_seat;
+} azk_deal;
+azk_status azk_deal_schedule(uint64_t seed, uint64_t episode, int npairs, int paired, azk_deal *out);
+uint64_t azk_vec_bot_seed(uint64_t seed, uint64_t episode); /* seed ^ (golden ratio * (episode + 1)) */
+/* splitmix64 (Steele et al.): the bot seed of side / seat k of a run's seed
+ * is azk_splitmix64(seed + golden ratio * k) (azk_bot_seed_for; the
+ * arena, eval and the envs' streams ask these two). */
+uint64_t azk_splitmix64(uint64_t z);
+uint64_t azk_bot_seed_for(uint64_t seed, uint64_t k);
 
 /* ==== Observations (csrc/obs.c, csrc/azk_obs.def) ==========================
  * One player's view of the position as a fixed-length float32 vector, for

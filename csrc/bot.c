@@ -338,11 +338,19 @@ static double bot_sqrt(double y) { /* y >= 0 */
     return x;
 }
 
-static uint64_t splitmix64(uint64_t z) {
+/* splitmix64 (azuki.h): the one definition of the project's seed mixer; the
+ * bots' seed derivations (azk_bot_seed_for) and the search's per-simulation
+ * seeds use it, the binding exposes both. */
+uint64_t azk_splitmix64(uint64_t z) {
     z += 0x9E3779B97F4A7C15ULL;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
+}
+#define splitmix64 azk_splitmix64
+
+uint64_t azk_bot_seed_for(uint64_t seed, uint64_t k) {
+    return azk_splitmix64(seed + 0x9E3779B97F4A7C15ULL * k); /* = the mix of seed + golden * (k + 1) */
 }
 
 /* Play g on with the greedy policy until `me`'s next turn begins (a quiet

@@ -20,8 +20,21 @@
  *  - AZK_VEC_POLICY: a game is never left where nobody decides: after every
  *    call each game waits either for its agent (its row acts) or for its
  *    opponent (pending), never both, never a finished game;
- *  - no allocation, nothing printed.
+ *  - threads (azk_vec_set_threads): k - 1 persistent workers and the caller
+ *    step chunks of the games; every output and every game equals what one
+ *    thread computes: a game's work touches only that game and its rows, and
+ *    what is shared (the episode counter, the log) is updated by the caller
+ *    alone, in game order, between two parallel phases;
+ *  - no allocation (the worker pool is allocated once, by
+ *    azk_vec_set_threads), nothing printed.
  */
+#define _POSIX_C_SOURCE 200809L /* pthread_sigmask, getpid under -std=c11 */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "game.h"
 
 struct azk_vec_game {
@@ -32,8 +45,15 @@ struct azk_vec_game {
     uint8_t agent_seat;     /* AZK_VEC_BOT / POLICY: the agent's seat this episode */
     uint8_t touched;        /* stepped by the last call (AZK_VEC_POLICY rewrites only those rows) */
     uint8_t deck[2];        /* the deck indices of seat 0 and seat 1 this episode (for the log) */
-    uint8_t pad_[4];
+    /* set by a step's first phase for the second (vec_step): the episode
+     * ended (1), or ended by an illegal action (2); its winner and result */
+    uint8_t ended;
+    int8_t end_w;
+    uint8_t end_res;
+    uint8_t pad_;
 };
+
+struct vec_pool;
 
 struct azk_vec {
     int n, mode, bot_kind, npairs;
@@ -45,6 +65,7 @@ struct azk_vec {
     uint32_t next_episode;
     int32_t pairs[2 * AZK_VEC_MAX_PAIRS];
     float log[AZK_VEC_LOG_LEN];
+    struct vec_pool *pool;  /* NULL: one thread (azk_vec_set_threads) */
     struct azk_vec_game games[];  /* n entries */
 };
 
@@ -55,24 +76,50 @@ size_t azk_vec_size(int n) {
 
 int azk_vec_rows(const azk_vec *v) { return v->mode == AZK_VEC_SELF ? 2 * v->n : v->n; }
 
-/* Begin the next episode in slot i: seed and decks from the counters. */
-static void vec_reset_game(azk_vec *v, const azk_cardset *cs, int i) {
-    struct azk_vec_game *e = &v->games[i];
-    uint32_t ep = v->next_episode++;
+/* The one definition of the deal schedule (azuki.h; the binding's
+ * azuki.deal_schedule and every Python evaluator ask this function). */
+static void deal_of(uint64_t seed, uint64_t episode, int npairs, int paired, azk_deal *out) {
     /* deal index: every episode its own deal, or (paired) one deal per two episodes */
-    uint32_t k = v->paired ? ep / 2 : ep;
-    int pair = (int)((k / 2) % (uint32_t)v->npairs);
-    int d0 = v->pairs[2 * pair], d1 = v->pairs[2 * pair + 1];
-    if (k & 1) { int t = d0; d0 = d1; d1 = t; } /* the same pairing from the other seat */
-    azk_game_init(&e->g, cs, v->seed + k, d0, d1);
+    uint64_t k = paired ? episode / 2 : episode;
+    out->deal = k;
+    out->engine_seed = seed + k;
+    out->pairing = (int)((k / 2) % (uint64_t)npairs);
+    out->swapped = (int)(k & 1); /* the same pairing from the other seat */
+    /* with the swap: each deck from each seat every 4 episodes (paired: the agent takes both seats of a deal) */
+    out->agent_seat = (int)(paired ? episode & 1 : (episode >> 1) & 1);
+    out->bot_seed = azk_vec_bot_seed(seed, episode);
+}
+
+azk_status azk_deal_schedule(uint64_t seed, uint64_t episode, int npairs, int paired, azk_deal *out) {
+    if (!out || npairs < 1 || npairs > AZK_VEC_MAX_PAIRS || (paired != 0 && paired != 1)) return AZK_ERR_ARG;
+    deal_of(seed, episode, npairs, paired, out);
+    return AZK_OK;
+}
+
+uint64_t azk_vec_bot_seed(uint64_t seed, uint64_t episode) {
+    return seed ^ (0x9E3779B97F4A7C15ULL * (episode + 1));
+}
+
+/* Begin episode ep in slot i: seed, decks and seats from the schedule. */
+static void vec_begin_episode(azk_vec *v, const azk_cardset *cs, int i, uint32_t ep) {
+    struct azk_vec_game *e = &v->games[i];
+    azk_deal d;
+    deal_of(v->seed, ep, v->npairs, v->paired, &d);
+    int d0 = v->pairs[2 * d.pairing], d1 = v->pairs[2 * d.pairing + 1];
+    if (d.swapped) { int t = d0; d0 = d1; d1 = t; }
+    azk_game_init(&e->g, cs, d.engine_seed, d0, d1);
     e->deck[0] = (uint8_t)d0;
     e->deck[1] = (uint8_t)d1;
     azk_events(&e->g, NULL, 1 << 30); /* a vector of games keeps no event log */
     e->episode = ep;
     e->steps = 0;
-    /* with the swap above: each deck from each seat every 4 episodes (paired: the agent takes both seats of a deal) */
-    e->agent_seat = (uint8_t)(v->paired ? ep & 1 : (ep >> 1) & 1);
-    azk_bot_seed(e->bot_rng, v->seed ^ (0x9E3779B97F4A7C15ULL * (ep + 1)));
+    e->agent_seat = (uint8_t)d.agent_seat;
+    azk_bot_seed(e->bot_rng, d.bot_seed);
+}
+
+/* Begin the next episode in slot i (the counter in game order). */
+static void vec_reset_game(azk_vec *v, const azk_cardset *cs, int i) {
+    vec_begin_episode(v, cs, i, v->next_episode++);
 }
 
 /* AZK_VEC_BOT: the bot answers while it is to act. */
@@ -184,18 +231,19 @@ static void noop_mask(uint8_t *m) {
     m[0] = 1;
 }
 
-/* Write the rows' observations (if obs) and masks (if masks): the acting
- * row gets the game's legal set; a row that does not act (self-play's
- * waiting seat, a POLICY agent waiting for its opponent) a NO_OP-only mask
- * (its action is ignored; a policy never sees an empty mask). `how`: 0
- * every game, every observation in full (azk_vec_observe, so an
+/* Write the rows' observations (if obs) and masks (if masks) of games
+ * [lo, hi): the acting row gets the game's legal set; a row that does not
+ * act (self-play's waiting seat, a POLICY agent waiting for its opponent) a
+ * NO_OP-only mask (its action is ignored; a policy never sees an empty mask).
+ * `how`: 0 every game, every observation in full (azk_vec_observe, so an
  * AZK_VEC_WAIT_MASK row always holds a complete earlier view); 2 every game,
  * waiting rows as configured; 3 likewise, only the games the last call
  * stepped (POLICY). */
-static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int how) {
+static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int how, int lo,
+                          int hi) {
     int full = how == 0;
     int na = AZK_NUM_ACTIONS_;
-    for (int i = 0; i < v->n; i++) {
+    for (int i = lo; i < hi; i++) {
         if (how == 3 && !v->games[i].touched) continue;
         int r = acting_row(v, i);
         if (v->mode == AZK_VEC_SELF) {
@@ -217,9 +265,150 @@ static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, ui
     }
 }
 
+/* ---- the worker pool --------------------------------------------------------
+ * k - 1 threads started once (azk_vec_set_threads) wait on a condition
+ * variable; vec_parallel hands them and the caller one job (a function over a
+ * range of games) and returns when every game of [0, n) has been run. Games
+ * are taken in chunks from an atomic counter, so a thread the OS delays (a
+ * loaded machine) holds up at most one chunk; which thread runs a game never
+ * changes what it computes. Workers block every signal (the process's
+ * handlers run on the caller's threads). After fork() the child has no
+ * workers: the pool is then skipped (the caller runs every chunk). */
+typedef void (*vec_job_fn)(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi);
+
+struct vec_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    int workers;            /* threads started: k - 1 */
+    int stop;
+    unsigned gen;           /* bumped once per job */
+    int running;            /* workers not yet finished with the current job */
+    pid_t pid;              /* the process that started the workers */
+    /* the current job */
+    vec_job_fn fn;
+    azk_vec *v;
+    const azk_cardset *cs;
+    void *arg;
+    int chunk;
+    atomic_int next;
+    pthread_t th[AZK_VEC_MAX_THREADS];
+};
+
+static void pool_run_chunks(struct vec_pool *p) {
+    int n = p->v->n;
+    for (;;) {
+        int lo = atomic_fetch_add_explicit(&p->next, p->chunk, memory_order_relaxed);
+        if (lo >= n) break;
+        int hi = lo + p->chunk < n ? lo + p->chunk : n;
+        p->fn(p->v, p->cs, p->arg, lo, hi);
+    }
+}
+
+static void *pool_worker(void *arg) {
+    struct vec_pool *p = arg;
+    unsigned seen = 0;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->stop && p->gen == seen) pthread_cond_wait(&p->go, &p->mu);
+        if (p->stop) break;
+        seen = p->gen;
+        pthread_mutex_unlock(&p->mu);
+        pool_run_chunks(p);
+        pthread_mutex_lock(&p->mu);
+        if (--p->running == 0) pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* fn over every game [0, n): by the pool, or in one call without one. */
+static void vec_parallel(azk_vec *v, const azk_cardset *cs, vec_job_fn fn, void *arg) {
+    struct vec_pool *p = v->pool;
+    if (!p || p->pid != getpid()) {
+        fn(v, cs, arg, 0, v->n);
+        return;
+    }
+    pthread_mutex_lock(&p->mu);
+    p->fn = fn;
+    p->v = v;
+    p->cs = cs;
+    p->arg = arg;
+    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+    p->running = p->workers;
+    p->gen++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    pool_run_chunks(p);
+    pthread_mutex_lock(&p->mu);
+    while (p->running > 0) pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void pool_stop(struct vec_pool *p) {
+    if (!p) return;
+    if (p->pid == getpid()) {
+        pthread_mutex_lock(&p->mu);
+        p->stop = 1;
+        pthread_cond_broadcast(&p->go);
+        pthread_mutex_unlock(&p->mu);
+        for (int t = 0; t < p->workers; t++) pthread_join(p->th[t], NULL);
+    } /* else: a forked child; its parent's workers do not exist here */
+    pthread_cond_destroy(&p->go);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
+
+azk_status azk_vec_set_threads(azk_vec *v, int k) {
+    if (!v || k < 1 || k > AZK_VEC_MAX_THREADS) return AZK_ERR_ARG;
+    if ((v->pool ? v->pool->workers + 1 : 1) == k) return AZK_OK;
+    pool_stop(v->pool);
+    v->pool = NULL;
+    if (k == 1) return AZK_OK;
+    struct vec_pool *p = calloc(1, sizeof *p);
+    if (!p) return AZK_ERR_ARG;
+    if (pthread_mutex_init(&p->mu, NULL) || pthread_cond_init(&p->go, NULL) || pthread_cond_init(&p->done, NULL)) {
+        free(p); /* cannot happen with default attributes on Linux */
+        return AZK_ERR_ARG;
+    }
+    p->pid = getpid();
+    /* chunks: about 8 per thread, so a delayed thread holds up little */
+    p->chunk = v->n / (8 * k) > 1 ? v->n / (8 * k) : 1;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* inherited by the workers */
+    for (int t = 0; t < k - 1; t++) {
+        if (pthread_create(&p->th[t], NULL, pool_worker, p) != 0) break;
+        p->workers++;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (p->workers != k - 1) { /* out of threads: stop those started, stay single-threaded */
+        pool_stop(p);
+        return AZK_ERR_LIMIT;
+    }
+    v->pool = p;
+    return AZK_OK;
+}
+
+int azk_vec_threads(const azk_vec *v) {
+    return !v ? -1 : v->pool ? v->pool->workers + 1 : 1;
+}
+
+struct out_job {
+    void *obs;
+    uint8_t *masks;
+    int how;
+};
+
+static void job_outputs(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+    struct out_job *j = arg;
+    write_outputs(v, cs, j->obs, j->masks, j->how, lo, hi);
+}
+
 azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *players) {
     if (!v || !cs) return AZK_ERR_ARG;
-    write_outputs(v, cs, obs, masks, 0);
+    struct out_job j = {obs, masks, 0};
+    if (obs || masks) vec_parallel((azk_vec *)v, cs, job_outputs, &j); /* the pool only: the games are read */
     if (players)
         for (int r = 0; r < azk_vec_rows(v); r++) {
             int i = v->mode == AZK_VEC_SELF ? r / 2 : r;
@@ -253,11 +442,89 @@ static void log_episode(azk_vec *v, const struct azk_vec_game *e, int w, int res
 _Static_assert((int)AZK_VEC_LOG_DECKS == AZK_MAX_DECKS, "the log has an entry per deck of a card set");
 
 /* One call: opp = 0 applies the acting rows' actions (actions[rows]),
- * opp = 1 the pending games' opponent actions (actions[n]). */
+ * opp = 1 the pending games' opponent actions (actions[n]). Three phases:
+ * (1, per game) apply the action and play the bots on, zero the game's
+ * rows, note an ended episode and write its rewards and flags; (2, in game
+ * order, one thread) log each ended episode and give its slot the next
+ * episode number; (3, per game) begin those episodes and write the outputs.
+ * One thread runs the three phases game by game; a pool runs 1 and 3 in
+ * parallel, 2 in between on the caller: the same numbers either way. */
+struct step_job {
+    int opp, how;
+    const int32_t *actions;
+    void *obs;
+    uint8_t *masks;
+    float *rewards;
+    uint8_t *terminals, *truncations;
+};
+
+static void step_apply(azk_vec *v, const azk_cardset *cs, const struct step_job *j, int i) {
+    struct azk_vec_game *e = &v->games[i];
+    int r = j->opp ? (opp_pending(v, i) ? i : -1) : acting_row(v, i);
+    e->touched = r >= 0;
+    e->ended = 0;
+    int r0 = v->mode == AZK_VEC_SELF ? 2 * i : i, nr = v->mode == AZK_VEC_SELF ? 2 : 1;
+    for (int k = r0; k < r0 + nr; k++) {
+        j->rewards[k] = 0.0f;
+        j->terminals[k] = 0;
+        j->truncations[k] = 0;
+    }
+    if (r < 0) return;
+    int w, res;
+    if (v->illegal == AZK_VEC_ILLEGAL_LOSE && !azk_is_legal(&e->g, cs, j->actions[r])) {
+        w = 1 - azk_current_player(&e->g); /* the chooser loses; the game is not touched */
+        res = w == 0 ? AZK_RES_WIN_P0 : AZK_RES_WIN_P1;
+        e->ended = 2;
+    } else {
+        azk_step(&e->g, cs, j->actions[r]);
+        if (!j->opp) e->steps++;
+        if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
+        if (!azk_is_terminal(&e->g)) return;
+        w = azk_winner(&e->g);
+        res = azk_result(&e->g);
+        e->ended = 1;
+    }
+    e->end_w = (int8_t)w;
+    e->end_res = (uint8_t)res;
+    /* the episode ended: rewards from each row's seat, flags */
+    int trunc = res == AZK_RES_TRUNCATED;
+    for (int k = 0; k < nr; k++) {
+        int seat = v->mode == AZK_VEC_SELF ? k : e->agent_seat;
+        j->rewards[r0 + k] = w < 0 ? 0.0f : (w == seat ? 1.0f : -1.0f);
+        j->terminals[r0 + k] = (uint8_t)!trunc;
+        j->truncations[r0 + k] = (uint8_t)trunc;
+    }
+}
+
+/* phase 2: the shared counters, in game order */
+static void step_count(azk_vec *v, int i) {
+    struct azk_vec_game *e = &v->games[i];
+    if (!e->ended) return;
+    if (e->ended == 2) v->log[AZK_VLOG_ILLEGAL] += 1.0f;
+    log_episode(v, e, e->end_w, e->end_res);
+    e->episode = v->next_episode++; /* begun in phase 3 */
+}
+
+static void step_begin(azk_vec *v, const azk_cardset *cs, int i) {
+    struct azk_vec_game *e = &v->games[i];
+    if (!e->ended) return;
+    vec_begin_episode(v, cs, i, e->episode);
+    if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
+}
+
+static void job_apply(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+    for (int i = lo; i < hi; i++) step_apply(v, cs, arg, i);
+}
+
+static void job_begin(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+    const struct step_job *j = arg;
+    for (int i = lo; i < hi; i++) step_begin(v, cs, i);
+    write_outputs(v, cs, j->obs, j->masks, j->how, lo, hi);
+}
+
 static azk_status vec_step(azk_vec *v, const azk_cardset *cs, int opp, const int32_t *actions, void *obs,
                            uint8_t *masks, float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row) {
     if (!v || !cs || !actions || !rewards || !terminals || !truncations) return AZK_ERR_ARG;
-    int rows = azk_vec_rows(v);
     /* all or nothing: every applied action must be legal first */
     if (v->illegal == AZK_VEC_ILLEGAL_ERROR)
         for (int i = 0; i < v->n; i++) {
@@ -267,45 +534,20 @@ static azk_status vec_step(azk_vec *v, const azk_cardset *cs, int opp, const int
                 return AZK_ILLEGAL;
             }
         }
-    memset(rewards, 0, sizeof(float) * (size_t)rows);
-    memset(terminals, 0, (size_t)rows);
-    memset(truncations, 0, (size_t)rows);
-    for (int i = 0; i < v->n; i++) {
-        struct azk_vec_game *e = &v->games[i];
-        int r = opp ? (opp_pending(v, i) ? i : -1) : acting_row(v, i);
-        e->touched = r >= 0;
-        if (r < 0) continue;
-        int w, res;
-        if (v->illegal == AZK_VEC_ILLEGAL_LOSE && !azk_is_legal(&e->g, cs, actions[r])) {
-            w = 1 - azk_current_player(&e->g); /* the chooser loses; the game is not touched */
-            res = w == 0 ? AZK_RES_WIN_P0 : AZK_RES_WIN_P1;
-            v->log[AZK_VLOG_ILLEGAL] += 1.0f;
-        } else {
-            azk_step(&e->g, cs, actions[r]);
-            if (!opp) e->steps++;
-            if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
-            if (!azk_is_terminal(&e->g)) continue;
-            w = azk_winner(&e->g);
-            res = azk_result(&e->g);
+    struct step_job j = {opp, v->mode == AZK_VEC_POLICY ? 3 : 2, actions, obs, masks, rewards, terminals,
+                         truncations};
+    if (!v->pool) { /* one thread: the phases game by game, as fast as before the pool */
+        for (int i = 0; i < v->n; i++) {
+            step_apply(v, cs, &j, i);
+            step_count(v, i);
+            step_begin(v, cs, i);
         }
-        /* the episode ended: rewards from each row's seat, flags, log, reset */
-        int trunc = res == AZK_RES_TRUNCATED;
-        if (v->mode == AZK_VEC_SELF) {
-            for (int s = 0; s < 2; s++) {
-                rewards[2 * i + s] = w < 0 ? 0.0f : (w == s ? 1.0f : -1.0f);
-                terminals[2 * i + s] = (uint8_t)!trunc;
-                truncations[2 * i + s] = (uint8_t)trunc;
-            }
-        } else {
-            rewards[i] = w < 0 ? 0.0f : (w == e->agent_seat ? 1.0f : -1.0f);
-            terminals[i] = (uint8_t)!trunc;
-            truncations[i] = (uint8_t)trunc;
-        }
-        log_episode(v, e, w, res);
-        vec_reset_game(v, cs, i);
-        if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
+        write_outputs(v, cs, obs, masks, j.how, 0, v->n);
+        return AZK_OK;
     }
-    write_outputs(v, cs, obs, masks, v->mode == AZK_VEC_POLICY ? 3 : 2);
+    vec_parallel(v, cs, job_apply, &j);
+    for (int i = 0; i < v->n; i++) step_count(v, i);
+    vec_parallel(v, cs, job_begin, &j);
     return AZK_OK;
 }
 
@@ -321,15 +563,53 @@ azk_status azk_vec_step_opponent(azk_vec *v, const azk_cardset *cs, const int32_
     return vec_step(v, cs, 1, opp_actions, obs, masks, rewards, terminals, truncations, bad_row);
 }
 
+struct bot_job {
+    int kind;
+    int32_t *out;
+};
+
+static void job_bot(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+    const struct bot_job *j = arg;
+    for (int i = lo; i < hi; i++) {
+        struct azk_vec_game *e = &v->games[i];
+        int a = opp_pending(v, i) ? azk_bot_act(&e->g, cs, j->kind, e->bot_rng) : 0;
+        j->out[i] = a < 0 ? 0 : a; /* cannot be < 0: a pending game has a legal action */
+    }
+}
+
 azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind, int32_t *opp_actions) {
     if (!v || !cs || !opp_actions || v->mode != AZK_VEC_POLICY || bot_kind < 0 || bot_kind >= azk_bot_num_kinds())
         return AZK_ERR_ARG;
-    for (int i = 0; i < v->n; i++) {
-        struct azk_vec_game *e = &v->games[i];
-        int a = opp_pending(v, i) ? azk_bot_act(&e->g, cs, bot_kind, e->bot_rng) : 0;
-        opp_actions[i] = a < 0 ? 0 : a; /* cannot be < 0: a pending game has a legal action */
-    }
+    struct bot_job j = {bot_kind, opp_actions};
+    vec_parallel(v, cs, job_bot, &j);
     return AZK_OK;
+}
+
+struct opp_job {
+    void *obs;
+    uint8_t *masks, *pending;
+};
+
+static void job_observe_opponent(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+    const struct opp_job *j = arg;
+    int na = AZK_NUM_ACTIONS_;
+    for (int i = lo; i < hi; i++) {
+        int p = opp_pending(v, i);
+        if (j->pending) j->pending[i] = (uint8_t)p;
+        if (!v->games[i].touched) continue;
+        const azk_game *g = &v->games[i].g;
+        int seat = 1 - v->games[i].agent_seat;
+        if (p && j->obs) {
+            size_t at = (size_t)i * (size_t)v->obs_len;
+            if (v->obs_u8) azk_observe_u8(g, cs, seat, (uint8_t *)j->obs + at);
+            else azk_observe(g, cs, seat, (float *)j->obs + at);
+        }
+        if (j->masks) {
+            uint8_t *m = j->masks + (size_t)i * (size_t)na;
+            if (p) azk_legal_mask(g, cs, m);
+            else noop_mask(m);
+        }
+    }
 }
 
 /* The pending opponent decisions; rows of games the last call did not step
@@ -337,24 +617,8 @@ azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind,
 azk_status azk_vec_observe_opponent(const azk_vec *v, const azk_cardset *cs, void *opp_obs, uint8_t *opp_masks,
                                     uint8_t *pending) {
     if (!v || !cs || v->mode != AZK_VEC_POLICY) return AZK_ERR_ARG;
-    int na = AZK_NUM_ACTIONS_;
-    for (int i = 0; i < v->n; i++) {
-        int p = opp_pending(v, i);
-        if (pending) pending[i] = (uint8_t)p;
-        if (!v->games[i].touched) continue;
-        const azk_game *g = &v->games[i].g;
-        int seat = 1 - v->games[i].agent_seat;
-        if (p && opp_obs) {
-            size_t at = (size_t)i * (size_t)v->obs_len;
-            if (v->obs_u8) azk_observe_u8(g, cs, seat, (uint8_t *)opp_obs + at);
-            else azk_observe(g, cs, seat, (float *)opp_obs + at);
-        }
-        if (opp_masks) {
-            uint8_t *m = opp_masks + (size_t)i * (size_t)na;
-            if (p) azk_legal_mask(g, cs, m);
-            else noop_mask(m);
-        }
-    }
+    struct opp_job j = {opp_obs, opp_masks, pending};
+    vec_parallel((azk_vec *)v, cs, job_observe_opponent, &j); /* the pool only: the games are read */
     return AZK_OK;
 }
 

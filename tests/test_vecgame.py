@@ -683,3 +683,124 @@ def test_separate_vecgames_step_in_parallel_threads():
         t.join()
     run(ref, href)
     assert ha == hb == href
+
+
+# ---- threads=k (the worker pool, csrc/vec.c azk_vec_set_threads) ----------
+
+def _run_pair(mode, steps, seed=11, n=24, **kw):
+    """A VecGame with threads=1 and one with threads=2 (and a third with 3)
+    fed the same actions; every buffer, hash, episode and the log compared
+    after every call. Returns the episodes that ended."""
+    vs = [VecGame(n, seed=seed, pairings=PAIRS, mode=mode, bot="greedy", threads=k, **kw) for k in (1, 2, 3)]
+    assert [v.threads for v in vs] == [1, 2, 3]
+    names = ("obs", "masks", "rewards", "terminals", "truncations", "acting", "opp_obs", "opp_masks", "opp_pending")
+
+    def same():
+        for name in names:
+            a = getattr(vs[0], name)
+            for v in vs[1:]:
+                b = getattr(v, name)
+                assert (a is None and b is None) or np.array_equal(a, b), name
+        for v in vs[1:]:
+            assert np.array_equal(v.episodes(), vs[0].episodes())
+            assert np.array_equal(v.agent_seats(), vs[0].agent_seats())
+            assert [v.state_hash(i) for i in range(n)] == [vs[0].state_hash(i) for i in range(n)]
+
+    rng = random.Random(seed)
+    ended = 0
+    same()
+    for k in range(steps):
+        if mode == "policy" and k % 2 == 1:
+            acts = vs[0].bot_opponent_actions("greedy") if k % 4 == 1 else \
+                np.array([pick(rng, vs[0].opp_masks[i]) if vs[0].opp_pending[i] else 0 for i in range(n)], np.int32)
+            for v in vs[1:]:
+                if k % 4 == 1:
+                    assert np.array_equal(v.bot_opponent_actions("greedy"), acts)
+            for v in vs:
+                v.step_opponent(acts)
+        else:
+            acts = np.array([pick(rng, vs[0].masks[r]) if vs[0].acting[r] else 0 for r in range(vs[0].rows)],
+                            np.int32)
+            for v in vs:
+                v.step(acts)
+        ended += int(vs[0].terminals.sum() + vs[0].truncations.sum())
+        same()
+    logs = [v.log() for v in vs]
+    assert logs[1] == logs[0] and logs[2] == logs[0]
+    return ended
+
+
+@pytest.mark.parametrize("mode,kw", [("self", {}), ("self", {"waiting_obs": "mask"}),
+                                     ("self", {"obs_dtype": "float32"}), ("self", {"obs": False}),
+                                     ("bot", {}), ("policy", {}), ("self", {"illegal": "lose"}),
+                                     ("bot", {"paired": True})])
+def test_threads_give_the_same_trajectories_and_buffers_as_one_thread(mode, kw):
+    """threads=2 and 3 write exactly what threads=1 writes, call after call,
+    across many episodes (resets happen while the pool runs)."""
+    assert _run_pair(mode, 400, **kw) >= 24
+
+
+def test_threads_bad_values_are_clear_errors():
+    for bad in (0, -1, 65, 10**6):
+        with pytest.raises(ValueError, match="threads"):
+            VecGame(2, threads=bad)
+    with pytest.raises(TypeError):
+        VecGame(2, threads="2")
+    v = VecGame(2, threads=4)
+    with pytest.raises(ValueError, match="threads"):   # a failed re-init changes nothing
+        v.__init__(2, threads=0)
+    assert v.threads == 4
+    v.step(np.zeros(v.rows, np.int32) + _legal(v))
+
+
+def test_threads_vecgames_are_freed_and_reinitialised_cleanly():
+    """Creating, re-initialising and dropping many pooled VecGames joins
+    their workers (the thread count returns to where it was)."""
+    import gc
+    import os
+    before = len(os.listdir("/proc/self/task"))
+    for k in range(20):
+        v = VecGame(8, threads=3)
+        v.step(_legal(v))
+        v.__init__(8, threads=2)
+        v.step(_legal(v))
+        del v
+        gc.collect()
+    assert len(os.listdir("/proc/self/task")) == before
+
+
+# ---- the deal schedule: defined once in C (azk_deal_schedule) -------------
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_deal_schedule_is_what_vecgame_plays(paired):
+    seed, n = 40, 12
+    v = VecGame(n, seed=seed, pairings=PAIRS, mode="bot", bot="random", paired=paired, obs=False)
+    for i in range(n):
+        e = v.episode(i)
+        d = azuki._core.deal_schedule(e, seed=seed, npairs=len(PAIRS), paired=paired)
+        assert d["engine_seed"] == seed + d["deal"]
+        assert d["agent_seat"] == v.agent_seat(i)
+        pair = PAIRS[d["pairing"]]
+        decks = pair[::-1] if d["swapped"] else pair
+        assert v.game(i).decks == decks
+        g = azuki.Game(seed=d["engine_seed"], decks=decks)
+        assert g.legal_actions().tolist() is not None
+    # the bot stream of each episode: the same bot seeded from bot_seed plays what the VecGame's bot played
+    for e in range(6):
+        assert azuki._core.deal_schedule(e, seed=seed)["bot_seed"] == seed ^ ((0x9E3779B97F4A7C15 * (e + 1))
+                                                                                  & ((1 << 64) - 1))
+    with pytest.raises(ValueError):
+        azuki._core.deal_schedule(0, npairs=0)
+    with pytest.raises(ValueError):
+        azuki._core.deal_schedule(-1)
+
+
+def test_seed_mixers_are_the_c_ones():
+    """splitmix64 and bot_seed_for come from C (azk_splitmix64,
+    azk_bot_seed_for): the published first output of splitmix64 from 0,
+    and bot_seed_for(s, k) = splitmix64(s + golden * k)."""
+    from azuki._core import bot_seed_for, splitmix64
+    assert splitmix64(0) == 0xE220A8397B1DCDAF
+    G, M = 0x9E3779B97F4A7C15, (1 << 64) - 1
+    for s, k in ((0, 0), (5, 3), (M, 1000), (123456789, 1)):
+        assert bot_seed_for(s, k) == splitmix64((s + G * k) & M)
