@@ -519,20 +519,32 @@ static void vm_run_cold(azk_game *g, const azk_cardset *cs);
 
 /* A replacement's statements (rules §15.5) run at once, in the middle of
  * whatever is happening (a damage step, a state check, another ability's
- * instruction): in a frame of their own, the interrupted frame and prompt
- * put back afterwards. The verifier keeps asking instructions out of them,
- * so they never suspend; g->replacing (set by the caller) keeps finish()
- * from touching the interrupted ability's looked-at cards. */
+ * instruction): as a VM of their own, the interrupted VM put back afterwards:
+ * its running frame, its prompt and the frames trigger_ability suspended
+ * under it (§16.3). The stack is set aside, not shared: the replacement's
+ * END must finish the replacement, not resume the interrupted ability's
+ * caller (which then lost its frame, and a resolving spell stayed in
+ * AZK_Z_RESOLVING: invariant ONE_RESOLVING). The verifier keeps asking
+ * instructions out of them, so they never suspend; g->replacing (set by the
+ * caller) keeps finish() from touching the interrupted ability's looked-at
+ * cards. */
 void azk_vm_run_replacement(azk_game *g, const azk_cardset *cs, int ability, int source, int ctx_card,
                             int ctx_value) {
     azk_vm_frame saved = g->vm;
     azk_prompt saved_prompt = g->prompt;
+    azk_vm_frame saved_stack[AZK_VM_DEPTH - 1];
+    int depth = g->vm_depth;
+    memcpy(saved_stack, g->vm_saved, (size_t)depth * sizeof saved_stack[0]);
+    memset(g->vm_saved, 0, (size_t)depth * sizeof saved_stack[0]); /* unused frames are zero (VM_STACK) */
+    g->vm_depth = 0;
     vm_start(g, cs, ability, source, g->cards[source].owner, ctx_card, ctx_value, -1);
     vm_run_cold(g, cs);
-    AZK_ASSERT(!g->vm.waiting);
+    AZK_ASSERT(!g->vm.waiting && g->vm_depth == 0);
     if (g->result != AZK_RES_ONGOING) return; /* the game ended meanwhile: nothing to resume */
     g->vm = saved;
     g->prompt = saved_prompt;
+    memcpy(g->vm_saved, saved_stack, (size_t)depth * sizeof saved_stack[0]);
+    g->vm_depth = (uint8_t)depth;
 }
 
 /* Suspend on a prompt. More options than a prompt holds is an engine

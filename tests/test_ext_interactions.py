@@ -81,3 +81,24 @@ def test_an_aura_can_give_the_damage_keywords():
         g.step(int(g.legal_actions()[0]))
     atk = g.attack_of("p0.garden[1]")
     assert g.state_dict()["players"][0]["leader"]["damage"] == 5 - atk
+
+
+def test_a_replacement_inside_a_nested_ability_resumes_the_right_frame():
+    """docs/rules.md §15.5 with §16.3: Foresight Scroll (EXP01-024) resolves
+    Flare Bolt's effect (trigger_ability: a nested frame); its 2 damage would
+    destroy Phoenix Ascendant (EXP01-009), whose replacement returns it to hand
+    instead. The replacement runs as a VM of its own, so its end finishes the
+    replacement only: Flare Bolt's run ends, then Foresight Scroll's, which
+    goes to the discard pile (it stayed in AZK_Z_RESOLVING, invariant
+    ONE_RESOLVING, when the replacement's end resumed the suspended frame)."""
+    from scenario import discard, do, hand, ikz, row
+    cs = azuki.CardSet.from_json(str(__import__("pathlib").Path(azuki.__file__).parent / "data" / "expansion.json"))
+    keep = {"card": "STT01-003"}      # an attacker: the turn does not end by itself
+    g = azuki.Game.from_setup({"decks": ["EXP01-FIRE", "EXP01-FIRE"], "active": 0, "players": [
+        {"hand": ["EXP01-024", "EXP01-066"], "ikz_area": ikz(3), "garden": [None, None, None, None, keep]},
+        {"garden": [{"card": "EXP01-009", "damage": 2}]}]}, cards=cs)
+    do(g, "PLAY_SPELL", "Foresight Scroll")   # each choice has one candidate: no question (rules §12)
+    assert g.check_invariants() == 0
+    assert g.prompt() is None and g.phase == "MAIN"
+    assert row(g, 1)[0] is None and "EXP01-009" in hand(g, 1)       # replaced: back to hand
+    assert "EXP01-024" in discard(g, 0) and "EXP01-066" in hand(g, 0)  # the scroll resolved; the bolt stays
