@@ -14,7 +14,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdatomic.h> /* azk_search_ctl.cancel: set by another thread while a search runs */
 
 #ifdef __cplusplus
 extern "C" {
@@ -223,7 +222,9 @@ int azk_bot_play_game(azk_game *g, const azk_cardset *cs, const int kinds[2], ui
  * The caller owns the struct (zero it before use) and keeps it alive for the
  * call; setting `cancel` is the only access another thread may make. */
 typedef struct azk_search_ctl {
-    atomic_int cancel;   /* 0: search on; nonzero: stop before the next simulation */
+    int cancel;          /* 0: search on; nonzero: stop before the next simulation. Only through the
+                            functions below, which access it atomically (csrc/bot.c): the header stays
+                            free of C11 atomics, so cffi, Cython and C++ can read it */
     int sims_run;        /* written by the search: simulations its last decision ran */
 } azk_search_ctl;
 /* The flag through functions (bindings need not know C11 atomics): set it

@@ -29,6 +29,7 @@
  * entities of cost 3 or less.
  */
 #include <limits.h>
+#include <stdatomic.h>
 
 #include "game.h"
 
@@ -403,7 +404,7 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
     for (; t < sims; t++) {
         /* between simulations: a caller on another thread may stop the search
          * (a relaxed load: one per simulation, costs nothing next to a playout) */
-        if (ctl && atomic_load_explicit(&ctl->cancel, memory_order_relaxed)) break;
+        if (ctl && azk_search_cancelled(ctl)) break;
         int best = -1;
         if (t < k) {
             best = t;
@@ -472,16 +473,23 @@ void azk_search_defaults(azk_search_params *p) {
     if (p) *p = SEARCH_DEFAULTS;
 }
 
+/* azk_search_ctl.cancel is a plain int in the public header (no C11 atomics
+ * there, azuki.h); here it is read and written as the atomic_int it is laid
+ * out as, relaxed: the flag orders nothing else. */
+_Static_assert(sizeof(atomic_int) == sizeof(int) && _Alignof(atomic_int) == _Alignof(int),
+               "azk_search_ctl.cancel is accessed as an atomic_int");
+static inline atomic_int *cancel_flag(const azk_search_ctl *c) { return (atomic_int *)(uintptr_t)&c->cancel; }
+
 void azk_search_cancel(azk_search_ctl *c) {
-    if (c) atomic_store_explicit(&c->cancel, 1, memory_order_relaxed);
+    if (c) atomic_store_explicit(cancel_flag(c), 1, memory_order_relaxed);
 }
 
 int azk_search_cancelled(const azk_search_ctl *c) {
-    return c ? atomic_load_explicit(&c->cancel, memory_order_relaxed) != 0 : 0;
+    return c ? atomic_load_explicit(cancel_flag(c), memory_order_relaxed) != 0 : 0;
 }
 
 void azk_search_reset(azk_search_ctl *c) {
-    if (c) atomic_store_explicit(&c->cancel, 0, memory_order_relaxed);
+    if (c) atomic_store_explicit(cancel_flag(c), 0, memory_order_relaxed);
 }
 
 static int bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2], const azk_search_params *sp) {
