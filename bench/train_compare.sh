@@ -14,7 +14,9 @@
 # snapshots in both (4310ef3 takes one every 1.5 wall-clock minutes, this
 # tree every league.snapshot_steps, 200,000): the snapshot opponents are a
 # large part of an iteration's cost. A step budget, not minutes: both do the
-# same work. On a shared machine compare the ratio, not absolute figures
+# same work. NEW_ARGS (environment) adds arguments to the new side's runs,
+# e.g. NEW_ARGS="--set league.snapshot_steps=40000" for a short budget on a
+# slow machine, where REV's 1.5 minutes are fewer steps than 200,000. On a shared machine compare the ratio, not absolute figures
 # taken at different times, and note the load (printed).
 #
 #   bash bench/train_compare.sh 4310ef3                  # 3 runs of 400,000 steps each (~20-30 min)
@@ -43,15 +45,18 @@ else
 fi
 # one run: ROOT (a checkout with its .venv-puffer), OUT -> agent-steps/s of the training loop
 run_one() {
-    (cd "$1" && .venv-puffer/bin/azuki train --minutes 0 --steps "$steps" --seed 0 --quiet --out "$2" \
-        --set eval.final_games=0 --set eval.games=16 >"$2.log" 2>&1) || { tail -5 "$2.log" >&2; return 1; }
+    local root=$1 out=$2
+    shift 2
+    (cd "$root" && .venv-puffer/bin/azuki train --minutes 0 --steps "$steps" --seed 0 --quiet --out "$out" \
+        --set eval.final_games=0 --set eval.games=16 "$@" >"$out.log" 2>&1) || { tail -5 "$out.log" >&2; return 1; }
     python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(round(s["steps"] / (s["train_minutes"] * 60)))' \
-        "$2/summary.json"
+        "$out/summary.json"
 }
 base=() head=()
 for ((i = 0; i < runs; i++)); do
     b=$(run_one "$tmp/base" "$tmp/run-base-$i")
-    h=$(run_one "$newdir" "$tmp/run-head-$i")
+    # shellcheck disable=SC2086
+    h=$(run_one "$newdir" "$tmp/run-head-$i" ${NEW_ARGS:-})
     base+=("$b") head+=("$h")
     echo "  run $((i + 1)): $rev $b/s, $label $h/s (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 done
