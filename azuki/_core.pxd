@@ -147,6 +147,7 @@ cdef extern from "azuki.h" nogil:
         int pairing, swapped, agent_seat
     azk_status azk_deal_schedule(uint64_t seed, uint64_t episode, int npairs, int paired, azk_deal *out)
     uint64_t azk_vec_bot_seed(uint64_t seed, uint64_t episode)
+    azk_status azk_arena_deal(uint64_t seed, uint64_t game, int npairs, azk_deal *out)
     uint64_t azk_splitmix64(uint64_t z)
     uint64_t azk_bot_seed_for(uint64_t seed, uint64_t k)
     int azk_card_known(const azk_game *g, int player, int card)

@@ -1438,6 +1438,19 @@ def deal_schedule(episode, seed=0, npairs=1, paired=False):
             "agent_seat": d.agent_seat, "bot_seed": d.bot_seed}
 
 
+def arena_deal(game, seed=0, npairs=1):
+    """Game `game` of an arena run as C defines it (azuki.h azk_arena_deal):
+    a dict as deal_schedule's, agent_seat being player A's seat (each
+    player keeps its deck), bot_seed the game's base bot seed (seat s's bot:
+    bot_seed_for(bot_seed, s))."""
+    cdef azk_deal d
+    if _int_in(npairs, "npairs", 1, 2**31 - 1) < 1:
+        raise ValueError("npairs must be >= 1")
+    azk_arena_deal(<uint64_t>_seed(seed), <uint64_t>_int_in(game, "game", 0, 2**64 - 1), <int>npairs, &d)
+    return {"deal": d.deal, "engine_seed": d.engine_seed, "pairing": d.pairing, "swapped": bool(d.swapped),
+            "agent_seat": d.agent_seat, "bot_seed": d.bot_seed}
+
+
 def bot_rng(seed):
     """A bot's pcg32 state for `seed`: a numpy uint64 array [state, inc]."""
     out = np.zeros(2, dtype=np.uint64)

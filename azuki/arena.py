@@ -35,13 +35,12 @@ def schedule(games, seed, players, decks, lo=0, hi=None):
     pairings = [(a, b) for a in names for b in names]
     cols = {k: [] for k in ("seed", "deck0", "deck1", "kind0", "kind1", "bseed0", "bseed1", "a_seat", "pairing")}
     for g in range(lo, games if hi is None else min(hi, games)):
-        deal, a_seat = divmod(g, 2)
-        pi = deal % len(pairings)
+        d = _core.arena_deal(g, seed=seed, npairs=len(pairings))   # the schedule is defined in C (azk_arena_deal)
+        a_seat, pi, base = d["agent_seat"], d["pairing"], d["bot_seed"]
         da, db = pairings[pi]
         seat_deck = [da, db] if a_seat == 0 else [db, da]
         seat_kind = [kinds[0], kinds[1]] if a_seat == 0 else [kinds[1], kinds[0]]
-        base = _core.bot_seed_for(seed, g)
-        cols["seed"].append((seed + deal) & MASK64)
+        cols["seed"].append(d["engine_seed"])
         for s in range(2):
             cols[f"deck{s}"].append(seat_deck[s])
             cols[f"kind{s}"].append(seat_kind[s])

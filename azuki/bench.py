@@ -45,7 +45,9 @@ def _python_steps(games: int, seed: int) -> float:
 def _layer_rates(n: int, steps: int, seed: int) -> dict:
     """Agent-steps/s of the Python layers over VecGame, self-play, uint8,
     n games, actions drawn uniformly from the MASK slice of each observation
-    in C (_bench_pick), counting applied decisions (one per game per step):
+    in C (_bench_pick, timed apart: its time is left out of the rate, so the
+    rows measure the layers, not the picker's two mask scans), counting
+    applied decisions (one per game per step):
     VecGame.step through Python, and, when pufferlib is installed, AzukiEnv
     alone, under pufferlib.vector.Serial and under Multiprocessing (2
     workers of n / 2 games)."""
@@ -59,11 +61,13 @@ def _layer_rates(n: int, steps: int, seed: int) -> dict:
         for k in range(3):      # warm-up
             _bench_pick(obs_of(), off, acts, seed + k)
             step(acts)
-        t0 = time.perf_counter()
+        spent = 0.0
         for k in range(steps):
             _bench_pick(obs_of(), off, acts, seed + 10 + k)
+            t0 = time.perf_counter()
             step(acts)
-        return n * steps / (time.perf_counter() - t0)
+            spent += time.perf_counter() - t0
+        return n * steps / spent
 
     v = VecGame(n, seed=seed, obs_dtype="uint8")
     out = {"vec_py_per_s": timed(v.step, lambda: v.obs, v.rows)}
@@ -137,6 +141,11 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
                                                    waiting_obs="mask")["agent_steps_per_s"],
             "vec1024_noobs_per_s": _bench_vec(1024, max(1, vec_steps // 1024), obs=False,
                                               seed=seed + r)["agent_steps_per_s"],
+            # the worker pool (VecGame(threads=2)): the same rows on two threads
+            "vec1024_uint8_t2_per_s": _bench_vec(1024, max(1, vec_steps // 1024), seed=seed + r, obs_dtype="uint8",
+                                                 threads=2)["agent_steps_per_s"],
+            "vec1024_noobs_t2_per_s": _bench_vec(1024, max(1, vec_steps // 1024), obs=False, seed=seed + r,
+                                                 threads=2)["agent_steps_per_s"],
             "vec1024_policy_per_s": _bench_vec(1024, max(1, vec_steps // 1024), mode="policy", seed=seed + r,
                                                obs_dtype="uint8")["agent_steps_per_s"],
             **{f"vec_bytes_{k}": _bench_vec(2, 2, seed=seed, obs_dtype=dt, waiting_obs=w)["bytes_per_agent_step"]
@@ -150,6 +159,9 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
     for r in runs:
         for k in ("float32", "uint8", "uint8_mask"):
             r[f"vec_limit_{k}"] = r["memcpy_bytes_per_s"] / r[f"vec_bytes_{k}"]
+        # threads=2 against threads=1, within each repetition (side by side, so load drifts hit both)
+        r["vec1024_uint8_t2_speedup"] = r["vec1024_uint8_t2_per_s"] / r["vec1024_uint8_per_s"]
+        r["vec1024_noobs_t2_speedup"] = r["vec1024_noobs_t2_per_s"] / r["vec1024_noobs_per_s"]
     med = {k: _median([r[k] for r in runs]) for k in runs[0]}
     return {"machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}",
             "reps": reps, "games": games, "median": med, "runs": runs,
@@ -174,6 +186,10 @@ _ROWS = [
     ("vec1024_uint8_per_s", "VecGame self-play, uint8 obs + masks, n = 1024", "agent-steps/s", "rate"),
     ("vec1024_uint8_mask_per_s", "  same, waiting_obs='mask', n = 1024", "agent-steps/s", "rate"),
     ("vec1024_noobs_per_s", "VecGame self-play, masks only, n = 1024", "agent-steps/s", "rate"),
+    ("vec1024_uint8_t2_per_s", "VecGame self-play, uint8 obs + masks, n = 1024, threads=2", "agent-steps/s", "rate"),
+    ("vec1024_uint8_t2_speedup", "  threads=2 / threads=1 (same repetition)", "x", "plain"),
+    ("vec1024_noobs_t2_per_s", "VecGame self-play, masks only, n = 1024, threads=2", "agent-steps/s", "rate"),
+    ("vec1024_noobs_t2_speedup", "  threads=2 / threads=1 (same repetition)", "x", "plain"),
     ("vec1024_policy_per_s", "VecGame policy mode, uint8, n = 1024 (+ opponent)", "agent-steps/s", "rate"),
     ("vec_py_per_s", "VecGame.step through Python, uint8, n = 1024", "agent-steps/s", "rate"),
     ("env_native_per_s", "AzukiEnv (PufferEnv) alone, uint8, n = 1024", "agent-steps/s", "rate"),
@@ -208,29 +224,33 @@ _ROWS = [
 def format_table(result: dict) -> str:
     med = result["median"]
     cal = med["calibration_ns"]
+    eng = med["decisions_per_s"]
     lines = [f"azuki bench — {result['machine']}; medians of {result['reps']} runs "
-             f"({result['games']} games per engine run); one core",
+             f"({result['games']} games per engine run); one core unless a row says threads=2",
              f"'x cal': the cost of one operation (one byte for bandwidth) in calibration-loop "
-             f"iterations of {cal:.3f} ns, comparable across machines",
+             f"iterations of {cal:.3f} ns, comparable across machines; 'of engine': an agent-steps/s "
+             f"row against the engine-only decision rate of the same run ({eng:,.0f}/s, one core)",
              "",
-             f"| {'what':<52} | {'value':>16} | {'unit':<13} | {'x cal':>10} |",
-             f"|{'-' * 54}|{'-' * 18}|{'-' * 15}|{'-' * 12}|"]
+             f"| {'what':<60} | {'value':>16} | {'unit':<13} | {'x cal':>10} | {'of engine':>9} |",
+             f"|{'-' * 62}|{'-' * 18}|{'-' * 15}|{'-' * 12}|{'-' * 11}|"]
     for key, label, unit, kind in _ROWS:
         if key not in med:      # a layer not installed here (the PufferLib rows need pufferlib)
             continue
         v = med[key]
         # calibration-loop iterations per operation (per byte for bandwidth)
         rel = {"rate": f"{1e9 / (v * cal):.4g}" if v else "", "time": f"{v / cal:.4g}"}.get(kind, "")
-        val = f"{v:,.1f}" if kind in ("time", "plain") else f"{v:,.0f}"
-        lines.append(f"| {label:<52} | {val:>16} | {unit:<13} | {rel:>10} |")
+        val = (f"{v:,.2f}" if unit == "x" else f"{v:,.1f}") if kind in ("time", "plain") else f"{v:,.0f}"
+        of_engine = f"{100 * v / eng:.1f} %" if unit == "agent-steps/s" and eng else ""
+        lines.append(f"| {label:<60} | {val:>16} | {unit:<13} | {rel:>10} | {of_engine:>9} |")
     if result.get("cards"):
         lines += ["", f"--cards: {result['cards']['source']}, decks {', '.join(result['cards']['decks'])}"]
     lines += ["", "An agent-step is one decision applied for an agent row (a self-play game has two rows; the "
-              "waiting seat's NO_OP row does not count); actions are drawn uniformly from the mask in C. "
+              "waiting seat's NO_OP row does not count); the VecGame rows draw actions uniformly from each acting "
+              "game's legal-action list in C, as the engine loop does (no mask scan). "
               "Policy mode: one step() for the agent rows then one step_opponent() for the pending games "
               "per round, opponent decisions not counted (docs/vecgame.md). "
               "The rows through Python (VecGame.step, AzukiEnv) draw actions from the MASK slice of each "
-              "observation in C; the AzukiEnv rows need pufferlib (run the bench in .venv-puffer, "
+              "observation in C, timed apart (left out of the rate); the AzukiEnv rows need pufferlib (run the bench in .venv-puffer, "
               "tools/setup_envs.sh puffer) and are left out without it. Heap "
               "allocations per step: 0, proved by tests/c/test_noalloc.c (malloc interposed around azk_step)."]
     return "\n".join(lines)

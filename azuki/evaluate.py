@@ -49,7 +49,6 @@ from .ratings import diff_ci, fit_elo
 from .stats import rate
 
 MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
 DEFAULT_DECKS = ("STT01", "STT02")
 
 
@@ -165,16 +164,16 @@ def _pairings(decks):
 
 
 def vec_deal(e, seed, pairings):
-    """Episode e of a paired VecGame: (engine seed, (deck of seat 0, deck of seat 1), agent seat)."""
-    k = e // 2
-    p = pairings[(k // 2) % len(pairings)]
-    seat_decks = p if k % 2 == 0 else (p[1], p[0])
-    return (seed + k) & MASK64, tuple(seat_decks), e & 1
+    """Episode e of a paired VecGame: (engine seed, (deck of seat 0, deck of seat 1), agent seat), as the
+    C schedule defines it (azuki.h azk_deal_schedule; _core.deal_schedule)."""
+    d = _core.deal_schedule(e, seed=seed, npairs=len(pairings), paired=True)
+    p = pairings[d["pairing"]]
+    return d["engine_seed"], (p[1], p[0]) if d["swapped"] else tuple(p), d["agent_seat"]
 
 
 def vec_bot_seed(seed, e):
-    """The seed of VecGame's built-in bot in episode e (csrc/vec.c vec_reset_game)."""
-    return (seed ^ ((GOLDEN * (e + 1)) & MASK64)) & MASK64
+    """The seed of VecGame's built-in bot in episode e (azuki.h azk_vec_bot_seed, through the schedule)."""
+    return _core.deal_schedule(e, seed=seed)["bot_seed"]
 
 
 def _outcome(result, a_seat):

@@ -364,6 +364,13 @@ typedef struct azk_deal {
 } azk_deal;
 azk_status azk_deal_schedule(uint64_t seed, uint64_t episode, int npairs, int paired, azk_deal *out);
 uint64_t azk_vec_bot_seed(uint64_t seed, uint64_t episode); /* seed ^ (golden ratio * (episode + 1)) */
+/* The arena's schedule (azuki.arena, python -m azuki arena): game g plays
+ * deal g / 2 (engine seed seed + deal) with ordered pairing deal % npairs
+ * (A's deck, B's deck); player A sits in agent_seat = g & 1 and each player
+ * keeps its deck (swapped = agent_seat: the pairing's decks in seats 1, 0);
+ * bot_seed = azk_bot_seed_for(seed, g), seat s's bot drawing from
+ * azk_bot_seed_for(bot_seed, s). AZK_ERR_ARG for npairs < 1 or NULL. */
+azk_status azk_arena_deal(uint64_t seed, uint64_t game, int npairs, azk_deal *out);
 /* splitmix64 (Steele et al.): the bot seed of side / seat k of a run's seed
  * is azk_splitmix64(seed + golden ratio * k) (azk_bot_seed_for; the
  * arena, eval and the envs' streams ask these two). */

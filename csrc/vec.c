@@ -96,6 +96,17 @@ azk_status azk_deal_schedule(uint64_t seed, uint64_t episode, int npairs, int pa
     return AZK_OK;
 }
 
+azk_status azk_arena_deal(uint64_t seed, uint64_t game, int npairs, azk_deal *out) {
+    if (!out || npairs < 1) return AZK_ERR_ARG;
+    out->deal = game / 2;
+    out->engine_seed = seed + out->deal;
+    out->pairing = (int)(out->deal % (uint64_t)npairs);
+    out->agent_seat = (int)(game & 1); /* A's seat; each player keeps its deck */
+    out->swapped = out->agent_seat;
+    out->bot_seed = azk_bot_seed_for(seed, game);
+    return AZK_OK;
+}
+
 uint64_t azk_vec_bot_seed(uint64_t seed, uint64_t episode) {
     return seed ^ (0x9E3779B97F4A7C15ULL * (episode + 1));
 }
@@ -268,12 +279,15 @@ static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, ui
 /* ---- the worker pool --------------------------------------------------------
  * k - 1 threads started once (azk_vec_set_threads) wait on a condition
  * variable; vec_parallel hands them and the caller one job (a function over a
- * range of games) and returns when every game of [0, n) has been run. Games
- * are taken in chunks from an atomic counter, so a thread the OS delays (a
- * loaded machine) holds up at most one chunk; which thread runs a game never
- * changes what it computes. Workers block every signal (the process's
- * handlers run on the caller's threads). After fork() the child has no
- * workers: the pool is then skipped (the caller runs every chunk). */
+ * range of games) and returns when every chunk of [0, n) has been run.
+ * Chunks are claimed from one atomic word that holds the job's generation
+ * (high half) and the next chunk (low half), so a worker the OS wakes late
+ * (a loaded machine) claims nothing of a job that has moved on, and the
+ * caller never waits for a worker that has not started: it waits only for
+ * chunks claimed and still running. Which thread runs a game never changes
+ * what it computes. Workers block every signal (the process's handlers run
+ * on the caller's threads). After fork() the child has no workers: the pool
+ * is then skipped (the caller runs every chunk). */
 typedef void (*vec_job_fn)(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi);
 
 struct vec_pool {
@@ -281,41 +295,55 @@ struct vec_pool {
     pthread_cond_t go, done;
     int workers;            /* threads started: k - 1 */
     int stop;
-    unsigned gen;           /* bumped once per job */
-    int running;            /* workers not yet finished with the current job */
+    uint32_t gen;           /* bumped once per job (under mu) */
     pid_t pid;              /* the process that started the workers */
-    /* the current job */
+    /* the current job (written under mu with gen) */
     vec_job_fn fn;
     azk_vec *v;
     const azk_cardset *cs;
     void *arg;
-    int chunk;
-    atomic_int next;
+    int chunk, nchunks;
+    _Atomic uint64_t claim; /* gen << 32 | next chunk */
+    atomic_int finished;    /* chunks of the current job run to the end */
     pthread_t th[AZK_VEC_MAX_THREADS];
 };
 
-static void pool_run_chunks(struct vec_pool *p) {
-    int n = p->v->n;
+/* Run chunks of job `gen` until none is left (or the job is another). */
+static void pool_run_chunks(struct vec_pool *p, uint32_t gen, vec_job_fn fn, azk_vec *v, const azk_cardset *cs,
+                            void *arg, int chunk, int nchunks) {
+    uint64_t x = atomic_load_explicit(&p->claim, memory_order_acquire);
     for (;;) {
-        int lo = atomic_fetch_add_explicit(&p->next, p->chunk, memory_order_relaxed);
-        if (lo >= n) break;
-        int hi = lo + p->chunk < n ? lo + p->chunk : n;
-        p->fn(p->v, p->cs, p->arg, lo, hi);
+        if ((uint32_t)(x >> 32) != gen || (int)(uint32_t)x >= nchunks) return;
+        if (!atomic_compare_exchange_weak_explicit(&p->claim, &x, x + 1, memory_order_acq_rel,
+                                                   memory_order_acquire))
+            continue; /* x reloaded */
+        int lo = (int)(uint32_t)x * chunk, hi = lo + chunk < v->n ? lo + chunk : v->n;
+        fn(v, cs, arg, lo, hi);
+        if (atomic_fetch_add_explicit(&p->finished, 1, memory_order_acq_rel) + 1 == nchunks) {
+            pthread_mutex_lock(&p->mu); /* the caller checks `finished` under mu: no lost wake-up */
+            pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
+        x = atomic_load_explicit(&p->claim, memory_order_acquire);
     }
 }
 
 static void *pool_worker(void *arg) {
     struct vec_pool *p = arg;
-    unsigned seen = 0;
+    uint32_t seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->stop && p->gen == seen) pthread_cond_wait(&p->go, &p->mu);
         if (p->stop) break;
         seen = p->gen;
+        vec_job_fn fn = p->fn;
+        azk_vec *v = p->v;
+        const azk_cardset *cs = p->cs;
+        void *job = p->arg;
+        int chunk = p->chunk, nchunks = p->nchunks;
         pthread_mutex_unlock(&p->mu);
-        pool_run_chunks(p);
+        pool_run_chunks(p, seen, fn, v, cs, job, chunk, nchunks);
         pthread_mutex_lock(&p->mu);
-        if (--p->running == 0) pthread_cond_signal(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -328,19 +356,21 @@ static void vec_parallel(azk_vec *v, const azk_cardset *cs, vec_job_fn fn, void 
         fn(v, cs, arg, 0, v->n);
         return;
     }
+    int nchunks = (v->n + p->chunk - 1) / p->chunk;
     pthread_mutex_lock(&p->mu);
+    uint32_t gen = ++p->gen;
     p->fn = fn;
     p->v = v;
     p->cs = cs;
     p->arg = arg;
-    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
-    p->running = p->workers;
-    p->gen++;
+    p->nchunks = nchunks;
+    atomic_store_explicit(&p->finished, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->claim, (uint64_t)gen << 32, memory_order_release);
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
-    pool_run_chunks(p);
+    pool_run_chunks(p, gen, fn, v, cs, arg, p->chunk, nchunks);
     pthread_mutex_lock(&p->mu);
-    while (p->running > 0) pthread_cond_wait(&p->done, &p->mu);
+    while (atomic_load_explicit(&p->finished, memory_order_acquire) < nchunks) pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }
 

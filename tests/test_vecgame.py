@@ -804,3 +804,81 @@ def test_seed_mixers_are_the_c_ones():
     G, M = 0x9E3779B97F4A7C15, (1 << 64) - 1
     for s, k in ((0, 0), (5, 3), (M, 1000), (123456789, 1)):
         assert bot_seed_for(s, k) == splitmix64((s + G * k) & M)
+
+
+# ---- the schedule and the seed mixers are not copied back (issue 26) ------
+
+_ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+# A file that keeps its own splitmix64, and why: sampler.py mixes whole numpy uint64 arrays (keyed
+# uniforms per decision); its scalar and array mixes are checked against the C one below.
+_MIXER_COPIES_ALLOWED = {"azuki/sampler.py"}
+
+
+def _code_of(path):
+    """The Python code of a file without its strings and comments."""
+    import io
+    import tokenize
+    toks = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
+    return " ".join(t.string for t in toks if t.type not in (tokenize.STRING, tokenize.COMMENT))
+
+
+def test_seed_mixer_and_deal_schedule_are_written_once():
+    """splitmix64's multipliers appear in C only in csrc/bot.c (azk_splitmix64);
+    no Python module recomputes the deal schedule ((e // 2) % len(...) and
+    the like) or a seed from the golden-ratio constant: they ask
+    azuki._core (deal_schedule, arena_deal, splitmix64, bot_seed_for)."""
+    import re
+    bad = []
+    for p in sorted((_ROOT / "csrc").glob("*.[ch]")) + [_ROOT / "azuki" / "_core.pyx"]:
+        if "0xBF58476D1CE4E5B9".lower() in p.read_text().lower() and p.name != "bot.c":
+            bad.append(f"{p.relative_to(_ROOT)}: a splitmix64 copy (use azk_splitmix64)")
+    schedule = re.compile(r"\(\s*\w+\s*//\s*[24]\s*\)\s*%\s*len\s*\(|\bdeal\s*%\s*len\s*\(|//\s*4\s*\)\s*%")
+    for p in sorted((_ROOT / "azuki").rglob("*.py")):
+        rel = str(p.relative_to(_ROOT))
+        code = _code_of(p)
+        if rel not in _MIXER_COPIES_ALLOWED and re.search(r"0x9e3779b97f4a7c15|0xbf58476d1ce4e5b9", code, re.I):
+            bad.append(f"{rel}: a seed mixer copy (use azuki._core.splitmix64 / bot_seed_for / deal_schedule)")
+        if schedule.search(code):
+            bad.append(f"{rel}: a deal-schedule copy (use azuki._core.deal_schedule / arena_deal)")
+    assert not bad, bad
+
+
+def test_allowed_mixer_copies_equal_the_c_one():
+    pytest.importorskip("torch")        # sampler.py is the learner's (the RL world)
+    from azuki import sampler
+    from azuki._core import splitmix64
+    for x in (0, 1, 5, 2**63, 2**64 - 1, 0x1234567890ABCDEF):
+        assert sampler._splitmix(x) == splitmix64(x)
+    seed, keys = 77, np.array([0, 1, 2, 2**40 + 3], dtype=np.uint64)
+    want = [(splitmix64(int(k) ^ splitmix64(seed)) >> 11) / (1 << 53) for k in keys]
+    assert sampler.keyed_uniforms(seed, keys).tolist() == want
+
+
+def test_python_schedules_equal_the_c_schedule():
+    """evaluate.vec_deal / vec_bot_seed, the arena's schedule, the
+    PettingZoo and Gymnasium envs' episode decks read the C schedule, and
+    give what the formulas documented for them give (so results stay those
+    of 4310ef3)."""
+    from azuki import arena, evaluate
+    M = (1 << 64) - 1
+    pairs = [("A", "B"), ("B", "A"), ("A", "A")]
+    for seed in (0, 7, M):
+        for e in range(40):
+            k = e // 2
+            p = pairs[(k // 2) % 3]
+            assert evaluate.vec_deal(e, seed, pairs) == ((seed + k) & M, p if k % 2 == 0 else p[::-1], e & 1)
+            assert evaluate.vec_bot_seed(seed, e) == seed ^ ((0x9E3779B97F4A7C15 * (e + 1)) & M)
+    cols, pairings = arena.schedule(24, 5, ("random", "greedy"), ("STT01", "STT02"))
+    for g in range(24):
+        deal, a_seat = divmod(g, 2)
+        assert cols["seed"][g] == 5 + deal and cols["a_seat"][g] == a_seat
+        assert cols["pairing"][g] == deal % len(pairings)
+        base = azuki._core.bot_seed_for(5, g)
+        assert (cols["bseed0"][g], cols["bseed1"][g]) == tuple(azuki._core.bot_seed_for(base, s) for s in (0, 1))
+    try:
+        from azuki.envs.pettingzoo import _episode_decks
+    except ImportError:
+        return
+    for e in list(range(30)) + [2**70 + 5]:
+        d0, d1 = pairs[(e // 2) % 3]
+        assert _episode_decks(pairs, e) == ((d1, d0) if e % 2 else (d0, d1))

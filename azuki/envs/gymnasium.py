@@ -87,12 +87,12 @@ class AzukiEnv(gymnasium.Env):
     # ---- episode -------------------------------------------------------------
     def _setup(self, e):
         """(agent seat, decks for seat 0 and 1) of episode number e."""
-        if self.seat_mode == "alternate":
-            seat, swap, k = e % 2, (e // 2) % 2, e // 4
-        else:
-            seat, swap, k = self.seat_mode, e % 2, e // 2
-        d0, d1 = self.pairings[k % len(self.pairings)]
-        return seat, ((d1, d0) if swap else (d0, d1))
+        # the schedule is defined in C (azk_deal_schedule): "alternate" is the paired schedule (the agent
+        # takes both seats of a deal), a fixed seat the unpaired one; both repeat every 4 * len(pairings)
+        paired = self.seat_mode == "alternate"
+        d = azuki._core.deal_schedule(e % (4 * len(self.pairings)), npairs=len(self.pairings), paired=paired)
+        d0, d1 = self.pairings[d["pairing"]]
+        return (d["agent_seat"] if paired else self.seat_mode), ((d1, d0) if d["swapped"] else (d0, d1))
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)

@@ -55,8 +55,10 @@ _ILLEGAL_MODES = ("lose", "raise")
 
 def _episode_decks(pairings, episode):
     """(decks for seat 0, seat 1) of episode number `episode`."""
-    d0, d1 = pairings[(episode // 2) % len(pairings)]
-    return (d1, d0) if episode % 2 else (d0, d1)
+    # the schedule is defined in C (azk_deal_schedule); it repeats every 2 * len(pairings) episodes
+    d = azuki._core.deal_schedule(episode % (2 * len(pairings)), npairs=len(pairings))
+    d0, d1 = pairings[d["pairing"]]
+    return (d1, d0) if d["swapped"] else (d0, d1)
 
 
 class AzukiAECEnv(AECEnv, EzPickle):

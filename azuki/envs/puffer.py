@@ -49,16 +49,10 @@ MODES = ("self", "bot", "policy")
 _M64 = (1 << 64) - 1
 
 
-def _splitmix64(x):
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return x ^ (x >> 31)
-
-
 def engine_seed(seed, stream=0):
-    """The engine seed of episode 0 of an env reset with `seed`, stream `stream`."""
-    return _splitmix64((seed & _M64) ^ _splitmix64(stream & _M64))
+    """The engine seed of episode 0 of an env reset with `seed`, stream `stream` (splitmix64, defined
+    once in C: azuki.h azk_splitmix64)."""
+    return _core.splitmix64((seed & _M64) ^ _core.splitmix64(stream & _M64))
 
 
 def _log_dict(raw, mode):

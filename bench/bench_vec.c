@@ -1,0 +1,87 @@
+/* bench_vec.c — VecGame's C loop (csrc/vec.c) with 1 and with k threads, side
+ * by side in one process: self-play, n games, uint8 observations + masks (and
+ * masks only), actions drawn from each acting game's legal-action list as the
+ * engine loop draws them. The picker and the step are timed apart, so the
+ * step's own rate (agent-steps/s: applied decisions) and the threads' speed-up
+ * are read without the picker. Usage: bench_vec [n] [steps] [runs] [k]
+ * (default 1024 200 5 2): medians of `runs` alternating runs.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "azuki.h"
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* agent-steps/s of the step alone (the picker's time left out) */
+static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_on, double *pick_s) {
+    static const int32_t pairs[2] = {0, 1};
+    azk_vec *v = malloc(azk_vec_size(n));
+    if (!v || azk_vec_init(v, cs, n, 1, AZK_VEC_SELF, 0, pairs, 1) != AZK_OK) exit(1);
+    azk_vec_set_obs(v, AZK_VEC_OBS_U8, AZK_VEC_WAIT_FULL);
+    if (azk_vec_set_threads(v, threads) != AZK_OK) exit(1);
+    int rows = azk_vec_rows(v), na = azk_num_actions();
+    uint8_t *obs = obs_on ? malloc((size_t)rows * (size_t)azk_obs_len()) : NULL;
+    uint8_t *masks = malloc((size_t)rows * (size_t)na), *term = malloc((size_t)rows), *trunc = malloc((size_t)rows);
+    float *rew = malloc(sizeof(float) * (size_t)rows);
+    int32_t *act = calloc((size_t)rows, sizeof(int32_t)), legal[4096];
+    azk_vec_observe(v, cs, obs, masks, NULL);
+    uint64_t x = 88172645463325252ULL;
+    long long applied = 0;
+    double t_step = 0, t_pick = 0;
+    for (int s = 0; s < steps; s++) {
+        double t0 = now();
+        for (int i = 0; i < n; i++) {
+            const azk_game *g = azk_vec_game(v, i);
+            int p = azk_current_player(g), cnt = azk_legal_actions(g, cs, legal, 4096);
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            act[2 * i] = act[2 * i + 1] = 0;
+            act[2 * i + p] = legal[x % (uint64_t)cnt];
+            applied++;
+        }
+        double t1 = now();
+        azk_vec_step(v, cs, act, obs, masks, rew, term, trunc, NULL);
+        t_step += now() - t1;
+        t_pick += t1 - t0;
+    }
+    azk_vec_set_threads(v, 1);
+    free(v), free(obs), free(masks), free(term), free(trunc), free(rew), free(act);
+    *pick_s = applied / t_pick;
+    return applied / t_step;
+}
+
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 1024, steps = argc > 2 ? atoi(argv[2]) : 200;
+    int runs = argc > 3 ? atoi(argv[3]) : 5, k = argc > 4 ? atoi(argv[4]) : 2;
+    if (n < 1 || steps < 1 || runs < 1 || runs > 64 || k < 2 || k > AZK_VEC_MAX_THREADS) return 2;
+    const azk_cardset *cs = azk_default_cardset();
+    for (int obs_on = 1; obs_on >= 0; obs_on--) {
+        double r1[64], rk[64], ratio[64], pick = 0;
+        for (int r = 0; r < runs; r++) { /* alternating, so load drifts hit both */
+            r1[r] = run(cs, n, steps, 1, obs_on, &pick);
+            rk[r] = run(cs, n, steps, k, obs_on, &pick);
+            ratio[r] = rk[r] / r1[r];
+        }
+        printf("self-play n=%d %-16s step alone: threads=1 %10.0f  threads=%d %10.0f agent-steps/s  "
+               "ratio %.2f (median of per-run ratios)  picker %.0f/s\n",
+               n, obs_on ? "uint8 obs+masks" : "masks only", median(r1, runs), k, median(rk, runs),
+               median(ratio, runs), pick);
+    }
+    return 0;
+}
