@@ -17,6 +17,8 @@
 #                    checked-in generated files (python -m azuki.convert --write-default)
 #   make ctest       build and run the C test programs (normal build)
 #   make asan      the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make tsan        VecGame's worker pool (tests/c/test_vec_threads.c) under ThreadSanitizer
+#   make bench-vec   VecGame's C step, 1 against 2 threads side by side (bench/bench_vec.c)
 #   make bench     engine benchmark (C)
 #   CARDS=FILE.json  with soak, fuzz-smoke, cards-ctest, bench: run over that card set
 #                    (e.g. azuki/data/expansion.json: starter + expansion, every deck pairing)
@@ -115,6 +117,25 @@ ctest: $(addprefix $(OUT)/opt/,$(C_TESTS))
 
 asan: $(addprefix $(OUT)/san/,$(C_TESTS))
 	@set -e; for t in $(C_TESTS); do echo "== $$t (asan+ubsan)"; ASAN_OPTIONS=detect_leaks=1 ./$(OUT)/san/$$t; done
+
+# ThreadSanitizer over the worker pool (csrc/vec.c): the core and the pool's test.
+CFLAGS_TSAN = $(CFLAGS_COMMON) -O1 -g -fsanitize=thread
+$(OUT)/tsan/libazuki_core.a: $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h)
+	@mkdir -p $(OUT)/tsan
+	cd $(OUT)/tsan && rm -f *.o && for s in $(AZK_CORE_SOURCES); do $(CC) $(CFLAGS_TSAN) -I../../csrc -I../../generated -c ../../$$s || exit 1; done && ar rcs libazuki_core.a *.o
+
+$(OUT)/tsan/test_vec_threads: tests/c/test_vec_threads.c $(OUT)/tsan/libazuki_core.a tests/c/azk_test.h
+	$(CC) $(CFLAGS_TSAN) -o $@ $< $(OUT)/tsan/libazuki_core.a
+
+.PHONY: tsan bench-vec
+tsan: $(OUT)/tsan/test_vec_threads
+	TSAN_OPTIONS=halt_on_error=1 ./$(OUT)/tsan/test_vec_threads
+
+$(OUT)/opt/bench_vec: bench/bench_vec.c $(OUT)/opt/libazuki_core.a
+	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -o $@ $< $(OUT)/opt/libazuki_core.a
+
+bench-vec: $(OUT)/opt/bench_vec
+	./$(OUT)/opt/bench_vec
 
 $(OUT)/opt/bench_engine: bench/bench_engine.c $(OUT)/opt/libazuki_core.a tests/c/azk_cardset_env.h
 	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -march=native -o $@ $< $(OUT)/opt/libazuki_core.a
