@@ -108,8 +108,8 @@ static int same(const struct run *a, const struct run *b, int u8, int mode) {
 
 static void test_threads_equal_one_thread(void) {
     const azk_cardset *cs = azk_default_cardset();
-#ifdef AZK_DEBUG
-    enum { N = 9, STEPS = 300 }; /* the sanitizer build checks every invariant at every step: fewer games */
+#if defined(AZK_DEBUG) || defined(__SANITIZE_THREAD__)
+    enum { N = 9, STEPS = 300 }; /* sanitizer builds (invariants at every step; TSan): fewer games */
 #else
     enum { N = 37, STEPS = 300 };
 #endif
@@ -119,7 +119,7 @@ static void test_threads_equal_one_thread(void) {
             for (int waiting = 0; waiting < 2; waiting++)
                 for (int illegal = 0; illegal < 2; illegal++) {
                     if (!u8 && (waiting || illegal)) continue; /* float32: one config per mode is enough */
-#ifdef AZK_DEBUG
+#if defined(AZK_DEBUG) || defined(__SANITIZE_THREAD__)
                     if (!u8 || waiting) continue;
 #endif
                     struct run a, b;
@@ -147,7 +147,7 @@ static void test_threads_equal_one_thread(void) {
                     run_close(&b);
                     configs++;
                 }
-#ifdef AZK_DEBUG
+#if defined(AZK_DEBUG) || defined(__SANITIZE_THREAD__)
     AZK_CHECK(configs == 3 * 2);
 #else
     AZK_CHECK(configs == 3 * 5);
