@@ -882,3 +882,26 @@ def test_python_schedules_equal_the_c_schedule():
     for e in list(range(30)) + [2**70 + 5]:
         d0, d1 = pairs[(e // 2) % 3]
         assert _episode_decks(pairs, e) == ((d1, d0) if e % 2 else (d0, d1))
+
+
+def test_threads_vecgame_in_a_forked_child_runs_on_one_thread():
+    """After fork() the child has no workers: its pooled VecGame steps on the
+    calling thread and gives what the parent gives (no hang, no crash)."""
+    import os
+    v = VecGame(16, seed=3, threads=2)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:        # the child: step, report the hashes, leave without cleanup
+        try:
+            for _ in range(50):
+                v.step(_legal(v))
+            os.write(w, repr([v.state_hash(i) for i in range(16)]).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as f:
+        child = f.read()
+    os.waitpid(pid, 0)
+    for _ in range(50):
+        v.step(_legal(v))
+    assert child == repr([v.state_hash(i) for i in range(16)])
