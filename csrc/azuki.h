@@ -29,8 +29,9 @@ typedef enum azk_status {
     AZK_ERR_ARG = 3,        /* bad argument (index, deck, size) */
     AZK_ERR_CORRUPT = 4,    /* state bytes rejected: magic, version, size, checksum or content */
     AZK_ERR_CARDSET = 5,    /* card set failed verification, or bytes belong to another set */
-    AZK_ERR_LIMIT = 6       /* unused since state version 2: a bound reached ends the game
-                               TRUNCATED with a reason (azk_end_reason) and the step returns OK */
+    AZK_ERR_LIMIT = 6       /* azk_vec_set_threads: the OS refused a thread or memory; no engine call
+                             * returns it since state version 2: a bound reached ends the game
+                             * TRUNCATED with a reason (azk_end_reason) and the step returns OK */
 } azk_status;
 
 /* Library facts. */
@@ -319,7 +320,7 @@ int azk_vec_rows(const azk_vec *v);
  * call it before freeing a vector that has threads, or before azk_vec_init
  * on the same memory. One call at a time per vector still (the caller's
  * rule); workers block all signals. AZK_ERR_ARG for a bad k, AZK_ERR_LIMIT
- * if the OS refuses a thread (the vector is then left with one thread).
+ * if the OS refuses a thread or memory (the vector is then left with one thread).
  * After fork() a child's vector runs on the calling thread alone. */
 azk_status azk_vec_set_threads(azk_vec *v, int k);
 int azk_vec_threads(const azk_vec *v); /* k; -1 for NULL */

@@ -396,10 +396,10 @@ azk_status azk_vec_set_threads(azk_vec *v, int k) {
     v->pool = NULL;
     if (k == 1) return AZK_OK;
     struct vec_pool *p = calloc(1, sizeof *p);
-    if (!p) return AZK_ERR_ARG;
+    if (!p) return AZK_ERR_LIMIT;
     if (pthread_mutex_init(&p->mu, NULL) || pthread_cond_init(&p->go, NULL) || pthread_cond_init(&p->done, NULL)) {
         free(p); /* cannot happen with default attributes on Linux */
-        return AZK_ERR_ARG;
+        return AZK_ERR_LIMIT;
     }
     p->pid = getpid();
     /* chunks: about 8 per thread, so a delayed thread holds up little */
