@@ -3,7 +3,11 @@
  * masks only), actions drawn from each acting game's legal-action list as the
  * engine loop draws them. The picker and the step are timed apart, so the
  * step's own rate (agent-steps/s: applied decisions) and the threads' speed-up
- * are read without the picker. Usage: bench_vec [n] [steps] [runs] [k]
+ * are read without the picker. It also prints the process CPU time per
+ * agent-step of the step (all threads): equal CPU per step at 1 and k threads
+ * means the pool costs little, so the speed-up is bounded by free cores, not
+ * by the pool; where no second core is free (a shared machine), the wall
+ * clock ratio cannot show it. Usage: bench_vec [n] [steps] [runs] [k]
  * (default 1024 200 5 2): medians of `runs` alternating runs.
  */
 #define _POSIX_C_SOURCE 199309L
@@ -13,11 +17,12 @@
 
 #include "azuki.h"
 
-static double now(void) {
+static double clock_s(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+static double now(void) { return clock_s(CLOCK_MONOTONIC); }
 
 static int cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -30,7 +35,8 @@ static double median(double *v, int n) {
 }
 
 /* agent-steps/s of the step alone (the picker's time left out) */
-static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_on, double *pick_s) {
+static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_on, double *pick_s,
+                  double *cpu_ns) {
     static const int32_t pairs[2] = {0, 1};
     azk_vec *v = malloc(azk_vec_size(n));
     if (!v || azk_vec_init(v, cs, n, 1, AZK_VEC_SELF, 0, pairs, 1) != AZK_OK) exit(1);
@@ -44,7 +50,7 @@ static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_
     azk_vec_observe(v, cs, obs, masks, NULL);
     uint64_t x = 88172645463325252ULL;
     long long applied = 0;
-    double t_step = 0, t_pick = 0;
+    double t_step = 0, t_pick = 0, t_cpu = 0;
     for (int s = 0; s < steps; s++) {
         double t0 = now();
         for (int i = 0; i < n; i++) {
@@ -55,14 +61,16 @@ static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_
             act[2 * i + p] = legal[x % (uint64_t)cnt];
             applied++;
         }
-        double t1 = now();
+        double t1 = now(), c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         azk_vec_step(v, cs, act, obs, masks, rew, term, trunc, NULL);
         t_step += now() - t1;
+        t_cpu += clock_s(CLOCK_PROCESS_CPUTIME_ID) - c1;
         t_pick += t1 - t0;
     }
     azk_vec_set_threads(v, 1);
     free(v), free(obs), free(masks), free(term), free(trunc), free(rew), free(act);
     *pick_s = applied / t_pick;
+    *cpu_ns = 1e9 * t_cpu / (double)applied;
     return applied / t_step;
 }
 
@@ -72,16 +80,18 @@ int main(int argc, char **argv) {
     if (n < 1 || steps < 1 || runs < 1 || runs > 64 || k < 2 || k > AZK_VEC_MAX_THREADS) return 2;
     const azk_cardset *cs = azk_default_cardset();
     for (int obs_on = 1; obs_on >= 0; obs_on--) {
-        double r1[64], rk[64], ratio[64], pick = 0;
+        double r1[64], rk[64], ratio[64], c1[64], ck[64], pick = 0;
         for (int r = 0; r < runs; r++) { /* alternating, so load drifts hit both */
-            r1[r] = run(cs, n, steps, 1, obs_on, &pick);
-            rk[r] = run(cs, n, steps, k, obs_on, &pick);
+            r1[r] = run(cs, n, steps, 1, obs_on, &pick, &c1[r]);
+            rk[r] = run(cs, n, steps, k, obs_on, &pick, &ck[r]);
             ratio[r] = rk[r] / r1[r];
         }
         printf("self-play n=%d %-16s step alone: threads=1 %10.0f  threads=%d %10.0f agent-steps/s  "
                "ratio %.2f (median of per-run ratios)  picker %.0f/s\n",
                n, obs_on ? "uint8 obs+masks" : "masks only", median(r1, runs), k, median(rk, runs),
                median(ratio, runs), pick);
+        printf("    CPU per agent-step of the step (all threads): threads=1 %.0f ns, threads=%d %.0f ns\n",
+               median(c1, runs), k, median(ck, runs));
     }
     return 0;
 }
