@@ -131,13 +131,13 @@ $(OUT)/tsan/test_vec_threads: tests/c/test_vec_threads.c $(OUT)/tsan/libazuki_co
 tsan: $(OUT)/tsan/test_vec_threads
 	TSAN_OPTIONS=halt_on_error=1 ./$(OUT)/tsan/test_vec_threads
 
-$(OUT)/opt/bench_vec: bench/bench_vec.c $(OUT)/opt/libazuki_core.a
+$(OUT)/opt/bench_vec: bench/bench_vec.c bench/bench_util.h $(OUT)/opt/libazuki_core.a
 	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -o $@ $< $(OUT)/opt/libazuki_core.a
 
 bench-vec: $(OUT)/opt/bench_vec
 	./$(OUT)/opt/bench_vec
 
-$(OUT)/opt/bench_engine: bench/bench_engine.c $(OUT)/opt/libazuki_core.a tests/c/azk_cardset_env.h
+$(OUT)/opt/bench_engine: bench/bench_engine.c bench/bench_util.h $(OUT)/opt/libazuki_core.a tests/c/azk_cardset_env.h
 	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -march=native -o $@ $< $(OUT)/opt/libazuki_core.a
 
 # The C random-play property test (test_engine: invariants after every step,

@@ -16,23 +16,8 @@
 #include <time.h>
 
 #include "azuki.h"
+#include "bench_util.h"
 
-static double clock_s(clockid_t id) {
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-static double now(void) { return clock_s(CLOCK_MONOTONIC); }
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* agent-steps/s of the step alone (the picker's time left out) */
 static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_on, double *pick_s,
@@ -61,10 +46,10 @@ static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_
             act[2 * i + p] = legal[x % (uint64_t)cnt];
             applied++;
         }
-        double t1 = now(), c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        double t1 = now(), c1 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
         azk_vec_step(v, cs, act, obs, masks, rew, term, trunc, NULL);
         t_step += now() - t1;
-        t_cpu += clock_s(CLOCK_PROCESS_CPUTIME_ID) - c1;
+        t_cpu += bench_clock(CLOCK_PROCESS_CPUTIME_ID) - c1;
         t_pick += t1 - t0;
     }
     azk_vec_set_threads(v, 1);

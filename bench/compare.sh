@@ -8,6 +8,7 @@
 #   bash bench/compare.sh 662b603          # 7 rounds of 20,000 games each
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh   # median
 rev=${1:?usage: bench/compare.sh REV [ROUNDS] [GAMES]}
 rounds=${2:-7}
 games=${3:-20000}
@@ -21,7 +22,6 @@ for ((i = 0; i < rounds; i++)); do
     base+=("$("$tmp/base/out/opt/bench_engine" "$games" 1 | awk '/decisions\/s/ {print $2}')")
     head+=("$(./out/opt/bench_engine "$games" 1 | awk '/decisions\/s/ {print $2}')")
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 mb=$(median "${base[@]}") mh=$(median "${head[@]}")
 echo "decisions/s, median of $rounds alternating runs of $games games"
 echo "  $rev: $mb"
