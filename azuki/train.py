@@ -279,7 +279,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     pairings = [tuple(p) for p in env_cfg["pairings"]]
     vec = pv.make(AzukiEnv, backend=batched_serial(), num_envs=n_envs,
                   env_kwargs=dict(num_envs=games, mode="policy", opponent=league.bots[0], pairings=pairings,
-                                  report_interval=1 << 30))
+                                  report_interval=1 << 30, threads=int(env_cfg["threads"])))
     trainer = None
     try:
         for k, env in enumerate(vec.envs):

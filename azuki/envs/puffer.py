@@ -86,11 +86,15 @@ class AzukiEnv(pufferlib.PufferEnv):
     obs_dtype ("uint8" default, or "float32"), waiting_obs ("full" | "mask",
     VecGame), action_heads (MultiDiscrete heads), illegal_action ("lose" |
     "raise"), report_interval (steps between logs), render_mode (None |
-    "ansi"), buf (PufferLib's buffers)."""
+    "ansi"), threads (VecGame's threads=k: k - 1 C worker threads and the
+    caller step, observe and answer with built-in bots slices of the games;
+    every buffer and trajectory equals threads=1's, docs/vecgame.md), buf
+    (PufferLib's buffers)."""
 
     def __init__(self, num_envs=1024, mode="self", bot="random", opponent=None,
                  pairings=(("STT01", "STT02"),), seed=0, stream=0, cards=None, obs_dtype="uint8", waiting_obs="full",
-                 action_heads=False, illegal_action="lose", report_interval=32, render_mode=None, buf=None):
+                 action_heads=False, illegal_action="lose", report_interval=32, render_mode=None, threads=1,
+                 buf=None):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         if mode == "bot" and bot not in _core.BOT_KINDS:
@@ -108,12 +112,16 @@ class AzukiEnv(pufferlib.PufferEnv):
         if isinstance(report_interval, bool) or not isinstance(report_interval, (int, np.integer)) \
                 or report_interval < 1:
             raise ValueError(f"report_interval must be an int >= 1, got {report_interval!r}")
+        # (VecGame checks the upper bound, azuki.h AZK_VEC_MAX_THREADS, when reset() builds it)
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+            raise ValueError(f"threads must be an int >= 1, got {threads!r}")
         self.n = int(num_envs)
         self.mode, self.bot, self.opponent = mode, bot, opponent
         self.pairings = tuple(tuple(p) for p in pairings)
         self.cards, self.obs_dtype, self.waiting_obs = cards, obs_dtype, waiting_obs
         self.action_heads, self.illegal_action = bool(action_heads), illegal_action
         self.report_interval, self.render_mode = int(report_interval), render_mode
+        self.threads = int(threads)
         self.seed = self._check_seed(seed, "seed")
         self.stream = self._check_seed(stream, "stream")
         self.num_agents = 2 * self.n if mode == "self" else self.n
@@ -158,7 +166,8 @@ class AzukiEnv(pufferlib.PufferEnv):
                                  bot=self.bot if self.mode == "bot" else "random", cards=self.cards,
                                  buffers=bufs, obs_dtype=self.obs_dtype, waiting_obs=self.waiting_obs,
                                  illegal="lose" if self.illegal_action == "lose" else "raise",
-                                 masks=self.action_heads)   # else the mask lives only in the observation
+                                 masks=self.action_heads,   # else the mask lives only in the observation
+                                 threads=self.threads)
         self.tick = 0
         self._heads_replaced = 0
         self._opp_decisions = np.zeros(self.n, dtype=np.uint64)   # per game: opponent decisions answered

@@ -374,3 +374,98 @@ def test_large_evaluation_over_ray():
         assert evaluate_ray("greedy", "random", games=96, seed=3, workers=2)["outcomes"] == r["outcomes"]
     finally:
         ray.shutdown()
+
+
+def _threads_trace(threads, mode, steps, **kw):
+    """obs, rewards, terminals, truncations after every step of one AzukiEnv
+    under masked random actions (a fixed action stream), and its log."""
+    env = AzukiEnv(num_envs=24, mode=mode, threads=threads, report_interval=1 << 30, **kw)
+    env.reset(seed=13)
+    rng = np.random.default_rng(2)
+    trace = []
+    for _ in range(steps):
+        env.step(masked_random(env.observations, rng))
+        trace.append((env.observations.copy(), env.rewards.copy(), env.terminals.copy(), env.truncations.copy()))
+    return trace, env.log(), env.take_results()
+
+
+@pytest.mark.parametrize("mode, kw", [("self", {}), ("bot", dict(bot="greedy")),
+                                      ("policy", dict(opponent="greedy"))])
+def test_threads_give_the_same_trajectories(mode, kw):
+    """AzukiEnv(threads=2) passes threads to its VecGame (C worker pool) and
+    every buffer after every step equals threads=1's: self-play, a built-in
+    bot moving inside step(), and a league slot whose bot answers in C."""
+    env = AzukiEnv(num_envs=24, mode=mode, threads=2, **kw)
+    env.reset(seed=1)
+    assert env.vec.threads == 2
+    one, log1, res1 = _threads_trace(1, mode, 150, **kw)
+    two, log2, res2 = _threads_trace(2, mode, 150, **kw)
+    for a, b in zip(one, two):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+    assert log1 == log2 and log1["n"] > 0
+    assert res1 == res2
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 1.5, "2"])
+def test_bad_threads(bad):
+    with pytest.raises(ValueError, match="threads"):
+        AzukiEnv(num_envs=2, threads=bad)
+    env = AzukiEnv(num_envs=2, threads=10 ** 6)        # above VecGame's bound: refused at reset, nothing built
+    with pytest.raises(ValueError, match="threads"):
+        env.reset(seed=0)
+    assert env.vec is None
+
+
+def _league_trace(threads, steps=50):
+    """A league under batched_serial: slots against a keyed snapshot (two
+    slots, one forward per round), greedy and random bots; every step's
+    buffers, and each round's bot answers (recorded on the games)."""
+    torch = pytest.importorskip("torch")
+    from azuki.envs import puffer
+    from azuki.policy import PolicyPlayer, make_policy
+    torch.manual_seed(3)
+    snap = PolicyPlayer(make_policy("flat", hidden=16).eval(), seed=77, name="snap")
+    vec = pv.make(AzukiEnv, backend=puffer.batched_serial(), num_envs=4,
+                  env_kwargs=dict(num_envs=12, mode="policy", opponent="random", report_interval=1 << 30,
+                                  threads=threads))
+    bot_answers = []
+    real_answered = AzukiEnv._opponent_answered
+
+    def answered(self, acts, idx):          # the opponents' actions, bots' included, as applied
+        bot_answers.append((self.stream, self.opponent_name, np.asarray(acts)[idx].copy()))
+        return real_answered(self, acts, idx)
+    try:
+        AzukiEnv._opponent_answered = answered
+        for k, (env, opp) in enumerate(zip(vec.envs, (snap, "greedy", snap, "random"))):
+            env.stream = k
+            env.set_opponent(opp, name=getattr(opp, "name", opp))
+            assert env.threads == threads
+        vec.async_reset(21)
+        rng = np.random.default_rng(5)
+        trace = []
+        for _ in range(steps):
+            obs = vec.recv()[0]
+            trace.append((obs.copy(), vec.rewards.copy(), vec.terminals.copy(), vec.truncations.copy()))
+            vec.send(masked_random(obs, rng))
+        results = [env.take_results() for env in vec.envs]
+    finally:
+        AzukiEnv._opponent_answered = real_answered
+        vec.close()
+    return trace, results, bot_answers
+
+
+def test_threads_give_the_same_league_play():
+    """The training league (batched snapshot forwards, bots in C) with
+    threads=2 per env: the same observations, rewards, ends, per-opponent
+    results and opponent actions (the bots' included) as threads=1."""
+    t1, r1, b1 = _league_trace(1)
+    t2, r2, b2 = _league_trace(2)
+    for a, b in zip(t1, t2):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+    assert r1 == r2 and any(sum(v) for res in r1 for v in res.values())
+    assert len(b1) == len(b2) and {name for _, name, _ in b1} == {"snap", "greedy", "random"}
+    for (s1, n1, a1), (s2, n2, a2) in zip(b1, b2):
+        assert (s1, n1) == (s2, n2)
+        np.testing.assert_array_equal(a1, a2)

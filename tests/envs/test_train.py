@@ -67,6 +67,21 @@ def test_same_seed_same_checkpoint_with_a_step_budget(tmp_path):
         assert torch.equal(va, vb), k
 
 
+def test_env_threads_give_the_same_checkpoint(tmp_path):
+    """[env] threads = 2 (each AzukiEnv's VecGame steps and plays the bots on
+    a C worker pool) trains exactly the run threads = 1 trains: the same
+    seed gives the same weights."""
+    cfg = tiny_config(seed=5)
+    cfg["env"]["threads"] = 2
+    a = T.train(cfg, tmp_path / "a", log=lambda m: None)
+    b = T.train(tiny_config(seed=5), tmp_path / "b", log=lambda m: None)
+    assert T.load_config()["env"]["threads"] == 1
+    pa, _ = load_checkpoint(a["checkpoint"])
+    pb, _ = load_checkpoint(b["checkpoint"])
+    for (k, va), (_, vb) in zip(pa.state_dict().items(), pb.state_dict().items()):
+        assert torch.equal(va, vb), k
+
+
 def test_resume_continues_the_run(tmp_path):
     T.train(tiny_config(), tmp_path / "run", log=lambda m: None)
     lines = []

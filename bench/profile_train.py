@@ -1,0 +1,150 @@
+"""bench/profile_train.py — where one PPO iteration of `azuki train` spends its time.
+
+Runs `azuki.train.train` in this process for a fixed step budget (the
+curve's evaluations left out: eval.games is tiny, no final evaluation, no
+checkpoint until the end) with timers wrapped around the parts of an
+iteration, and prints milliseconds per PPO iteration (envs x games_per_env x
+bptt_horizon agent-steps of the run's config):
+
+    rollout (PuffeRL.evaluate)
+      env step (BatchedSerial.send)
+        agents' C step (AzukiEnv._agent_step)
+        opponents' rounds (play_opponents), of which the built-in bots'
+          moves (VecGame.bot_opponent_actions, C), the opponents' C steps
+          and bookkeeping (AzukiEnv._opponent_answered), the snapshot
+          players (PolicyPlayer.act: torch forward + sampling)
+      the rest of the rollout: the learner's forward, sampling, PuffeRL's copies
+    learn (PuffeRL.train): forward, backward, optimizer
+
+With --cprofile it runs under cProfile instead (Python-heavy parts slowed)
+and prints the 30 functions with the most own time.
+
+Usage (from the repository root, .venv-puffer; PYTHONPATH=. to profile this
+checkout without rebuilding the venv's wheel):
+
+    PYTHONPATH=. .venv-puffer/bin/python bench/profile_train.py [STEPS] [--cprofile] [--set section.key=value ...]
+
+STEPS defaults to 81,920 (10 iterations of the default config), with
+league.snapshot_steps = 16,384 so snapshots join the league after two
+iterations (as in a long run), unless --set says otherwise. The machine may
+be shared: compare runs side by side, not with figures taken at another time.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import tempfile
+import time
+
+TIMERS = {}
+
+
+def _timed(label, fn):
+    @functools.wraps(fn)
+    def wrapper(*a, **k):
+        t0 = time.perf_counter()
+        try:
+            return fn(*a, **k)
+        finally:
+            TIMERS[label] = TIMERS.get(label, 0.0) + time.perf_counter() - t0
+    return wrapper
+
+
+def _install():
+    """Timers around the parts of an iteration (module docstring)."""
+    import pufferlib.pufferl as pufferl
+    from azuki import _core, policy
+    from azuki.envs import puffer
+
+    class TimedVec(_core.VecGame):
+        def bot_opponent_actions(self, bot):
+            t0 = time.perf_counter()
+            try:
+                return super().bot_opponent_actions(bot)
+            finally:
+                TIMERS["bots"] = TIMERS.get("bots", 0.0) + time.perf_counter() - t0
+
+    class CoreProxy:        # puffer._core with a VecGame whose bot moves are timed
+        def __getattr__(self, name):
+            return TimedVec if name == "VecGame" else getattr(_core, name)
+
+    puffer._core = CoreProxy()
+    pufferl.PuffeRL.evaluate = _timed("rollout", pufferl.PuffeRL.evaluate)
+    pufferl.PuffeRL.train = _timed("learn", pufferl.PuffeRL.train)
+    puffer.AzukiEnv._agent_step = _timed("agent_step", puffer.AzukiEnv._agent_step)
+    puffer.AzukiEnv._opponent_answered = _timed("opp_step", puffer.AzukiEnv._opponent_answered)
+    puffer.play_opponents = _timed("rounds", puffer.play_opponents)
+    policy.PolicyPlayer.act = policy.PolicyPlayer.__call__ = _timed("snapshots", policy.PolicyPlayer.act)
+    serial = puffer.batched_serial
+
+    def batched_serial():
+        cls = serial()
+        cls.send = _timed("send", cls.send)
+        return cls
+    puffer.batched_serial = batched_serial
+
+
+ROWS = [("rollout", "rollout (PuffeRL.evaluate)"),
+        ("send", "  env step (BatchedSerial.send)"),
+        ("agent_step", "    agents' C step (AzukiEnv._agent_step)"),
+        ("rounds", "    opponents' rounds (play_opponents)"),
+        ("bots", "      built-in bots' moves (VecGame.bot_opponent_actions, C)"),
+        ("opp_step", "      opponents' C steps + bookkeeping (_opponent_answered)"),
+        ("snapshots", "      snapshot players (PolicyPlayer.act, torch)"),
+        ("rounds_rest", "      the rest (pending lists, batching, Python)"),
+        ("rollout_rest", "  learner forward, sampling, PuffeRL's copies"),
+        ("learn", "learn (PuffeRL.train)")]
+
+
+def main(argv):
+    steps, sets, use_cprofile = 81920, [], False
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a == "--set":
+            sets.append(args.pop(0))
+        elif a == "--cprofile":
+            use_cprofile = True
+        else:
+            steps = int(a)
+    from azuki.train import load_config, train
+    overrides = ["league.snapshot_steps=16384", "eval.games=8", "eval.final_games=0", "eval.minutes=1000",
+                 "run.checkpoint_minutes=1000"] + sets
+    cfg = load_config(None, overrides)
+    cfg["run"]["minutes"], cfg["run"]["steps"] = 0, steps
+    e, p = cfg["env"], cfg["ppo"]
+    per_iter = int(e["envs"]) * int(e["games_per_env"]) * int(p["bptt_horizon"])
+    prof = None
+    if use_cprofile:
+        import cProfile
+        prof = cProfile.Profile()
+    else:
+        _install()
+    with tempfile.TemporaryDirectory() as out:
+        t0 = time.perf_counter()
+        if prof:
+            prof.enable()
+        s = train(cfg, out, quiet=True, log=lambda m: None)
+        if prof:
+            prof.disable()
+        wall = time.perf_counter() - t0
+    iters = s["steps"] / per_iter
+    print(f"azuki train: {s['steps']:,} agent-steps ({iters:.1f} iterations of {per_iter:,}), "
+          f"{s['steps_per_second']:,.0f} agent-steps/s in the loop, {wall:.1f} s in all "
+          f"({'under cProfile' if prof else 'timers'}); overrides: {' '.join(overrides)}")
+    if prof:
+        import pstats
+        pstats.Stats(prof).sort_stats("tottime").print_stats(30)
+        return 0
+    t = dict(TIMERS)
+    t["rounds_rest"] = t.get("rounds", 0) - t.get("bots", 0) - t.get("opp_step", 0) - t.get("snapshots", 0)
+    t["rollout_rest"] = t.get("rollout", 0) - t.get("send", 0)
+    print(f"{'per iteration':<66} {'ms':>8}")
+    for key, label in ROWS:
+        if key in t:
+            print(f"{label:<66} {1000 * t[key] / iters:8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
