@@ -11,10 +11,10 @@ _CORE_NAMES = ("Game", "VecGame", "CardSet", "IllegalActionError", "StateError",
                "NUM_ACTIONS", "ACTION_TYPES", "HEAD_SIZES", "EVENT_TYPES", "END_REASONS", "INVARIANTS",
                "invariant_text", "encode", "decode", "simulate",
                "rng_outputs", "rng_bounded", "rng_shuffle", "clear_cardset_cache", "cardset_cache_info",
-               "BOT_KINDS", "OBS_LEN", "obs_decode_u8")
+               "BOT_KINDS", "OBS_LEN", "OBS_VERSION")
 
 # Observation helpers (azuki/obs.py; they need the extension).
-_OBS_NAMES = ("obs_layout", "obs_slice")
+_OBS_NAMES = ("obs_layout", "obs_slice", "obs_decode")
 
 
 # Pure-Python helpers (no extension needed).
@@ -30,7 +30,7 @@ def __getattr__(name):
         return getattr(_core, name)
     if name in _OBS_NAMES:
         from . import obs
-        return getattr(obs, name)
+        return getattr(obs, "decode" if name == "obs_decode" else name)
     raise AttributeError(f"module 'azuki' has no attribute {name!r}")
 
 

@@ -98,19 +98,17 @@ cdef extern from "azuki.h" nogil:
     int azk_obs_version()
     int azk_obs_len()
     int azk_obs_num_fields()
-    int azk_obs_field(int field, int *offset, int *rows, int *cols)
+    int azk_obs_field(int field, int *offset, int *rows, int *cols, int *kind, int *n)
     const char *azk_obs_field_name(int field)
     const char *azk_obs_field_doc(int field)
-    const char *azk_obs_field_norm(int field)
-    int azk_observe(const azk_game *g, const azk_cardset *cs, int player, float *out)
-    int azk_observe_u8(const azk_game *g, const azk_cardset *cs, int player, uint8_t *out)
+    const char *azk_obs_kind_name(int kind)
+    int azk_observe(const azk_game *g, const azk_cardset *cs, int player, uint8_t *out)
     ctypedef struct azk_vec:
         pass
     enum:
         AZK_VEC_SELF
         AZK_VEC_BOT
         AZK_VEC_POLICY
-        AZK_VEC_OBS_F32
         AZK_VEC_OBS_U8
         AZK_VEC_WAIT_FULL
         AZK_VEC_WAIT_MASK

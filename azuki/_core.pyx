@@ -84,18 +84,19 @@ cdef int _EXPORT_SIZE = EXPORT_LAYOUT.size
 cdef array.array _EXPORT_TEMPLATE = _pyarray.array("i", [0])
 assert _EXPORT_TEMPLATE.itemsize == sizeof(int32_t)
 # The observation layout of csrc/azk_obs.def, as the C library built it:
-# (name, offset, rows, cols, doc, norm) per slice (azuki.obs.obs_layout).
+# (name, offset, rows, cols, kind, n, doc) per field (azuki.obs.obs_layout;
+# kind: "id", "enum", "num", "snum", "bits" or "place").
 OBS_LEN = azk_obs_len()
 OBS_VERSION = azk_obs_version()
 
 
 def _obs_fields():
-    cdef int i, off = 0, rows = 0, cols = 0
+    cdef int i, off = 0, rows = 0, cols = 0, kind = 0, n = 0
     out = []
     for i in range(azk_obs_num_fields()):
-        azk_obs_field(i, &off, &rows, &cols)
-        out.append((azk_obs_field_name(i).decode(), off, rows, cols,
-                    azk_obs_field_doc(i).decode(), azk_obs_field_norm(i).decode()))
+        azk_obs_field(i, &off, &rows, &cols, &kind, &n)
+        out.append((azk_obs_field_name(i).decode(), off, rows, cols, azk_obs_kind_name(kind).decode(), n,
+                    azk_obs_field_doc(i).decode()))
     return tuple(out)
 
 
@@ -745,24 +746,24 @@ cdef class Game:
         return out
 
     def observe(self, player, out=None):
-        """Player's observation: np.float32[OBS_LEN], every value in [-1, 1],
-        in the layout of azuki.obs_layout() (docs/observation.md). Only what
-        that player may know; the legal-action mask is slice MASK (all 0 when
-        the player does not decide). `out`: a C-contiguous, writeable float32
-        array of shape (OBS_LEN,) to fill instead of a new one (checked before
-        anything is written)."""
+        """Player's observation: np.uint8[OBS_LEN] (bytes) in the layout of
+        azuki.obs_layout() (docs/observation.md; azuki.obs.decode names and
+        unpacks it). Only what that player may know; the legal-action mask
+        is field MASK, packed bits (all 0 when the player does not decide).
+        `out`: a C-contiguous, writeable uint8 array of shape (OBS_LEN,) to
+        fill instead of a new one (checked before anything is written)."""
         self._ck()
         cdef int p = _int_in(player, "player", 0, 1)
         if out is None:
-            out = np.empty(OBS_LEN, dtype=np.float32)
+            out = np.empty(OBS_LEN, dtype=np.uint8)
         else:
             if not isinstance(out, np.ndarray):
                 raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
-            if out.dtype != np.float32 or out.shape != (OBS_LEN,):
-                raise ValueError(f"out must have dtype float32 and shape ({OBS_LEN},), got {out.dtype} {out.shape}")
+            if out.dtype != np.uint8 or out.shape != (OBS_LEN,):
+                raise ValueError(f"out must have dtype uint8 and shape ({OBS_LEN},), got {out.dtype} {out.shape}")
             if not out.flags.c_contiguous or not out.flags.writeable:
                 raise ValueError("out must be C-contiguous and writeable")
-        cdef float[::1] v = out
+        cdef uint8_t[::1] v = out
         if azk_observe(self.g, self.cs, p, &v[0]) != OBS_LEN:
             raise AzukiError("the engine's observation failed")
         return out
@@ -1305,7 +1306,7 @@ def _bench_micro(reps=200000, seed=1):
     cdef uint64_t sink = 0, x = 0x9E3779B97F4A7C15ULL, s_ = _seed(seed)
     cdef long i
     cdef int k, m
-    cdef double t0, cal, reset, clone, hsh, ser, des, msk, lst, bw, obsf, obsu
+    cdef double t0, cal, reset, clone, hsh, ser, des, msk, lst, bw, obsu
     cdef azk_rng pick
     try:
         with nogil:
@@ -1351,11 +1352,7 @@ def _bench_micro(reps=200000, seed=1):
             lst = (_now() - t0) / n * 1e9
             t0 = _now()
             for i in range(n // 10 + 1):
-                sink += <uint64_t>azk_observe(g, cs, <int>(i & 1), <float *>src)
-            obsf = (_now() - t0) / (n // 10 + 1) * 1e9
-            t0 = _now()
-            for i in range(n // 10 + 1):
-                sink += <uint64_t>azk_observe_u8(g, cs, <int>(i & 1), src)
+                sink += <uint64_t>azk_observe(g, cs, <int>(i & 1), src)
             obsu = (_now() - t0) / (n // 10 + 1) * 1e9
             memset(src, 1, big)
             memset(dst, 0, big)
@@ -1369,7 +1366,7 @@ def _bench_micro(reps=200000, seed=1):
             PyMem_Free(<void *>p)
     return {"calibration_ns": cal, "reset_ns": reset, "clone_ns": clone, "hash_ns": hsh,
             "serialize_ns": ser, "deserialize_ns": des, "mask_ns": msk, "legal_list_ns": lst,
-            "observe_ns": obsf, "observe_u8_ns": obsu, "obs_bytes_float32": OBS_LEN * 4, "obs_bytes_uint8": OBS_LEN,
+            "observe_ns": obsu, "obs_bytes": OBS_LEN,
             "memcpy_bytes_per_s": bw, "state_bytes": gsz, "serialized_bytes": ssz, "_sink": sink & 1}
 
 
@@ -1619,26 +1616,13 @@ _VEC_BUFFERS = ("obs", "masks", "rewards", "terminals", "truncations", "acting",
                 "opp_pending")
 
 
-def obs_decode_u8(u8):
-    """Decode a uint8 observation (VecGame(obs_dtype="uint8"), C
-    azk_observe_u8) back to float32: v = (u - 128) / 127. The encoding is
-    u = 128 + round(127 v), so the decoded value is within 0.5 / 127 (about
-    0.0039) of the float observation, and the values -1, 0 and 1 (every 0/1
-    slice, the MASK slice included) decode exactly. Any shape; returns a new
-    float32 array."""
-    a = np.asarray(u8)
-    if a.dtype != np.uint8:
-        raise ValueError(f"obs_decode_u8 takes a uint8 array, got {a.dtype}")
-    return (a.astype(np.float32) - np.float32(128)) / np.float32(127)
-
-
 cdef inline void *_ptr(object a):
     """The data pointer of a C-contiguous numpy array (NULL for None)."""
     return NULL if a is None else <void *><size_t>a.ctypes.data
 
 
 _VEC_MODES = {"self": AZK_VEC_SELF, "bot": AZK_VEC_BOT, "policy": AZK_VEC_POLICY}
-_VEC_DTYPES = {"float32": AZK_VEC_OBS_F32, "uint8": AZK_VEC_OBS_U8}
+_VEC_DTYPES = {"uint8": AZK_VEC_OBS_U8}   # the one observation encoding since layout v4
 _VEC_WAITING = {"full": AZK_VEC_WAIT_FULL, "mask": AZK_VEC_WAIT_MASK}
 _VEC_ILLEGAL = {"raise": AZK_VEC_ILLEGAL_ERROR, "lose": AZK_VEC_ILLEGAL_LOSE}
 
@@ -1659,22 +1643,23 @@ cdef class VecGame:
     pairings: deck pairs drawn in turn, each from both seats. Episode e uses
     engine seed `seed + e`, so every trajectory equals a Game played alone.
 
-    Buffers (attributes, numpy arrays, zero-copy): obs [rows, OBS_LEN]
-    float32 or uint8 (obs_dtype; azuki.obs_decode_u8 decodes the latter;
-    each row from its seat's view, the mask inside; obs=False skips it),
+    Buffers (attributes, numpy arrays, zero-copy): obs uint8 [rows, OBS_LEN]
+    (Game.observe's bytes, each row from its seat's view, the packed mask
+    inside; azuki.obs.decode names them; obs=False skips it; obs_dtype
+    accepts only "uint8", the one encoding since layout v4),
     masks uint8 [rows, NUM_ACTIONS], rewards float32 [rows] (+1 win, -1
     loss, 0 otherwise), terminals / truncations uint8 [rows] (set by the
     call during which the episode ended; the buffers then show the next
     episode), acting uint8 [rows] (1 where the row's action is applied).
     mode="policy" adds opp_obs [n, OBS_LEN], opp_masks uint8 [n, NUM_ACTIONS]
     and opp_pending uint8 [n]. waiting_obs="full": a row that does not act
-    gets its seat's full observation with a NO_OP-only MASK slice; "mask":
-    only that MASK slice is rewritten (cheaper; the row's action is ignored
+    gets its seat's full observation with a NO_OP-only MASK field; "mask":
+    only that MASK field is rewritten (cheaper; the row's action is ignored
     either way). illegal="raise": an illegal action raises IllegalActionError
     and nothing changes; "lose": it ends its episode, lost by the seat that
     chose it (reward -1 / +1, terminal; log()["illegal"] counts them), and
     the other rows' actions are applied. masks=False: no `masks` buffer
-    (None; the mask is still in each observation's MASK slice), which saves
+    (None; the mask is still in each observation's MASK field, packed), which saves
     NUM_ACTIONS bytes of writes per row and step. paired=True (evaluation):
     episodes 2k and 2k + 1 play the same deal (engine seed seed + k, same
     decks in the same seats) with the agent in seat 0, then in seat 1.
@@ -1755,7 +1740,8 @@ cdef class VecGame:
         if not isinstance(mode, str) or mode not in _VEC_MODES:
             raise ValueError(f"mode must be 'self', 'bot' or 'policy', got {excerpt(mode)}")
         if not isinstance(obs_dtype, str) or obs_dtype not in _VEC_DTYPES:
-            raise ValueError(f"obs_dtype must be 'float32' or 'uint8', got {excerpt(obs_dtype)}")
+            raise ValueError(f"obs_dtype must be 'uint8' (the only observation encoding since layout v4), "
+                             f"got {excerpt(obs_dtype)}")
         if not isinstance(waiting_obs, str) or waiting_obs not in _VEC_WAITING:
             raise ValueError(f"waiting_obs must be 'full' or 'mask', got {excerpt(waiting_obs)}")
         if not obs and not masks:
@@ -1789,7 +1775,7 @@ cdef class VecGame:
             PyMem_Free(v)
             raise ValueError(f"could not create the games ({azk_status_name(st).decode()})")
         rows = azk_vec_rows(v)
-        odt = np.float32 if obs_dtype == "float32" else np.uint8
+        odt = np.uint8
         bufs = {"obs": ((rows, OBS_LEN), odt), "masks": ((rows, NUM_ACTIONS), np.uint8),
                 "rewards": ((rows,), np.float32), "terminals": ((rows,), np.uint8),
                 "truncations": ((rows,), np.uint8), "acting": ((rows,), np.uint8)}
@@ -2066,12 +2052,12 @@ cdef inline void _pick_rows(azk_vec *vp, const azk_cardset *cs, const uint8_t *a
 
 def _bench_pick(obs, int mask_off, out, uint64_t seed):
     """For benchmarks of env layers: out[r] (int32) = a uniform choice among
-    the legal actions in the MASK slice (at mask_off) of uint8 observation
-    row r (value 255 = 1), in C without the GIL."""
+    the legal actions in the packed MASK field (at mask_off: bit k of byte
+    k >> 3) of observation row r, in C without the GIL."""
     cdef const uint8_t[:, ::1] ov = obs
     cdef int32_t[::1] outv = out
     cdef int rows = ov.shape[0], na = NUM_ACTIONS, r, k, cnt, j
-    if mask_off < 0 or mask_off + na > ov.shape[1] or outv.shape[0] != rows:
+    if mask_off < 0 or mask_off + (na + 7) // 8 > ov.shape[1] or outv.shape[0] != rows:
         raise ValueError("_bench_pick: shapes")
     cdef azk_rng pick
     azk_rng_seed(&pick, seed, 7)
@@ -2081,18 +2067,18 @@ def _bench_pick(obs, int mask_off, out, uint64_t seed):
             m = &ov[r, mask_off]
             cnt = 0
             for k in range(na):
-                cnt += m[k] == 255
+                cnt += (m[k >> 3] >> (k & 7)) & 1
             j = <int>azk_rng_bounded(&pick, <uint32_t>cnt)
             outv[r] = 0
             for k in range(na):
-                if m[k] == 255:
+                if (m[k >> 3] >> (k & 7)) & 1:
                     if j == 0:
                         outv[r] = k
                         break
                     j -= 1
 
 
-def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", waiting_obs="full", threads=1):
+def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="uint8", waiting_obs="full", threads=1):
     """Agent-steps per second of VecGame(n, threads=threads) with
     observations (if obs, in obs_dtype) and masks: actions are drawn
     uniformly from each acting row's legal-action list by a C loop (pcg32),
@@ -2103,7 +2089,7 @@ def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", wai
     picker (opponent decisions are not counted as agent-steps).
     bytes_per_agent_step: what the buffers receive per agent-step (masks and
     scalars of every row; observations of every row with waiting_obs="full",
-    else of the acting rows plus the MASK slice of the others)."""
+    else of the acting rows plus the MASK field of the others)."""
     cdef int nsteps = _int_in(steps, "steps", 1, 10**7)
     v = VecGame(n, seed=seed, mode=mode, bot="random", obs=obs, obs_dtype=obs_dtype, waiting_obs=waiting_obs,
                 threads=threads)
@@ -2150,13 +2136,12 @@ def _bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="float32", wai
     finally:
         vg._leave()
     dt = time.perf_counter() - t0
-    cdef int vb = 4 if obs_dtype == "float32" else 1
     cdef double acting_rows = max(1.0, applied / nsteps)
     cdef double per_step = rows * (NUM_ACTIONS + 4 + 1 + 1)
     if obs:
         if waiting_obs == "full":
-            per_step += rows * OBS_LEN * vb
+            per_step += rows * OBS_LEN
         else:
-            per_step += acting_rows * OBS_LEN * vb + (rows - acting_rows) * NUM_ACTIONS * vb
+            per_step += acting_rows * OBS_LEN + (rows - acting_rows) * ((NUM_ACTIONS + 7) // 8)
     return {"agent_steps_per_s": applied / dt, "agent_steps": applied, "seconds": dt,
             "bytes_per_agent_step": per_step / acting_rows}

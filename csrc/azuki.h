@@ -270,18 +270,18 @@ int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int kinds
  * episode ended during that call (the buffers then describe the new
  * episode). A step with an illegal action in any acting row (pending game)
  * changes nothing and returns AZK_ILLEGAL with *bad_row set.
- * Observations are float32 (azk_observe) or uint8 (azk_observe_u8), chosen
- * by azk_vec_set_obs; `obs` pointers point to rows * azk_obs_len() of them.
+ * Observations are azk_observe's bytes; `obs` pointers point to
+ * rows * azk_obs_len() of them.
  * A row that does not act (the waiting seat in SELF, an agent row waiting
  * for its opponent in POLICY) gets a NO_OP-only mask; its observation is
- * its seat's full view with a NO_OP-only MASK slice (AZK_VEC_WAIT_FULL), or
- * only that MASK slice is rewritten and the rest keeps what the row last
+ * its seat's full view with a NO_OP-only MASK field (AZK_VEC_WAIT_FULL), or
+ * only that MASK field is rewritten and the rest keeps what the row last
  * held (AZK_VEC_WAIT_MASK: cheaper; the action is ignored either way). In
  * POLICY mode a call rewrites only the rows of the games it stepped. */
 typedef struct azk_vec azk_vec;
 enum azk_vec_mode { AZK_VEC_SELF = 0, AZK_VEC_BOT = 1, AZK_VEC_POLICY = 2, AZK_VEC_MODE_COUNT = 3 };
 enum { AZK_VEC_MAX_GAMES = 1 << 20, AZK_VEC_MAX_PAIRS = 16, AZK_VEC_MAX_THREADS = 64 };
-enum azk_vec_obs_dtype { AZK_VEC_OBS_F32 = 0, AZK_VEC_OBS_U8 = 1 };
+enum azk_vec_obs_dtype { AZK_VEC_OBS_U8 = 1 }; /* the only one since layout v4 (0 was float32) */
 enum azk_vec_waiting { AZK_VEC_WAIT_FULL = 0, AZK_VEC_WAIT_MASK = 1 };
 /* What a step does with an illegal action (azk_vec_set_illegal): ERROR (the
  * default) changes nothing and returns AZK_ILLEGAL; LOSE ends that episode
@@ -303,7 +303,8 @@ enum azk_vec_log_entry {
 size_t azk_vec_size(int n); /* 0 for n outside [1, AZK_VEC_MAX_GAMES] */
 azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed, int mode, int bot_kind,
                         const int32_t *pairs, int npairs); /* pairs: npairs (deck0, deck1) index pairs */
-/* The observation format (after init; default AZK_VEC_OBS_F32, AZK_VEC_WAIT_FULL). */
+/* The observation format (after init; default AZK_VEC_OBS_U8, AZK_VEC_WAIT_FULL;
+ * any other obs_dtype is AZK_ERR_ARG). */
 azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting);
 azk_status azk_vec_set_illegal(azk_vec *v, int policy); /* enum azk_vec_illegal */
 /* Paired deals for evaluation (on = 1): episodes 2k and 2k + 1 play the same
@@ -379,35 +380,40 @@ uint64_t azk_splitmix64(uint64_t z);
 uint64_t azk_bot_seed_for(uint64_t seed, uint64_t k);
 
 /* ==== Observations (csrc/obs.c, csrc/azk_obs.def) ==========================
- * One player's view of the position as a fixed-length float32 vector, for
+ * One player's view of the position as a fixed-length uint8 vector, for
  * learning agents: the layout is declared once, in csrc/azk_obs.def (named
- * slices; docs/observation.md tables them), and reported at run time here.
- * It holds only what that player may know (docs/observation.md "Hidden
- * information"): never the opponent's hand beyond the cards revealed or
- * returned into it, never a deck's order, never the cards the opponent
- * looks at. The legal-action mask travels inside (slice MASK). Its length
- * does not depend on the card set (per-definition slices are sized by
- * AZK_MAX_CARD_DEFS). A layout change bumps AZK_OBS_VERSION. */
-#define AZK_OBS_VERSION 3 /* 2: DECK_BOTTOM, deck positions the player chose; 3: 127 definitions, identity (def + 1) / 127; HAND_COST; PLACE_STATUS grew (lifesteal, poisonous, stealth); PROMPT_KIND grew (MODE, SEARCH, TOP_ORDER); DECK_TOP, DECK_OPP_KNOWS, OPP_DECK_TOP, OPP_DECK_BOTTOM */
+ * fields, each of a kind below; docs/observation.md tables them), and
+ * reported at run time here. It holds only what that player may know
+ * (docs/observation.md "Hidden information"): never the opponent's hand
+ * beyond the cards revealed or returned into it, never a deck's order, never
+ * the cards the opponent looks at. The legal-action mask travels inside
+ * (field MASK, packed bits). Its length does not depend on the card set.
+ * A layout change bumps AZK_OBS_VERSION. */
+#define AZK_OBS_VERSION 4 /* 2: DECK_BOTTOM, deck positions the player chose; 3: 127 definitions, identity (def + 1) / 127; HAND_COST; PLACE_STATUS grew; PROMPT_KIND grew; DECK_TOP, DECK_OPP_KNOWS, OPP_DECK_TOP, OPP_DECK_BOTTOM; 4: uint8 entity layout (1,200 bytes, was 5,840 floats): identities as def + 1, categories, counts, packed bits and mask, sorted identity lists instead of per-definition counts */
+/* What a field's bytes mean (azk_obs.def says how a network reads each). */
+enum azk_obs_kind {
+    AZK_OBSK_ID = 0, /* card identity: 0 none / unknown, else definition + 1 */
+    AZK_OBSK_ENUM,   /* category in [0, n) */
+    AZK_OBSK_NUM,    /* count or amount, saturated to [0, 255]; scale 1 / n */
+    AZK_OBSK_SNUM,   /* signed amount, int8 two's complement, saturated; scale 1 / n */
+    AZK_OBSK_BITS,   /* packed bits, bit i in byte i >> 3 at bit i & 7; n bits */
+    AZK_OBSK_PLACE,  /* field place: 0 none, else 1 + side * 12 + place */
+    AZK_OBSK_COUNT
+};
 int azk_obs_version(void);
-int azk_obs_len(void);                                   /* floats per observation (azuki.OBS_LEN) */
+int azk_obs_len(void);                                   /* bytes per observation (azuki.OBS_LEN) */
 int azk_obs_num_fields(void);
-/* Slice `field`: its first float, and its shape rows x cols (0, or -1 for
- * an unknown field). */
-int azk_obs_field(int field, int *offset, int *rows, int *cols);
+/* Field `field`: its first byte, its shape rows x cols (bytes), its kind
+ * (enum azk_obs_kind) and n (see azk_obs.def); 0, or -1 for an unknown
+ * field. Any NULL pointer is skipped. */
+int azk_obs_field(int field, int *offset, int *rows, int *cols, int *kind, int *n);
 const char *azk_obs_field_name(int field);               /* NULL for an unknown field */
 const char *azk_obs_field_doc(int field);                /* what it means; NULL for an unknown field */
-const char *azk_obs_field_norm(int field);               /* how it is scaled; NULL for an unknown field */
-/* Write player's observation (azk_obs_len() floats, each in [-1, 1]) to out.
- * Returns azk_obs_len(), or -1 (nothing written) for a NULL argument or a
- * player other than 0/1. */
-int azk_observe(const azk_game *g, const azk_cardset *cs, int player, float *out);
-/* The same observation as uint8, one byte per value: u = 128 + round(127 v)
- * (0 -> 128, 1 -> 255, -1 -> 1; 0 is never written), decoded as
- * v' = (u - 128) / 127 with |v' - v| <= 0.5 / 127 (values in {-1, 0, 1}, the
- * MASK slice included, decode exactly). azuki.obs_decode_u8. Returns
- * azk_obs_len(), or -1 (nothing written) as azk_observe. */
-int azk_observe_u8(const azk_game *g, const azk_cardset *cs, int player, uint8_t *out);
+const char *azk_obs_kind_name(int kind);                 /* "id", "enum", ...; NULL for an unknown kind */
+/* Write player's observation (azk_obs_len() bytes) to out. Returns
+ * azk_obs_len(), or -1 (nothing written) for a NULL argument or a player
+ * other than 0/1. */
+int azk_observe(const azk_game *g, const azk_cardset *cs, int player, uint8_t *out);
 /* May `player` know card `card`'s identity where it is now? 1 in public
  * zones; in a hand for its owner, or when revealed into it or returned to it
  * from the field; looked-at cards for their owner; decks and the IKZ pile

@@ -1,16 +1,22 @@
 /* obs.c — one player's observation of a position (azuki.h "Observations").
  *
- * A fixed-length float32 vector in the layout of csrc/azk_obs.def (offsets
- * built here from that file and reported by azk_obs_field*). A service layer
- * like export.c: it reads the game and changes nothing.
+ * A fixed-length uint8 vector in the layout of csrc/azk_obs.def (offsets,
+ * kinds and n built here from that file and reported by azk_obs_field*):
+ * card identities as definition indices + 1, counts as small integers, flags
+ * and the legal-action mask as packed bits. A service layer like export.c:
+ * it reads the game and changes nothing.
  *
  * Hidden information (docs/observation.md): what a card is, where it is not
  * public, is written only when azk_card_known says the observer may know it.
  * Counts of hidden zones are public. The observer's own deck appears as a
- * multiset (its decklist minus everything it can see), never in order; the
- * opponent's unseen cards likewise (decklists are open). The opponent's
- * prompt options and legal actions are not written (they would show its
- * hand), only that it has a prompt and of which kind.
+ * multiset (sorted by definition), never in order; the opponent's unseen
+ * cards and its known hand cards likewise. The opponent's prompt options and
+ * legal actions are not written (they would show its hand), only that it has
+ * a prompt and of which kind.
+ *
+ * Speed: one memset of the whole observation, then only what is there; the
+ * sorted lists are a counting sort over the definitions present (a 128-bit
+ * set walked with ctz), no comparison sort.
  */
 #include "game.h"
 
@@ -20,8 +26,19 @@
 #define AZK_FLOW_COUNT_ (AZK_FLOW_OVER + 1)
 
 /* ---- the layout, from azk_obs.def ----------------------------------------- */
-/* AZK_OO_name: the first float of slice `name`; AZK_OE_name: its last. */
-#define AZK_OBS(name, r, c, doc, norm) AZK_OO_##name, AZK_OE_##name = AZK_OO_##name + (r) * (c) - 1,
+/* The fields' total before PAD (AZK_OBS_PAD_ = 0 in this pass), then PAD's
+ * size: what makes the length a multiple of 8. */
+#define AZK_OBS_PAD_ 0
+#define AZK_OBS(name, r, c, kind, n, doc) +(r) * (c)
+enum { AZK_OBS_UNPADDED_ = 0
+#include "azk_obs.def"
+};
+#undef AZK_OBS
+#undef AZK_OBS_PAD_
+#define AZK_OBS_PAD_ ((8 - AZK_OBS_UNPADDED_ % 8) % 8)
+
+/* AZK_OO_name: the first byte of field `name`; AZK_OE_name: its last. */
+#define AZK_OBS(name, r, c, kind, n, doc) AZK_OO_##name, AZK_OE_##name = AZK_OO_##name + (r) * (c) - 1,
 enum azk_obs_offset {
 #include "azk_obs.def"
     AZK_OBS_LEN_
@@ -29,28 +46,38 @@ enum azk_obs_offset {
 #undef AZK_OBS
 
 typedef struct azk_obs_slice {
-    int offset, rows, cols;
-    const char *name, *doc, *norm;
+    int offset, rows, cols, kind, n;
+    const char *name, *doc;
 } azk_obs_slice;
 
-#define AZK_OBS(name, r, c, doc, norm) {AZK_OO_##name, (r), (c), #name, doc, norm},
+#define AZK_OBS(name, r, c, kind, n, doc) {AZK_OO_##name, (r), (c), AZK_OBSK_##kind, (n), #name, doc},
 static const azk_obs_slice obs_fields[] = {
 #include "azk_obs.def"
 };
 #undef AZK_OBS
 #define NUM_OBS_FIELDS ((int)(sizeof obs_fields / sizeof obs_fields[0]))
 
+static const char *const obs_kind_names[AZK_OBSK_COUNT] = {"id", "enum", "num", "snum", "bits", "place"};
 
 _Static_assert(AZK_OBS_GATE == AZK_OBS_PLACES - 1, "the gate is the last place");
+_Static_assert(AZK_OBS_LEN_ % 8 == 0 && AZK_OBS_LEN_ <= 1536, "the observation is a multiple of 8 bytes, at most 1.5 KB");
+_Static_assert(AZK_MAX_CARD_DEFS + 1 <= 255 && AZK_MAX_CARD_DEFS <= 128, "an identity is one byte; the definitions fit the 128-bit set");
+_Static_assert(AZK_OBS_PLACE_ROWS + 1 <= 255, "a place is one byte");
+_Static_assert(AZK_STI_COUNT <= 16 && AZK_MAX_CARD_ABILITIES <= 8, "PLACE_STATUS is 2 bytes, PLACE_ONCE_USED 1");
+_Static_assert(AZK_OE_MASK - AZK_OO_MASK + 1 == (AZK_NUM_ACTIONS_ + 7) / 8, "MASK holds a bit per action");
+_Static_assert(AZK_LEGAL_WORDS * 8 >= (AZK_NUM_ACTIONS_ + 7) / 8, "the legal words cover the mask");
 
 int azk_obs_version(void) { return AZK_OBS_VERSION; }
 int azk_obs_len(void) { return AZK_OBS_LEN_; }
 int azk_obs_num_fields(void) { return NUM_OBS_FIELDS; }
-int azk_obs_field(int field, int *offset, int *rows, int *cols) {
+int azk_obs_field(int field, int *offset, int *rows, int *cols, int *kind, int *n) {
     if (field < 0 || field >= NUM_OBS_FIELDS) return -1;
-    if (offset) *offset = obs_fields[field].offset;
-    if (rows) *rows = obs_fields[field].rows;
-    if (cols) *cols = obs_fields[field].cols;
+    const azk_obs_slice *f = &obs_fields[field];
+    if (offset) *offset = f->offset;
+    if (rows) *rows = f->rows;
+    if (cols) *cols = f->cols;
+    if (kind) *kind = f->kind;
+    if (n) *n = f->n;
     return 0;
 }
 const char *azk_obs_field_name(int field) {
@@ -59,8 +86,8 @@ const char *azk_obs_field_name(int field) {
 const char *azk_obs_field_doc(int field) {
     return field < 0 || field >= NUM_OBS_FIELDS ? NULL : obs_fields[field].doc;
 }
-const char *azk_obs_field_norm(int field) {
-    return field < 0 || field >= NUM_OBS_FIELDS ? NULL : obs_fields[field].norm;
+const char *azk_obs_kind_name(int kind) {
+    return kind < 0 || kind >= AZK_OBSK_COUNT ? NULL : obs_kind_names[kind];
 }
 
 /* ---- knowledge -------------------------------------------------------------- */
@@ -81,11 +108,24 @@ int azk_card_known(const azk_game *g, int player, int card) {
 }
 
 /* ---- helpers ---------------------------------------------------------------- */
-static inline float clip1(float v) { return v > 1.f ? 1.f : v < -1.f ? -1.f : v; }
-static inline float ratio(int n, int d) { return d > 0 ? clip1((float)n / (float)d) : 0.f; }
-static inline float def_id(int def) { return def < AZK_MAX_CARD_DEFS ? (float)(def + 1) / AZK_CARD_ID_SCALE : 0.f; }
-static inline float card_id(const azk_game *g, int c) { return def_id(g->cards[c].def); }
-static inline float count4(int n) { return n >= 4 ? 1.f : (float)n * 0.25f; }
+/* NUM: saturated to [0, 255]; SNUM: int8 two's complement, saturated. */
+static inline uint8_t num8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+static inline uint8_t snum8(int v) { return (uint8_t)(int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
+/* ID: definition + 1, 0 for none (a definition outside the set cannot occur). */
+static inline uint8_t card_id(const azk_game *g, int c) {
+    int d = g->cards[c].def;
+    return (uint8_t)(d < AZK_MAX_CARD_DEFS ? d + 1 : 0);
+}
+/* n / d as 0..127, exactly as layout v3 encoded its ratios (v3's uint8 byte
+ * minus 128: (int)(127 * min(n / d, 1) + 128.5) - 128 in float arithmetic),
+ * so the v3 values stay recoverable bit for bit. */
+static inline uint8_t frac127(int n, int d) {
+    if (d <= 0 || n <= 0) return 0;
+    float v = (float)n / (float)d;
+    if (v > 1.f) v = 1.f;
+    return (uint8_t)((int)(v * 127.f + 128.5f) - 128);
+}
+static inline void set_bit(uint8_t *o, int at, int i) { o[at + (i >> 3)] |= (uint8_t)(1u << (i & 7)); }
 
 /* The place (0 leader, 1..5 garden, 6..10 alley, 11 gate) of a card on the
  * field; a weapon's is its holder's. -1 elsewhere. */
@@ -108,59 +148,49 @@ static int place_row(const azk_game *g, int me, int c) {
     return pl < 0 ? -1 : (g->cards[c].owner == me ? 0 : AZK_OBS_PLACES) + pl;
 }
 
-/* The writer: one code path for both encodings. PUT(i, v) stores value v
- * (in [-1, 1]) at index i as a float (azk_observe) or as the uint8 encoding
- * 128 + round(127 v) (azk_observe_u8; v * 127 + 128.5 >= 1.5, so truncation
- * rounds half up); o.u8 is a constant in each always-inlined instance. */
-typedef struct obs_out {
-    float *f;
-    uint8_t *u;
-    int u8;
-} obs_out;
-#define AZK_OBS_INLINE static inline __attribute__((always_inline))
-AZK_OBS_INLINE uint8_t q8(float v) { return (uint8_t)(int)(v * 127.f + 128.5f); }
-#define PUT(i, v)                                                                                        \
-    do {                                                                                                 \
-        float v_ = (float)(v);                                                                           \
-        if (o.u8) o.u[(i)] = q8(v_);                                                                     \
-        else o.f[(i)] = v_;                                                                              \
-    } while (0)
+/* A multiset of identities, written sorted by definition (counting sort). */
+typedef struct id_bag {
+    uint64_t present[2];              /* bit d: definition d counted */
+    uint8_t count[AZK_MAX_CARD_DEFS]; /* copies of definition d; zeroed again by bag_write */
+} id_bag;
 
-/* count4 over a whole per-definition slice, in integer arithmetic the
- * compiler vectorizes: n * 0.25 (n clamped to 4) is count4(n) exactly, and
- * 128 + (127 n + 2) / 4 is its encoding q8(count4(n)) (128, 160, 192, 223,
- * 255). */
-AZK_OBS_INLINE void put_counts(obs_out o, int at, const int *counts) {
-    if (o.u8)
-        for (int d = 0; d < AZK_MAX_CARD_DEFS; d++) {
-            int n = counts[d] < 4 ? counts[d] : 4; /* counts are >= 0 */
-            o.u[at + d] = (uint8_t)(128 + ((127 * n + 2) >> 2));
+static inline void bag_add(id_bag *b, const azk_game *g, int c) {
+    int d = g->cards[c].def;
+    if (d >= AZK_MAX_CARD_DEFS) return;
+    b->count[d]++;
+    b->present[d >> 6] |= 1ull << (d & 63);
+}
+
+/* Write the bag's identities, sorted, at o[at..at + cap - 1] (the rest stays
+ * 0, as memset) and empty the bag. */
+static void bag_write(id_bag *b, uint8_t *o, int at, int cap) {
+    int k = 0;
+    for (int w = 0; w < 2; w++) {
+        for (uint64_t m = b->present[w]; m; m &= m - 1) {
+            int d = w * 64 + __builtin_ctzll(m);
+            int n = b->count[d];
+            b->count[d] = 0;
+            if (n > cap - k) n = cap - k;
+            memset(o + at + k, d + 1, (size_t)n);
+            k += n;
         }
-    else
-        for (int d = 0; d < AZK_MAX_CARD_DEFS; d++) {
-            int n = counts[d] < 4 ? counts[d] : 4;
-            o.f[at + d] = (float)n * 0.25f;
-        }
+        b->present[w] = 0;
+    }
 }
 
 /* one place: card c of player p (side 0 me, 1 the opponent) at `place` */
-AZK_OBS_INLINE void put_place(const azk_game *g, const azk_cardset *cs, obs_out o, int row, int place, int c) {
+static inline void put_place(const azk_game *g, const azk_cardset *cs, uint8_t *o, int row, int place, int c) {
     const azk_card *k = &g->cards[c];
-    PUT(AZK_OO_PLACE_OCCUPIED + row, 1.f);
-    PUT(AZK_OO_PLACE_CARD + row, card_id(g, c));
-    PUT(AZK_OO_PLACE_DAMAGE + row, clip1((float)k->damage / 20.f));
-    PUT(AZK_OO_PLACE_TAPPED + row, (k->flags & AZK_CF_TAPPED) ? 1.f : 0.f);
-    PUT(AZK_OO_PLACE_COOLDOWN + row, (k->flags & AZK_CF_COOLDOWN) ? 1.f : 0.f);
-    for (int i = 0; i < AZK_MAX_CARD_ABILITIES; i++)
-        if (k->once_used & (1u << i)) PUT(AZK_OO_PLACE_ONCE_USED + row * AZK_MAX_CARD_ABILITIES + i, 1.f);
+    o[AZK_OO_PLACE_CARD + row] = card_id(g, c);
+    o[AZK_OO_PLACE_DAMAGE + row] = num8(k->damage);
+    o[AZK_OO_PLACE_FLAGS + row] = (uint8_t)(((k->flags & AZK_CF_TAPPED) ? 1 : 0) | ((k->flags & AZK_CF_COOLDOWN) ? 2 : 0));
+    o[AZK_OO_PLACE_ONCE_USED + row] = k->once_used;
     unsigned st = azk_status_of(g, cs, c);
-    for (int i = 0; i < AZK_STI_COUNT; i++)
-        if (st & (1u << i)) PUT(AZK_OO_PLACE_STATUS + row * AZK_STI_COUNT + i, 1.f);
+    o[AZK_OO_PLACE_STATUS + 2 * row] = (uint8_t)(st & 0xff);
+    o[AZK_OO_PLACE_STATUS + 2 * row + 1] = (uint8_t)(st >> 8 & 0xff);
     if (place == AZK_OBS_GATE) return; /* a gate has no stats and holds nothing */
-    int health = azk_health_of(g, cs, c);
-    PUT(AZK_OO_PLACE_ATTACK + row, clip1((float)azk_attack_of(g, cs, c) / 10.f));
-    PUT(AZK_OO_PLACE_HEALTH + row, clip1((float)health / 20.f));
-    PUT(AZK_OO_PLACE_REMAINING + row, clip1((float)(health - k->damage) / 20.f));
+    o[AZK_OO_PLACE_ATTACK + row] = snum8(azk_attack_of(g, cs, c));
+    o[AZK_OO_PLACE_HEALTH + row] = num8(azk_health_of(g, cs, c));
     if (place > AZK_ROW) return; /* alley entities hold no weapons */
     const azk_player *pl = &g->pl[k->owner];
     int n = 0, bonus = 0;
@@ -170,31 +200,30 @@ AZK_OBS_INLINE void put_place(const azk_game *g, const azk_cardset *cs, obs_out 
         n++;
         bonus += azk_weapon_bonus(g, cs, w);
     }
-    PUT(AZK_OO_PLACE_WEAPONS + row, n >= 4 ? 1.f : (float)n * 0.25f);
-    PUT(AZK_OO_PLACE_WEAPON_BONUS + row, clip1((float)bonus / 10.f));
+    o[AZK_OO_PLACE_WEAPONS + row] = num8(n);
+    o[AZK_OO_PLACE_WEAPON_BONUS + row] = snum8(bonus);
 }
 
 /* ---- the observation -------------------------------------------------------- */
-AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs_out o) {
-    if (!g || !cs || !(o.u8 ? (void *)o.u : (void *)o.f) || (me != 0 && me != 1)) return -1;
-    if (o.u8) memset(o.u, 128, AZK_OBS_LEN_); /* encoded 0 */
-    else memset(o.f, 0, sizeof(float) * AZK_OBS_LEN_);
+int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
+    if (!g || !cs || !o || (me != 0 && me != 1)) return -1;
+    memset(o, 0, AZK_OBS_LEN_);
     int opp = 1 - me;
 
     /* the decision */
-    if (g->phase < AZK_PHASE_COUNT) PUT(AZK_OO_PHASE + g->phase, 1.f);
-    if (g->flow < AZK_FLOW_COUNT_) PUT(AZK_OO_STEP + g->flow, 1.f);
+    o[AZK_OO_PHASE] = g->phase;
+    o[AZK_OO_STEP] = g->flow;
     int dec = azk_current_player(g);
-    PUT(AZK_OO_DECIDER + (dec < 0 ? 2 : dec == me ? 0 : 1), 1.f);
-    PUT(AZK_OO_MY_TURN, g->active == me);
-    PUT(AZK_OO_FIRST_PLAYER, g->first_player == me);
-    PUT(AZK_OO_TURN, ratio(g->turn, g->turn_cap));
-    PUT(AZK_OO_DECISIONS, ratio(g->decisions, g->decision_cap));
+    o[AZK_OO_DECIDER] = (uint8_t)(dec < 0 ? 2 : dec == me ? 0 : 1);
+    unsigned flags = (g->active == me ? 1u : 0u) | (g->first_player == me ? 2u : 0u);
+    o[AZK_OO_TURN] = num8(g->turn);
+    o[AZK_OO_TURN_FRAC] = frac127(g->turn, g->turn_cap);
+    o[AZK_OO_DECISIONS_FRAC] = frac127(g->decisions, g->decision_cap);
     switch (g->result) {
-    case AZK_RES_WIN_P0: PUT(AZK_OO_RESULT + (me == 0 ? 0 : 1), 1.f); break;
-    case AZK_RES_WIN_P1: PUT(AZK_OO_RESULT + (me == 1 ? 0 : 1), 1.f); break;
-    case AZK_RES_DRAW: PUT(AZK_OO_RESULT + 2, 1.f); break;
-    case AZK_RES_TRUNCATED: PUT(AZK_OO_RESULT + 3, 1.f); break;
+    case AZK_RES_WIN_P0: o[AZK_OO_RESULT] = me == 0 ? 1 : 2; break;
+    case AZK_RES_WIN_P1: o[AZK_OO_RESULT] = me == 1 ? 1 : 2; break;
+    case AZK_RES_DRAW: o[AZK_OO_RESULT] = 3; break;
+    case AZK_RES_TRUNCATED: o[AZK_OO_RESULT] = 4; break;
     default: break;
     }
 
@@ -202,103 +231,95 @@ AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs
     for (int s = 0; s < AZK_PLAYERS; s++) {
         int p = s == 0 ? me : opp;
         const azk_player *pl = &g->pl[p];
-        PUT(AZK_OO_HAND_N + s, ratio(pl->hand_n, AZK_HAND_CAP));
-        PUT(AZK_OO_DECK_N + s, ratio(pl->deck_n, AZK_DECK_CAP));
-        PUT(AZK_OO_DISCARD_N + s, ratio(pl->discard_n, AZK_DISCARD_CAP));
-        PUT(AZK_OO_IKZ_UNTAPPED + s, ratio(g->ikz_untapped[p], AZK_IKZ_AREA_CAP));
-        PUT(AZK_OO_IKZ_TAPPED + s, ratio(pl->ikz_area_n - g->ikz_untapped[p], AZK_IKZ_AREA_CAP));
-        PUT(AZK_OO_IKZ_PILE_N + s, ratio(pl->ikz_pile_n, AZK_DECK_IKZ));
+        o[AZK_OO_HAND_N + s] = num8(pl->hand_n);
+        o[AZK_OO_DECK_N + s] = num8(pl->deck_n);
+        o[AZK_OO_DISCARD_N + s] = num8(pl->discard_n);
+        o[AZK_OO_IKZ_UNTAPPED + s] = num8(g->ikz_untapped[p]);
+        o[AZK_OO_IKZ_TAPPED + s] = num8(pl->ikz_area_n - g->ikz_untapped[p]);
+        o[AZK_OO_IKZ_PILE_N + s] = num8(pl->ikz_pile_n);
+        o[AZK_OO_LOOK_N + s] = num8(pl->look_n);
+        o[AZK_OO_PLAYED_ENTITIES + s] = num8(pl->played_entities);
+        o[AZK_OO_WEAPONS_N + s] = num8(pl->weapons_n);
         uint8_t tz = pl->token < AZK_NUM_CARDS ? g->cards[pl->token].zone : AZK_Z_ASIDE;
-        PUT(AZK_OO_TOKEN + 3 * s + (tz == AZK_Z_IKZ_AREA ? 1 : tz == AZK_Z_OUT ? 2 : 0), 1.f);
-        PUT(AZK_OO_LOOK_N + s, ratio(pl->look_n, AZK_LOOK_CAP));
-        PUT(AZK_OO_PLAYED_ENTITIES + s, ratio(pl->played_entities, 10));
-        PUT(AZK_OO_MULLIGAN_DONE + s, pl->mulligan_done != 0);
-        PUT(AZK_OO_WEAPONS_N + s, ratio(pl->weapons_n, 10));
+        o[AZK_OO_TOKEN + s] = (uint8_t)(tz == AZK_Z_IKZ_AREA ? 1 : tz == AZK_Z_OUT ? 2 : 0);
+        o[AZK_OO_MULLIGAN_DONE + s] = pl->mulligan_done != 0;
         for (int place = 0; place < AZK_OBS_PLACES; place++) {
             int c = place == AZK_OBS_GATE ? pl->gate : azk_place_card(pl, place);
             if (c < AZK_NUM_CARDS) put_place(g, cs, o, s * AZK_OBS_PLACES + place, place, c);
         }
     }
 
-    /* cards by definition */
-    int counts[AZK_MAX_CARD_DEFS];
+    /* my hand in canonical order, what each card costs now (cost modifiers, rules §18.4) */
     const azk_player *mp = &g->pl[me], *op = &g->pl[opp];
-#define COUNT_INTO(slice, cond_list)                                                                     \
-    do {                                                                                                 \
-        memset(counts, 0, sizeof counts);                                                                \
-        cond_list;                                                                                       \
-        put_counts(o, (slice), counts);                                                                  \
-    } while (0)
-#define TALLY(arr, n, cond)                                                                              \
-    for (int i = 0; i < (n); i++) {                                                                      \
-        int c_ = (arr)[i];                                                                               \
-        if ((cond) && g->cards[c_].def < AZK_MAX_CARD_DEFS) counts[g->cards[c_].def]++;                  \
+    for (int i = 0; i < mp->hand_n && i < AZK_HAND_CAP; i++) {
+        o[AZK_OO_HAND_CARD + i] = card_id(g, mp->hand[i]);
+        o[AZK_OO_HAND_COST + i] = num8(azk_cost_of(g, cs, mp->hand[i]));
     }
-    COUNT_INTO(AZK_OO_HAND, TALLY(mp->hand, mp->hand_n, 1));
-    for (int i = 0; i < mp->hand_n && i < AZK_HAND_CAP; i++) PUT(AZK_OO_HAND_SLOTS + i, card_id(g, mp->hand[i]));
-    /* --- cont --- what each hand card costs now (cost modifiers, rules §18.4) */
-    for (int i = 0; i < mp->hand_n && i < AZK_HAND_CAP; i++)
-        PUT(AZK_OO_HAND_COST + i, clip1((float)azk_cost_of(g, cs, mp->hand[i]) / 10.f));
-    COUNT_INTO(AZK_OO_OPP_HAND_KNOWN, TALLY(op->hand, op->hand_n, known(g, me, c_)));
-    COUNT_INTO(AZK_OO_DECK, TALLY(mp->deck, mp->deck_n, 1));
+
+    /* lists of identities: multisets sorted by definition, known deck positions */
+    id_bag bag;
+    memset(&bag, 0, sizeof bag);
+    for (int i = 0; i < op->hand_n; i++)
+        if (known(g, me, op->hand[i])) bag_add(&bag, g, op->hand[i]);
+    bag_write(&bag, o, AZK_OO_OPP_HAND_KNOWN, AZK_HAND_CAP);
+    for (int i = 0; i < mp->deck_n; i++) bag_add(&bag, g, mp->deck[i]);
+    bag_write(&bag, o, AZK_OO_DECK, AZK_DECK_CAP);
     for (int i = 0; i < mp->deck_n && i < AZK_DECK_CAP; i++) { /* deck[0] is the bottom */
         unsigned seen = g->cards[mp->deck[i]].seen;
         if (!seen) continue; /* nobody knows it: the common case */
         int top = mp->deck_n - 1 - i;
-        if (seen >> me & 1) {
-            PUT(AZK_OO_DECK_BOTTOM + i, card_id(g, mp->deck[i]));
-            PUT(AZK_OO_DECK_TOP + top, card_id(g, mp->deck[i])); /* --- deck --- (docs/rules.md §17.5) */
-        }
-        if (seen >> opp & 1) PUT(AZK_OO_DECK_OPP_KNOWS + top, 1.f);
+        if (seen >> me & 1) o[AZK_OO_DECK_TOP + top] = card_id(g, mp->deck[i]); /* --- deck --- (docs/rules.md §17.5) */
+        if (seen >> opp & 1) set_bit(o, AZK_OO_DECK_OPP_KNOWS, top);
     }
-    for (int i = 0; i < op->deck_n && i < AZK_DECK_CAP; i++) /* --- deck ---: what I know of the opponent's deck */
-        if (g->cards[op->deck[i]].seen >> me & 1) {
-            PUT(AZK_OO_OPP_DECK_BOTTOM + i, card_id(g, op->deck[i]));
-            PUT(AZK_OO_OPP_DECK_TOP + op->deck_n - 1 - i, card_id(g, op->deck[i]));
-        }
-    COUNT_INTO(AZK_OO_OPP_UNSEEN, TALLY(op->hand, op->hand_n, !known(g, me, c_))
-                                      TALLY(op->deck, op->deck_n, !(g->cards[c_].seen >> me & 1)) TALLY(op->look, op->look_n, 1));
-    COUNT_INTO(AZK_OO_DISCARD, TALLY(mp->discard, mp->discard_n, 1));
-    COUNT_INTO(AZK_OO_DISCARD + AZK_MAX_CARD_DEFS, TALLY(op->discard, op->discard_n, 1));
-    COUNT_INTO(AZK_OO_LOOK, TALLY(mp->look, mp->look_n, 1));
-#undef TALLY
-#undef COUNT_INTO
+    for (int i = 0; i < op->deck_n && i < AZK_DECK_CAP; i++) { /* --- deck ---: what I know of the opponent's deck */
+        int c = op->deck[i];
+        if (g->cards[c].seen >> me & 1) o[AZK_OO_OPP_DECK_TOP + op->deck_n - 1 - i] = card_id(g, c);
+        else bag_add(&bag, g, c);
+    }
+    for (int i = 0; i < op->hand_n; i++)
+        if (!known(g, me, op->hand[i])) bag_add(&bag, g, op->hand[i]);
+    for (int i = 0; i < op->look_n; i++) bag_add(&bag, g, op->look[i]);
+    bag_write(&bag, o, AZK_OO_OPP_UNSEEN, AZK_DECK_CAP);
+    for (int s = 0; s < AZK_PLAYERS; s++) { /* public, in pile order */
+        const azk_player *pl = s == 0 ? mp : op;
+        for (int i = 0; i < pl->discard_n && i < AZK_DISCARD_CAP; i++)
+            o[AZK_OO_DISCARD + s * AZK_DISCARD_CAP + i] = card_id(g, pl->discard[i]);
+    }
+    for (int i = 0; i < mp->look_n; i++) bag_add(&bag, g, mp->look[i]);
+    bag_write(&bag, o, AZK_OO_LOOK, AZK_LOOK_CAP);
 
     /* combat: places of the attacker and the target while they are the same objects */
     if (g->in_attack) {
-        PUT(AZK_OO_IN_ATTACK, 1.f);
-        PUT(AZK_OO_DEFENDER_USED, g->defender_used != 0);
+        flags |= 4u | (g->defender_used ? 8u : 0u);
         if (g->attacker < AZK_NUM_CARDS && g->cards[g->attacker].incarnation == g->attacker_inc) {
             int r = place_row(g, me, g->attacker);
-            if (r >= 0) PUT(AZK_OO_ATTACKER + r, 1.f);
+            if (r >= 0) o[AZK_OO_ATTACKER] = (uint8_t)(1 + r);
         }
         if (g->target < AZK_NUM_CARDS && g->cards[g->target].incarnation == g->target_inc) {
             int r = place_row(g, me, g->target);
-            if (r >= 0) PUT(AZK_OO_TARGET + r, 1.f);
+            if (r >= 0) o[AZK_OO_TARGET] = (uint8_t)(1 + r);
         }
     }
 
     /* the pending prompt: its kind for both, its options for its chooser */
     if (g->phase == AZK_PHASE_PROMPT) {
         const azk_prompt *q = &g->prompt;
-        if (q->kind < AZK_PK_COUNT) PUT(AZK_OO_PROMPT_KIND + q->kind, 1.f);
+        if (q->kind < AZK_PK_COUNT) o[AZK_OO_PROMPT_KIND] = (uint8_t)(1 + q->kind);
         if (g->vm.active && g->vm.source < AZK_NUM_CARDS) {
             int src = g->vm.source;
-            PUT(AZK_OO_PROMPT_SOURCE_SIDE + (g->vm.controller == me ? 0 : 1), 1.f);
-            if (known(g, me, src)) PUT(AZK_OO_PROMPT_SOURCE_CARD, card_id(g, src));
+            o[AZK_OO_PROMPT_SOURCE_SIDE] = g->vm.controller == me ? 1 : 2;
+            if (known(g, me, src)) o[AZK_OO_PROMPT_SOURCE_CARD] = card_id(g, src);
         }
         int placing = azk_placing_card(g, cs);
-        if (placing >= 0 && known(g, me, placing)) PUT(AZK_OO_PROMPT_PLACING_CARD, card_id(g, placing));
+        if (placing >= 0 && known(g, me, placing)) o[AZK_OO_PROMPT_PLACING_CARD] = card_id(g, placing);
         if (q->chooser == me) {
             int n = q->n < AZK_MAX_OPTIONS ? q->n : AZK_MAX_OPTIONS;
             int place_owner = placing >= 0 ? g->cards[placing].owner : q->chooser;
             int place_side = place_owner == me ? 0 : 1;
-            PUT(AZK_OO_PROMPT_MINE, 1.f);
-            PUT(AZK_OO_PROMPT_OPTIONAL, q->optional != 0);
-            PUT(AZK_OO_PROMPT_N, ratio(n, AZK_MAX_OPTIONS));
+            flags |= 16u | (q->optional ? 32u : 0u);
+            o[AZK_OO_PROMPT_N] = (uint8_t)n;
             for (int i = 0; i < n; i++) {
                 int v = q->opt[i], place = -1;
-                PUT(AZK_OO_OPT_VALID + i, 1.f);
                 switch (q->kind) {
                 case AZK_PK_CARD:
                 case AZK_PK_BOTTOM_ORDER:
@@ -306,46 +327,40 @@ AZK_OBS_INLINE int observe(const azk_game *g, const azk_cardset *cs, int me, obs
                 case AZK_PK_TOP_ORDER:
                     if (v >= AZK_NUM_CARDS) break;
                     /* a searcher sees the matching cards of its own deck (docs/rules.md §17.1) */
-                    if (q->kind == AZK_PK_SEARCH || known(g, me, v)) PUT(AZK_OO_OPT_CARD + i, card_id(g, v));
-                    PUT(AZK_OO_OPT_SIDE + 2 * i + (g->cards[v].owner == me ? 0 : 1), 1.f);
-                    if (g->cards[v].zone < AZK_Z_COUNT) PUT(AZK_OO_OPT_ZONE + AZK_Z_COUNT * i + g->cards[v].zone, 1.f);
+                    if (q->kind == AZK_PK_SEARCH || known(g, me, v)) o[AZK_OO_OPT_CARD + i] = card_id(g, v);
+                    o[AZK_OO_OPT_SIDE + i] = g->cards[v].owner == me ? 1 : 2;
+                    if (g->cards[v].zone < AZK_Z_COUNT) o[AZK_OO_OPT_ZONE + i] = (uint8_t)(1 + g->cards[v].zone);
                     {
                         int r = place_row(g, me, v);
-                        if (r >= 0) PUT(AZK_OO_OPT_PLACE + AZK_OBS_PLACE_ROWS * i + r, 1.f);
+                        if (r >= 0) o[AZK_OO_OPT_PLACE + i] = (uint8_t)(1 + r);
                     }
                     break;
                 case AZK_PK_SLOT: place = v >= 8 ? 1 + AZK_ROW + (v & 7) : 1 + v; break;
                 case AZK_PK_HOLDER: place = v; break;
-                case AZK_PK_NUMBER: PUT(AZK_OO_OPT_NUMBER + i, ratio(v, AZK_MAX_OPTIONS)); break;
-                case AZK_PK_YES_NO: PUT(AZK_OO_OPT_NUMBER + i, v != 0); break;
-                case AZK_PK_MODE: PUT(AZK_OO_OPT_NUMBER + i, ratio(v, AZK_MAX_OPTIONS)); break; /* --- effects --- the mode index */
+                case AZK_PK_NUMBER: o[AZK_OO_OPT_NUMBER + i] = num8(v); break;
+                case AZK_PK_YES_NO: o[AZK_OO_OPT_NUMBER + i] = v != 0; break;
+                case AZK_PK_MODE: o[AZK_OO_OPT_NUMBER + i] = num8(v); break; /* --- effects --- the mode index */
                 default: break;
                 }
                 if (place >= 0 && place < AZK_OBS_PLACES) {
-                    PUT(AZK_OO_OPT_SIDE + 2 * i + place_side, 1.f);
-                    PUT(AZK_OO_OPT_PLACE + AZK_OBS_PLACE_ROWS * i + place_side * AZK_OBS_PLACES + place, 1.f);
+                    o[AZK_OO_OPT_SIDE + i] = (uint8_t)(1 + place_side);
+                    o[AZK_OO_OPT_PLACE + i] = (uint8_t)(1 + place_side * AZK_OBS_PLACES + place);
                 }
             }
         }
     }
+    o[AZK_OO_FLAGS] = (uint8_t)flags;
 
-    /* the legal actions, for their decider only (they would show a hidden hand) */
+    /* the legal actions, for their decider only (they would show a hidden
+     * hand): each non-empty 64-bit word is 8 bytes of the packed mask, LSB first */
     if (dec == me)
         for (uint32_t ws = g->legal_words; ws; ws &= ws - 1) {
             int w = __builtin_ctz(ws);
-            for (uint64_t b = g->legal[w]; b; b &= b - 1) PUT(AZK_OO_MASK + w * 64 + __builtin_ctzll(b), 1.f);
+            uint64_t b = g->legal[w];
+            for (int k = 0; k < 8 && 8 * w + k < AZK_OE_MASK - AZK_OO_MASK + 1; k++)
+                o[AZK_OO_MASK + 8 * w + k] = (uint8_t)(b >> (8 * k));
         }
     return AZK_OBS_LEN_;
-}
-#undef PUT
-
-int azk_observe(const azk_game *g, const azk_cardset *cs, int me, float *out) {
-    return observe(g, cs, me, (obs_out){out, NULL, 0});
-}
-
-/* The same values, one byte each (azuki.h): written directly, 4x fewer bytes. */
-int azk_observe_u8(const azk_game *g, const azk_cardset *cs, int me, uint8_t *out) {
-    return observe(g, cs, me, (obs_out){NULL, out, 1});
 }
 
 /* ---- information-set sampling ------------------------------------------------ */

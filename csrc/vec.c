@@ -57,10 +57,10 @@ struct vec_pool;
 
 struct azk_vec {
     int n, mode, bot_kind, npairs;
-    int obs_u8, waiting;    /* azk_vec_set_obs */
+    int waiting;            /* azk_vec_set_obs */
     int illegal;            /* azk_vec_set_illegal */
     int paired;             /* azk_vec_set_paired */
-    int obs_len, mask_off;  /* the observation's length and its MASK slice (azk_obs_field) */
+    int obs_len, mask_off;  /* the observation's length and its MASK field (azk_obs_field) */
     uint64_t seed;
     uint32_t next_episode;
     int32_t pairs[2 * AZK_VEC_MAX_PAIRS];
@@ -167,17 +167,15 @@ azk_status azk_vec_init(azk_vec *v, const azk_cardset *cs, int n, uint64_t seed,
     v->obs_len = azk_obs_len();
     v->mask_off = -1;
     for (int f = 0; f < azk_obs_num_fields(); f++)
-        if (strcmp(azk_obs_field_name(f), "MASK") == 0) azk_obs_field(f, &v->mask_off, NULL, NULL);
+        if (strcmp(azk_obs_field_name(f), "MASK") == 0) azk_obs_field(f, &v->mask_off, NULL, NULL, NULL, NULL);
     if (v->mask_off < 0) return AZK_ERR_ARG; /* cannot happen: the layout declares MASK */
     vec_start_all(v, cs);
     return AZK_OK;
 }
 
 azk_status azk_vec_set_obs(azk_vec *v, int obs_dtype, int waiting) {
-    if (!v || (obs_dtype != AZK_VEC_OBS_F32 && obs_dtype != AZK_VEC_OBS_U8) ||
-        (waiting != AZK_VEC_WAIT_FULL && waiting != AZK_VEC_WAIT_MASK))
+    if (!v || obs_dtype != AZK_VEC_OBS_U8 || (waiting != AZK_VEC_WAIT_FULL && waiting != AZK_VEC_WAIT_MASK))
         return AZK_ERR_ARG;
-    v->obs_u8 = obs_dtype == AZK_VEC_OBS_U8;
     v->waiting = waiting;
     return AZK_OK;
 }
@@ -213,27 +211,16 @@ static int opp_pending(const azk_vec *v, int i) {
     return v->mode == AZK_VEC_POLICY && p >= 0 && p != e->agent_seat;
 }
 
-/* Row r's observation (seat's view) in the configured dtype; a row that does
- * not act gets a NO_OP-only MASK slice, and with AZK_VEC_WAIT_MASK (unless
- * `full`) nothing else is written. */
+/* Row r's observation (seat's view); a row that does not act gets a
+ * NO_OP-only MASK field (bit 0: NO_OP is flat action 0), and with
+ * AZK_VEC_WAIT_MASK (unless `full`) nothing else is written. */
 static void write_obs_row(const azk_vec *v, const azk_cardset *cs, void *obs, int r, int i, int seat, int acts,
                           int full) {
-    int na = AZK_NUM_ACTIONS_;
-    size_t at = (size_t)r * (size_t)v->obs_len;
-    if (v->obs_u8) {
-        uint8_t *o = (uint8_t *)obs + at;
-        if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe_u8(&v->games[i].g, cs, seat, o);
-        if (!acts) {
-            memset(o + v->mask_off, 128, (size_t)na); /* encoded 0 */
-            o[v->mask_off] = 255;                     /* encoded 1 */
-        }
-    } else {
-        float *o = (float *)obs + at;
-        if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe(&v->games[i].g, cs, seat, o);
-        if (!acts) {
-            memset(o + v->mask_off, 0, sizeof(float) * (size_t)na);
-            o[v->mask_off] = 1.0f;
-        }
+    uint8_t *o = (uint8_t *)obs + (size_t)r * (size_t)v->obs_len;
+    if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe(&v->games[i].g, cs, seat, o);
+    if (!acts) {
+        memset(o + v->mask_off, 0, (size_t)(AZK_NUM_ACTIONS_ + 7) / 8);
+        o[v->mask_off] = 1;
     }
 }
 
@@ -630,9 +617,7 @@ static void job_observe_opponent(azk_vec *v, const azk_cardset *cs, void *arg, i
         const azk_game *g = &v->games[i].g;
         int seat = 1 - v->games[i].agent_seat;
         if (p && j->obs) {
-            size_t at = (size_t)i * (size_t)v->obs_len;
-            if (v->obs_u8) azk_observe_u8(g, cs, seat, (uint8_t *)j->obs + at);
-            else azk_observe(g, cs, seat, (float *)j->obs + at);
+            azk_observe(g, cs, seat, (uint8_t *)j->obs + (size_t)i * (size_t)v->obs_len);
         }
         if (j->masks) {
             uint8_t *m = j->masks + (size_t)i * (size_t)na;

@@ -8,8 +8,9 @@ Each submodule imports only its own framework: the PettingZoo and Gymnasium
 modules never import pufferlib, and this module imports none of them.
 
 The helpers here are what a policy needs whatever the framework
-(docs/envs.md): where the legal mask sits inside an observation, how to read
-it, and how to apply it to logits. PufferLib has no mask channel and its
+(docs/envs.md): where the legal mask sits inside an observation (packed
+bits, field MASK of the uint8 layout, docs/observation.md), how to read it,
+and how to apply it to logits. PufferLib has no mask channel and its
 trainer ignores masks, so a policy reads the mask from the observation and
 applies it in BOTH its evaluation and its training forward pass (the
 log-probabilities of the two passes must agree).
@@ -19,31 +20,52 @@ imports torch).
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from .. import _core
-from ..obs import obs_layout
+from ..obs import MASK_BYTES, MASK_OFFSET, decode as _decode
 
 NUM_ACTIONS = _core.NUM_ACTIONS
-OBS_LEN = _core.OBS_LEN
+OBS_LEN = _core.OBS_LEN          # bytes (uint8), the mask inside
 HEAD_SIZES = tuple(_core.HEAD_SIZES)
-#: Offset of the legal-action mask (slice MASK, NUM_ACTIONS values) in an observation.
-MASK_OFFSET = obs_layout()["MASK"]["offset"]
+#: MASK_OFFSET: the first byte of the packed legal-action mask (field MASK,
+#: MASK_BYTES bytes, bit a of the field = flat action a, LSB first) in an observation.
 #: Logit given to illegal actions (finite: -inf turns an all-masked row into NaNs).
 MASKED_LOGIT = -1e9
 
-_U8_ONE = 255   # obs_dtype="uint8": value v is stored as 128 + round(127 v); 1 -> 255, 0 -> 128
+#: _BIT_TABLE[b] = the 8 bits of byte b, LSB first (bool [256, 8]): unpacks the mask on any torch device.
+_BIT_TABLE = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(bool)
+_TORCH_TABLES = {}   # torch device -> _BIT_TABLE as a torch bool tensor there
+
+
+def _torch_bit_table(device):
+    t = _TORCH_TABLES.get(device)
+    if t is None:
+        torch = sys.modules["torch"]     # obs is a torch tensor, so torch is imported
+        t = _TORCH_TABLES[device] = torch.from_numpy(_BIT_TABLE).to(device)
+    return t
+
+
+def _check_u8(obs):
+    if not str(obs.dtype).endswith("uint8") or obs.shape[-1] < OBS_LEN:
+        raise ValueError(f"an observation is uint8 with at least OBS_LEN = {OBS_LEN} entries on its last axis, "
+                         f"got dtype {obs.dtype} shape {tuple(obs.shape)}")
 
 
 def mask_from_obs(obs):
-    """The legal-action mask inside observations (last axis OBS_LEN, or
-    OBS_LEN + sum(HEAD_SIZES) for AzukiEnv(action_heads=True)), as booleans
-    of shape [..., NUM_ACTIONS]. Works for uint8 and float observations,
-    numpy arrays and torch tensors."""
-    m = obs[..., MASK_OFFSET:MASK_OFFSET + NUM_ACTIONS]
-    if str(m.dtype).endswith("uint8"):
-        return m == _U8_ONE
-    return m > 0.5
+    """The legal-action mask inside uint8 observations (last axis OBS_LEN, or
+    OBS_LEN + sum(HEAD_SIZES) for AzukiEnv(action_heads=True)), unpacked from
+    its bits to booleans of shape [..., NUM_ACTIONS]. numpy arrays
+    (np.unpackbits) and torch tensors (a 256 x 8 bit table on the tensor's
+    device, no numpy round trip)."""
+    _check_u8(obs)
+    m = obs[..., MASK_OFFSET:MASK_OFFSET + MASK_BYTES]
+    if hasattr(m, "masked_fill"):        # torch
+        bits = _torch_bit_table(m.device)[m.long()]          # [..., MASK_BYTES, 8]
+        return bits.reshape(tuple(m.shape[:-1]) + (8 * MASK_BYTES,))[..., :NUM_ACTIONS]
+    return np.unpackbits(m, axis=-1, bitorder="little")[..., :NUM_ACTIONS].astype(bool)
 
 
 def apply_mask(logits, mask):
@@ -59,14 +81,18 @@ def apply_mask(logits, mask):
 
 
 def decode_obs(obs):
-    """Observations as float32 in [-1, 1]: uint8 ones decoded with
-    (u - 128) / 127 (azuki.obs_decode_u8), float ones returned as they are.
-    numpy or torch."""
-    if str(obs.dtype).endswith("uint8"):
-        if hasattr(obs, "masked_fill"):   # torch
-            return (obs.float() - 128.0) / 127.0
-        return _core.obs_decode_u8(obs)
-    return obs
+    """Observations (last axis OBS_LEN, or longer: AzukiEnv(action_heads=True)
+    appends its head masks, which are left out) as named fields:
+    azuki.obs.decode's {name: int64 array [..., rows, cols]}, bits unpacked,
+    MASK bool [..., NUM_ACTIONS] (docs/observation.md). numpy arrays, or torch
+    tensors (decoded on the CPU, returned as torch tensors on obs's device;
+    for people and tests: a policy reads the bytes itself)."""
+    _check_u8(obs)
+    if hasattr(obs, "masked_fill"):      # torch
+        torch = sys.modules["torch"]
+        d = _decode(obs[..., :OBS_LEN].cpu().numpy())
+        return {k: torch.from_numpy(v).to(obs.device) for k, v in d.items()}
+    return _decode(np.ascontiguousarray(obs[..., :OBS_LEN]))
 
 
 def _head_tables():
@@ -163,5 +189,6 @@ def action_id(action):
     return a if 0 <= a < NUM_ACTIONS else None
 
 
-__all__ = ["pairings_arg", "cards_arg", "game_args", "action_id", "NUM_ACTIONS", "OBS_LEN", "HEAD_SIZES", "MASK_OFFSET", "MASKED_LOGIT", "mask_from_obs", "apply_mask",
+__all__ = ["pairings_arg", "cards_arg", "game_args", "action_id", "NUM_ACTIONS", "OBS_LEN", "HEAD_SIZES", "MASK_OFFSET",
+           "MASK_BYTES", "MASKED_LOGIT", "mask_from_obs", "apply_mask",
            "decode_obs", "HEADS", "HEAD_MARGINALS", "head_masks", "resolve_heads"]

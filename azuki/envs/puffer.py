@@ -12,12 +12,12 @@ truncations: zero-copy). Modes (docs/envs.md):
                    -> actions`, called from step() on the games waiting for it,
                    or a built-in bot's name (switchable with set_opponent: a league)
 
-The legal-action mask travels inside the observation (slice MASK at
-azuki.envs.MASK_OFFSET; PufferLib has no mask channel and its trainer ignores
+The legal-action mask travels inside the observation (field MASK, packed bits, at
+azuki.envs.MASK_OFFSET; azuki.envs.mask_from_obs unpacks it; PufferLib has no mask channel and its trainer ignores
 masks): policies apply it to their logits with azuki.envs.apply_mask in both
 forward passes. Action space: Discrete(NUM_ACTIONS) (flat actions, rules.md
 §14), or with ``action_heads=True`` MultiDiscrete(HEAD_SIZES) with the
-per-head marginal masks appended to the observation; PuffeRL samples heads
+per-head marginal masks appended to the observation (0/1 bytes); PuffeRL samples heads
 independently, so a joint action can be illegal: it is replaced by the legal
 action agreeing on the longest prefix of heads (azuki.envs.resolve_heads),
 counted in the log as ``heads_replaced``.
@@ -83,7 +83,7 @@ class AzukiEnv(pufferlib.PufferEnv):
     k games waiting for it; picklable for the Multiprocessing backend;
     replace it with set_opponent), pairings (deck pairs, each played from
     both seats), seed and stream (module docstring), cards (a CardSet; default the embedded starter set),
-    obs_dtype ("uint8" default, or "float32"), waiting_obs ("full" | "mask",
+    obs_dtype ("uint8": the one observation encoding, docs/observation.md), waiting_obs ("full" | "mask",
     VecGame), action_heads (MultiDiscrete heads), illegal_action ("lose" |
     "raise"), report_interval (steps between logs), render_mode (None |
     "ansi"), threads (VecGame's threads=k: k - 1 C worker threads and the
@@ -101,8 +101,9 @@ class AzukiEnv(pufferlib.PufferEnv):
             raise ValueError(f"bot must be one of {_core.BOT_KINDS}, got {bot!r}")
         if mode == "policy" and opponent is not None and not callable(opponent) and opponent not in _core.BOT_KINDS:
             raise TypeError(f"opponent must be a callable (obs, masks) -> actions or one of {_core.BOT_KINDS}")
-        if obs_dtype not in ("uint8", "float32"):
-            raise ValueError(f"obs_dtype must be 'uint8' or 'float32', got {obs_dtype!r}")
+        if obs_dtype != "uint8":
+            raise ValueError(f"obs_dtype must be 'uint8' (the only observation encoding since layout v4), "
+                             f"got {obs_dtype!r}")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         if render_mode not in (None, "ansi"):
@@ -126,10 +127,7 @@ class AzukiEnv(pufferlib.PufferEnv):
         self.stream = self._check_seed(stream, "stream")
         self.num_agents = 2 * self.n if mode == "self" else self.n
         obs_len = OBS_LEN + (sum(HEAD_SIZES) if self.action_heads else 0)
-        if obs_dtype == "uint8":
-            self.single_observation_space = gymnasium.spaces.Box(0, 255, (obs_len,), np.uint8)
-        else:
-            self.single_observation_space = gymnasium.spaces.Box(-1.0, 1.0, (obs_len,), np.float32)
+        self.single_observation_space = gymnasium.spaces.Box(0, 255, (obs_len,), np.uint8)
         self.single_action_space = (gymnasium.spaces.MultiDiscrete(list(HEAD_SIZES)) if self.action_heads
                                     else gymnasium.spaces.Discrete(NUM_ACTIONS))
         super().__init__(buf)
@@ -242,10 +240,7 @@ class AzukiEnv(pufferlib.PufferEnv):
         """With heads: the observation (VecGame wrote its own buffer) and the marginals after it."""
         if self.action_heads:
             self.observations[:, :OBS_LEN] = self.vec.obs
-            hm = head_masks(self.vec.masks)
-            if self.obs_dtype == "uint8":
-                hm = np.where(hm != 0, np.uint8(255), np.uint8(128))
-            self.observations[:, OBS_LEN:] = hm
+            self.observations[:, OBS_LEN:] = head_masks(self.vec.masks)   # 0/1 bytes
 
     def set_opponent(self, opponent, name=None):
         """mode="policy": the opponent for the next steps (league play): a

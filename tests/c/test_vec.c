@@ -2,9 +2,9 @@
  * AZK_VEC_POLICY (agent rows stepped by azk_vec_step, the opponent seat by
  * azk_vec_step_opponent) equals the same games stepped alone episode after
  * episode; every game waits for exactly one side; an illegal opponent action
- * changes nothing; uint8 observations (azk_observe_u8) decode to the float
- * ones within half a quantization step, exactly for -1 / 0 / 1; bad
- * arguments. Runs under ASan+UBSan too (make asan). */
+ * changes nothing; a waiting self-play row is its seat's view with a
+ * NO_OP-only packed MASK; bad arguments (a float32 observation dtype among
+ * them). Runs under ASan+UBSan too (make asan). */
 #include <math.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -95,11 +95,11 @@ static void test_policy_mode_equals_solo_games(void) {
                 azk_legal_mask(solo[i], cs, solo_mask);
                 if (pending[i]) {
                     AZK_CHECK(memcmp(opp_masks + (size_t)i * na, solo_mask, (size_t)na) == 0);
-                    azk_observe_u8(solo[i], cs, 1 - seat, mine);
+                    azk_observe(solo[i], cs, 1 - seat, mine);
                     AZK_CHECK(memcmp(opp_obs + (size_t)i * len, mine, (size_t)len) == 0);
                 } else {
                     AZK_CHECK(memcmp(masks + (size_t)i * na, solo_mask, (size_t)na) == 0);
-                    azk_observe_u8(solo[i], cs, seat, mine);
+                    azk_observe(solo[i], cs, seat, mine);
                     AZK_CHECK(memcmp(obs + (size_t)i * len, mine, (size_t)len) == 0);
                 }
             }
@@ -140,39 +140,40 @@ static void test_policy_mode_equals_solo_games(void) {
     free(v); free(obs); free(opp_obs); free(mine); free(masks); free(opp_masks); free(solo_mask);
 }
 
-static void test_u8_encoding(void) {
+/* Self-play: the waiting seat's row is its full view (AZK_VEC_WAIT_FULL)
+ * with a NO_OP-only packed MASK field (bit 0), the acting row its full view. */
+static void test_waiting_row_mask(void) {
     const azk_cardset *cs = azk_default_cardset();
-    int len = azk_obs_len(), na = azk_num_actions();
-    azk_game *g = malloc(azk_game_size());
-    float *f = malloc(sizeof(float) * (size_t)len);
-    uint8_t *u = malloc((size_t)len), *m = malloc((size_t)na);
-    AZK_CHECK(azk_observe_u8(NULL, cs, 0, u) == -1 && azk_observe_u8(g, cs, 0, NULL) == -1);
-    int bad = 0, fractions = 0, checked = 0;
-    for (int gi = 0; gi < 12 && !bad; gi++) {
-        azk_game_init(g, cs, 1000 + (uint64_t)gi, gi & 1, (gi >> 1) & 1);
-        AZK_CHECK(azk_observe_u8(g, cs, 2, u) == -1);
-        while (!azk_is_terminal(g) && !bad) {
-            for (int seat = 0; seat < 2; seat++) {
-                AZK_CHECK(azk_observe(g, cs, seat, f) == len && azk_observe_u8(g, cs, seat, u) == len);
-                for (int i = 0; i < len; i++) {
-                    float d = ((float)u[i] - 128.f) / 127.f;
-                    if (u[i] == 0) bad = 1; /* never written */
-                    if (u[i] != (uint8_t)(int)(f[i] * 127.f + 128.5f)) bad = 1; /* exactly 128 + round(127 v) */
-                    if (f[i] == -1.f || f[i] == 0.f || f[i] == 1.f) {
-                        if (d != f[i]) bad = 1;
-                    } else {
-                        fractions++;
-                        if (fabsf(d - f[i]) > 0.5f / 127.f + 1e-6f) bad = 1;
-                    }
-                }
+    int len = azk_obs_len(), na = azk_num_actions(), moff = -1, mbytes = 0;
+    for (int f = 0; f < azk_obs_num_fields(); f++)
+        if (strcmp(azk_obs_field_name(f), "MASK") == 0) azk_obs_field(f, &moff, NULL, &mbytes, NULL, NULL);
+    AZK_CHECK(moff > 0 && mbytes == (na + 7) / 8);
+    azk_vec *v = malloc(azk_vec_size(2));
+    AZK_CHECK(azk_vec_init(v, cs, 2, 5, AZK_VEC_SELF, 0, PAIRS, 1) == AZK_OK);
+    AZK_CHECK(azk_vec_set_obs(v, AZK_VEC_OBS_U8, AZK_VEC_WAIT_FULL) == AZK_OK);
+    uint8_t *obs = malloc((size_t)4 * len), *mine = malloc((size_t)len), *masks = malloc((size_t)4 * na);
+    int32_t acting[4], act[4];
+    float rew[4];
+    uint8_t term[4], trunc[4];
+    int checked = 0;
+    for (int it = 0; it < 200; it++) {
+        AZK_CHECK(azk_vec_observe(v, cs, obs, masks, acting) == AZK_OK);
+        for (int r = 0; r < 4; r++) {
+            const azk_game *g = azk_vec_game(v, r / 2);
+            AZK_CHECK(azk_observe(g, cs, r & 1, mine) == len);
+            if (!acting[r]) {
+                AZK_CHECK(obs[(size_t)r * len + moff] == 1);
+                for (int k = 1; k < mbytes; k++) AZK_CHECK(obs[(size_t)r * len + moff + k] == 0);
+                memcpy(mine + moff, obs + (size_t)r * len + moff, (size_t)mbytes);
                 checked++;
             }
-            azk_legal_mask(g, cs, m);
-            azk_step(g, cs, pick(m, na));
+            AZK_CHECK(memcmp(obs + (size_t)r * len, mine, (size_t)len) == 0);
+            act[r] = acting[r] ? pick(masks + (size_t)r * na, na) : 0;
         }
+        AZK_CHECK(azk_vec_step(v, cs, act, obs, masks, rew, term, trunc, NULL) == AZK_OK);
     }
-    AZK_CHECK(!bad && checked > 100 && fractions > 0);
-    free(g); free(f); free(u); free(m);
+    AZK_CHECK(checked >= 200);
+    free(v); free(obs); free(mine); free(masks);
 }
 
 static void test_bad_arguments(void) {
@@ -186,6 +187,7 @@ static void test_bad_arguments(void) {
     AZK_CHECK(azk_vec_step_opponent(v, cs, act, NULL, NULL, rew, term, trunc, NULL) == AZK_ERR_ARG);
     AZK_CHECK(azk_vec_observe_opponent(v, cs, NULL, NULL, pend) == AZK_ERR_ARG);
     AZK_CHECK(azk_vec_set_obs(v, 2, AZK_VEC_WAIT_FULL) == AZK_ERR_ARG);
+    AZK_CHECK(azk_vec_set_obs(v, 0, AZK_VEC_WAIT_FULL) == AZK_ERR_ARG); /* float32: gone with layout v4 */
     AZK_CHECK(azk_vec_set_obs(v, AZK_VEC_OBS_U8, 2) == AZK_ERR_ARG);
     AZK_CHECK(azk_vec_set_obs(NULL, AZK_VEC_OBS_U8, AZK_VEC_WAIT_FULL) == AZK_ERR_ARG);
     AZK_CHECK(azk_vec_init(v, cs, 2, 1, AZK_VEC_POLICY, 0, PAIRS, 1) == AZK_OK);
@@ -196,7 +198,7 @@ static void test_bad_arguments(void) {
 
 int main(void) {
     AZK_RUN(test_policy_mode_equals_solo_games);
-    AZK_RUN(test_u8_encoding);
+    AZK_RUN(test_waiting_row_mask);
     AZK_RUN(test_bad_arguments);
     return azk_test_summary();
 }

@@ -1,6 +1,6 @@
 /* test_vec_threads.c — the vector of games' worker pool (azk_vec_set_threads):
  * for every mode (SELF, BOT, POLICY with the bot answering from C), both
- * observation dtypes, both waiting policies and both illegal-action
+ * waiting policies and both illegal-action
  * policies, a vector stepped with k threads writes exactly the bytes k = 1
  * writes (observations, masks, rewards, flags, the log, every game's hash
  * and episode) over hundreds of steps and many episodes; threads can be
@@ -24,17 +24,17 @@ struct run {
     int32_t *act, *acting;
 };
 
-static void run_open(struct run *r, const azk_cardset *cs, int n, int mode, int u8, int waiting, int illegal,
+static void run_open(struct run *r, const azk_cardset *cs, int n, int mode, int waiting, int illegal,
                      int threads) {
     r->n = n;
     r->v = malloc(azk_vec_size(n));
     AZK_CHECK(azk_vec_init(r->v, cs, n, 1234, mode, 1, PAIRS, 2) == AZK_OK);
-    AZK_CHECK(azk_vec_set_obs(r->v, u8 ? AZK_VEC_OBS_U8 : AZK_VEC_OBS_F32, waiting) == AZK_OK);
+    AZK_CHECK(azk_vec_set_obs(r->v, AZK_VEC_OBS_U8, waiting) == AZK_OK);
     AZK_CHECK(azk_vec_set_illegal(r->v, illegal) == AZK_OK);
     AZK_CHECK(azk_vec_set_threads(r->v, threads) == AZK_OK);
     AZK_CHECK(azk_vec_threads(r->v) == threads);
     r->rows = azk_vec_rows(r->v);
-    size_t ob = (size_t)azk_obs_len() * (u8 ? 1 : 4), na = (size_t)azk_num_actions();
+    size_t ob = (size_t)azk_obs_len(), na = (size_t)azk_num_actions();
     r->obs = calloc((size_t)r->rows, ob);
     r->masks = calloc((size_t)r->rows, na);
     r->opp_obs = calloc((size_t)n, ob);
@@ -91,8 +91,8 @@ static void step(struct run *r, const azk_cardset *cs, uint32_t s, int mode, int
     }
 }
 
-static int same(const struct run *a, const struct run *b, int u8, int mode) {
-    size_t ob = (size_t)azk_obs_len() * (u8 ? 1 : 4), na = (size_t)azk_num_actions(), rows = (size_t)a->rows;
+static int same(const struct run *a, const struct run *b, int mode) {
+    size_t ob = (size_t)azk_obs_len(), na = (size_t)azk_num_actions(), rows = (size_t)a->rows;
     int ok = memcmp(a->obs, b->obs, rows * ob) == 0 && memcmp(a->masks, b->masks, rows * na) == 0 &&
              memcmp(a->rew, b->rew, rows * sizeof(float)) == 0 && memcmp(a->term, b->term, rows) == 0 &&
              memcmp(a->trunc, b->trunc, rows) == 0;
@@ -115,26 +115,24 @@ static void test_threads_equal_one_thread(void) {
 #endif
     int configs = 0;
     for (int mode = 0; mode < AZK_VEC_MODE_COUNT; mode++)
-        for (int u8 = 0; u8 < 2; u8++)
-            for (int waiting = 0; waiting < 2; waiting++)
+        for (int waiting = 0; waiting < 2; waiting++)
                 for (int illegal = 0; illegal < 2; illegal++) {
-                    if (!u8 && (waiting || illegal)) continue; /* float32: one config per mode is enough */
 #if defined(AZK_DEBUG) || defined(__SANITIZE_THREAD__)
-                    if (!u8 || waiting) continue;
+                    if (waiting) continue;
 #endif
                     struct run a, b;
-                    run_open(&a, cs, N, mode, u8, waiting, illegal, 1);
-                    run_open(&b, cs, N, mode, u8, waiting, illegal, 3);
-                    int ok = same(&a, &b, u8, mode), first_bad = -1;
+                    run_open(&a, cs, N, mode, waiting, illegal, 1);
+                    run_open(&b, cs, N, mode, waiting, illegal, 3);
+                    int ok = same(&a, &b, mode), first_bad = -1;
                     for (uint32_t s = 0; s < STEPS && ok; s++) {
                         step(&a, cs, s, mode, illegal);
                         step(&b, cs, s, mode, illegal);
                         if (s == STEPS / 2) AZK_CHECK(azk_vec_set_threads(b.v, 2) == AZK_OK); /* k changes */
-                        ok = same(&a, &b, u8, mode);
+                        ok = same(&a, &b, mode);
                         if (!ok) first_bad = (int)s;
                     }
                     if (!ok)
-                        fprintf(stderr, "mode %d u8 %d waiting %d illegal %d: outputs differ at step %d\n", mode, u8,
+                        fprintf(stderr, "mode %d waiting %d illegal %d: outputs differ at step %d\n", mode,
                                 waiting, illegal, first_bad);
                     AZK_CHECK(ok);
                     float la[AZK_VEC_LOG_LEN], lb[AZK_VEC_LOG_LEN];
@@ -150,7 +148,7 @@ static void test_threads_equal_one_thread(void) {
 #if defined(AZK_DEBUG) || defined(__SANITIZE_THREAD__)
     AZK_CHECK(configs == 3 * 2);
 #else
-    AZK_CHECK(configs == 3 * 5);
+    AZK_CHECK(configs == 3 * 4);
 #endif
 }
 

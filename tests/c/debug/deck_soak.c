@@ -17,7 +17,7 @@
 static azk_cardset CS;
 static azk_game G, H, B;
 static uint8_t buf[1 << 17];
-static float o1[1 << 14], o2[1 << 14];
+static uint8_t o1[1 << 14], o2[1 << 14];
 
 #define FAIL(...)                                                                                        \
     do {                                                                                                 \
@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
                 if (azk_check_invariants(&H, &CS) != 0) FAIL("game %d: invariants after resample", k);
                 azk_observe(&G, &CS, seat, o1);
                 azk_observe(&H, &CS, seat, o2);
-                if (memcmp(o1, o2, sizeof(float) * (size_t)azk_obs_len()))
+                if (memcmp(o1, o2, (size_t)azk_obs_len()))
                     FAIL("game %d step %ld: seat %d observation changed by resampling", k, steps, seat);
                 for (int c = 0; c < AZK_NUM_CARDS; c++)
                     if (G.cards[c].zone == AZK_Z_DECK && (G.cards[c].seen >> seat & 1) &&
