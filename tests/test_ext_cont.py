@@ -39,7 +39,7 @@ def game(p0=None, p1=None, active=0, **kw):
 def hand_cost(g, p=0):
     obs = g.observe(p)
     n = len(g.state_dict()["players"][p]["hand"])
-    return [round(float(v) * 10) for v in azuki.obs_slice(obs, "HAND_COST")[:n]]
+    return [int(v) for v in azuki.obs_slice(obs, "HAND_COST")[:n]]      # kind num: the cost itself
 
 
 # ---- §18.1 / §18.2 attack and health auras ------------------------------------------------
@@ -456,9 +456,9 @@ def test_observation_reads_auras():
     g = game({"garden": [WARLORD, WHELP]}, {"garden": [SENTINEL, GOLEM]})
     obs = g.observe(0)
     from azuki import spec_autogen
-    atk = np.asarray(azuki.obs_slice(obs, "PLACE_ATTACK")).reshape(24, -1)
-    assert round(float(atk[2][0]) * 10) == 2          # p0 garden slot 1: the Whelp, 1 + 1
-    st = np.asarray(azuki.obs_slice(obs, "PLACE_STATUS")).reshape(24, -1)
+    d = azuki.obs_decode(obs)
+    assert d["PLACE_ATTACK"][2][0] == 2                # p0 garden slot 1: the Whelp, 1 + 1
+    st = d["PLACE_STATUS"]                             # bits unpacked: [24, number of statuses]
     defender = list(spec_autogen.STATUS).index("DEFENDER")
     assert st[12 + 2][defender] == 1 and st[12 + 1][defender] == 0   # p1: the Golem, not the Sentinel
 

@@ -465,18 +465,18 @@ def test_instead_that_leaves_the_card_does_not_save_it(cards):
 
 
 def test_new_keywords_are_observed(cards):
-    """docs/observation.md, docs/rules.md §15.4: PLACE_STATUS has a column per
+    """docs/observation.md, docs/rules.md §15.4: PLACE_STATUS has a bit per
     status (generated from the status table, now 10), and a stealthed entity
     shows its stealth column until it has attacked."""
     from azuki import spec_autogen as S
-    assert azuki.obs_layout()["PLACE_STATUS"]["shape"][1] == len(S.STATUS)
+    assert azuki.obs_layout()["PLACE_STATUS"]["n"] == len(S.STATUS)
     col = {n: i for i, n in enumerate(S.STATUS)}
     g = game(cards, {"garden": [SHADE, LEECH, ASP], **KEEP})
-    st = azuki.obs_slice(g.observe(0), "PLACE_STATUS")
+    st = azuki.obs_decode(g.observe(0))["PLACE_STATUS"]    # bits unpacked: [24, len(STATUS)]
     for name in ("STEALTH", "LIFESTEAL", "POISONOUS"):
         assert st[:, col[name]].sum() == 1, name
     do(g, "ATTACK", "Ashen Shade", "p1.leader")
-    st = azuki.obs_slice(g.observe(0), "PLACE_STATUS")
+    st = azuki.obs_decode(g.observe(0))["PLACE_STATUS"]
     assert st[:, col["STEALTH"]].sum() == 0
 
 

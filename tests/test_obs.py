@@ -334,6 +334,33 @@ def test_snum_attack_can_be_negative():
     assert decode(o)["PLACE_ATTACK"][0, 0] == -2
 
 
+def test_envs_mask_from_obs_unpacks_the_packed_mask():
+    """azuki.envs.mask_from_obs (numpy; torch when installed, through its bit
+    table) is Game.action_mask() for the decider, all False for the other
+    seat, also with AzukiEnv's head masks appended; float input is refused."""
+    from azuki.envs import HEAD_SIZES, decode_obs, mask_from_obs
+    rows, masks = [], []
+    for g, _ in random_positions(games_per_pair=1, seed0=3):
+        for seat in (0, 1):
+            rows.append(g.observe(seat))
+            masks.append(g.action_mask().astype(bool) if seat == g.current_player else np.zeros(azuki.NUM_ACTIONS, bool))
+    obs, want = np.stack(rows), np.stack(masks)
+    assert np.array_equal(mask_from_obs(obs), want)
+    ext = np.concatenate([obs, np.ones((len(obs), sum(HEAD_SIZES)), np.uint8)], axis=1)
+    assert np.array_equal(mask_from_obs(ext), want)
+    assert np.array_equal(decode_obs(ext)["MASK"], want)
+    for bad in (obs.astype(np.float32), obs[:, :10]):
+        with pytest.raises(ValueError):
+            mask_from_obs(bad)
+    try:
+        import torch
+    except ImportError:
+        return
+    t = torch.from_numpy(ext)
+    assert torch.equal(mask_from_obs(t), torch.from_numpy(want))
+    assert torch.equal(decode_obs(t)["HAND_CARD"], torch.from_numpy(decode(obs)["HAND_CARD"]))
+
+
 # ---- bad arguments --------------------------------------------------------------------
 
 @pytest.mark.parametrize("out, exc", [

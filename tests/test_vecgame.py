@@ -13,6 +13,7 @@ import pytest
 
 import azuki
 from azuki._core import VecGame
+from azuki.obs import mask_of
 
 PAIRS = (("STT01", "STT02"), ("STT02", "STT02"))
 
@@ -61,7 +62,7 @@ def test_vecgame_equals_games_stepped_alone_self_play():
 
 
 def test_self_play_masks_and_observations():
-    v = VecGame(3, seed=7, mode="self", obs_dtype="float32")
+    v = VecGame(3, seed=7, mode="self")
     for _ in range(50):
         for i in range(3):
             g = v.game(i)
@@ -74,8 +75,8 @@ def test_self_play_masks_and_observations():
                     assert np.array_equal(v.obs[r], g.observe(s))
                 else:   # the waiting seat: NO_OP only, in the mask and inside its observation
                     assert v.acting[r] == 0 and v.masks[r].sum() == 1 and v.masks[r][0] == 1
-                    mask_slice = azuki.obs_slice(v.obs[r], "MASK")
-                    assert mask_slice.sum() == 1 and mask_slice[0] == 1
+                    m = mask_of(v.obs[r])
+                    assert m.sum() == 1 and m[0]
         rng = random.Random(_)
         v.step(np.array([pick(rng, v.masks[r]) for r in range(v.rows)], dtype=np.int32))
 
@@ -153,8 +154,8 @@ def test_bad_arguments_are_clear_errors():
 def test_caller_owned_buffers_are_written_in_place():
     rows = 6
     bufs = {"masks": np.zeros((rows, azuki.NUM_ACTIONS), dtype=np.uint8), "rewards": np.zeros(rows, dtype=np.float32),
-            "obs": np.zeros((rows, azuki.OBS_LEN), dtype=np.float32)}
-    v = VecGame(3, seed=2, buffers=bufs, obs_dtype="float32")
+            "obs": np.zeros((rows, azuki.OBS_LEN), dtype=np.uint8)}
+    v = VecGame(3, seed=2, buffers=bufs)
     assert v.masks is bufs["masks"] and v.rewards is bufs["rewards"] and v.obs is bufs["obs"]
     assert bufs["masks"].sum() > 0 and np.abs(bufs["obs"]).sum() > 0
 
@@ -178,6 +179,14 @@ def scripted_opponent(mask_row, i, k):
     return int(legal[(i + k) % len(legal)])
 
 
+def _without_mask(o):
+    """An observation with its MASK field zeroed."""
+    f = azuki.obs_layout()["MASK"]
+    o = o.copy()
+    o[f["offset"]:f["offset"] + f["cols"]] = 0
+    return o
+
+
 def check_policy_buffers(v, solo, obs_too):
     for i in range(v.n):
         g, seat = solo[i], v.agent_seat(i)
@@ -193,8 +202,8 @@ def check_policy_buffers(v, solo, obs_too):
             assert v.masks[i].sum() == 1 and v.masks[i][0] == 1
             assert np.array_equal(v.opp_masks[i], g.action_mask())
         if obs_too:
-            assert np.array_equal(v.obs[i][:-azuki.NUM_ACTIONS], g.observe(seat)[:-azuki.NUM_ACTIONS])
-            assert np.array_equal(azuki.obs_slice(v.obs[i], "MASK"), v.masks[i])
+            assert np.array_equal(_without_mask(v.obs[i]), _without_mask(g.observe(seat)))
+            assert np.array_equal(mask_of(v.obs[i]), v.masks[i] != 0)
             if not agent_turn:
                 assert np.array_equal(v.opp_obs[i], g.observe(1 - seat))
 
@@ -206,7 +215,7 @@ def test_policy_mode_equals_games_stepped_alone(obs_too):
     agent and a scripted opponent; rewards / terminals on the call that ended
     the episode."""
     n, seed = 5, 40
-    v = VecGame(n, seed=seed, pairings=PAIRS, mode="policy", obs=obs_too, obs_dtype="float32")
+    v = VecGame(n, seed=seed, pairings=PAIRS, mode="policy", obs=obs_too)
     assert v.rows == n and v.opp_masks.shape == (n, azuki.NUM_ACTIONS) and v.opp_pending.shape == (n,)
     assert (v.opp_obs is not None) == obs_too
     solo = [solo_game(seed, v.episode(i)) for i in range(n)]
@@ -337,59 +346,36 @@ def test_policy_mode_bad_inputs():
 
 # ---- compact observations ------------------------------------------------------------------------------------------
 
-def test_obs_decode_u8_matches_float_observations_slice_by_slice():
-    """The same games in float32 and uint8: decoded uint8 observations are
-    within half a quantization step of the float ones in every slice; values
-    -1 / 0 / 1 (the MASK slice included) decode exactly."""
-    kw = dict(seed=21, pairings=PAIRS, mode="self")
-    f = VecGame(4, obs_dtype="float32", **kw)
-    u = VecGame(4, obs_dtype="uint8", **kw)
-    assert f.obs.dtype == np.float32 and u.obs.dtype == np.uint8 and u.obs.shape == f.obs.shape
-    assert u.obs.nbytes * 4 == f.obs.nbytes
-    layout = azuki.obs_layout()
-    rng = random.Random(8)
-    step = 0.5 / 127 + 1e-6
-    seen_fraction = False
-    for _ in range(300):
-        dec = azuki.obs_decode_u8(u.obs)
-        assert dec.dtype == np.float32
-        err = np.abs(dec - f.obs)
-        for name, info in layout.items():
-            sl = slice(info["offset"], info["offset"] + int(np.prod(info["shape"])))
-            assert err[:, sl].max() <= step, name
-        exact = np.isin(f.obs, (-1.0, 0.0, 1.0))
-        assert np.array_equal(dec[exact], f.obs[exact])
-        seen_fraction |= bool((~exact).any())
-        assert np.array_equal(azuki.obs_slice(dec[0], "MASK"), azuki.obs_slice(f.obs[0], "MASK"))
-        assert np.array_equal(u.masks, f.masks)
-        actions = np.array([pick(rng, f.masks[r]) for r in range(f.rows)], dtype=np.int32)
-        f.step(actions)
-        u.step(actions)
-    assert seen_fraction
-    # the mapping itself
-    assert np.array_equal(azuki.obs_decode_u8(np.array([1, 128, 255], dtype=np.uint8)), np.array([-1, 0, 1], np.float32))
+def test_observations_are_uint8_only():
+    """Layout v4 has one encoding (docs/observation.md): every row is
+    Game.observe's bytes; obs_dtype other than "uint8" and float buffers are
+    clear ValueErrors that build nothing."""
+    v = VecGame(2, seed=21, pairings=PAIRS, mode="self")
+    assert v.obs.dtype == np.uint8 and v.obs.shape == (4, azuki.OBS_LEN) and v.obs_dtype == "uint8"
+    for r in range(v.rows):
+        if v.acting[r]:
+            assert np.array_equal(v.obs[r], v.game(r // 2).observe(r % 2))
+    for bad in ("float32", "float16", 8, None):
+        with pytest.raises(ValueError, match="uint8"):
+            VecGame(2, obs_dtype=bad)
     with pytest.raises(ValueError):
-        azuki.obs_decode_u8(np.zeros(3, dtype=np.float32))
+        VecGame(2, buffers={"obs": np.zeros((4, azuki.OBS_LEN), dtype=np.float32)})
 
 
-@pytest.mark.parametrize("dtype", ["float32", "uint8"])
-def test_waiting_obs_mask_writes_only_the_mask_slice(dtype):
-    kw = dict(seed=3, mode="self", obs_dtype=dtype)
+def test_waiting_obs_mask_writes_only_the_mask_field():
+    kw = dict(seed=3, mode="self")
     full = VecGame(3, waiting_obs="full", **kw)
     cheap = VecGame(3, waiting_obs="mask", **kw)
-    one = 1 if dtype == "float32" else 255
-    zero = 0 if dtype == "float32" else 128
     rng = random.Random(4)
     for _ in range(200):
         assert np.array_equal(full.masks, cheap.masks) and np.array_equal(full.acting, cheap.acting)
-        if dtype == "uint8":
-            assert cheap.obs.min() >= 1      # every row holds a complete view (0 is never written)
         for r in range(full.rows):
-            m = azuki.obs_slice(cheap.obs[r], "MASK")
+            m = azuki.obs_slice(cheap.obs[r], "MASK")          # packed: NO_OP is bit 0 of byte 0
             if full.acting[r]:
                 assert np.array_equal(cheap.obs[r], full.obs[r])
             else:
-                assert m[0] == one and np.all(m[1:] == zero)
+                assert m[0] == 1 and np.all(m[1:] == 0)
+                assert np.array_equal(azuki.obs_slice(full.obs[r], "MASK"), m)
         actions = np.array([pick(rng, full.masks[r]) for r in range(full.rows)], dtype=np.int32)
         full.step(actions)
         cheap.step(actions)
@@ -443,11 +429,10 @@ def test_masks_false_keeps_the_mask_in_the_observation():
     a = azuki.VecGame(8, seed=3, masks=False)
     b = azuki.VecGame(8, seed=3)
     assert a.masks is None
-    off = azuki.obs_layout()["MASK"]["offset"]
     rng = np.random.default_rng(1)
     for _ in range(30):
         np.testing.assert_array_equal(a.obs, b.obs)
-        np.testing.assert_array_equal(a.obs[:, off:off + azuki.NUM_ACTIONS] == 255, b.masks == 1)
+        np.testing.assert_array_equal(mask_of(a.obs), b.masks == 1)
         acts = (rng.random(b.masks.shape) * b.masks).argmax(axis=1).astype(np.int32)
         a.step(acts)
         b.step(acts)
@@ -731,7 +716,7 @@ def _run_pair(mode, steps, seed=11, n=24, **kw):
 
 
 @pytest.mark.parametrize("mode,kw", [("self", {}), ("self", {"waiting_obs": "mask"}),
-                                     ("self", {"obs_dtype": "float32"}), ("self", {"obs": False}),
+                                     ("self", {"obs": False}),
                                      ("bot", {}), ("policy", {}), ("self", {"illegal": "lose"}),
                                      ("bot", {"paired": True})])
 def test_threads_give_the_same_trajectories_and_buffers_as_one_thread(mode, kw):

@@ -13,9 +13,11 @@ The agent plays one seat; the opponent (a built-in bot of azuki.BOT_KINDS:
 every decision of the other seat inside `reset()` and `step()`, so each call
 returns when the agent must decide or the game is over.
 
-Spaces: observation Box(-1, 1, (azuki.OBS_LEN,), float32) = Game.observe(seat)
-(docs/observation.md); the legal-action mask travels inside it, as the slice
-`MASK` (offset `azuki.obs_layout()["MASK"]["offset"]`, NUM_ACTIONS values 0/1).
+Spaces: observation Box(0, 255, (azuki.OBS_LEN,), uint8) = Game.observe(seat)
+(docs/observation.md: bytes, `azuki.obs.decode` names them); the legal-action
+mask travels inside it, as the field `MASK` (offset
+`azuki.obs_layout()["MASK"]["offset"]`, NUM_ACTIONS packed bits;
+`azuki.envs.mask_from_obs` unpacks it).
 The same mask is `info["action_mask"]` (int8[NUM_ACTIONS], ready for
 `action_space.sample(mask)`) after every reset and step. Action: Discrete(NUM_ACTIONS).
 
@@ -50,7 +52,8 @@ __all__ = ["AzukiEnv", "AzukiVectorEnv", "ENV_ID", "MASK_OFFSET"]
 
 ENV_ID = "azuki/Azuki-v0"
 from azuki.envs import MASK_OFFSET, action_id as _action_id, cards_arg, game_args, pairings_arg as _pairings  # noqa: E402
-_MASK = slice(MASK_OFFSET, MASK_OFFSET + azuki.NUM_ACTIONS)
+from azuki.envs import MASK_BYTES  # noqa: E402
+_MASK = slice(MASK_OFFSET, MASK_OFFSET + MASK_BYTES)
 
 
 class AzukiEnv(gymnasium.Env):
@@ -77,7 +80,7 @@ class AzukiEnv(gymnasium.Env):
         self.cards, self.pairings = game_args(decks, cards, turn_cap, decision_cap)
         self.turn_cap = turn_cap
         self.decision_cap = decision_cap
-        self.observation_space = spaces.Box(-1.0, 1.0, (azuki.OBS_LEN,), np.float32)
+        self.observation_space = spaces.Box(0, 255, (azuki.OBS_LEN,), np.uint8)
         self.action_space = spaces.Discrete(azuki.NUM_ACTIONS)
         self.game = None          # the azuki.Game of the current episode
         self.seat = None          # the agent's seat in it
@@ -149,7 +152,7 @@ class AzukiEnv(gymnasium.Env):
     def _observe(self):
         obs = self.game.observe(self.seat)
         if self._over:
-            obs[_MASK] = 0.0       # after an illegal-action loss the game itself goes on
+            obs[_MASK] = 0         # after an illegal-action loss the game itself goes on
         return obs
 
     def _info(self, info):
@@ -178,7 +181,7 @@ class AzukiVectorEnv(gymnasium.vector.VectorEnv):
     (azuki.VecGame, mode "bot", docs/vecgame.md); Gymnasium >= 1.0 VectorEnv API.
 
     Spaces, mask and rewards as AzukiEnv: single observation
-    Box(-1, 1, (OBS_LEN,), float32), single action Discrete(NUM_ACTIONS),
+    Box(0, 255, (OBS_LEN,), uint8), single action Discrete(NUM_ACTIONS),
     `infos["action_mask"]` int8[num_envs, NUM_ACTIONS]; +1 / -1 / 0 terminated,
     engine truncation truncated with 0. Differences from a SyncVectorEnv of
     AzukiEnv:
@@ -213,7 +216,7 @@ class AzukiVectorEnv(gymnasium.vector.VectorEnv):
         self.pairings = _pairings(decks)
         self.cards = cards_arg(cards)
         self.vec = self._make(0)                 # fail now on bad arguments
-        self.single_observation_space = spaces.Box(-1.0, 1.0, (azuki.OBS_LEN,), np.float32)
+        self.single_observation_space = spaces.Box(0, 255, (azuki.OBS_LEN,), np.uint8)
         self.single_action_space = spaces.Discrete(azuki.NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -222,7 +225,7 @@ class AzukiVectorEnv(gymnasium.vector.VectorEnv):
 
     def _make(self, base_seed):
         return azuki.VecGame(self.num_envs, seed=base_seed, pairings=self.pairings, mode="bot",
-                             bot=self.opponent, cards=self.cards, obs_dtype="float32", illegal=self.illegal_action)
+                             bot=self.opponent, cards=self.cards, illegal=self.illegal_action)
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)

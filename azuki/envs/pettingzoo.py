@@ -11,8 +11,8 @@
 Agents `player_0` and `player_1` are seats 0 and 1; `agent_selection` is the
 seat the engine asks to decide (docs/rules.md §12). Each agent observes a dict:
 
-    "observation": float32[azuki.OBS_LEN] in [-1, 1], exactly Game.observe(seat)
-                   (docs/observation.md; the legal mask is also its MASK slice)
+    "observation": uint8[azuki.OBS_LEN], exactly Game.observe(seat)
+                   (docs/observation.md; the legal mask is also its MASK field, packed bits)
     "action_mask": int8[azuki.NUM_ACTIONS], 1 for each legal action of the
                    agent to decide, all 0 for the other agent and once the
                    episode is over
@@ -85,12 +85,12 @@ class AzukiAECEnv(AECEnv, EzPickle):
         self.agents = []
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(-1.0, 1.0, (azuki.OBS_LEN,), np.float32),
+                "observation": spaces.Box(0, 255, (azuki.OBS_LEN,), np.uint8),
                 "action_mask": spaces.Box(0, 1, (azuki.NUM_ACTIONS,), np.int8),
             }) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(azuki.NUM_ACTIONS) for a in self.possible_agents}
-        self._mask_slice = slice(azuki.obs_layout()["MASK"]["offset"],
-                                 azuki.obs_layout()["MASK"]["offset"] + azuki.NUM_ACTIONS)
+        mask_field = azuki.obs_layout()["MASK"]
+        self._mask_slice = slice(mask_field["offset"], mask_field["offset"] + mask_field["cols"])
         self._rng = None          # np.random.Generator, created at the first reset
         self._episode = None      # episode number e (pairing and seat swap)
         self.game = None          # the azuki.Game of the current episode
@@ -130,7 +130,7 @@ class AzukiAECEnv(AECEnv, EzPickle):
         obs = self.game.observe(seat)
         mask = np.zeros(azuki.NUM_ACTIONS, dtype=np.int8)
         if self._over:
-            obs[self._mask_slice] = 0.0      # an illegal-action loss leaves the game going: no legal actions now
+            obs[self._mask_slice] = 0        # an illegal-action loss leaves the game going: no legal actions now
         elif seat == self.game.current_player:
             self.game.action_mask(out=mask.view(np.uint8))
         return {"observation": obs, "action_mask": mask}

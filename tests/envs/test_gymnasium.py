@@ -29,9 +29,10 @@ gymnasium = pytest.importorskip("gymnasium")
 import azuki  # noqa: E402
 import azuki.bots  # noqa: E402
 from azuki.envs.gymnasium import ENV_ID, MASK_OFFSET, AzukiEnv, AzukiVectorEnv  # noqa: E402
+from azuki.envs import mask_from_obs  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-MASK = slice(MASK_OFFSET, MASK_OFFSET + azuki.NUM_ACTIONS)
+MASK = slice(MASK_OFFSET, MASK_OFFSET + (azuki.NUM_ACTIONS + 7) // 8)   # the packed MASK field
 GYM_1 = int(gymnasium.__version__.split(".")[0]) >= 1
 
 
@@ -42,7 +43,7 @@ def sample(rng, mask):
 
 def test_mask_offset_is_the_layout():
     assert MASK_OFFSET == azuki.obs_layout()["MASK"]["offset"]
-    assert azuki.obs_layout()["MASK"]["shape"] == (azuki.NUM_ACTIONS,)
+    assert azuki.obs_layout()["MASK"]["n"] == azuki.NUM_ACTIONS and azuki.obs_layout()["MASK"]["kind"] == "bits"
 
 
 @pytest.mark.parametrize("kw", [dict(render_mode="ansi"), dict(opponent="greedy", seat=1),
@@ -77,7 +78,7 @@ def test_masked_random_play():
             assert env.observation_space.contains(obs) and info["action_mask"].dtype == np.int8
             assert g.current_player == env.seat == info["seat"]
             assert np.array_equal(obs, g.observe(env.seat))
-            assert np.array_equal(obs[MASK], info["action_mask"])
+            assert np.array_equal(mask_from_obs(obs), info["action_mask"] != 0)
             assert np.array_equal(info["action_mask"], g.action_mask())
             obs, reward, terminated, truncated, info = env.step(sample(rng, info["action_mask"]))
             assert "illegal_action" not in info
@@ -204,7 +205,7 @@ def _run_vector(venv, steps, seed=0):
     """Step a vector env with masked random actions taken from the infos."""
     rng = np.random.default_rng(seed)
     obs, infos = venv.reset(seed=seed)
-    assert obs.shape == (venv.num_envs, azuki.OBS_LEN) and obs.dtype == np.float32
+    assert obs.shape == (venv.num_envs, azuki.OBS_LEN) and obs.dtype == np.uint8
     ends = 0
     for _ in range(steps):
         masks = infos["action_mask"]
@@ -252,7 +253,7 @@ def test_native_vector_env():
                     assert np.array_equal(obs[i], g.observe(venv.vec.agent_seat(i)))
                     assert np.array_equal(masks[i], g.action_mask())
             obs, rewards, terminated, truncated, infos = venv.step(np.array([sample(rng, m) for m in masks]))
-            assert obs.shape == (4, azuki.OBS_LEN) and obs.dtype == np.float32
+            assert obs.shape == (4, azuki.OBS_LEN) and obs.dtype == np.uint8
             assert not (terminated & truncated).any()
             assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
             assert not rewards[~(terminated | truncated)].any()

@@ -26,6 +26,7 @@ from azuki.envs.pettingzoo import AzukiAECEnv, env, raw_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 MASK = azuki.obs_layout()["MASK"]["offset"]
+MASK_BYTES = azuki.obs_layout()["MASK"]["cols"]     # the packed mask's bytes
 
 # api_test's generic advice for dict observations (its own classic games are exempted by name)
 pytestmark = [pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
@@ -75,7 +76,7 @@ def test_metadata_and_spaces():
         assert e.action_space(a) is e.action_space(a)
         assert e.action_space(a).n == azuki.NUM_ACTIONS
         sp = e.observation_space(a)
-        assert sp["observation"].shape == (azuki.OBS_LEN,) and sp["observation"].dtype == np.float32
+        assert sp["observation"].shape == (azuki.OBS_LEN,) and sp["observation"].dtype == np.uint8
         assert sp["action_mask"].shape == (azuki.NUM_ACTIONS,) and sp["action_mask"].dtype == np.int8
 
 
@@ -93,7 +94,7 @@ def test_random_games_to_the_end():
         expect = g.observe(seat)
         if terminated or truncated:
             assert not obs["action_mask"].any()
-            expect[MASK:MASK + azuki.NUM_ACTIONS] = 0
+            expect[MASK:MASK + MASK_BYTES] = 0
         else:
             assert g.current_player == seat
             assert np.array_equal(obs["action_mask"], g.action_mask().astype(np.int8))
@@ -164,7 +165,7 @@ def test_illegal_action_loses():
     for a in e.agent_iter():
         obs, reward, term, trunc, info = e.last()
         assert term and not trunc and not obs["action_mask"].any()
-        assert not obs["observation"][MASK:MASK + azuki.NUM_ACTIONS].any()
+        assert not obs["observation"][MASK:MASK + MASK_BYTES].any()
         totals[a] = reward
         e.step(None)
     assert totals == {agent: -1, other: 1}

@@ -120,7 +120,10 @@ def test_native_env_spaces_and_mask_offset():
         other = mask_from_obs(obs[2 * i + 1 - seat])
         assert other[0] and other.sum() == 1
         # the observation is the engine's, from the row's seat
-        np.testing.assert_allclose(decode_obs(obs[2 * i + seat]), g.observe(seat), atol=0.5 / 127 + 1e-6)
+        np.testing.assert_array_equal(obs[2 * i + seat], g.observe(seat))
+        d = decode_obs(obs[2 * i + seat])
+        assert d["HAND_N"][0, 0] == len(g.state_dict()["players"][seat]["hand"])
+        np.testing.assert_array_equal(d["MASK"], g.action_mask().astype(bool))
 
 
 def test_reset_seed_reproducible_and_engine_seed():
@@ -145,7 +148,7 @@ def test_reset_seed_reproducible_and_engine_seed():
     assert engine_seed(11, 5) != engine_seed(11, 6) != engine_seed(12, 5)
 
 
-@pytest.mark.parametrize("bad", [dict(mode="x"), dict(mode="bot", bot="nobot"), dict(obs_dtype="int8"),
+@pytest.mark.parametrize("bad", [dict(mode="x"), dict(mode="bot", bot="nobot"), dict(obs_dtype="int8"), dict(obs_dtype="float32"),
                                  dict(illegal_action="ignore"), dict(num_envs=0), dict(num_envs=True),
                                  dict(seed=-1), dict(render_mode="human"), dict(report_interval=0)])
 def test_bad_arguments(bad):
@@ -263,7 +266,7 @@ def test_action_heads_marginals_and_resolution():
     logs = []
     offs = np.cumsum((0,) + HEAD_SIZES)
     for _ in range(200):
-        tail = env.observations[:, OBS_LEN:] == 255
+        tail = env.observations[:, OBS_LEN:] == 1        # the head masks: 0/1 bytes after the observation
         np.testing.assert_array_equal(tail, head_masks(env.vec.masks) != 0)
         # sample each head independently from its marginal, as PuffeRL does
         acts = np.stack([(rng.random((64, HEAD_SIZES[k])) * tail[:, offs[k]:offs[k + 1]]).argmax(1)
@@ -288,7 +291,8 @@ def test_apply_mask_numpy_and_torch_never_samples_illegal():
     g = torch.Generator().manual_seed(0)
     for _ in range(100):
         obs_t = torch.from_numpy(env.observations)
-        mask = mask_from_obs(obs_t)
+        mask = mask_from_obs(obs_t)       # the torch path: a bit table, no numpy round trip
+        assert mask.dtype == torch.bool and np.array_equal(mask.numpy(), mask_from_obs(env.observations))
         logits = torch.randn(obs_t.shape[0], NUM_ACTIONS, generator=g) * 5
         masked = apply_mask(logits, mask)
         a = torch.distributions.Categorical(logits=masked).sample()
