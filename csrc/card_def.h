@@ -54,8 +54,8 @@ enum azk_keyword_bit {
 
 /* ---- capacities ----------------------------------------------------------- */
 #define AZK_MAX_CARD_DEFS 127    /* distinct definitions in one card set (starter + expansion: docs/cards.md) */
-/* Observation identity = (def + 1) / 127: its uint8 encoding 128 + round(127 v) is then
- * exactly 129 + def (obs.c), so no two definitions share a byte. */
+/* Observation identity (layout v4, azk_obs.def kind ID) = def + 1 in one byte, 1..127;
+ * 0 means no card / unknown. The bound also keeps a definition in obs.c's 128-bit set. */
 #define AZK_CARD_ID_SCALE 127
 #define AZK_MAX_SUBTYPES 64      /* subtype names per set (bitmask width) */
 #define AZK_MAX_DECKS 8          /* decklists per set */

@@ -1,7 +1,7 @@
 """Deck effects and known deck positions (docs/rules.md §17; docs/rulings.md
 "Deck: ..."): search, shuffle, order_top / top_looked, put_on_deck, and what
-each player knows about a deck — shown by the observation (DECK_TOP,
-DECK_BOTTOM, DECK_OPP_KNOWS, OPP_DECK_TOP, OPP_DECK_BOTTOM) and seat_view,
+each player knows about a deck — shown by the observation (DECK_TOP, from
+either end, DECK_OPP_KNOWS, OPP_DECK_TOP) and seat_view,
 kept by clone / serialize / the hash and by the resampler.
 
 The card set is the starter set plus the deck group's expansion fragment
