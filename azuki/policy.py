@@ -1,200 +1,438 @@
-"""azuki.policy — the policy network for azuki observations, and checkpoints.
+"""azuki.policy — the policy networks for azuki observations, and checkpoints.
 
 Needs torch (the `train` extra); never pufferlib: a checkpoint trained with
 PuffeRL loads and plays anywhere torch is installed.
 
-The network (`AzukiPolicy`) reads the observation's structure
-(docs/observation.md) instead of one flat vector:
-  * one card embedding shared by every card-identity field (places, hand
-    slots, prompt options, the placing / source card);
-  * the 24 field places through one shared place encoder (their numbers,
-    statuses, flags, the card's embedding, whether the place attacks or is
-    attacked, plus a learned embedding of the place itself), kept in place
-    order (action ids name places: an attack's source and target, a slot);
-  * the 50 hand slots through one shared slot encoder (card embedding +
-    slot embedding), in canonical order (action ids name hand indices);
-  * the 64 prompt options through one shared option encoder (valid, card,
-    side, zone, place, number);
-  * the card multisets (my hand, deck, discard piles, the opponent's unseen and
-    known cards, looked-at cards) as count vectors through one linear layer
-    (a count-weighted bag of card vectors);
-  * the scalars (phase, turn, counts, prompt kind, ...) through a small MLP;
-then a trunk MLP, a policy head over the NUM_ACTIONS flat actions and a value
-head. The legal mask inside the observation is applied to the logits in
-both forward passes (PuffeRL ignores masks: docs/envs.md), so the policy
-never samples an illegal action.
+A policy is an ENCODER (observation -> trunk state h and the entities an
+action can name) and a HEAD (h, entities, legal mask -> the masked action
+distribution), plus a value head on h. `make_policy(arch, head=...)`; the
+architecture spec "ARCH" or "ARCH:HEAD" (the config's policy.arch; a spec
+without a head means "dense", the head of the older checkpoints):
 
-A checkpoint is `NAME.json` (the model config, the training config, the
-hashes of the observation layout, the card set and the action space, and the
-name, size and sha256 of each data file) and the files it names: a plain
-torch state dict (`NAME.gNNNNNN.pt`) and, for training, the optimizer state
-(`NAME.gNNNNNN.opt.pt`); written by the commit protocol of
-azuki.policy_np.commit_checkpoint (NAME.json is the commit point).
+Encoders
+  * "structured": one card embedding shared by every card identity; the 24
+    field places, 50 hand slots and 64 prompt options each through one shared
+    entity encoder (their features + the card's embedding + a learned position
+    embedding), all of the same width D (ent_dim); the card multisets and
+    identity lists (deck, discard piles, the opponent's unseen and known cards,
+    looked-at cards, known deck positions) as count-weighted bags of card
+    vectors; the scalars through a small layer; the trunk MLP reads the places
+    in place order, the pooled hand and options, the bags and the scalars.
+    The entities (places, hand slots, options) are what the factored head
+    points at.
+  * "flat": the baseline, one MLP over every observation value; its entities
+    are learned constants (the factored head then scores actions linearly).
+  The observation side is ONE function, `obs_inputs` (its numpy twin
+  azuki.policy_np.obs_inputs), from a raw batch to entity tensors.
+
+Heads
+  * "dense": one linear layer to the NUM_ACTIONS (1,056) flat logits, masked
+    with MASKED_LOGIT (azuki.envs.apply_mask); azuki.sampler.Masked samples it.
+  * "factored": the action as (type, p0, p1) (azuki.envs.HEADS; flat ids are
+    type-major, then p0, then p1), each level a softmax over the values that
+    have at least one legal completion under the flat mask:
+      type  14 logits from h;
+      p0    given the type, q_t(h) . entity(p0) + b0[t, p0]: a hand slot's
+            encoding (play types), my place's (ATTACK's attacker, the defender,
+            PORTAL_GATE's alley slot, an ability's source), an option's
+            (CHOOSE); a type with one p0 value has that value;
+      p1    given (type, p0), from z = relu(Wh_k h + We_k entity(p0)) (k the
+            type's p1 kind): z . entity(target place) for garden / alley slots,
+            weapon holders and attack targets (the opponent's places), a linear
+            layer of z for the ability index; + b1[k, p1].
+    log pi(a) = log p(t) + log p(p0 | t) + log p(p1 | t, p0), exact under the
+    mask: the probabilities of the legal flat actions sum to 1, illegal ones
+    get exactly 0 (tests/envs/test_head.py). A row with no legal action at all
+    (never one the engine asks to decide) counts every action as legal.
+    No 1,056-wide layer: per row 14 + 14 x (N_ENT + 1) scores, and p1 only at
+    the one (type, p0) sampled or taken.
+    Sampling: hierarchical inverse CDF with ONE uniform per row (the uniform
+    is rescaled into the chosen interval at each level); as flat ids are
+    ordered (type, p0, p1), this is exactly the action that the flat inverse
+    CDF of the same distribution gives for that uniform (float64; tested).
+    Entropy (PPO's bonus): H(type) + sum_t p(t) H(p0 | t) + H(p1 | t*, p0*),
+    the first two terms exact, the last at the taken action (t*, p0*): its
+    expectation over the policy's actions is the exact entropy's remaining
+    term, so the whole is an unbiased estimate of the policy's entropy
+    (docs/training.md, "Sampling").
+  The head's forward returns a `Factored` distribution object in place of
+  logits; azuki.sampler.sample_logits (the one PuffeRL hook) samples it and
+  computes log-probabilities and the entropy.
+
+A checkpoint is `NAME.json` (the model config incl. the head, the arch spec,
+the training config, the hashes of the observation layout, the card set and
+the action space, and the name, size and sha256 of each data file) and the
+files it names: a plain torch state dict (`NAME.gNNNNNN.pt`) and, for
+training, the optimizer state (`NAME.gNNNNNN.opt.pt`); written by the commit
+protocol of azuki.policy_np.commit_checkpoint (NAME.json is the commit point).
 `load_checkpoint` refuses a checkpoint whose hashes differ from this build's
 and the card set in use (policy_np.check_compat, the one compatibility check),
-with a message naming what changed.
+with a message naming what changed. azuki.policy_np mirrors every
+architecture / head pair in numpy (tests/envs/test_policy_np.py).
 """
 from __future__ import annotations
 
 import io
-import json
 import os
 
 import numpy as np
 import torch
 import torch.nn as nn
 
-from .envs import MASK_OFFSET, NUM_ACTIONS, OBS_LEN, apply_mask, mask_from_obs
-from .obs import CARD_ID_SCALE, obs_layout
+from .envs import MASKED_LOGIT, MASK_OFFSET, NUM_ACTIONS, OBS_LEN
+# The tables and the compatibility checks live in the torch-free azuki.policy_np (the browser's
+# numpy player uses the same ones).
+from .policy_np import (ENT_NULL, N_ENT, N_HAND, N_OPT, N_PLACES, CheckpointError, action_space_hash,  # noqa: F401
+                        base_path, cardset_hash, check_compat, commit_checkpoint, compat_hashes, head_tables,
+                        layout_hash, meta_arch, obs_tables, parse_arch, read_meta, resolve_checkpoint,
+                        upgrade_weights)
 
-_LAY = obs_layout()
-N_CARDS = CARD_ID_SCALE      # identity v = (def + 1) / AZK_CARD_ID_SCALE (docs/observation.md)
-N_PLACES, N_HAND, N_OPT = 24, 50, 64
 CHECKPOINT_FORMAT = 1
 
 
-def _off(name):
-    return _LAY[name]["offset"]
+# ---- the observation side: raw batch -> entity tensors ---------------------------------------
 
+class _ObsIndex(nn.Module):
+    """obs_tables() as (non-persistent) buffers, so they follow the module to its device."""
 
-def _span(name):
-    f = _LAY[name]
-    return list(range(f["offset"], f["offset"] + int(np.prod(f["shape"]))))
-
-
-def _per_row(name, rows):
-    """[rows, cols] offsets of a slice shaped (rows,) or (rows, cols)."""
-    f = _LAY[name]
-    shape = f["shape"] if len(f["shape"]) == 2 else (f["shape"][0], 1)
-    assert shape[0] == rows, (name, shape)
-    return np.arange(f["offset"], f["offset"] + shape[0] * shape[1]).reshape(shape)
-
-
-# Index tables into the observation (built once from the declared layout).
-_PLACE_SCALARS = np.concatenate(
-    [_per_row(n, N_PLACES) for n in ("PLACE_OCCUPIED", "PLACE_ATTACK", "PLACE_HEALTH", "PLACE_DAMAGE",
-                                      "PLACE_REMAINING", "PLACE_TAPPED", "PLACE_COOLDOWN", "PLACE_STATUS",
-                                      "PLACE_WEAPONS", "PLACE_WEAPON_BONUS", "PLACE_ONCE_USED", "ATTACKER",
-                                      "TARGET")], axis=1)
-_PLACE_CARD = _per_row("PLACE_CARD", N_PLACES)[:, 0]
-_HAND_CARD = _per_row("HAND_SLOTS", N_HAND)[:, 0]
-_OPT_SCALARS = np.concatenate([_per_row(n, N_OPT) for n in ("OPT_VALID", "OPT_SIDE", "OPT_ZONE", "OPT_PLACE",
-                                                            "OPT_NUMBER")], axis=1)
-_OPT_CARD = _per_row("OPT_CARD", N_OPT)[:, 0]
-_BAGS = np.array(_span("HAND") + _span("OPP_HAND_KNOWN") + _span("DECK") + _span("OPP_UNSEEN") + _span("DISCARD")
-                 + _span("LOOK"))
-_GLOBAL_NAMES = ("PHASE", "STEP", "DECIDER", "MY_TURN", "FIRST_PLAYER", "TURN", "DECISIONS", "RESULT", "HAND_N",
-                 "DECK_N", "DISCARD_N", "IKZ_UNTAPPED", "IKZ_TAPPED", "IKZ_PILE_N", "TOKEN", "LOOK_N",
-                 "PLAYED_ENTITIES", "MULLIGAN_DONE", "WEAPONS_N", "IN_ATTACK", "DEFENDER_USED", "PROMPT_KIND",
-                 "PROMPT_MINE", "PROMPT_OPTIONAL", "PROMPT_N", "PROMPT_SOURCE_SIDE")
-_GLOBALS = np.array(sum((_span(n) for n in _GLOBAL_NAMES), []))
-_GLOBAL_CARDS = np.array([_off("PROMPT_SOURCE_CARD"), _off("PROMPT_PLACING_CARD")])
-_DECK_BOTTOM = np.array(_span("DECK_BOTTOM"))
-
-
-# The compatibility hashes and CheckpointError live in the torch-free
-# azuki.policy_np (the browser's numpy player checks them the same way).
-from .policy_np import (CheckpointError, action_space_hash, base_path, cardset_hash, check_compat,  # noqa: E402
-                        commit_checkpoint, compat_hashes, layout_hash, read_meta, resolve_checkpoint)
-
-
-def _decode(obs):
-    """float32 [B, L] in [-1, 1] from uint8 or float observations (in place on the converted copy)."""
-    if obs.dtype == torch.uint8:
-        return obs.float().sub_(128.0).mul_(1.0 / 127.0)
-    return obs.float()
-
-
-def _card_index(v):
-    """Card identity values (def + 1) / N_CARDS -> embedding indices 0..N_CARDS (0: none / unknown)."""
-    return torch.clamp(torch.round(v * N_CARDS), 0, N_CARDS).long()
-
-
-class AzukiPolicy(nn.Module):
-    """Structured encoders + trunk + masked policy head + value head (module
-    docstring). PuffeRL interface: forward_eval(obs, state) and
-    forward(obs, state) both return (masked logits [B, NUM_ACTIONS], value [B, 1])."""
-
-    def __init__(self, hidden=256, card_dim=32, place_dim=32, hand_dim=16, opt_dim=16, **_):
+    def __init__(self):
         super().__init__()
-        self.config = dict(hidden=hidden, card_dim=card_dim, place_dim=place_dim, hand_dim=hand_dim, opt_dim=opt_dim)
-        self.card = nn.Embedding(N_CARDS + 1, card_dim)
-        self.place_pos = nn.Parameter(torch.zeros(N_PLACES, place_dim))
-        # (a linear layer over [scalars, card embedding] written as the sum of two: no concatenation)
-        self.place_x = nn.Linear(_PLACE_SCALARS.shape[1], place_dim)
-        self.place_c = nn.Linear(card_dim, place_dim, bias=False)
-        self.hand_pos = nn.Parameter(torch.zeros(N_HAND, hand_dim))
-        self.hand = nn.Linear(card_dim, hand_dim)
-        self.opt_x = nn.Linear(_OPT_SCALARS.shape[1], opt_dim)
-        self.opt_c = nn.Linear(card_dim, opt_dim, bias=False)
-        self.bags = nn.Sequential(nn.Linear(len(_BAGS), 128), nn.ReLU())
-        self.glob = nn.Sequential(nn.Linear(len(_GLOBALS) + 2 * card_dim + card_dim, 64), nn.ReLU())
-        trunk_in = N_PLACES * place_dim + N_HAND * hand_dim + N_OPT * opt_dim + 128 + 64
+        for k, v in obs_tables().items():
+            if isinstance(v, np.ndarray):
+                self.register_buffer(k, torch.as_tensor(v, dtype=torch.long), persistent=False)
+        self.n_cards = obs_tables()["n_cards"]
+
+
+def obs_inputs(ix, obs):
+    """THE observation side of the torch networks (azuki.policy_np.obs_inputs is its numpy
+    twin): raw observations [..., OBS_LEN(+ extra columns)], uint8 as VecGame writes them or
+    float, -> {place_x, place_id, hand_x, hand_id, opt_x, opt_id, bags, glob_x, glob_id, flat,
+    mask}."""
+    obs = obs.reshape(-1, obs.shape[-1])
+    if obs.dtype == torch.uint8:
+        x = (obs.float() - 128.0) * (1.0 / 127.0)
+        mask = obs[:, ix.mask] == 255
+    else:
+        x = torch.round(obs.float() * 127.0) * (1.0 / 127.0)
+        mask = obs[:, ix.mask] > 0.5
+    nc = ix.n_cards
+
+    def ids(cols):
+        return torch.clamp(torch.round(x[:, cols] * (nc - 1)), 0, nc - 1).long()
+
+    b = x.shape[0]
+    n_counts = ix.counts.shape[0]
+    bags = torch.zeros(b, ix.counts.shape[0] + ix.lists.shape[0], nc, device=x.device)
+    bags[:, :n_counts, 1:] = x[:, ix.counts]
+    lst = ids(ix.lists)                                                    # [B, n_lists, L]
+    oh = torch.zeros(b, lst.shape[1], nc, device=x.device).scatter_add_(2, lst, torch.ones_like(lst, dtype=x.dtype))
+    oh[..., 0] = 0.0
+    bags[:, n_counts:] = oh
+    return dict(place_x=x[:, ix.place_x], place_id=ids(ix.place_id), hand_x=x[:, ix.hand_x],
+                hand_id=ids(ix.hand_id), opt_x=x[:, ix.opt_x], opt_id=ids(ix.opt_id), bags=bags,
+                glob_x=x[:, ix.glob_x], glob_id=ids(ix.glob_id), flat=x[:, :OBS_LEN], mask=mask)
+
+
+# ---- encoders ---------------------------------------------------------------------------------
+
+class StructuredEncoder(nn.Module):
+    """The entity encoder (module docstring): forward(inputs) -> (h [B, hidden], entities [B, N_ENT, D])."""
+
+    def __init__(self, hidden, card_dim, ent_dim, bag_dim=128, glob_dim=64):
+        super().__init__()
+        t = obs_tables()
+        nc = t["n_cards"]
+        self.card = nn.Embedding(nc, card_dim)
+        self.place_x = nn.Linear(t["place_x"].shape[1], ent_dim)
+        self.place_c = nn.Linear(card_dim, ent_dim, bias=False)
+        self.place_pos = nn.Parameter(torch.randn(N_PLACES, ent_dim) * 0.1)
+        self.hand_x = nn.Linear(t["hand_x"].shape[1], ent_dim)
+        self.hand_c = nn.Linear(card_dim, ent_dim, bias=False)
+        self.hand_pos = nn.Parameter(torch.randn(N_HAND, ent_dim) * 0.1)
+        self.opt_x = nn.Linear(t["opt_x"].shape[1], ent_dim)
+        self.opt_c = nn.Linear(card_dim, ent_dim, bias=False)
+        self.opt_pos = nn.Parameter(torch.randn(N_OPT, ent_dim) * 0.1)
+        self.bags = nn.Linear(t["n_bags"] * card_dim, bag_dim)
+        self.glob = nn.Linear(len(t["glob_x"]) + len(t["glob_id"]) * card_dim, glob_dim)
+        trunk_in = N_PLACES * ent_dim + 2 * ent_dim + bag_dim + glob_dim
         self.trunk = nn.Sequential(nn.Linear(trunk_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
+
+    def forward(self, inp):
+        relu = torch.relu
+        emb = self.card.weight
+        b = inp["place_x"].shape[0]
+        # the card part of each entity layer: project the (small) embedding table, then gather
+        places = relu(self.place_x(inp["place_x"]) + self.place_c(emb)[inp["place_id"]] + self.place_pos)
+        hand = relu(self.hand_x(inp["hand_x"]) + self.hand_c(emb)[inp["hand_id"]] + self.hand_pos)
+        opts = relu(self.opt_x(inp["opt_x"]) + self.opt_c(emb)[inp["opt_id"]] + self.opt_pos)
+        bags = relu(self.bags(torch.matmul(inp["bags"], emb).reshape(b, -1)))
+        glob = relu(self.glob(torch.cat([inp["glob_x"], emb[inp["glob_id"]].reshape(b, -1)], dim=1)))
+        x = torch.cat([places.reshape(b, -1), hand.sum(dim=1), opts.sum(dim=1), bags, glob], dim=1)
+        return self.trunk(x), torch.cat([places, hand, opts], dim=1)
+
+
+class FlatEncoder(nn.Module):
+    """The baseline: one MLP over every observation value; entities (for the factored head) are
+    learned constants."""
+
+    def __init__(self, hidden, ent_dim, entities):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(obs_tables()["flat_len"], hidden), nn.ReLU(), nn.Linear(hidden, hidden),
+                                 nn.ReLU())
+        self.ent = nn.Parameter(torch.randn(N_ENT, ent_dim) * 0.1) if entities else None
+
+    def forward(self, inp):
+        h = self.net(inp["flat"])
+        return h, (self.ent[None] if self.ent is not None else None)
+
+
+# ---- heads ------------------------------------------------------------------------------------
+
+class _HeadIndex(nn.Module):
+    """head_tables() as (non-persistent) buffers."""
+
+    def __init__(self):
+        super().__init__()
+        tb = head_tables()
+        for k, v in tb.items():
+            if isinstance(v, np.ndarray):
+                self.register_buffer(k, torch.as_tensor(v), persistent=False)
+        self.T, self.P0, self.P1, self.K, self.NG0 = tb["T"], tb["P0"], tb["P1"], tb["K"], tb["NG0"]
+
+
+def _mls(x, legal):
+    """Log-softmax over the last axis restricted to `legal` (each row has one legal entry); 0
+    where illegal. No -1e9 term is exponentiated and no NaN reaches a gradient."""
+    lse = torch.logsumexp(x.masked_fill(~legal, float("-inf")), dim=-1, keepdim=True)
+    return torch.where(legal, x - lse, torch.zeros_like(x))
+
+
+def _plogp(logp, legal):
+    return torch.where(legal, logp.exp() * logp, torch.zeros_like(logp))
+
+
+class DenseHead(nn.Module):
+    def __init__(self, hidden):
+        super().__init__()
         self.actor = nn.Linear(hidden, NUM_ACTIONS)
-        self.critic = nn.Linear(hidden, 1)
-        nn.init.normal_(self.place_pos, std=0.1)
-        nn.init.normal_(self.hand_pos, std=0.1)
         nn.init.normal_(self.actor.weight, std=0.01)
         nn.init.zeros_(self.actor.bias)
-        for name in ("_PLACE_SCALARS", "_PLACE_CARD", "_HAND_CARD", "_OPT_SCALARS", "_OPT_CARD", "_BAGS",
-                     "_GLOBALS", "_GLOBAL_CARDS", "_DECK_BOTTOM"):
-            self.register_buffer(name.lower(), torch.as_tensor(globals()[name], dtype=torch.long), persistent=False)
 
-    def encode(self, obs):
-        """The trunk's hidden state [B, hidden] and the legal mask [B, NUM_ACTIONS] of raw observations."""
-        obs = obs.reshape(-1, obs.shape[-1])
-        mask = mask_from_obs(obs)
-        x = _decode(obs)
-        b = x.shape[0]
-        relu = torch.relu
-        places = relu(self.place_x(x[:, self._place_scalars]) + self.place_c(self.card(_card_index(x[:, self._place_card])))
-                      + self.place_pos)
-        hand = relu(self.hand(self.card(_card_index(x[:, self._hand_card]))) + self.hand_pos)
-        opts = relu(self.opt_x(x[:, self._opt_scalars]) + self.opt_c(self.card(_card_index(x[:, self._opt_card]))))
-        bags = self.bags(x[:, self._bags])
-        gcards = self.card(_card_index(x[:, self._global_cards])).reshape(b, -1)
-        bottom = self.card(_card_index(x[:, self._deck_bottom])).sum(dim=1)
-        glob = self.glob(torch.cat([x[:, self._globals], gcards, bottom], dim=-1))
-        h = torch.cat([places.reshape(b, -1), hand.reshape(b, -1), opts.reshape(b, -1), bags, glob], dim=-1)
-        return self.trunk(h), mask
-
-    def forward_eval(self, observations, state=None):
-        h, mask = self.encode(observations)
-        return apply_mask(self.actor(h), mask), self.critic(h)
-
-    def forward(self, observations, state=None):
-        return self.forward_eval(observations, state)
+    def forward(self, h, ent, mask):
+        return self.actor(h).masked_fill(~mask, MASKED_LOGIT)
 
 
-class FlatPolicy(nn.Module):
-    """Baseline for comparison: one MLP over the whole decoded observation
-    (masked head, value head)."""
+class FactoredHead(nn.Module):
+    """The factored, pointer-scored head (module docstring): forward -> a Factored distribution."""
 
-    def __init__(self, hidden=256, **_):
+    def __init__(self, hidden, ent_dim):
         super().__init__()
-        self.config = dict(hidden=hidden)
-        self.net = nn.Sequential(nn.Linear(OBS_LEN, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
-        self.actor = nn.Linear(hidden, NUM_ACTIONS)
+        self.ix = _HeadIndex()
+        t, k = self.ix.T, self.ix.K
+        self.tlin = nn.Linear(hidden, t)
+        self.q0 = nn.Linear(hidden, t * ent_dim)
+        self.b0 = nn.Parameter(torch.zeros(t, self.ix.P0))
+        self.z_h = nn.Linear(hidden, k * ent_dim)
+        self.z_e = nn.Linear(ent_dim, k * ent_dim, bias=False)
+        self.ab = nn.Linear(ent_dim, self.ix.P1)
+        self.b1 = nn.Parameter(torch.zeros(k, self.ix.P1))
+        for lin in (self.tlin, self.q0, self.ab):
+            nn.init.normal_(lin.weight, std=0.01)
+            nn.init.zeros_(lin.bias)
+
+    def forward(self, h, ent, mask):
+        return Factored(self, h, ent, mask)
+
+    def p1_logits(self, h, entx, kind, ent):
+        """p1 logits [B, N, P1] of the pairs with p1 kind `kind` [B, N] and p0 entity `ent` [B, N]
+        (azuki.policy_np._p1_logits)."""
+        ix = self.ix
+        b, n = kind.shape
+        d = entx.shape[-1]
+        kc = kind.clamp(min=0)
+        zh = self.z_h(h).reshape(b, 1, ix.K, d).expand(b, n, ix.K, d)
+        e = entx.gather(1, ent.unsqueeze(-1).expand(b, n, d))                       # [B, N, D]
+        ze = self.z_e(e).reshape(b, n, ix.K, d)
+        sel = kc.reshape(b, n, 1, 1).expand(b, n, 1, d)
+        z = torch.relu(zh.gather(2, sel) + ze.gather(2, sel)).squeeze(2)            # [B, N, D]
+        s = torch.bmm(z, entx.transpose(1, 2))                                      # [B, N, N_ENT + 1]
+        place = s.gather(2, ix.KIND_TGT[kc])
+        lin = self.ab(z)
+        return torch.where(ix.KIND_LIN[kc].unsqueeze(-1), lin, place) + self.b1[kc]
+
+
+class Factored:
+    """The factored head's masked distribution for a batch (module docstring). sample(u),
+    log_prob(a), entropy(a), log_prob_entropy(a), full_log_prob() [B, NUM_ACTIONS]."""
+
+    def __init__(self, head, h, ent, mask):
+        ix = head.ix
+        self.head, self.h, self.ix = head, h, ix
+        b = h.shape[0]
+        self.b = b
+        mask = mask.clone()
+        empty = ~mask.any(dim=1)
+        if bool(empty.any()):
+            mask[empty] = True
+        self.mask = mask
+        mext = torch.cat([mask, torch.zeros(b, 1, dtype=torch.bool, device=mask.device)], dim=1)
+        self.m3 = mext[:, ix.P0FLAT]                                                # [B, NG0, P1]
+        self.p0any = self.m3.any(dim=-1)                                            # [B, NG0]
+        p0leg = torch.cat([self.p0any, torch.zeros(b, 1, dtype=torch.bool, device=mask.device)], dim=1)[:, ix.TP0]
+        self.tleg = p0leg.any(dim=-1)                                               # [B, T]
+        self.leg0 = p0leg | ~self.tleg.unsqueeze(-1)                                # [B, T, P0]
+        ent = ent.expand(b, -1, -1)
+        self.entx = torch.cat([ent, torch.zeros(b, 1, ent.shape[-1], dtype=ent.dtype, device=ent.device)], dim=1)
+        self.logp_t = _mls(head.tlin(h), self.tleg)                                 # [B, T]
+        q = head.q0(h).reshape(b, ix.T, -1)
+        s = torch.bmm(q, self.entx.transpose(1, 2))                                 # [B, T, N_ENT + 1]
+        l0 = s.gather(2, ix.ENT0.unsqueeze(0).expand(b, -1, -1)) + head.b0
+        self.logp0 = _mls(l0, self.leg0)                                            # [B, T, P0]
+        self.shape = (b, NUM_ACTIONS)
+
+    def _p1(self, g0):
+        """(log p(p1 | pair) [B, P1], legal [B, P1]) at one pair per row (g0 [B])."""
+        ix = self.ix
+        logits = self.head.p1_logits(self.h, self.entx, ix.G0_KIND[g0].unsqueeze(1), ix.G0_ENT[g0].unsqueeze(1))[:, 0]
+        r = torch.arange(self.b, device=g0.device)
+        leg = self.m3[r, g0] | ~self.p0any[r, g0].unsqueeze(-1)
+        return _mls(logits, leg), leg
+
+    def _h01(self):
+        """H(type) + sum_t p(t) H(p0 | t), exact [B]."""
+        ht = -_plogp(self.logp_t, self.tleg).sum(-1)
+        h0 = -_plogp(self.logp0, self.leg0).sum(-1)                                 # [B, T]
+        pt = torch.where(self.tleg, self.logp_t.exp(), torch.zeros_like(self.logp_t))
+        return ht + (pt * h0).sum(-1)
+
+    def log_prob_entropy(self, action):
+        """(log pi(a) [B], the entropy (module docstring) at a [B])."""
+        ix = self.ix
+        a = action.reshape(-1).long()
+        r = torch.arange(self.b, device=a.device)
+        t, p0, p1 = ix.A_T[a], ix.A_P0[a], ix.A_P1[a]
+        lp1, leg1 = self._p1(ix.A_G0[a])
+        logp = self.logp_t[r, t] + self.logp0[r, t, p0] + lp1[r, p1]
+        return logp, self._h01() - _plogp(lp1, leg1).sum(-1)
+
+    def log_prob(self, action):
+        return self.log_prob_entropy(action)[0]
+
+    def entropy(self, action):
+        return self.log_prob_entropy(action)[1]
+
+    def sample(self, u):
+        """int64 [B]: the action of the uniforms u [B] (hierarchical inverse CDF, module docstring)."""
+        ix = self.ix
+        r = torch.arange(self.b, device=self.h.device)
+        u = u.to(self.h.device, torch.float64).reshape(-1)
+        t, u = _icdf(self.logp_t, self.tleg, u)
+        p0, u = _icdf(self.logp0[r, t], self.leg0[r, t], u)
+        g0 = ix.TP0[t, p0]
+        lp1, leg1 = self._p1(g0)
+        p1, _ = _icdf(lp1, leg1, u)
+        return ix.P0FLAT[g0, p1]
+
+    def full_log_prob(self):
+        """log pi of every flat action [B, NUM_ACTIONS] (-inf where illegal): p1 at every pair."""
+        ix = self.ix
+        b = self.b
+        logits = self.head.p1_logits(self.h, self.entx, ix.G0_KIND.expand(b, -1), ix.G0_ENT.expand(b, -1))
+        lp1 = _mls(logits, self.m3 | ~self.p0any.unsqueeze(-1))                     # [B, NG0, P1]
+        full = self.logp_t[:, ix.G0_T].unsqueeze(-1) + self.logp0[:, ix.G0_T, ix.G0_P0].unsqueeze(-1) + lp1
+        out = full[:, ix.A_G0, ix.A_P1]
+        return out.masked_fill(~self.mask, float("-inf"))
+
+    def argmax(self):
+        """The most likely legal flat action per row [B]."""
+        return self.full_log_prob().argmax(dim=-1)
+
+
+_ONE_MINUS = 1.0 - 2.0 ** -53
+
+
+def _icdf(logp, legal, u):
+    """(index [B], rescaled uniform [B]) of one level's inverse CDF: the first entry whose
+    cumulative probability exceeds u * total (float64), clamped to the last legal entry;
+    u' = (u * total - cdf before it) / its probability."""
+    p = torch.where(legal, logp.detach().double().exp(), torch.zeros_like(logp, dtype=torch.float64))
+    c = torch.cumsum(p, dim=-1)
+    x = u * c[:, -1]
+    i = (c <= x.unsqueeze(-1)).sum(dim=-1)
+    n = legal.shape[-1]
+    last = n - 1 - torch.flip(legal, dims=[-1]).int().argmax(dim=-1)
+    i = torch.minimum(i, last)
+    r = torch.arange(len(i), device=i.device)
+    before = torch.where(i > 0, c[r, (i - 1).clamp(min=0)], torch.zeros_like(x))
+    pi = p[r, i]
+    un = torch.where(pi > 0, (x - before) / torch.where(pi > 0, pi, torch.ones_like(pi)), torch.zeros_like(x))
+    return i, un.clamp(0.0, _ONE_MINUS)
+
+
+# ---- the policy -------------------------------------------------------------------------------
+
+class Policy(nn.Module):
+    """encoder + head + value head (module docstring). PuffeRL interface:
+    forward_eval(obs, state) and forward(obs, state) both return (the action
+    distribution: masked logits [B, NUM_ACTIONS] for the dense head, a
+    Factored for the factored one; value [B, 1])."""
+
+    def __init__(self, arch="structured", head=None, hidden=256, card_dim=32, ent_dim=32, **_):
+        super().__init__()
+        arch, head = parse_arch(arch, head)
+        self.arch, self.head_kind = arch, head
+        self.config = dict(hidden=hidden, card_dim=card_dim, ent_dim=ent_dim, head=head)
+        self.ix = _ObsIndex()
+        if arch == "structured":
+            self.enc = StructuredEncoder(hidden, card_dim, ent_dim)
+        else:
+            self.enc = FlatEncoder(hidden, ent_dim, entities=head == "factored")
+        self.head = DenseHead(hidden) if head == "dense" else FactoredHead(hidden, ent_dim)
         self.critic = nn.Linear(hidden, 1)
-        nn.init.normal_(self.actor.weight, std=0.01)
+
+    @property
+    def spec(self):
+        return self.arch if self.head_kind == "dense" else f"{self.arch}:{self.head_kind}"
 
     def forward_eval(self, observations, state=None):
-        obs = observations.reshape(-1, observations.shape[-1])
-        h = self.net(_decode(obs))
-        return apply_mask(self.actor(h), mask_from_obs(obs)), self.critic(h)
+        inp = obs_inputs(self.ix, observations)
+        h, ent = self.enc(inp)
+        return self.head(h, ent, inp["mask"]), self.critic(h)
 
     def forward(self, observations, state=None):
         return self.forward_eval(observations, state)
+
+
+class AzukiPolicy(Policy):
+    """The structured encoder (kept name)."""
+
+    def __init__(self, head=None, **kw):
+        super().__init__("structured", head=head, **kw)
+
+
+class FlatPolicy(Policy):
+    """The flat baseline (kept name)."""
+
+    def __init__(self, head=None, **kw):
+        super().__init__("flat", head=head, **kw)
 
 
 ARCHITECTURES = {"structured": AzukiPolicy, "flat": FlatPolicy}
 
 
-def make_policy(arch="structured", **kw):
-    if arch not in ARCHITECTURES:
-        raise ValueError(f"unknown policy architecture {arch!r} (known: {', '.join(ARCHITECTURES)})")
-    return ARCHITECTURES[arch](**kw)
+def make_policy(arch="structured", head=None, **kw):
+    """A Policy of architecture spec `arch` ("structured", "flat", optionally ":factored" or
+    ":dense") and head (`head` overrides the spec's; the two may not contradict)."""
+    arch, head = parse_arch(arch, head)
+    return Policy(arch, head=head, **kw)
+
+
+def action_probs(out):
+    """float32 [B, NUM_ACTIONS] probabilities of a forward pass's first output (dense logits or a
+    Factored)."""
+    if isinstance(out, Factored):
+        return out.full_log_prob().exp()
+    return torch.softmax(out.float(), dim=-1)
 
 
 def _paths(path):
@@ -216,11 +454,17 @@ def _writer(state):
     return write
 
 
-def save_checkpoint(path, policy, arch="structured", train_config=None, extra=None, cards=None, optimizer=None):
+def save_checkpoint(path, policy, arch=None, train_config=None, extra=None, cards=None, optimizer=None):
     """Write checkpoint NAME (NAME.json naming a weights file, and an optimizer
     file when `optimizer` is given) by the commit protocol of
     azuki.policy_np.commit_checkpoint: every file under a temporary name,
-    renamed, NAME.json last (the commit point). Returns NAME.json's path."""
+    renamed, NAME.json last (the commit point). `arch`: the spec to record
+    (as the config spelled it; default the policy's own); it must name the
+    policy's architecture and head. Returns NAME.json's path."""
+    if arch is None:
+        arch = policy.spec
+    elif parse_arch(arch, policy.config.get("head")) != (policy.arch, policy.head_kind):
+        raise ValueError(f"save_checkpoint: arch {arch!r} does not describe the policy ({policy.spec})")
     meta = {"format": CHECKPOINT_FORMAT, "arch": arch, "model": dict(policy.config),
             "hashes": compat_hashes(cards), "train": dict(train_config or {}), "extra": dict(extra or {})}
     data = {"weights": (".pt", _writer(policy.state_dict()))}
@@ -241,9 +485,10 @@ def open_checkpoint(path, cards=None, map_location="cpu"):
     check_compat(meta, base_path(path), cards)
     wpath = files.get("weights")
     try:
-        policy = make_policy(meta.get("arch", "structured"), **meta.get("model", {}))
+        arch, head = meta_arch(meta)
+        policy = make_policy(arch, **dict(meta.get("model", {}), head=head))
         state = torch.load(wpath, map_location=map_location, weights_only=True)
-        policy.load_state_dict(state)
+        policy.load_state_dict(upgrade_weights(state, arch))
     except Exception as e:    # a corrupt or mismatched state dict
         raise CheckpointError(f"checkpoint {wpath}: cannot load the weights ({type(e).__name__}: {e})") from None
     policy.eval()
@@ -282,22 +527,22 @@ class PolicyPlayer:
     def act(self, obs, masks=None, keys=None):
         if len(obs) == 0:
             return np.zeros(0, dtype=np.int32)
-        logits, _ = self.policy.forward_eval(torch.as_tensor(np.ascontiguousarray(obs)))
+        dist, _ = self.policy.forward_eval(torch.as_tensor(np.ascontiguousarray(obs)))
         if self.greedy:
-            a = logits.argmax(dim=-1)
+            a = dist.argmax() if isinstance(dist, Factored) else dist.argmax(dim=-1)
         else:
             from . import sampler
             if keys is not None:
                 u = torch.as_tensor(sampler.keyed_uniforms(self.seed, keys))
             else:
-                u = torch.rand(logits.shape[0], generator=self.gen, dtype=torch.float64)
-            a = sampler.sample(logits.float(), u)[0]
+                u = torch.rand(dist.shape[0], generator=self.gen, dtype=torch.float64)
+            a = dist.sample(u) if isinstance(dist, Factored) else sampler.sample(dist.float(), u)[0]
         return a.numpy().astype(np.int32)
 
     __call__ = act
 
 
-__all__ = ["AzukiPolicy", "FlatPolicy", "make_policy", "save_checkpoint", "load_checkpoint", "open_checkpoint",
+__all__ = ["Policy", "AzukiPolicy", "FlatPolicy", "Factored", "make_policy", "action_probs", "obs_inputs", "save_checkpoint", "load_checkpoint", "open_checkpoint",
            "read_meta", "check_compat", "resolve_checkpoint",
            "CheckpointError", "PolicyPlayer", "compat_hashes", "layout_hash", "action_space_hash", "cardset_hash",
            "ARCHITECTURES", "MASK_OFFSET", "export_checkpoint"]

@@ -341,117 +341,349 @@ def read_meta(path):
 
 
 # ---- the networks in numpy ------------------------------------------------------------------
+#
+# azuki.policy's networks, mirrored op for op (tests/envs/test_policy_np.py checks every
+# architecture / head pair). The tables both implementations index with are built here, once,
+# torch-free: the observation side (`obs_tables`) and the action head's (`head_tables`).
+
+ARCHS = ("structured", "flat")
+HEAD_KINDS = ("factored", "dense")
+DEFAULT_HEAD = "dense"     # what an arch spec without ":head" means (azuki/data/train.toml names its head)
+N_PLACES, N_HAND, N_OPT = 24, 50, 64
+# The entities the factored head points at: rows of one table [places | hand slots | options | null].
+ENT_PLACE, ENT_HAND, ENT_OPT = 0, N_PLACES, N_PLACES + N_HAND
+N_ENT = N_PLACES + N_HAND + N_OPT
+ENT_NULL = N_ENT           # a zero row: the entity of an action that names none
+
+
+def parse_arch(arch, head=None):
+    """(arch, head) of an architecture spec "ARCH" or "ARCH:HEAD" (the config's
+    policy.arch) and an optional explicit head; ValueError for unknown names or
+    a contradiction."""
+    if not isinstance(arch, str):
+        raise ValueError(f"policy architecture must be a string, got {arch!r}")
+    base, _, spec_head = arch.partition(":")
+    if base not in ARCHS:
+        raise ValueError(f"unknown policy architecture {base!r} (known: {', '.join(ARCHS)})")
+    if spec_head and head is not None and spec_head != head:
+        raise ValueError(f"policy architecture {arch!r} names head {spec_head!r}, but head={head!r} was given")
+    h = head if head is not None else (spec_head or DEFAULT_HEAD)
+    if h not in HEAD_KINDS:
+        raise ValueError(f"unknown policy head {h!r} (known: {', '.join(HEAD_KINDS)})")
+    return base, h
+
+
+def meta_arch(meta):
+    """(arch, head) a checkpoint's metadata records (older ones: no head = dense)."""
+    model = meta.get("model") or {}
+    return parse_arch(meta.get("arch", "structured"), model.get("head"))
+
+
+_TABLES = {}
+
+
+def head_tables():
+    """The factored head's index tables (numpy, built once from the action space):
+      T, P0 (= 64), P1 (= 6): types, widest p0 and p1;
+      G0 = the (type, p0) pairs in flat order (NG0 of them), G0_T / G0_P0 their parts;
+      TP0[t, p0]: the pair's index (NG0 past the type's p0 values);
+      P0FLAT[g, p1]: the flat action (NUM_ACTIONS past the type's p1 values);
+      A_T / A_P0 / A_P1 / A_G0 [NUM_ACTIONS]: each flat action's parts and pair;
+      ENT0[t, p0]: the entity p0 names (ENT_NULL for none);
+      KIND[t]: the p1 kind of a type whose p1 has several values (-1: one value);
+      KIND_TGT[k, p1]: the entity a place-valued p1 names (ENT_NULL past the values);
+      KIND_LIN[k]: True for the kind scored by a linear layer (the ability index)."""
+    if "head" in _TABLES:
+        return _TABLES["head"]
+    names = list(_core.ACTION_TYPES)
+    n_t = len(names)
+    parts = np.array([[names.index(d[0]), d[1], d[2]] for d in (_core.decode(a) for a in range(NUM_ACTIONS))],
+                     dtype=np.int64)
+    n0 = np.array([parts[parts[:, 0] == t, 1].max() + 1 for t in range(n_t)])
+    n1 = np.array([parts[parts[:, 0] == t, 2].max() + 1 for t in range(n_t)])
+    p0w, p1w = int(n0.max()), int(n1.max())
+    g0 = [(t, p) for t in range(n_t) for p in range(n0[t])]
+    ng0 = len(g0)
+    tp0 = np.full((n_t, p0w), ng0, dtype=np.int64)
+    for g, (t, p) in enumerate(g0):
+        tp0[t, p] = g
+    p0flat = np.full((ng0, p1w), NUM_ACTIONS, dtype=np.int64)
+    a_g0 = tp0[parts[:, 0], parts[:, 1]]
+    p0flat[a_g0, parts[:, 2]] = np.arange(NUM_ACTIONS)
+    row = 5                                  # AZK_ROW: garden / alley slots
+    ent0 = np.full((n_t, p0w), ENT_NULL, dtype=np.int64)
+    kinds, kind = [], np.full(n_t, -1, dtype=np.int64)
+
+    def p1_kind(t, targets):
+        kind[t] = len(kinds)
+        kinds.append(targets)
+
+    for t, name in enumerate(names):
+        if name in ("PLAY_ENTITY_TO_GARDEN", "PLAY_ENTITY_TO_ALLEY", "PLAY_WEAPON", "PLAY_SPELL_MAIN",
+                    "PLAY_SPELL_RESPONSE"):
+            assert n0[t] == N_HAND, (name, n0[t])
+            ent0[t, :N_HAND] = ENT_HAND + np.arange(N_HAND)
+        elif name == "ATTACK":               # p0 0 leader, 1..5 garden slot + 1 = my place p0
+            ent0[t, :n0[t]] = ENT_PLACE + np.arange(n0[t])
+        elif name == "DECLARE_DEFENDER":     # p0 garden slot s = my place 1 + s
+            ent0[t, :n0[t]] = ENT_PLACE + 1 + np.arange(n0[t])
+        elif name == "PORTAL_GATE":          # p0 alley slot s = my place 1 + row + s
+            ent0[t, :n0[t]] = ENT_PLACE + 1 + row + np.arange(n0[t])
+        elif name == "ACTIVATE_ABILITY":     # p0 0 leader, 1..5 garden, 6..10 alley = my place p0
+            ent0[t, :n0[t]] = ENT_PLACE + np.arange(n0[t])
+        elif name == "CHOOSE":
+            assert n0[t] == N_OPT, (name, n0[t])
+            ent0[t, :N_OPT] = ENT_OPT + np.arange(N_OPT)
+        else:
+            assert n0[t] == 1, (name, n0[t])
+        if n1[t] == 1:
+            continue
+        if name in ("PLAY_ENTITY_TO_GARDEN", "PORTAL_GATE"):     # a garden slot s: my place 1 + s
+            p1_kind(t, ENT_PLACE + 1 + np.arange(n1[t]))
+        elif name == "PLAY_ENTITY_TO_ALLEY":                     # an alley slot s: my place 1 + row + s
+            p1_kind(t, ENT_PLACE + 1 + row + np.arange(n1[t]))
+        elif name == "PLAY_WEAPON":                              # holder 0 leader, 1..5 garden: my place p1
+            p1_kind(t, ENT_PLACE + np.arange(n1[t]))
+        elif name == "ATTACK":                                   # target: the opponent's place p1
+            p1_kind(t, ENT_PLACE + N_PLACES // 2 + np.arange(n1[t]))
+        elif name == "ACTIVATE_ABILITY":                         # the ability index: a linear layer
+            p1_kind(t, None)
+        else:
+            raise AssertionError(f"action type {name}: no p1 scoring declared")
+    kind_tgt = np.full((len(kinds), p1w), ENT_NULL, dtype=np.int64)
+    kind_lin = np.zeros(len(kinds), dtype=bool)
+    for k, tg in enumerate(kinds):
+        if tg is None:
+            kind_lin[k] = True
+        else:
+            kind_tgt[k, :len(tg)] = tg
+    g0a = np.array(g0, dtype=np.int64)
+    tb = dict(T=n_t, P0=p0w, P1=p1w, NG0=ng0, G0_T=g0a[:, 0], G0_P0=g0a[:, 1], TP0=tp0, P0FLAT=p0flat,
+              A_T=parts[:, 0], A_P0=parts[:, 1], A_P1=parts[:, 2], A_G0=a_g0, ENT0=ent0, KIND=kind,
+              G0_KIND=kind[g0a[:, 0]], G0_ENT=ent0[g0a[:, 0], g0a[:, 1]], KIND_TGT=kind_tgt, KIND_LIN=kind_lin,
+              K=len(kinds))
+    _TABLES["head"] = tb
+    return tb
+
 
 def _relu(x):
-    return np.maximum(x, 0.0, out=x)
+    return np.maximum(x, 0.0)
 
 
 def _lin(w, prefix, x, bias=True):
     y = x @ w[prefix + ".weight"].T
     if bias:
-        y += w[prefix + ".bias"]
+        y = y + w[prefix + ".bias"]
     return y
 
 
-def _mask(obs):
-    off = obs_layout()["MASK"]["offset"]
-    return obs[:, off:off + NUM_ACTIONS] > 0.5
+def _mls(x, legal):
+    """Log-softmax of x over its last axis restricted to `legal` (each row has one); 0 where illegal."""
+    m = np.where(legal, x, -np.inf).max(axis=-1, keepdims=True)
+    s = np.where(legal, np.exp(np.where(legal, x, m) - m), 0.0).sum(axis=-1, keepdims=True)
+    return np.where(legal, x - (m + np.log(s)), 0.0)
 
 
-def _flat(w, x):
-    h = _relu(_lin(w, "net.0", x))
-    h = _relu(_lin(w, "net.2", h))
-    return _lin(w, "actor", h), _lin(w, "critic", h)[:, 0]
+def legal_levels(mask):
+    """The factored head's legal sets from flat masks bool [B, NUM_ACTIONS] (a row without any
+    legal action counts every action legal): (mask, m3 [B, NG0, P1] legal p1 values per pair,
+    p0 legal [B, T, P0] (pairs with a legal completion), type legal [B, T])."""
+    tb = head_tables()
+    mask = np.asarray(mask, dtype=bool).copy()
+    mask[~mask.any(axis=1)] = True
+    mext = np.concatenate([mask, np.zeros((len(mask), 1), dtype=bool)], axis=1)
+    m3 = mext[:, tb["P0FLAT"]]
+    p0leg = np.concatenate([m3.any(axis=-1), np.zeros((len(mask), 1), dtype=bool)], axis=1)[:, tb["TP0"]]
+    return mask, m3, p0leg, p0leg.any(axis=-1)
 
 
-class _Structured:
-    """azuki.policy.AzukiPolicy's forward pass (same index tables)."""
+def _p1_logits(w, h, entx, kind, ent):
+    """p1 logits [B, N, P1] of the pairs whose p1 kind is kind [N] and p0 entity ent [N] (rows of
+    entx [B, N_ENT + 1, D]); kind -1 (one p1 value) scores anything (that level is exact 0)."""
+    tb = head_tables()
+    b, d = h.shape[0], entx.shape[-1]
+    kc = np.maximum(kind, 0)
+    zh = _lin(w, "head.z_h", h).reshape(b, tb["K"], d)[:, kc]                        # [B, N, D]
+    ze = _lin(w, "head.z_e", entx[:, ent], bias=False).reshape(b, len(ent), tb["K"], d)
+    ze = ze[:, np.arange(len(ent)), kc]                                               # [B, N, D]
+    z = _relu(zh + ze)
+    s = z @ entx.transpose(0, 2, 1)                                                   # [B, N, N_ENT + 1]
+    place = np.take_along_axis(s, np.broadcast_to(tb["KIND_TGT"][kc][None], (b, len(ent), tb["P1"])), axis=2)
+    lin = _lin(w, "head.ab", z)
+    return np.where(tb["KIND_LIN"][kc][None, :, None], lin, place) + w["head.b1"][kc][None]
 
-    def __init__(self):
-        lay = obs_layout()
-        n_places, n_hand, n_opt = 24, 50, 64      # azuki.policy's N_PLACES, N_HAND, N_OPT
 
-        def span(name):
-            f = lay[name]
-            return list(range(f["offset"], f["offset"] + int(np.prod(f["shape"]))))
+def factored_log_probs(w, h, ent, mask):
+    """The factored head's log-probabilities of every flat action [B, NUM_ACTIONS] (-inf where
+    illegal) from the trunk state h [B, H], the entities ent [B or 1, N_ENT, D] and the flat
+    legal masks [B, NUM_ACTIONS] (azuki.policy.Factored, in full)."""
+    tb = head_tables()
+    b = h.shape[0]
+    mask, m3, p0leg, tleg = legal_levels(mask)
+    ent = np.broadcast_to(ent, (b,) + ent.shape[1:])
+    entx = np.concatenate([ent, np.zeros((b, 1, ent.shape[-1]), dtype=ent.dtype)], axis=1)
+    logp_t = _mls(_lin(w, "head.tlin", h), tleg)
+    q = _lin(w, "head.q0", h).reshape(b, tb["T"], -1)
+    s = q @ entx.transpose(0, 2, 1)                                                   # [B, T, N_ENT + 1]
+    l0 = np.take_along_axis(s, np.broadcast_to(tb["ENT0"][None], (b,) + tb["ENT0"].shape), axis=2) + w["head.b0"]
+    logp0 = _mls(l0, p0leg | ~tleg[..., None])
+    p0any = m3.any(axis=-1)
+    logp1 = _mls(_p1_logits(w, h, entx, tb["G0_KIND"], tb["G0_ENT"]), m3 | ~p0any[..., None])
+    full = logp_t[:, tb["G0_T"], None] + logp0[:, tb["G0_T"], tb["G0_P0"], None] + logp1     # [B, NG0, P1]
+    out = full[:, tb["A_G0"], tb["A_P1"]]
+    return np.where(mask, out, -np.inf)
 
-        def per_row(name, rows):
-            f = lay[name]
-            shape = f["shape"] if len(f["shape"]) == 2 else (f["shape"][0], 1)
-            if shape[0] != rows:
-                raise CheckpointError(f"observation slice {name} has {shape[0]} rows, the structured policy {rows}")
-            return np.arange(f["offset"], f["offset"] + shape[0] * shape[1]).reshape(shape)
 
-        self.place_scalars = np.concatenate(
-            [per_row(n, n_places) for n in ("PLACE_OCCUPIED", "PLACE_ATTACK", "PLACE_HEALTH", "PLACE_DAMAGE",
-                                            "PLACE_REMAINING", "PLACE_TAPPED", "PLACE_COOLDOWN", "PLACE_STATUS",
-                                            "PLACE_WEAPONS", "PLACE_WEAPON_BONUS", "PLACE_ONCE_USED", "ATTACKER",
-                                            "TARGET")], axis=1)
-        self.place_card = per_row("PLACE_CARD", n_places)[:, 0]
-        self.hand_card = per_row("HAND_SLOTS", n_hand)[:, 0]
-        self.opt_scalars = np.concatenate([per_row(n, n_opt) for n in ("OPT_VALID", "OPT_SIDE", "OPT_ZONE",
-                                                                        "OPT_PLACE", "OPT_NUMBER")], axis=1)
-        self.opt_card = per_row("OPT_CARD", n_opt)[:, 0]
-        self.bags = np.array(span("HAND") + span("OPP_HAND_KNOWN") + span("DECK") + span("OPP_UNSEEN")
-                             + span("DISCARD") + span("LOOK"))
-        names = ("PHASE", "STEP", "DECIDER", "MY_TURN", "FIRST_PLAYER", "TURN", "DECISIONS", "RESULT", "HAND_N",
-                 "DECK_N", "DISCARD_N", "IKZ_UNTAPPED", "IKZ_TAPPED", "IKZ_PILE_N", "TOKEN", "LOOK_N",
-                 "PLAYED_ENTITIES", "MULLIGAN_DONE", "WEAPONS_N", "IN_ATTACK", "DEFENDER_USED", "PROMPT_KIND",
-                 "PROMPT_MINE", "PROMPT_OPTIONAL", "PROMPT_N", "PROMPT_SOURCE_SIDE")
-        self.globals_ = np.array(sum((span(n) for n in names), []))
-        self.global_cards = np.array([lay["PROMPT_SOURCE_CARD"]["offset"], lay["PROMPT_PLACING_CARD"]["offset"]])
-        self.deck_bottom = np.array(span("DECK_BOTTOM"))
+def _dense_logits(w, h, mask):
+    return np.where(mask, _lin(w, "head.actor", h), np.float32(MASKED_LOGIT))
 
-    def __call__(self, w, x):
-        b = x.shape[0]
-        emb = w["card.weight"]
-        n = emb.shape[0] - 1     # azuki.policy's N_CARDS (the embedding has N_CARDS + 1 rows): identity v = (def + 1) / N
 
-        def ci(v):
-            return np.clip(np.rint(v * n), 0, n).astype(np.int64)
+OBS_TABLES = {}
 
-        places = _relu(_lin(w, "place_x", x[:, self.place_scalars])
-                       + _lin(w, "place_c", emb[ci(x[:, self.place_card])], bias=False) + w["place_pos"])
-        hand = _relu(_lin(w, "hand", emb[ci(x[:, self.hand_card])]) + w["hand_pos"])
-        opts = _relu(_lin(w, "opt_x", x[:, self.opt_scalars])
-                     + _lin(w, "opt_c", emb[ci(x[:, self.opt_card])], bias=False))
-        bags = _relu(_lin(w, "bags.0", x[:, self.bags]))
-        gcards = emb[ci(x[:, self.global_cards])].reshape(b, -1)
-        bottom = emb[ci(x[:, self.deck_bottom])].sum(axis=1)
-        glob = _relu(_lin(w, "glob.0", np.concatenate([x[:, self.globals_], gcards, bottom], axis=-1)))
-        h = np.concatenate([places.reshape(b, -1), hand.reshape(b, -1), opts.reshape(b, -1), bags, glob], axis=-1)
-        h = _relu(_lin(w, "trunk.0", h))
-        h = _relu(_lin(w, "trunk.2", h))
-        return _lin(w, "actor", h), _lin(w, "critic", h)[:, 0]
+
+def obs_tables():
+    """Index tables into the observation layout (shared with azuki.policy): per-entity feature
+    columns, identity columns, the card multisets and identity lists, the globals."""
+    if "obs" in OBS_TABLES:
+        return OBS_TABLES["obs"]
+    lay = obs_layout()
+
+    def span(name):
+        f = lay[name]
+        return np.arange(f["offset"], f["offset"] + int(np.prod(f["shape"])))
+
+    def per_row(name, rows):
+        f = lay[name]
+        shape = f["shape"] if len(f["shape"]) == 2 else (f["shape"][0], 1)
+        if shape[0] != rows:
+            raise CheckpointError(f"observation slice {name} has {shape[0]} rows, the structured policy {rows}")
+        return np.arange(f["offset"], f["offset"] + shape[0] * shape[1]).reshape(shape)
+
+    from .obs import CARD_ID_SCALE
+    t = dict(
+        n_cards=CARD_ID_SCALE + 1,
+        place_x=np.concatenate([per_row(n, N_PLACES) for n in (
+            "PLACE_OCCUPIED", "PLACE_ATTACK", "PLACE_HEALTH", "PLACE_DAMAGE", "PLACE_REMAINING", "PLACE_TAPPED",
+            "PLACE_COOLDOWN", "PLACE_STATUS", "PLACE_WEAPONS", "PLACE_WEAPON_BONUS", "PLACE_ONCE_USED", "ATTACKER",
+            "TARGET")], axis=1),
+        place_id=per_row("PLACE_CARD", N_PLACES)[:, 0],
+        hand_x=per_row("HAND_COST", N_HAND),
+        hand_id=per_row("HAND_SLOTS", N_HAND)[:, 0],
+        opt_x=np.concatenate([per_row(n, N_OPT) for n in ("OPT_VALID", "OPT_SIDE", "OPT_ZONE", "OPT_PLACE",
+                                                          "OPT_NUMBER")], axis=1),
+        opt_id=per_row("OPT_CARD", N_OPT)[:, 0],
+        # the card multisets, as count columns per definition (count vectors of the layout)
+        counts=np.stack([span("HAND"), span("OPP_HAND_KNOWN"), span("DECK"), span("OPP_UNSEEN"),
+                         per_row("DISCARD", 2)[0], per_row("DISCARD", 2)[1], span("LOOK")]),
+        # the identity lists, each a bag of identities
+        lists=np.stack([span("DECK_TOP"), span("DECK_BOTTOM"), span("OPP_DECK_TOP"), span("OPP_DECK_BOTTOM")]),
+        glob_x=np.concatenate([span(n) for n in (
+            "PHASE", "STEP", "DECIDER", "MY_TURN", "FIRST_PLAYER", "TURN", "DECISIONS", "RESULT", "HAND_N",
+            "DECK_N", "DISCARD_N", "IKZ_UNTAPPED", "IKZ_TAPPED", "IKZ_PILE_N", "TOKEN", "LOOK_N",
+            "PLAYED_ENTITIES", "MULLIGAN_DONE", "WEAPONS_N", "IN_ATTACK", "DEFENDER_USED", "PROMPT_KIND",
+            "PROMPT_MINE", "PROMPT_OPTIONAL", "PROMPT_N", "PROMPT_SOURCE_SIDE", "DECK_OPP_KNOWS")]),
+        glob_id=np.array([lay["PROMPT_SOURCE_CARD"]["offset"], lay["PROMPT_PLACING_CARD"]["offset"]]),
+        mask=span("MASK"),
+        flat_len=OBS_LEN,
+    )
+    t["n_bags"] = len(t["counts"]) + len(t["lists"])
+    OBS_TABLES["obs"] = t
+    return t
+
+
+def obs_inputs(obs):
+    """THE observation side of the numpy networks: raw observations [B, OBS_LEN] (uint8 as
+    VecGame writes them, or float) -> the entity inputs {place_x, place_id, hand_x, hand_id,
+    opt_x, opt_id, bags (counts [B, n_bags, n_cards]), glob_x, glob_id, flat (every value),
+    mask}. azuki.policy.obs_inputs is its torch twin."""
+    t = obs_tables()
+    obs = np.asarray(obs)
+    obs = obs.reshape(-1, obs.shape[-1])
+    if obs.dtype == np.uint8:
+        x = (obs.astype(np.float32) - 128.0) * np.float32(1.0 / 127.0)
+        mask = obs[:, t["mask"]] == 255
+    else:    # float observations, quantised as training sees them (uint8: 128 + round(127 v))
+        x = (np.rint(obs.astype(np.float32) * 127.0) * np.float32(1.0 / 127.0)).astype(np.float32)
+        mask = obs[:, t["mask"]] > 0.5
+    nc = t["n_cards"]
+
+    def ids(cols):
+        return np.clip(np.rint(x[:, cols] * (nc - 1)), 0, nc - 1).astype(np.int64)
+
+    b = len(x)
+    bags = np.zeros((b, t["n_bags"], nc), dtype=np.float32)
+    bags[:, :len(t["counts"]), 1:] = x[:, t["counts"]]
+    lst = ids(t["lists"])                                         # [B, n_lists, L]
+    oh = (lst[..., None] == np.arange(nc)).sum(axis=2).astype(np.float32)
+    oh[..., 0] = 0.0
+    bags[:, len(t["counts"]):] = oh
+    return dict(place_x=x[:, t["place_x"]], place_id=ids(t["place_id"]), hand_x=x[:, t["hand_x"]],
+                hand_id=ids(t["hand_id"]), opt_x=x[:, t["opt_x"]], opt_id=ids(t["opt_id"]), bags=bags,
+                glob_x=x[:, t["glob_x"]], glob_id=ids(t["glob_id"]), flat=x[:, :t["flat_len"]], mask=mask)
+
+
+def _structured(w, inp):
+    """azuki.policy.StructuredEncoder: (trunk state [B, H], entities [B, N_ENT, D])."""
+    emb = w["enc.card.weight"]
+    b = inp["place_x"].shape[0]
+    places = _relu(_lin(w, "enc.place_x", inp["place_x"]) + (emb @ w["enc.place_c.weight"].T)[inp["place_id"]]
+                   + w["enc.place_pos"])
+    hand = _relu(_lin(w, "enc.hand_x", inp["hand_x"]) + (emb @ w["enc.hand_c.weight"].T)[inp["hand_id"]]
+                 + w["enc.hand_pos"])
+    opts = _relu(_lin(w, "enc.opt_x", inp["opt_x"]) + (emb @ w["enc.opt_c.weight"].T)[inp["opt_id"]]
+                 + w["enc.opt_pos"])
+    bags = _relu(_lin(w, "enc.bags", (inp["bags"] @ emb).reshape(b, -1)))
+    glob = _relu(_lin(w, "enc.glob", np.concatenate([inp["glob_x"], emb[inp["glob_id"]].reshape(b, -1)], axis=1)))
+    x = np.concatenate([places.reshape(b, -1), hand.sum(axis=1), opts.sum(axis=1), bags, glob], axis=1)
+    h = _relu(_lin(w, "enc.trunk.2", _relu(_lin(w, "enc.trunk.0", x))))
+    return h, np.concatenate([places, hand, opts], axis=1)
+
+
+def _flat(w, inp):
+    """azuki.policy.FlatEncoder: one MLP over every value; entities are learned constants."""
+    h = _relu(_lin(w, "enc.net.2", _relu(_lin(w, "enc.net.0", inp["flat"]))))
+    return h, w.get("enc.ent", np.zeros((N_ENT, 1), dtype=np.float32))[None]
+
+
+def upgrade_weights(weights, arch):
+    """A state dict written before the encoder / head split (flat: net.*, actor.*) under today's
+    names (enc.net.*, head.actor.*); today's dicts are returned as they are. The older
+    structured network has no counterpart (CheckpointError from the caller's fit check)."""
+    if arch != "flat" or not any(k.startswith("net.") for k in weights):
+        return weights
+    return {("enc." + k if k.startswith("net.") else "head." + k if k.startswith("actor.") else k): v
+            for k, v in weights.items()}
 
 
 class NumpyPolicy:
     """A checkpoint's network in numpy: `forward(obs)` -> (masked logits
-    [B, NUM_ACTIONS], value [B]) for float observations [B, OBS_LEN]."""
+    [B, NUM_ACTIONS], value [B]) for observations [B, OBS_LEN]. For the
+    factored head the "logits" are the exact log-probabilities of every flat
+    action (MASKED_LOGIT where illegal), so a softmax of either gives the
+    policy's probabilities."""
 
     def __init__(self, weights, meta, name="policy"):
         self.meta, self.name = meta, name
-        self.arch = meta.get("arch", "structured")
-        self.w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
-        if self.arch == "flat":
-            self._net = _flat
-        elif self.arch == "structured":
-            self._net = _Structured()
-        else:
-            raise CheckpointError(f"checkpoint {name}: unknown architecture {self.arch!r}")
+        try:
+            self.arch, self.head = meta_arch(meta)
+        except ValueError as e:
+            raise CheckpointError(f"checkpoint {name}: {e}") from None
+        self.w = {k: np.asarray(v, dtype=np.float32) for k, v in upgrade_weights(weights, self.arch).items()}
+        self._enc = _structured if self.arch == "structured" else _flat
         try:     # one forward pass on a blank observation: a wrong or missing array fails here, clearly
             self.forward(np.zeros((1, OBS_LEN), dtype=np.float32))
         except (KeyError, ValueError, IndexError) as e:
-            raise CheckpointError(f"checkpoint {name}: the weights do not fit the {self.arch} policy "
+            raise CheckpointError(f"checkpoint {name}: the weights do not fit the {self.arch}:{self.head} policy "
                                   f"({type(e).__name__}: {e})") from None
 
     def forward(self, obs):
-        obs = np.asarray(obs, dtype=np.float32).reshape(-1, OBS_LEN)
-        # quantise as training saw it: u = 128 + round(127 v), v' = (u - 128) / 127
-        x = (np.rint(obs * 127.0) / 127.0).astype(np.float32)
-        logits, value = self._net(self.w, x)
-        logits = np.where(_mask(obs), logits, np.float32(MASKED_LOGIT)).astype(np.float32)
-        return logits, value.astype(np.float32)
+        inp = obs_inputs(obs)
+        h, ent = self._enc(self.w, inp)
+        value = _lin(self.w, "critic", h)[:, 0].astype(np.float32)
+        if self.head == "dense":
+            return _dense_logits(self.w, h, inp["mask"]).astype(np.float32), value
+        lp = factored_log_probs(self.w, h, ent, inp["mask"])
+        return np.where(np.isfinite(lp), lp, MASKED_LOGIT).astype(np.float32), value
 
     def probabilities(self, obs):
         logits, value = self.forward(obs)
@@ -459,6 +691,7 @@ class NumpyPolicy:
         p = np.exp(z)
         p /= p.sum(axis=-1, keepdims=True)
         return p, value
+
 
 
 def load_numpy_policy(path, cards=None):

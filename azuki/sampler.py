@@ -30,6 +30,15 @@ entries with one uniform per row (float64 cumulative sums), so a caller that
 supplies the uniforms (`sample(logits, u)`) gets actions that depend only on
 them: the league's keyed opponents use that to make a batched forward give
 exactly the actions of per-env forwards (azuki.envs.puffer.play_opponents).
+
+The factored head (azuki.policy, head "factored") returns a distribution
+object (azuki.policy.Factored) in place of logits; `sample_logits` samples it
+(hierarchical inverse CDF, one uniform per row: the same action the flat
+inverse CDF of that distribution gives) and asks it for the exact
+log-probability of the stored action and its entropy. PuffeRL 3.0.0 does
+nothing else with the policy's first output: evaluate() passes it to
+sample_logits and checks isinstance(..., torch.distributions.Normal); train()
+passes it to sample_logits with the stored actions (pufferl.py, read for this).
 """
 from __future__ import annotations
 
@@ -115,8 +124,17 @@ def sample_logits(logits, action=None):
     (action, log-probability, entropy). Without `action`: sample one per row
     (uniforms from torch's global generator, which train() seeds). With
     `action`: their log-probabilities and the entropy (the training pass).
+    A factored head's distribution (azuki.policy.Factored, in place of the
+    logits): sampled by its hierarchical inverse CDF with one uniform per row,
+    its exact log-probabilities and its entropy (azuki.policy's docstring).
     Anything else (MultiDiscrete heads, continuous actions) goes to PuffeRL's
     own function."""
+    if hasattr(logits, "log_prob_entropy"):          # azuki.policy.Factored
+        if action is None:
+            u = torch.rand(logits.shape[0], dtype=torch.float64, device=logits.h.device)
+            action = logits.sample(u).int()
+        logp, ent = logits.log_prob_entropy(action)
+        return action, logp, ent
     if not isinstance(logits, torch.Tensor) or logits.dim() != 2:
         return _original()(logits, action)
     d = Masked(logits)
