@@ -19,7 +19,7 @@
       with a payoff matrix and Elo ratings (docs/eval.md).
   python -m azuki play [--port N] [--open] [--cards FILE] [--runs DIR] [--checkpoint PATH]
       Play and watch games in the browser: prints a local URL (docs/play.md).
-  python -m azuki bench [--reps R] [--games N] [--quick] [--json] [--cards FILE [--decks D ...]]
+  python -m azuki bench [--reps R] [--games N] [--quick] [--json] [--train-steps N] [--cards FILE [--decks D ...]]
       One table of this machine's speed: engine, through Python, per-call
       costs, sizes, each also relative to a calibration loop.
 
@@ -433,6 +433,9 @@ def build_parser() -> Parser:
     b.add_argument("--seed", type=_int_in(0, SEED_MAX, "--seed"), default=1, metavar="S", help="first seed")
     b.add_argument("--quick", action="store_true", help="one tiny repetition (CI smoke run; figures meaningless)")
     b.add_argument("--json", action="store_true", help="print the results as JSON")
+    b.add_argument("--train-steps", type=_int_in(0, None, "--train-steps"), default=None, metavar="N",
+                   help="agent-step budget of the training row (default 32,768, --quick 1,024 on a tiny config; "
+                        "0: no training row; needs torch and pufferlib)")
     b.add_argument("--cards", metavar="FILE", default=None,
                    help="also time the engine-only rows over this card set (e.g. azuki/data/expansion.json), "
                         "every ordered pairing of its decks or of --decks (default: the embedded set only)")

@@ -8,8 +8,9 @@ come from C loops over the public API without the GIL (`simulate`,
 `_bench_micro`), so Python's call overhead is measured only where the row
 says "through Python".
 
-Rows of optional layers (the PufferLib env) join the table when those layers
-are installed.
+Rows of optional layers (the PufferLib env, a short `azuki train` run) join
+the table when those layers are installed; a skipped training row says why
+under the table.
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def _python_steps(games: int, seed: int) -> float:
 
 
 def _layer_rates(n: int, steps: int, seed: int) -> dict:
-    """Agent-steps/s of the Python layers over VecGame, self-play, uint8,
+    """Agent-steps/s of the Python layers over VecGame, self-play,
     n games, actions drawn uniformly from the MASK slice of each observation
     in C (_bench_pick, timed apart: its time is left out of the rate, so the
     rows measure the layers, not the picker's two mask scans), counting
@@ -69,7 +70,7 @@ def _layer_rates(n: int, steps: int, seed: int) -> dict:
             spent += time.perf_counter() - t0
         return n * steps / spent
 
-    v = VecGame(n, seed=seed, obs_dtype="uint8")
+    v = VecGame(n, seed=seed)
     out = {"vec_py_per_s": timed(v.step, lambda: v.obs, v.rows)}
     try:
         import pufferlib.vector as pv
@@ -112,59 +113,99 @@ def _cards_rates(cards, decks, games: int, seed: int) -> dict:
             "cards_decisions_per_game": decisions / n}
 
 
+def _train_rate(steps: int, seed: int, overrides=()) -> dict:
+    """Agent-steps/s of a short `azuki train` (the default config: league,
+    snapshots, PPO) for a fixed budget of `steps` agent-steps, in a child
+    process (its own torch threads and signal handlers), with the curve's
+    evaluations left out of the rate (summary.json's steps_per_second) and
+    league.snapshot_steps a quarter of the budget, so snapshots play in it
+    as in a long run. {} with a note in "_note" when torch or pufferlib is
+    not installed or the run fails."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    missing = [m for m in ("torch", "pufferlib") if importlib.util.find_spec(m) is None]
+    if missing:
+        return {"_note": f"training row skipped: {' and '.join(missing)} not installed here (run the bench in "
+                         f".venv-puffer: tools/setup_envs.sh puffer)"}
+    sets = [f"league.snapshot_steps={max(1, steps // 4)}", "eval.games=8", "eval.final_games=0",
+            "eval.minutes=1000", "run.checkpoint_minutes=1000", *overrides]
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [sys.executable, "-m", "azuki", "train", "--minutes", "0", "--steps", str(steps), "--seed", str(seed),
+               "--quiet", "--out", out] + [a for x in sets for a in ("--set", x)]
+        p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        if p.returncode != 0:
+            last = (p.stderr.strip().splitlines() or ["no output"])[-1]
+            return {"_note": f"training row skipped: azuki train failed (status {p.returncode}): {last}"}
+        with open(os.path.join(out, "summary.json")) as f:
+            summary = json.load(f)
+    return {"train_per_s": float(summary["steps_per_second"]), "train_steps": float(summary["steps"])}
+
+
 def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps: int = 200000,
-              vec_steps: int = 40000, seed: int = 1, search_decisions: int = 12, cards=None, decks=None) -> dict:
+              vec_steps: int = 40000, seed: int = 1, search_decisions: int = 12, cards=None, decks=None,
+              train_steps: int = 32768, train_overrides=()) -> dict:
     """Run every row `reps` times; return medians (and the raw runs). With
     `cards` (a CardSet or JSON path), the engine-only rows are also timed
-    over that set, every ordered pairing of `decks` (default: all its decks)."""
+    over that set, every ordered pairing of `decks` (default: all its decks).
+    train_steps: the budget of the training row (0: no training row);
+    train_overrides: "section.key=value" settings for it (tests: a tiny
+    config)."""
     from ._core import _bench_micro, _bench_search, _bench_vec, simulate
-    if reps < 1 or games < 1 or py_games < 1 or micro_reps < 1 or vec_steps < 1:
-        raise ValueError("reps, games, py_games and micro_reps must be >= 1")
+    if reps < 1 or games < 1 or py_games < 1 or micro_reps < 1 or vec_steps < 1 or train_steps < 0:
+        raise ValueError("reps, games, py_games, micro_reps and vec_steps must be >= 1, train_steps >= 0")
     runs = []
+    notes = []
     if cards is not None:
         from ._core import CardSet
         cards = cards if isinstance(cards, CardSet) else CardSet.from_json(str(cards))
         decks = list(decks or cards.decks)
         for d in decks:
             cards.deck_index(d)
+    k1024 = max(1, vec_steps // 1024)
     for r in range(reps):
         sim = simulate(games, seed=seed + r * games)
         micro = _bench_micro(micro_reps, seed=seed + r)
-        runs.append({
+        row = {
             "decisions_per_s": sim["decisions_per_second"], "games_per_s": sim["games_per_second"],
             "decisions_per_game": sim["decisions_per_game"], "turns_per_game": sim["turns_per_game"],
             "python_decisions_per_s": _python_steps(py_games, seed + r * py_games),
-            **{f"vec{n}_{dt}_per_s": _bench_vec(n, max(1, vec_steps // n), seed=seed + r,
-                                                obs_dtype=dt)["agent_steps_per_s"]
-               for dt in ("float32", "uint8") for n in (1, 64, 1024)},
-            "vec1024_uint8_mask_per_s": _bench_vec(1024, max(1, vec_steps // 1024), seed=seed + r, obs_dtype="uint8",
-                                                   waiting_obs="mask")["agent_steps_per_s"],
-            "vec1024_noobs_per_s": _bench_vec(1024, max(1, vec_steps // 1024), obs=False,
-                                              seed=seed + r)["agent_steps_per_s"],
+            **{f"vec{n}_per_s": _bench_vec(n, max(1, vec_steps // n), seed=seed + r)["agent_steps_per_s"]
+               for n in (1, 64, 1024)},
+            "vec1024_mask_per_s": _bench_vec(1024, k1024, seed=seed + r, waiting_obs="mask")["agent_steps_per_s"],
+            "vec1024_noobs_per_s": _bench_vec(1024, k1024, obs=False, seed=seed + r)["agent_steps_per_s"],
             # the worker pool (VecGame(threads=2)): the same rows on two threads
-            "vec1024_uint8_t2_per_s": _bench_vec(1024, max(1, vec_steps // 1024), seed=seed + r, obs_dtype="uint8",
+            "vec1024_t2_per_s": _bench_vec(1024, k1024, seed=seed + r, threads=2)["agent_steps_per_s"],
+            "vec1024_noobs_t2_per_s": _bench_vec(1024, k1024, obs=False, seed=seed + r,
                                                  threads=2)["agent_steps_per_s"],
-            "vec1024_noobs_t2_per_s": _bench_vec(1024, max(1, vec_steps // 1024), obs=False, seed=seed + r,
-                                                 threads=2)["agent_steps_per_s"],
-            "vec1024_policy_per_s": _bench_vec(1024, max(1, vec_steps // 1024), mode="policy", seed=seed + r,
-                                               obs_dtype="uint8")["agent_steps_per_s"],
-            **{f"vec_bytes_{k}": _bench_vec(2, 2, seed=seed, obs_dtype=dt, waiting_obs=w)["bytes_per_agent_step"]
-               for k, dt, w in (("float32", "float32", "full"), ("uint8", "uint8", "full"),
-                                ("uint8_mask", "uint8", "mask"))},
+            "vec1024_policy_per_s": _bench_vec(1024, k1024, mode="policy", seed=seed + r)["agent_steps_per_s"],
+            **{f"vec_bytes{k}": _bench_vec(2, 2, seed=seed, waiting_obs=w)["bytes_per_agent_step"]
+               for k, w in (("", "full"), ("_mask", "mask"))},
             **{k: v for k, v in micro.items() if not k.startswith("_")},
             "search_sims_per_s": _bench_search(search_decisions, seed=seed + r)["sims_per_s"],
-            **_layer_rates(1024, max(1, vec_steps // 1024), seed + r),
+            **_layer_rates(1024, k1024, seed + r),
             **(_cards_rates(cards, decks, games, seed + r * games) if cards is not None else {}),
-        })
+        }
+        if train_steps:
+            t = _train_rate(train_steps, seed + r, train_overrides)
+            if "_note" in t:
+                if t["_note"] not in notes:
+                    notes.append(t["_note"])
+            else:
+                row.update(t)
+        runs.append(row)
     for r in runs:
-        for k in ("float32", "uint8", "uint8_mask"):
-            r[f"vec_limit_{k}"] = r["memcpy_bytes_per_s"] / r[f"vec_bytes_{k}"]
+        for k in ("", "_mask"):
+            r[f"vec_limit{k}"] = r["memcpy_bytes_per_s"] / r[f"vec_bytes{k}"]
         # threads=2 against threads=1, within each repetition (side by side, so load drifts hit both)
-        r["vec1024_uint8_t2_speedup"] = r["vec1024_uint8_t2_per_s"] / r["vec1024_uint8_per_s"]
+        r["vec1024_t2_speedup"] = r["vec1024_t2_per_s"] / r["vec1024_per_s"]
         r["vec1024_noobs_t2_speedup"] = r["vec1024_noobs_t2_per_s"] / r["vec1024_noobs_per_s"]
-    med = {k: _median([r[k] for r in runs]) for k in runs[0]}
+    keys = [k for k in runs[0] if all(k in r for r in runs)]     # a row one repetition lacks is left out
+    med = {k: _median([r[k] for r in runs]) for k in keys}
     return {"machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}",
-            "reps": reps, "games": games, "median": med, "runs": runs,
+            "reps": reps, "games": games, "median": med, "runs": runs, "notes": notes,
             "cards": None if cards is None else {"source": cards.source, "decks": decks}}
 
 
@@ -178,30 +219,28 @@ _ROWS = [
     ("cards_games_per_s", "engine-only games over --cards", "games/s", "rate"),
     ("cards_decisions_per_game", "decisions per game over --cards", "", "plain"),
     ("python_decisions_per_s", "Game.legal_actions + Game.step through Python", "decisions/s", "rate"),
-    ("vec1_float32_per_s", "VecGame self-play, float32 obs + masks, n = 1", "agent-steps/s", "rate"),
-    ("vec64_float32_per_s", "VecGame self-play, float32 obs + masks, n = 64", "agent-steps/s", "rate"),
-    ("vec1024_float32_per_s", "VecGame self-play, float32 obs + masks, n = 1024", "agent-steps/s", "rate"),
-    ("vec1_uint8_per_s", "VecGame self-play, uint8 obs + masks, n = 1", "agent-steps/s", "rate"),
-    ("vec64_uint8_per_s", "VecGame self-play, uint8 obs + masks, n = 64", "agent-steps/s", "rate"),
-    ("vec1024_uint8_per_s", "VecGame self-play, uint8 obs + masks, n = 1024", "agent-steps/s", "rate"),
-    ("vec1024_uint8_mask_per_s", "  same, waiting_obs='mask', n = 1024", "agent-steps/s", "rate"),
-    ("vec1024_noobs_per_s", "VecGame self-play, masks only, n = 1024", "agent-steps/s", "rate"),
-    ("vec1024_uint8_t2_per_s", "VecGame self-play, uint8 obs + masks, n = 1024, threads=2", "agent-steps/s", "rate"),
-    ("vec1024_uint8_t2_speedup", "  threads=2 / threads=1 (same repetition)", "x", "plain"),
+    ("obs_bytes", "observation bytes per agent row (packed mask inside)", "bytes", "size"),
+    ("vec1_per_s", "VecGame self-play, obs + masks, n = 1", "agent-steps/s", "rate"),
+    ("vec64_per_s", "VecGame self-play, obs + masks, n = 64", "agent-steps/s", "rate"),
+    ("vec1024_per_s", "VecGame self-play, obs + masks, n = 1024, threads=1", "agent-steps/s", "rate"),
+    ("vec1024_t2_per_s", "VecGame self-play, obs + masks, n = 1024, threads=2", "agent-steps/s", "rate"),
+    ("vec1024_t2_speedup", "  threads=2 / threads=1, obs + masks (same repetition)", "x", "plain"),
+    ("vec1024_mask_per_s", "  same, threads=1, waiting_obs='mask'", "agent-steps/s", "rate"),
+    ("vec1024_noobs_per_s", "VecGame self-play, masks only, n = 1024, threads=1", "agent-steps/s", "rate"),
     ("vec1024_noobs_t2_per_s", "VecGame self-play, masks only, n = 1024, threads=2", "agent-steps/s", "rate"),
-    ("vec1024_noobs_t2_speedup", "  threads=2 / threads=1 (same repetition)", "x", "plain"),
-    ("vec1024_policy_per_s", "VecGame policy mode, uint8, n = 1024 (+ opponent)", "agent-steps/s", "rate"),
-    ("vec_py_per_s", "VecGame.step through Python, uint8, n = 1024", "agent-steps/s", "rate"),
-    ("env_native_per_s", "AzukiEnv (PufferEnv) alone, uint8, n = 1024", "agent-steps/s", "rate"),
+    ("vec1024_noobs_t2_speedup", "  threads=2 / threads=1, masks only (same repetition)", "x", "plain"),
+    ("vec1024_policy_per_s", "VecGame policy mode, n = 1024 (+ opponent)", "agent-steps/s", "rate"),
+    ("vec_py_per_s", "VecGame.step through Python, n = 1024", "agent-steps/s", "rate"),
+    ("env_native_per_s", "AzukiEnv (PufferEnv) alone, n = 1024", "agent-steps/s", "rate"),
     ("env_serial_per_s", "AzukiEnv under pufferlib Serial, n = 1024", "agent-steps/s", "rate"),
-    ("env_serial_mask_per_s", "  same, waiting_obs='mask'", "agent-steps/s", "rate"),
+    ("env_serial_mask_per_s", "  AzukiEnv under Serial, waiting_obs='mask'", "agent-steps/s", "rate"),
     ("env_mp_per_s", "AzukiEnv under Multiprocessing, 2 x 512", "agent-steps/s", "rate"),
-    ("vec_bytes_float32", "bytes per agent-step, float32 (both seats)", "bytes", "size"),
-    ("vec_bytes_uint8", "bytes per agent-step, uint8 (both seats)", "bytes", "size"),
-    ("vec_bytes_uint8_mask", "bytes per agent-step, uint8, waiting_obs='mask'", "bytes", "size"),
-    ("vec_limit_float32", "memcpy bandwidth / bytes, float32", "agent-steps/s", "rate"),
-    ("vec_limit_uint8", "memcpy bandwidth / bytes, uint8", "agent-steps/s", "rate"),
-    ("vec_limit_uint8_mask", "memcpy bandwidth / bytes, uint8, waiting_obs='mask'", "agent-steps/s", "rate"),
+    ("train_per_s", "azuki train, default config (league, PPO), short run", "agent-steps/s", "rate"),
+    ("train_steps", "  its budget", "agent-steps", "plain"),
+    ("vec_bytes", "bytes per agent-step into VecGame's buffers (both seats)", "bytes", "size"),
+    ("vec_bytes_mask", "  bytes per agent-step, waiting_obs='mask'", "bytes", "size"),
+    ("vec_limit", "memcpy bandwidth / bytes per agent-step", "agent-steps/s", "rate"),
+    ("vec_limit_mask", "  memcpy bandwidth / bytes, waiting_obs='mask'", "agent-steps/s", "rate"),
     ("search_sims_per_s", "search-bot simulations/s (default budget, one core)", "simulations/s", "rate"),
     ("reset_ns", "reset (azk_game_init: shuffle, deal)", "ns/call", "time"),
     ("clone_ns", "clone", "ns/call", "time"),
@@ -210,10 +249,7 @@ _ROWS = [
     ("deserialize_ns", "deserialize (checks every invariant)", "ns/call", "time"),
     ("mask_ns", "flat legal mask (from the cached set)", "ns/call", "time"),
     ("legal_list_ns", "legal-action list (from the cached set)", "ns/call", "time"),
-    ("observe_ns", "observe, float32 (one player's view, mask inside)", "ns/call", "time"),
-    ("observe_u8_ns", "observe, uint8 (same layout)", "ns/call", "time"),
-    ("obs_bytes_float32", "observation, float32", "bytes", "size"),
-    ("obs_bytes_uint8", "observation, uint8", "bytes", "size"),
+    ("observe_ns", "observe (one player's view, packed mask inside)", "ns/call", "time"),
     ("state_bytes", "game state", "bytes", "size"),
     ("serialized_bytes", "serialized state", "bytes", "size"),
     ("memcpy_bytes_per_s", "memcpy bandwidth (64 MiB blocks)", "bytes/s", "rate"),
@@ -244,6 +280,8 @@ def format_table(result: dict) -> str:
         lines.append(f"| {label:<60} | {val:>16} | {unit:<13} | {rel:>10} | {of_engine:>9} |")
     if result.get("cards"):
         lines += ["", f"--cards: {result['cards']['source']}, decks {', '.join(result['cards']['decks'])}"]
+    for note in result.get("notes", ()):
+        lines += ["", note]
     lines += ["", "An agent-step is one decision applied for an agent row (a self-play game has two rows; the "
               "waiting seat's NO_OP row does not count); the VecGame rows draw actions uniformly from each acting "
               "game's legal-action list in C, as the engine loop does (no mask scan). "
@@ -251,17 +289,28 @@ def format_table(result: dict) -> str:
               "per round, opponent decisions not counted (docs/vecgame.md). "
               "The rows through Python (VecGame.step, AzukiEnv) draw actions from the MASK slice of each "
               "observation in C, timed apart (left out of the rate); the AzukiEnv rows need pufferlib (run the bench in .venv-puffer, "
-              "tools/setup_envs.sh puffer) and are left out without it. Heap "
+              "tools/setup_envs.sh puffer) and are left out without it. The training row runs `azuki train` "
+              "(the default config, its league with snapshots from a quarter of the budget on, in a child "
+              "process, torch on every core) for a fixed step budget and reports summary.json's rate (the "
+              "curve's evaluations left out); it needs torch and pufferlib. Heap "
               "allocations per step: 0, proved by tests/c/test_noalloc.c (malloc interposed around azk_step)."]
     return "\n".join(lines)
 
 
+# --quick's training row: a tiny config (2 envs x 16 games, 256 agent-steps per iteration)
+QUICK_TRAIN = ("env.envs=2", "env.games_per_env=16", "ppo.bptt_horizon=8", "ppo.minibatch_size=128",
+               "policy.hidden=32")
+
+
 def main(args) -> int:
+    train_steps = getattr(args, "train_steps", None)
     if args.quick:
         r = run_bench(reps=1, games=200, py_games=5, micro_reps=2000, vec_steps=2048, seed=args.seed,
-                      cards=args.cards, decks=args.decks)
+                      cards=args.cards, decks=args.decks, train_steps=1024 if train_steps is None else train_steps,
+                      train_overrides=QUICK_TRAIN)
     else:
-        r = run_bench(reps=args.reps, games=args.games, seed=args.seed, cards=args.cards, decks=args.decks)
+        r = run_bench(reps=args.reps, games=args.games, seed=args.seed, cards=args.cards, decks=args.decks,
+                      train_steps=32768 if train_steps is None else train_steps)
     if args.json:
         print(json.dumps(r, indent=1))
     else:
