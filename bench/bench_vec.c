@@ -1,6 +1,7 @@
 /* bench_vec.c — VecGame's C loop (csrc/vec.c) with 1 and with k threads, side
- * by side in one process: self-play, n games, uint8 observations + masks (and
- * masks only), actions drawn from each acting game's legal-action list as the
+ * by side in one process: self-play, n games, observations + the masks buffer,
+ * observations alone (the packed mask inside them: what AzukiEnv asks for) and
+ * masks only, actions drawn from each acting game's legal-action list as the
  * engine loop draws them. The picker and the step are timed apart, so the
  * step's own rate (agent-steps/s: applied decisions) and the threads' speed-up
  * are read without the picker. It also prints the process CPU time per
@@ -20,7 +21,7 @@
 
 
 /* agent-steps/s of the step alone (the picker's time left out) */
-static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_on, double *pick_s,
+static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_on, int masks_on, double *pick_s,
                   double *cpu_ns) {
     static const int32_t pairs[2] = {0, 1};
     azk_vec *v = malloc(azk_vec_size(n));
@@ -29,7 +30,8 @@ static double run(const azk_cardset *cs, int n, int steps, int threads, int obs_
     if (azk_vec_set_threads(v, threads) != AZK_OK) exit(1);
     int rows = azk_vec_rows(v), na = azk_num_actions();
     uint8_t *obs = obs_on ? malloc((size_t)rows * (size_t)azk_obs_len()) : NULL;
-    uint8_t *masks = malloc((size_t)rows * (size_t)na), *term = malloc((size_t)rows), *trunc = malloc((size_t)rows);
+    uint8_t *masks = masks_on ? malloc((size_t)rows * (size_t)na) : NULL;
+    uint8_t *term = malloc((size_t)rows), *trunc = malloc((size_t)rows);
     float *rew = malloc(sizeof(float) * (size_t)rows);
     int32_t *act = calloc((size_t)rows, sizeof(int32_t)), legal[4096];
     azk_vec_observe(v, cs, obs, masks, NULL);
@@ -64,17 +66,19 @@ int main(int argc, char **argv) {
     int runs = argc > 3 ? atoi(argv[3]) : 5, k = argc > 4 ? atoi(argv[4]) : 2;
     if (n < 1 || steps < 1 || runs < 1 || runs > 64 || k < 2 || k > AZK_VEC_MAX_THREADS) return 2;
     const azk_cardset *cs = azk_default_cardset();
-    for (int obs_on = 1; obs_on >= 0; obs_on--) {
+    /* obs + masks buffer, obs alone (packed mask inside), masks only */
+    static const int obs_of[3] = {1, 1, 0}, masks_of[3] = {1, 0, 1};
+    static const char *name_of[3] = {"obs+masks", "obs (mask in)", "masks only"};
+    for (int m = 0; m < 3; m++) {
         double r1[64], rk[64], ratio[64], c1[64], ck[64], pick = 0;
         for (int r = 0; r < runs; r++) { /* alternating, so load drifts hit both */
-            r1[r] = run(cs, n, steps, 1, obs_on, &pick, &c1[r]);
-            rk[r] = run(cs, n, steps, k, obs_on, &pick, &ck[r]);
+            r1[r] = run(cs, n, steps, 1, obs_of[m], masks_of[m], &pick, &c1[r]);
+            rk[r] = run(cs, n, steps, k, obs_of[m], masks_of[m], &pick, &ck[r]);
             ratio[r] = rk[r] / r1[r];
         }
-        printf("self-play n=%d %-16s step alone: threads=1 %10.0f  threads=%d %10.0f agent-steps/s  "
+        printf("self-play n=%d %-14s step alone: threads=1 %10.0f  threads=%d %10.0f agent-steps/s  "
                "ratio %.2f (median of per-run ratios)  picker %.0f/s\n",
-               n, obs_on ? "uint8 obs+masks" : "masks only", median(r1, runs), k, median(rk, runs),
-               median(ratio, runs), pick);
+               n, name_of[m], median(r1, runs), k, median(rk, runs), median(ratio, runs), pick);
         printf("    CPU per agent-step of the step (all threads): threads=1 %.0f ns, threads=%d %.0f ns\n",
                median(c1, runs), k, median(ck, runs));
     }
