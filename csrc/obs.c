@@ -15,8 +15,8 @@
  * a prompt and of which kind.
  *
  * Speed: one memset of the whole observation, then only what is there; the
- * sorted lists are a counting sort over the definitions present (a 128-bit
- * set walked with ctz), no comparison sort.
+ * sorted lists are a counting sort (128 byte counters walked a word at a
+ * time), no comparison sort.
  */
 #include "game.h"
 
@@ -61,7 +61,7 @@ static const char *const obs_kind_names[AZK_OBSK_COUNT] = {"id", "enum", "num", 
 
 _Static_assert(AZK_OBS_GATE == AZK_OBS_PLACES - 1, "the gate is the last place");
 _Static_assert(AZK_OBS_LEN_ % 8 == 0 && AZK_OBS_LEN_ <= 1536, "the observation is a multiple of 8 bytes, at most 1.5 KB");
-_Static_assert(AZK_MAX_CARD_DEFS + 1 <= 255 && AZK_MAX_CARD_DEFS <= 128, "an identity is one byte; the definitions fit the 128-bit set");
+_Static_assert(AZK_MAX_CARD_DEFS + 1 <= 255, "an identity is one byte");
 _Static_assert(AZK_OBS_PLACE_ROWS + 1 <= 255, "a place is one byte");
 _Static_assert(AZK_STI_COUNT <= 16 && AZK_MAX_CARD_ABILITIES <= 8, "PLACE_STATUS is 2 bytes, PLACE_ONCE_USED 1");
 _Static_assert(AZK_OE_MASK - AZK_OO_MASK + 1 == (AZK_NUM_ACTIONS_ + 7) / 8, "MASK holds a bit per action");
@@ -148,34 +148,42 @@ static int place_row(const azk_game *g, int me, int c) {
     return pl < 0 ? -1 : (g->cards[c].owner == me ? 0 : AZK_OBS_PLACES) + pl;
 }
 
-/* A multiset of identities, written sorted by definition (counting sort). */
+/* A multiset of identities, written sorted by definition (counting sort:
+ * count, then walk the 128 counters 8 at a time, skipping empty words). */
 typedef struct id_bag {
-    uint64_t present[2];              /* bit d: definition d counted */
-    uint8_t count[AZK_MAX_CARD_DEFS]; /* copies of definition d; zeroed again by bag_write */
+    uint8_t count[128]; /* copies of definition d; zeroed again by bag_write */
 } id_bag;
+_Static_assert(AZK_MAX_CARD_DEFS <= 128, "a definition has a counter");
 
 static inline void bag_add(id_bag *b, const azk_game *g, int c) {
     int d = g->cards[c].def;
-    if (d >= AZK_MAX_CARD_DEFS) return;
-    b->count[d]++;
-    b->present[d >> 6] |= 1ull << (d & 63);
+    if (d < AZK_MAX_CARD_DEFS) b->count[d]++;
 }
 
 /* Write the bag's identities, sorted, at o[at..at + cap - 1] (the rest stays
- * 0, as memset) and empty the bag. */
+ * 0, as memset) and empty the bag. A run of copies is stored 8 bytes at a
+ * time while 8 bytes fit in the field; the bytes past the run are written
+ * again by the next run or zeroed at the end, never outside the field. */
 static void bag_write(id_bag *b, uint8_t *o, int at, int cap) {
+    uint8_t *f = o + at;
     int k = 0;
-    for (int w = 0; w < 2; w++) {
-        for (uint64_t m = b->present[w]; m; m &= m - 1) {
-            int d = w * 64 + __builtin_ctzll(m);
-            int n = b->count[d];
-            b->count[d] = 0;
-            if (n > cap - k) n = cap - k;
-            memset(o + at + k, d + 1, (size_t)n);
-            k += n;
+    for (int w = 0; w < 128; w += 8) {
+        uint64_t m;
+        memcpy(&m, b->count + w, 8);
+        if (!m) continue; /* 8 definitions absent: the common case */
+        for (int j = 0; j < 8; j++) {
+            int n = b->count[w + j];
+            uint64_t run = 0x0101010101010101ull * (uint64_t)(w + j + 1);
+            for (; n > 0 && k + 8 <= cap; n -= 8) {
+                memcpy(f + k, &run, 8);
+                k += n < 8 ? n : 8;
+            }
+            for (; n > 0 && k < cap; n--) f[k++] = (uint8_t)(w + j + 1);
         }
-        b->present[w] = 0;
+        memset(b->count + w, 0, 8);
     }
+    int end = k + 8 < cap ? k + 8 : cap; /* what the last 8-byte store wrote past the run */
+    if (k < end) memset(f + k, 0, (size_t)(end - k));
 }
 
 /* one place: card c of player p (side 0 me, 1 the opponent) at `place` */
@@ -262,15 +270,15 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
     for (int i = 0; i < op->hand_n; i++)
         if (known(g, me, op->hand[i])) bag_add(&bag, g, op->hand[i]);
     bag_write(&bag, o, AZK_OO_OPP_HAND_KNOWN, AZK_HAND_CAP);
-    for (int i = 0; i < mp->deck_n; i++) bag_add(&bag, g, mp->deck[i]);
-    bag_write(&bag, o, AZK_OO_DECK, AZK_DECK_CAP);
     for (int i = 0; i < mp->deck_n && i < AZK_DECK_CAP; i++) { /* deck[0] is the bottom */
+        bag_add(&bag, g, mp->deck[i]);
         unsigned seen = g->cards[mp->deck[i]].seen;
         if (!seen) continue; /* nobody knows it: the common case */
         int top = mp->deck_n - 1 - i;
         if (seen >> me & 1) o[AZK_OO_DECK_TOP + top] = card_id(g, mp->deck[i]); /* --- deck --- (docs/rules.md §17.5) */
         if (seen >> opp & 1) set_bit(o, AZK_OO_DECK_OPP_KNOWS, top);
     }
+    bag_write(&bag, o, AZK_OO_DECK, AZK_DECK_CAP);
     for (int i = 0; i < op->deck_n && i < AZK_DECK_CAP; i++) { /* --- deck ---: what I know of the opponent's deck */
         int c = op->deck[i];
         if (g->cards[c].seen >> me & 1) o[AZK_OO_OPP_DECK_TOP + op->deck_n - 1 - i] = card_id(g, c);
