@@ -79,10 +79,10 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-from .envs import MASKED_LOGIT, MASK_OFFSET, NUM_ACTIONS, OBS_LEN
+from .envs import MASKED_LOGIT, MASK_OFFSET, NUM_ACTIONS, OBS_LEN, mask_from_obs
 # The tables and the compatibility checks live in the torch-free azuki.policy_np (the browser's
 # numpy player uses the same ones).
-from .policy_np import (ENT_NULL, N_ENT, N_HAND, N_OPT, N_PLACES, CheckpointError, action_space_hash,  # noqa: F401
+from .policy_np import (ENT_NULL, FEATURE_OPS, N_ENT, N_HAND, N_OPT, N_PLACES, CheckpointError, action_space_hash,  # noqa: F401
                         base_path, cardset_hash, check_compat, commit_checkpoint, compat_hashes, head_tables,
                         layout_hash, meta_arch, obs_tables, parse_arch, read_meta, resolve_checkpoint,
                         upgrade_weights)
@@ -97,40 +97,63 @@ class _ObsIndex(nn.Module):
 
     def __init__(self):
         super().__init__()
-        for k, v in obs_tables().items():
+        t = obs_tables()
+        self.n_cards, self.n_bags = t["n_cards"], t["n_bags"]
+        self.blocks = {}
+        for k, v in t.items():
             if isinstance(v, np.ndarray):
-                self.register_buffer(k, torch.as_tensor(v, dtype=torch.long), persistent=False)
-        self.n_cards = obs_tables()["n_cards"]
+                self.register_buffer(k, torch.as_tensor(v), persistent=False)
+            elif isinstance(v, dict) and k != "dims":
+                names = []
+                for op in FEATURE_OPS:
+                    col, const = v[op]
+                    if col.shape[1]:
+                        self.register_buffer(f"{k}_{op}_col", torch.as_tensor(col), persistent=False)
+                        self.register_buffer(f"{k}_{op}_k", torch.as_tensor(const), persistent=False)
+                        names.append(op)
+                self.blocks[k] = names
+
+    def features(self, u, s, name):
+        """float32 [B, R, F] features of block `name` (azuki.policy_np._features)."""
+        parts = []
+        for op in self.blocks[name]:
+            col, k = getattr(self, f"{name}_{op}_col"), getattr(self, f"{name}_{op}_k")
+            if op == "NUM":
+                parts.append(u[:, col].float() * k)
+            elif op == "SNUM":
+                parts.append(s[:, col].float() * k)
+            elif op == "EQ":
+                parts.append((u[:, col] == k).float())
+            elif op == "GT":
+                parts.append((u[:, col] > k).float())
+            else:
+                parts.append(((u[:, col].long() >> k) & 1).float())
+        return torch.cat(parts, dim=-1)
 
 
 def obs_inputs(ix, obs):
     """THE observation side of the torch networks (azuki.policy_np.obs_inputs is its numpy
-    twin): raw observations [..., OBS_LEN(+ extra columns)], uint8 as VecGame writes them or
-    float, -> {place_x, place_id, hand_x, hand_id, opt_x, opt_id, bags, glob_x, glob_id, flat,
-    mask}."""
-    obs = obs.reshape(-1, obs.shape[-1])
-    if obs.dtype == torch.uint8:
-        x = (obs.float() - 128.0) * (1.0 / 127.0)
-        mask = obs[:, ix.mask] == 255
-    else:
-        x = torch.round(obs.float() * 127.0) * (1.0 / 127.0)
-        mask = obs[:, ix.mask] > 0.5
-    nc = ix.n_cards
-
-    def ids(cols):
-        return torch.clamp(torch.round(x[:, cols] * (nc - 1)), 0, nc - 1).long()
-
-    b = x.shape[0]
-    n_counts = ix.counts.shape[0]
-    bags = torch.zeros(b, ix.counts.shape[0] + ix.lists.shape[0], nc, device=x.device)
-    bags[:, :n_counts, 1:] = x[:, ix.counts]
-    lst = ids(ix.lists)                                                    # [B, n_lists, L]
-    oh = torch.zeros(b, lst.shape[1], nc, device=x.device).scatter_add_(2, lst, torch.ones_like(lst, dtype=x.dtype))
-    oh[..., 0] = 0.0
-    bags[:, n_counts:] = oh
-    return dict(place_x=x[:, ix.place_x], place_id=ids(ix.place_id), hand_x=x[:, ix.hand_x],
-                hand_id=ids(ix.hand_id), opt_x=x[:, ix.opt_x], opt_id=ids(ix.opt_id), bags=bags,
-                glob_x=x[:, ix.glob_x], glob_id=ids(ix.glob_id), flat=x[:, :OBS_LEN], mask=mask)
+    twin): uint8 observations [..., OBS_LEN (+ extra columns)] -> {place_x [B, 24, F],
+    place_id [B, 24], hand_x, hand_id, opt_x, opt_id, bags (card counts [B, n_bags, n_cards]),
+    glob_x [B, G], glob_id [B, K], flat [B, W], mask [B, NUM_ACTIONS]}. Every field is read
+    as its kind says (azuki.obs_layout(): ID an embedding index, ENUM / PLACE one-hot, NUM
+    value / n, SNUM signed value / n, BITS unpacked), the tables built once in
+    azuki.policy_np.obs_tables."""
+    if obs.dtype != torch.uint8 or obs.shape[-1] < OBS_LEN:
+        raise ValueError(f"observations are uint8 with at least OBS_LEN = {OBS_LEN} entries on the last axis, "
+                         f"got dtype {obs.dtype} shape {tuple(obs.shape)}")
+    u = obs.reshape(-1, obs.shape[-1])
+    s = u.view(torch.int8)
+    b, nc = u.shape[0], ix.n_cards
+    idx = ix.list_bag * nc + u[:, ix.list_cols].long()
+    counts = torch.zeros(b, ix.n_bags * nc, device=u.device).scatter_add_(
+        1, idx, torch.ones(idx.shape, device=u.device)).reshape(b, ix.n_bags, nc)
+    counts[..., 0] = 0.0
+    return dict(place_x=ix.features(u, s, "place"), place_id=u[:, ix.place_id].long(),
+                hand_x=ix.features(u, s, "hand"), hand_id=u[:, ix.hand_id].long(),
+                opt_x=ix.features(u, s, "opt"), opt_id=u[:, ix.opt_id].long(), bags=counts,
+                glob_x=ix.features(u, s, "glob")[:, 0], glob_id=u[:, ix.glob_id].long(),
+                flat=ix.features(u, s, "flat")[:, 0], mask=mask_from_obs(u))
 
 
 # ---- encoders ---------------------------------------------------------------------------------
@@ -141,19 +164,19 @@ class StructuredEncoder(nn.Module):
     def __init__(self, hidden, card_dim, ent_dim, bag_dim=128, glob_dim=64):
         super().__init__()
         t = obs_tables()
-        nc = t["n_cards"]
+        nc, dims = t["n_cards"], t["dims"]
         self.card = nn.Embedding(nc, card_dim)
-        self.place_x = nn.Linear(t["place_x"].shape[1], ent_dim)
+        self.place_x = nn.Linear(dims["place"], ent_dim)
         self.place_c = nn.Linear(card_dim, ent_dim, bias=False)
         self.place_pos = nn.Parameter(torch.randn(N_PLACES, ent_dim) * 0.1)
-        self.hand_x = nn.Linear(t["hand_x"].shape[1], ent_dim)
+        self.hand_x = nn.Linear(dims["hand"], ent_dim)
         self.hand_c = nn.Linear(card_dim, ent_dim, bias=False)
         self.hand_pos = nn.Parameter(torch.randn(N_HAND, ent_dim) * 0.1)
-        self.opt_x = nn.Linear(t["opt_x"].shape[1], ent_dim)
+        self.opt_x = nn.Linear(dims["opt"], ent_dim)
         self.opt_c = nn.Linear(card_dim, ent_dim, bias=False)
         self.opt_pos = nn.Parameter(torch.randn(N_OPT, ent_dim) * 0.1)
         self.bags = nn.Linear(t["n_bags"] * card_dim, bag_dim)
-        self.glob = nn.Linear(len(t["glob_x"]) + len(t["glob_id"]) * card_dim, glob_dim)
+        self.glob = nn.Linear(dims["glob"] + len(t["glob_id"]) * card_dim, glob_dim)
         trunk_in = N_PLACES * ent_dim + 2 * ent_dim + bag_dim + glob_dim
         self.trunk = nn.Sequential(nn.Linear(trunk_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
 
@@ -177,7 +200,7 @@ class FlatEncoder(nn.Module):
 
     def __init__(self, hidden, ent_dim, entities):
         super().__init__()
-        self.net = nn.Sequential(nn.Linear(obs_tables()["flat_len"], hidden), nn.ReLU(), nn.Linear(hidden, hidden),
+        self.net = nn.Sequential(nn.Linear(obs_tables()["dims"]["flat"], hidden), nn.ReLU(), nn.Linear(hidden, hidden),
                                  nn.ReLU())
         self.ent = nn.Parameter(torch.randn(N_ENT, ent_dim) * 0.1) if entities else None
 

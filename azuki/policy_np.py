@@ -17,11 +17,12 @@ and the package ships one, `azuki/data/reference/reference.{npz,json}`
 checkpoint made for another observation layout, action space or card set
 (CheckpointError, naming what changed), exactly as `azuki.policy` does.
 
-Both architectures of azuki.policy are implemented ("flat": one MLP over the
-observation; "structured": the per-place / per-slot / per-option encoders),
-with the observation quantised to uint8 and decoded as training sees it
-(VecGame(obs_dtype="uint8")); tests/envs/test_policy_np.py checks that numpy
-and torch give the same probabilities.
+Every architecture / head pair of azuki.policy is implemented ("structured"
+or "flat" encoder, "dense" or "factored" head), reading the uint8
+observation (layout v4) through the same index tables as the torch networks
+(`obs_tables`, `head_tables`, built here once, from azuki.obs_layout() and the
+action space); tests/envs/test_policy_np.py checks that numpy and torch give
+the same probabilities.
 """
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ class CheckpointError(ValueError):
 def layout_hash():
     """Hash of the observation layout (names, offsets, shapes, version)."""
     lay = obs_layout()
-    text = json.dumps([OBS_VERSION, OBS_LEN, [(k, v["offset"], list(v["shape"])) for k, v in lay.items()]])
+    text = json.dumps([OBS_VERSION, OBS_LEN, [(k, v["offset"], list(v["shape"]), v.get("kind"), v.get("n"))
+                                              for k, v in lay.items()]])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -539,87 +541,164 @@ def _dense_logits(w, h, mask):
 
 
 OBS_TABLES = {}
+# The feature ops of a byte column (obs_tables): NUM value / n, SNUM (int8) value / n, EQ value == code
+# (one-hot of ENUM and PLACE bytes; "this place is the attacker"), GT value > code (option i exists:
+# PROMPT_N > i), BIT bit `shift` of the byte.
+FEATURE_OPS = ("NUM", "SNUM", "EQ", "GT", "BIT")
+
+
+def _block(rows):
+    """[(op, col, const), ...] per entity row -> {op: (col int64 [R, F_op], const [R, F_op])}."""
+    out = {}
+    for op in FEATURE_OPS:
+        cols = [[c for o, c, _ in r if o == op] for r in rows]
+        consts = [[k for o, _, k in r if o == op] for r in rows]
+        dt = np.float32 if op in ("NUM", "SNUM") else np.int64
+        out[op] = (np.array(cols, dtype=np.int64).reshape(len(rows), -1),
+                   np.array(consts, dtype=dt).reshape(len(rows), -1))
+    return out
+
+
+def _field_features(f, col, flat=False):
+    """The features of byte `col` of field f (a dict of obs_layout), or of a BITS field's bytes from
+    `col` on. flat=True: the flat network's reading (one scalar per byte, bits unpacked)."""
+    kind, n = f["kind"], f["n"]
+    if kind == "snum":
+        return [("SNUM", col, 1.0 / n)]
+    if kind == "bits":
+        return [("BIT", col + (i >> 3), i & 7) for i in range(n)]
+    if kind == "num" or flat:
+        return [("NUM", col, 1.0 / n)]
+    if kind in ("enum", "place"):
+        return [("EQ", col, k) for k in range(n)] if n > 1 else []
+    raise AssertionError(kind)
 
 
 def obs_tables():
-    """Index tables into the observation layout (shared with azuki.policy): per-entity feature
-    columns, identity columns, the card multisets and identity lists, the globals."""
+    """Index tables into the observation layout (azuki.obs_layout(): every field's offset, shape,
+    kind and n; nothing here repeats a scale), shared with azuki.policy: per-entity feature blocks
+    (places, hand slots, options), identity columns, the identity lists as bags, the globals, the
+    flat network's reading."""
     if "obs" in OBS_TABLES:
         return OBS_TABLES["obs"]
     lay = obs_layout()
-
-    def span(name):
-        f = lay[name]
-        return np.arange(f["offset"], f["offset"] + int(np.prod(f["shape"])))
-
-    def per_row(name, rows):
-        f = lay[name]
-        shape = f["shape"] if len(f["shape"]) == 2 else (f["shape"][0], 1)
-        if shape[0] != rows:
-            raise CheckpointError(f"observation slice {name} has {shape[0]} rows, the structured policy {rows}")
-        return np.arange(f["offset"], f["offset"] + shape[0] * shape[1]).reshape(shape)
-
-    from .obs import CARD_ID_SCALE
-    t = dict(
-        n_cards=CARD_ID_SCALE + 1,
-        place_x=np.concatenate([per_row(n, N_PLACES) for n in (
-            "PLACE_OCCUPIED", "PLACE_ATTACK", "PLACE_HEALTH", "PLACE_DAMAGE", "PLACE_REMAINING", "PLACE_TAPPED",
-            "PLACE_COOLDOWN", "PLACE_STATUS", "PLACE_WEAPONS", "PLACE_WEAPON_BONUS", "PLACE_ONCE_USED", "ATTACKER",
-            "TARGET")], axis=1),
-        place_id=per_row("PLACE_CARD", N_PLACES)[:, 0],
-        hand_x=per_row("HAND_COST", N_HAND),
-        hand_id=per_row("HAND_SLOTS", N_HAND)[:, 0],
-        opt_x=np.concatenate([per_row(n, N_OPT) for n in ("OPT_VALID", "OPT_SIDE", "OPT_ZONE", "OPT_PLACE",
-                                                          "OPT_NUMBER")], axis=1),
-        opt_id=per_row("OPT_CARD", N_OPT)[:, 0],
-        # the card multisets, as count columns per definition (count vectors of the layout)
-        counts=np.stack([span("HAND"), span("OPP_HAND_KNOWN"), span("DECK"), span("OPP_UNSEEN"),
-                         per_row("DISCARD", 2)[0], per_row("DISCARD", 2)[1], span("LOOK")]),
-        # the identity lists, each a bag of identities
-        lists=np.stack([span("DECK_TOP"), span("DECK_BOTTOM"), span("OPP_DECK_TOP"), span("OPP_DECK_BOTTOM")]),
-        glob_x=np.concatenate([span(n) for n in (
-            "PHASE", "STEP", "DECIDER", "MY_TURN", "FIRST_PLAYER", "TURN", "DECISIONS", "RESULT", "HAND_N",
-            "DECK_N", "DISCARD_N", "IKZ_UNTAPPED", "IKZ_TAPPED", "IKZ_PILE_N", "TOKEN", "LOOK_N",
-            "PLAYED_ENTITIES", "MULLIGAN_DONE", "WEAPONS_N", "IN_ATTACK", "DEFENDER_USED", "PROMPT_KIND",
-            "PROMPT_MINE", "PROMPT_OPTIONAL", "PROMPT_N", "PROMPT_SOURCE_SIDE", "DECK_OPP_KNOWS")]),
-        glob_id=np.array([lay["PROMPT_SOURCE_CARD"]["offset"], lay["PROMPT_PLACING_CARD"]["offset"]]),
-        mask=span("MASK"),
-        flat_len=OBS_LEN,
-    )
-    t["n_bags"] = len(t["counts"]) + len(t["lists"])
+    ids = {f["n"] for f in lay.values() if f["kind"] == "id"}
+    assert len(ids) == 1, ids
+    n_cards = ids.pop()
+    place, hand, opt = [[] for _ in range(N_PLACES)], [[] for _ in range(N_HAND)], [[] for _ in range(N_OPT)]
+    glob, glob_id, list_cols, list_bag, flat = [], [], [], [], []
+    place_id = hand_id = opt_id = None
+    n_bags = 0
+    for name, f in lay.items():
+        off, rows, cols, kind = f["offset"], f["rows"], f["cols"], f["kind"]
+        if name == "PAD":
+            continue
+        if name == "MASK":
+            flat += _field_features(f, off, flat=True)
+            continue
+        if kind == "bits":
+            for r in range(rows):
+                flat += _field_features(f, off + r * cols, flat=True)
+        else:
+            for c in range(rows * cols):
+                flat += _field_features(f, off + c, flat=True)
+        if rows == N_PLACES:                     # a place field: row side * 12 + place
+            if kind == "id":
+                place_id = off + cols * np.arange(N_PLACES)
+            else:
+                for r in range(N_PLACES):
+                    place[r] += (_field_features(f, off + r * cols) if kind == "bits" else
+                                 sum((_field_features(f, off + r * cols + j) for j in range(cols)), []))
+        elif name.startswith("HAND_") and cols == N_HAND:     # my hand, slot i = hand index i
+            if kind == "id":
+                hand_id = off + np.arange(N_HAND)
+            else:
+                for i in range(N_HAND):
+                    hand[i] += _field_features(f, off + i)
+        elif name.startswith("OPT_") and rows == N_OPT:       # option i = CHOOSE i
+            if kind == "id":
+                opt_id = off + np.arange(N_OPT)
+            else:
+                for i in range(N_OPT):
+                    opt[i] += _field_features(f, off + i * cols)
+        elif kind == "id" and rows * cols == 1:
+            glob_id.append(off)
+        elif kind == "id":                        # an identity list: one bag per row
+            for r in range(rows):
+                list_cols += list(range(off + r * cols, off + (r + 1) * cols))
+                list_bag += [n_bags] * cols
+                n_bags += 1
+        else:
+            if kind == "bits":
+                for r in range(rows):
+                    glob += _field_features(f, off + r * cols)
+            else:
+                for c in range(rows * cols):
+                    glob += _field_features(f, off + c)
+            if kind == "place" and rows * cols == 1:          # ATTACKER, TARGET: also "this place is it"
+                for r in range(N_PLACES):
+                    place[r].append(("EQ", off, 1 + r))
+            if name == "PROMPT_N":                            # option i exists when i < PROMPT_N
+                for i in range(N_OPT):
+                    opt[i].append(("GT", off, i))
+    assert place_id is not None and hand_id is not None and opt_id is not None
+    t = dict(n_cards=n_cards, place=_block(place), place_id=place_id, hand=_block(hand), hand_id=hand_id,
+             opt=_block(opt), opt_id=opt_id, glob=_block([glob]), glob_id=np.array(glob_id, dtype=np.int64),
+             list_cols=np.array(list_cols, dtype=np.int64), list_bag=np.array(list_bag, dtype=np.int64),
+             n_bags=n_bags, flat=_block([flat]))
+    t["dims"] = {k: sum(t[k][op][0].shape[1] for op in FEATURE_OPS) for k in ("place", "hand", "opt", "glob", "flat")}
     OBS_TABLES["obs"] = t
     return t
 
 
-def obs_inputs(obs):
-    """THE observation side of the numpy networks: raw observations [B, OBS_LEN] (uint8 as
-    VecGame writes them, or float) -> the entity inputs {place_x, place_id, hand_x, hand_id,
-    opt_x, opt_id, bags (counts [B, n_bags, n_cards]), glob_x, glob_id, flat (every value),
-    mask}. azuki.policy.obs_inputs is its torch twin."""
-    t = obs_tables()
+def _features(u, s, blk):
+    """float32 [B, R, F] features of uint8 observations u [B, L] (s: the same bytes as int8)."""
+    parts = []
+    for op in FEATURE_OPS:
+        col, k = blk[op]
+        if col.shape[1] == 0:
+            continue
+        if op == "NUM":
+            parts.append(u[:, col].astype(np.float32) * k)
+        elif op == "SNUM":
+            parts.append(s[:, col].astype(np.float32) * k)
+        elif op == "EQ":
+            parts.append((u[:, col] == k).astype(np.float32))
+        elif op == "GT":
+            parts.append((u[:, col] > k).astype(np.float32))
+        else:
+            parts.append(((u[:, col] >> k) & 1).astype(np.float32))
+    return np.concatenate(parts, axis=-1)
+
+
+def _check_obs(obs):
     obs = np.asarray(obs)
-    obs = obs.reshape(-1, obs.shape[-1])
-    if obs.dtype == np.uint8:
-        x = (obs.astype(np.float32) - 128.0) * np.float32(1.0 / 127.0)
-        mask = obs[:, t["mask"]] == 255
-    else:    # float observations, quantised as training sees them (uint8: 128 + round(127 v))
-        x = (np.rint(obs.astype(np.float32) * 127.0) * np.float32(1.0 / 127.0)).astype(np.float32)
-        mask = obs[:, t["mask"]] > 0.5
-    nc = t["n_cards"]
+    if obs.dtype != np.uint8 or obs.shape[-1] < OBS_LEN:
+        raise ValueError(f"observations are uint8 with at least OBS_LEN = {OBS_LEN} entries on the last axis "
+                         f"(layout v{OBS_VERSION}), got dtype {obs.dtype} shape {obs.shape}")
+    return obs.reshape(-1, obs.shape[-1])
 
-    def ids(cols):
-        return np.clip(np.rint(x[:, cols] * (nc - 1)), 0, nc - 1).astype(np.int64)
 
-    b = len(x)
-    bags = np.zeros((b, t["n_bags"], nc), dtype=np.float32)
-    bags[:, :len(t["counts"]), 1:] = x[:, t["counts"]]
-    lst = ids(t["lists"])                                         # [B, n_lists, L]
-    oh = (lst[..., None] == np.arange(nc)).sum(axis=2).astype(np.float32)
-    oh[..., 0] = 0.0
-    bags[:, len(t["counts"]):] = oh
-    return dict(place_x=x[:, t["place_x"]], place_id=ids(t["place_id"]), hand_x=x[:, t["hand_x"]],
-                hand_id=ids(t["hand_id"]), opt_x=x[:, t["opt_x"]], opt_id=ids(t["opt_id"]), bags=bags,
-                glob_x=x[:, t["glob_x"]], glob_id=ids(t["glob_id"]), flat=x[:, :t["flat_len"]], mask=mask)
+def obs_inputs(obs):
+    """THE observation side of the numpy networks: uint8 observations [B, OBS_LEN (+ extra
+    columns)] -> the entity inputs {place_x [B, 24, F], place_id [B, 24], hand_x, hand_id,
+    opt_x, opt_id, bags (card counts [B, n_bags, n_cards], none counted), glob_x [B, G],
+    glob_id [B, K], flat [B, W], mask [B, NUM_ACTIONS]}. azuki.policy.obs_inputs is its torch
+    twin."""
+    from .envs import mask_from_obs
+    t = obs_tables()
+    u = _check_obs(obs)
+    s = u.view(np.int8)
+    b, nc = len(u), t["n_cards"]
+    counts = np.zeros((b, t["n_bags"] * nc), dtype=np.float32)
+    np.add.at(counts, (np.arange(b)[:, None], t["list_bag"] * nc + u[:, t["list_cols"]]), 1.0)
+    counts = counts.reshape(b, t["n_bags"], nc)
+    counts[..., 0] = 0.0
+    return dict(place_x=_features(u, s, t["place"]), place_id=u[:, t["place_id"]].astype(np.int64),
+                hand_x=_features(u, s, t["hand"]), hand_id=u[:, t["hand_id"]].astype(np.int64),
+                opt_x=_features(u, s, t["opt"]), opt_id=u[:, t["opt_id"]].astype(np.int64), bags=counts,
+                glob_x=_features(u, s, t["glob"])[:, 0], glob_id=u[:, t["glob_id"]].astype(np.int64),
+                flat=_features(u, s, t["flat"])[:, 0], mask=mask_from_obs(u))
 
 
 def _structured(w, inp):
@@ -657,7 +736,7 @@ def upgrade_weights(weights, arch):
 
 class NumpyPolicy:
     """A checkpoint's network in numpy: `forward(obs)` -> (masked logits
-    [B, NUM_ACTIONS], value [B]) for observations [B, OBS_LEN]. For the
+    [B, NUM_ACTIONS], value [B]) for uint8 observations [B, OBS_LEN]. For the
     factored head the "logits" are the exact log-probabilities of every flat
     action (MASKED_LOGIT where illegal), so a softmax of either gives the
     policy's probabilities."""
@@ -671,7 +750,7 @@ class NumpyPolicy:
         self.w = {k: np.asarray(v, dtype=np.float32) for k, v in upgrade_weights(weights, self.arch).items()}
         self._enc = _structured if self.arch == "structured" else _flat
         try:     # one forward pass on a blank observation: a wrong or missing array fails here, clearly
-            self.forward(np.zeros((1, OBS_LEN), dtype=np.float32))
+            self.forward(np.zeros((1, OBS_LEN), dtype=np.uint8))
         except (KeyError, ValueError, IndexError) as e:
             raise CheckpointError(f"checkpoint {name}: the weights do not fit the {self.arch}:{self.head} policy "
                                   f"({type(e).__name__}: {e})") from None
