@@ -424,7 +424,7 @@ def test_bad_threads(bad):
 def _league_trace(threads, steps=50):
     """A league under batched_serial: slots against a keyed snapshot (two
     slots, one forward per round), greedy and random bots; every step's
-    buffers, and each round's bot answers (recorded on the games)."""
+    buffers, and each slot's opponent answers in order."""
     torch = pytest.importorskip("torch")
     from azuki.envs import puffer
     from azuki.policy import PolicyPlayer, make_policy
@@ -433,11 +433,11 @@ def _league_trace(threads, steps=50):
     vec = pv.make(AzukiEnv, backend=puffer.batched_serial(), num_envs=4,
                   env_kwargs=dict(num_envs=12, mode="policy", opponent="random", report_interval=1 << 30,
                                   threads=threads))
-    bot_answers = []
+    answers = {}                            # stream -> [(opponent name, actions)]
     real_answered = AzukiEnv._opponent_answered
 
     def answered(self, acts, idx):          # the opponents' actions, bots' included, as applied
-        bot_answers.append((self.stream, self.opponent_name, np.asarray(acts)[idx].copy()))
+        answers.setdefault(self.stream, []).append((self.opponent_name, np.asarray(acts)[idx].copy()))
         return real_answered(self, acts, idx)
     try:
         AzukiEnv._opponent_answered = answered
@@ -456,7 +456,7 @@ def _league_trace(threads, steps=50):
     finally:
         AzukiEnv._opponent_answered = real_answered
         vec.close()
-    return trace, results, bot_answers
+    return trace, results, answers
 
 
 def test_threads_give_the_same_league_play():
@@ -469,7 +469,10 @@ def test_threads_give_the_same_league_play():
         for x, y in zip(a, b):
             np.testing.assert_array_equal(x, y)
     assert r1 == r2 and any(sum(v) for res in r1 for v in res.values())
-    assert len(b1) == len(b2) and {name for _, name, _ in b1} == {"snap", "greedy", "random"}
-    for (s1, n1, a1), (s2, n2, a2) in zip(b1, b2):
-        assert (s1, n1) == (s2, n2)
-        np.testing.assert_array_equal(a1, a2)
+    assert sorted(b1) == sorted(b2) == [0, 1, 2, 3]
+    assert {name for k in b1 for name, _ in b1[k]} == {"snap", "greedy", "random"}
+    for k in b1:
+        assert len(b1[k]) == len(b2[k]) > 0
+        for (n1, a1), (n2, a2) in zip(b1[k], b2[k]):
+            assert n1 == n2
+            np.testing.assert_array_equal(a1, a2)

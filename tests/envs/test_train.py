@@ -82,6 +82,37 @@ def test_env_threads_give_the_same_checkpoint(tmp_path):
         assert torch.equal(va, vb), k
 
 
+def test_train_command_makes_torch_threads_wait_passively(monkeypatch):
+    """`azuki train` sets OMP_WAIT_POLICY=PASSIVE before it imports torch
+    (spinning OpenMP threads slowed a loaded 2-core machine ~3-4x), unless
+    the environment says otherwise or torch is already loaded (too late)."""
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    monkeypatch.delitem(sys.modules, "torch")
+    T._passive_omp()
+    assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE"
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")
+    T._passive_omp()
+    assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
+    monkeypatch.delenv("OMP_WAIT_POLICY")
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    T._passive_omp()
+    assert "OMP_WAIT_POLICY" not in os.environ
+
+def test_train_command_line_sets_the_passive_wait_before_torch(tmp_path):
+    """The command line path end to end: when training starts, the variable is
+    set and torch was imported after it (a child process without it set)."""
+    code = ("import os, sys\n"
+            "import azuki.train as T\n"
+            "assert 'torch' not in sys.modules\n"
+            "T.train = lambda *a, **k: sys.exit('OMP=%s' % os.environ.get('OMP_WAIT_POLICY'))\n"
+            "from azuki.__main__ import main\n"
+            "main(['train', '--minutes', '0', '--steps', '1', '--out', sys.argv[1]])\n")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "r")], capture_output=True, text=True,
+                         timeout=120, env=env)
+    assert "OMP=PASSIVE" in out.stderr, out.stderr[-2000:]
+
+
 def test_resume_continues_the_run(tmp_path):
     T.train(tiny_config(), tmp_path / "run", log=lambda m: None)
     lines = []
