@@ -17,6 +17,9 @@
   python -m azuki eval A B [C ...] [--games N] [--seed S] [--decks D1,D2] [--replays DIR] [--json] [--progress]
       Any players (bots, policy checkpoints): head to head, or a round robin
       with a payoff matrix and Elo ratings (docs/eval.md).
+  python -m azuki balance CARDS.json [--decks ...] [--bots greedy,search] [--games N] [--jobs J] [--ray W] [--out DIR] [--suggest]
+      Balance lab for card designers: matchup matrix, card statistics and importance, flags,
+      suggested number changes; DIR/report.html and report.json (docs/balance.md).
   python -m azuki play [--port N] [--open] [--cards FILE] [--runs DIR] [--checkpoint PATH]
       Play and watch games in the browser: prints a local URL (docs/play.md).
   python -m azuki bench [--reps R] [--games N] [--quick] [--json] [--train-steps N] [--cards FILE [--decks D ...]]
@@ -423,6 +426,8 @@ def build_parser() -> Parser:
                    help="always print progress lines on stderr (default: on a terminal, every 2 s of a long run)")
     e.add_argument("--quiet", action="store_true", help="never print progress lines")
     e.set_defaults(fn=_cmd_eval)
+    from . import balance as _balance
+    _balance.add_parser(sub, _int_in)
     from . import bench as _bench
     b = sub.add_parser("bench", help="speed table (medians, relative to a calibration loop)",
                        description=_bench.__doc__)
