@@ -150,6 +150,7 @@ cdef extern from "azuki.h" nogil:
     uint64_t azk_bot_seed_for(uint64_t seed, uint64_t k)
     int azk_card_known(const azk_game *g, int player, int card)
     azk_status azk_resample(azk_game *g, const azk_cardset *cs, int player, uint64_t seed)
+    int azk_describe(const azk_game *g, const azk_cardset *cs, int action, int32_t *out)
 
     # built-in bots (csrc/bot.c, docs/bots.md)
     enum:
@@ -212,6 +213,8 @@ cdef extern from "cardset.h" nogil:
         char name[AZK_CARD_NAME_LEN]
         uint8_t card_type
         uint16_t keywords
+        uint8_t ability_count
+        uint16_t ability_first
 
     ctypedef struct azk_decklist:
         char name[AZK_DECK_NAME_LEN]

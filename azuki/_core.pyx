@@ -856,10 +856,31 @@ cdef class Game:
         """Text of action `a` in the current position; the places it names
         are locations (docs/python_api.md), e.g.
         "ATTACK p0.garden[0] Crate Rat Kurobo -> p1.leader"."""
+        return _text.describe_str(self.describe(a))
+
+    def describe(self, a):
+        """What action `a` names in the current position, resolved from the
+        parameter kinds csrc/azk_actions.def declares (docs/python_api.md):
+        {"type", "p0", "p1", "player" (who would take it), "params" (per
+        parameter: kind, value, and the location / card / option label it
+        names), "places" (their locations, in click order), "cards" (card ids
+        named), "hand_index", "option" (a CHOOSE's prompt option), "ability"
+        (the ability used or answered: index, card, number within the card)}.
+        Legal or not; ValueError for an action out of range."""
         self._ck()
-        t, p0, p1, _ = decode(a)
+        ai = _as_int(a, "action")
+        cdef int32_t raw[16]
+        if not 0 <= ai < NUM_ACTIONS or azk_describe(self.g, self.cs, ai, raw) != 0:
+            raise ValueError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
+        owner = None
+        cdef int d
+        if raw[8] >= 0:
+            for d in range(self.cs.num_defs):
+                if self.cs.defs[d].ability_first <= raw[8] < self.cs.defs[d].ability_first + self.cs.defs[d].ability_count:
+                    owner = (d, raw[8] - self.cs.defs[d].ability_first)
+                    break
         pos = self._position()
-        return _text.action_str(pos, t, p0, p1, lambda: pos.prompt(_choose_action, _NO_OP))
+        return _text.describe(pos, [raw[i] for i in range(9)], owner, lambda: pos.prompt(_choose_action, _NO_OP))
 
     # ---- locations (one grammar: azuki/locations.py) ---------------------------
     cdef int _locate(self, object pos, object where) except -1:

@@ -55,7 +55,7 @@ CAPS = {
 
 ACTION = ('NO_OP', 'PLAY_ENTITY_TO_GARDEN', 'PLAY_ENTITY_TO_ALLEY', 'PLAY_WEAPON', 'PLAY_SPELL_MAIN', 'PLAY_SPELL_RESPONSE', 'ATTACK', 'DECLARE_DEFENDER', 'PORTAL_GATE', 'ACTIVATE_ABILITY', 'END_TURN', 'MULLIGAN_KEEP', 'MULLIGAN_SHUFFLE', 'CHOOSE')
 ACTION_DOC = ('decline / pass / done (response window, optional prompts)', 'p0 hand index, p1 garden slot (slot to replace when full)', 'p0 hand index, p1 alley slot (slot to replace when full)', 'p0 hand index, p1 holder: 0 leader, 1..5 garden slot+1', 'p0 hand index; targets come as prompts', 'p0 hand index; targets come as prompts', 'p0 attacker: 0 leader, 1..5 garden slot+1; p1 target: 0 enemy leader, 1..5 enemy garden slot+1', 'p0 garden slot of the new defender', 'p0 alley slot, p1 garden slot (slot to replace when full)', 'p0 source: 0 leader, 1..5 garden, 6..10 alley; p1 activated-ability index', 'end the main phase', 'keep the opening hand', 'hand to the bottom, draw 7, shuffle', 'p0 option index of the pending prompt')
-ACTION_ARGS = ((1, 1), ('AZK_HAND_CAP', 'AZK_ROW'), ('AZK_HAND_CAP', 'AZK_ROW'), ('AZK_HAND_CAP', '1 + AZK_ROW'), ('AZK_HAND_CAP', 1), ('AZK_HAND_CAP', 1), ('1 + AZK_ROW', '1 + AZK_ROW'), ('AZK_ROW', 1), ('AZK_ROW', 'AZK_ROW'), ('1 + 2 * AZK_ROW', 'AZK_MAX_ACTIVATED'), (1, 1), (1, 1), (1, 1), ('AZK_MAX_OPTIONS', 1))
+ACTION_ARGS = ((1, 1, 'NONE', 'NONE'), ('AZK_HAND_CAP', 'AZK_ROW', 'HAND', 'GARDEN'), ('AZK_HAND_CAP', 'AZK_ROW', 'HAND', 'ALLEY'), ('AZK_HAND_CAP', '1 + AZK_ROW', 'HAND', 'HOLDER'), ('AZK_HAND_CAP', 1, 'HAND', 'NONE'), ('AZK_HAND_CAP', 1, 'HAND', 'NONE'), ('1 + AZK_ROW', '1 + AZK_ROW', 'HOLDER', 'ENEMY_HOLDER'), ('AZK_ROW', 1, 'GARDEN', 'NONE'), ('AZK_ROW', 'AZK_ROW', 'ALLEY', 'GARDEN'), ('1 + 2 * AZK_ROW', 'AZK_MAX_ACTIVATED', 'SOURCE', 'ABILITY'), (1, 1, 'NONE', 'NONE'), (1, 1, 'NONE', 'NONE'), (1, 1, 'NONE', 'NONE'), ('AZK_MAX_OPTIONS', 1, 'OPTION', 'NONE'))
 ACTION_NO_OP = 0
 ACTION_PLAY_ENTITY_TO_GARDEN = 1
 ACTION_PLAY_ENTITY_TO_ALLEY = 2
@@ -70,6 +70,18 @@ ACTION_END_TURN = 10
 ACTION_MULLIGAN_KEEP = 11
 ACTION_MULLIGAN_SHUFFLE = 12
 ACTION_CHOOSE = 13
+
+ACTION_PARAM = ('NONE', 'HAND', 'GARDEN', 'ALLEY', 'HOLDER', 'ENEMY_HOLDER', 'SOURCE', 'ABILITY', 'OPTION')
+ACTION_PARAM_DOC = ('no parameter (its size is 1)', "an index into the acting player's hand", 'a garden slot of the acting player', 'an alley slot of the acting player', "0 the acting player's leader, 1..5 their garden slot + 1", "0 the opponent's leader, 1..5 the opponent's garden slot + 1", "0 the acting player's leader, 1..5 garden slot + 1, 6..10 alley slot + 1", 'the k-th activated ability of the card the other parameter names', 'an option of the pending prompt')
+ACTION_PARAM_NONE = 0
+ACTION_PARAM_HAND = 1
+ACTION_PARAM_GARDEN = 2
+ACTION_PARAM_ALLEY = 3
+ACTION_PARAM_HOLDER = 4
+ACTION_PARAM_ENEMY_HOLDER = 5
+ACTION_PARAM_SOURCE = 6
+ACTION_PARAM_ABILITY = 7
+ACTION_PARAM_OPTION = 8
 
 CARD_TYPE = ('LEADER', 'GATE', 'ENTITY', 'WEAPON', 'SPELL', 'IKZ')
 CARD_TYPE_DOC = ('Leader: 20 health, always on the field', 'Gate: portals an alley entity into the garden', 'Entity: played to garden or alley', 'Weapon: equipped to own leader or garden entity', 'Spell: resolves, then goes to the discard pile', 'IKZ: the resource')

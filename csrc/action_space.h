@@ -7,17 +7,17 @@
 
 #include "game.h"
 
-#define AZK_ACTION(name, n0, n1, doc) (n0),
+#define AZK_ACTION(name, n0, n1, k0, k1, doc) (n0),
 static const int P0_SIZE[AZK_ACT_COUNT] = {
 #include "azk_actions.def"
 };
 #undef AZK_ACTION
-#define AZK_ACTION(name, n0, n1, doc) (n1),
+#define AZK_ACTION(name, n0, n1, k0, k1, doc) (n1),
 static const int P1_SIZE[AZK_ACT_COUNT] = {
 #include "azk_actions.def"
 };
 #undef AZK_ACTION
-#define AZK_ACTION(name, n0, n1, doc) AZK_BASE_##name, AZK_BASE_END_##name = AZK_BASE_##name + (n0) * (n1) - 1,
+#define AZK_ACTION(name, n0, n1, k0, k1, doc) AZK_BASE_##name, AZK_BASE_END_##name = AZK_BASE_##name + (n0) * (n1) - 1,
 enum azk_action_base {
 #include "azk_actions.def"
     AZK_BASE_TOTAL_
@@ -26,7 +26,7 @@ enum azk_action_base {
 _Static_assert((int)AZK_BASE_TOTAL_ == (int)AZK_NUM_ACTIONS_, "bases tile the flat space");
 
 static const int BASE[AZK_ACT_COUNT] = {
-#define AZK_ACTION(name, n0, n1, doc) AZK_BASE_##name,
+#define AZK_ACTION(name, n0, n1, k0, k1, doc) AZK_BASE_##name,
 #include "azk_actions.def"
 #undef AZK_ACTION
 };
@@ -40,7 +40,7 @@ _Static_assert(AZK_MAX_OPTIONS <= 64, "the options of one prompt are one run");
  * search below: a branchy binary search mispredicts about every other step,
  * and decode runs at every step. BASE[i] <= a  <=>  FROM_END[i] >= N - a. */
 static const int FROM_END[16] = {
-#define AZK_ACTION(name, n0, n1, doc) AZK_NUM_ACTIONS_ - AZK_BASE_##name,
+#define AZK_ACTION(name, n0, n1, k0, k1, doc) AZK_NUM_ACTIONS_ - AZK_BASE_##name,
 #include "azk_actions.def"
 #undef AZK_ACTION
 };

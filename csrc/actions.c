@@ -362,3 +362,77 @@ int azk_head_masks(const azk_game *g, int type, int p0, uint8_t *m_type, uint8_t
     }
     return n;
 }
+
+/* ---- describing an action (Game.describe) ----------------------------------
+ * Each parameter is resolved by the kind azk_actions.def declares for it and
+ * nothing else: a new action type with parameters of known kinds is described
+ * without code here. */
+enum azk_action_param {
+#define AZK_ACTION_PARAM(name, doc) AZK_PARAM_##name,
+#include "azk_actions.def"
+#undef AZK_ACTION_PARAM
+    AZK_PARAM_COUNT_
+};
+static const uint8_t PARAM_KIND[AZK_ACT_COUNT][2] = {
+#define AZK_ACTION(name, n0, n1, k0, k1, doc) {AZK_PARAM_##k0, AZK_PARAM_##k1},
+#include "azk_actions.def"
+#undef AZK_ACTION
+};
+_Static_assert(AZK_DESCRIBE_LEN == 9, "azuki.h documents the nine fields of azk_describe");
+
+static int card_or_none(int c) { return c == AZK_NONE ? -1 : c; }
+
+/* The absolute index of the k-th activated ability of card c (the numbering
+ * push_abilities uses), or -1. */
+static int activated_ability(const azk_game *g, const azk_cardset *cs, int c, int k) {
+    if (c < 0) return -1;
+    const azk_card_def *d = azk_def(cs, g, c);
+    for (int i = 0; i < d->ability_count; i++)
+        if (cs->abilities[d->ability_first + i].kind == AZK_AB_ACTIVATED && k-- == 0) return d->ability_first + i;
+    return -1;
+}
+
+static int param_card(const azk_game *g, int kind, int v, int me) {
+    const azk_player *pl = &g->pl[me];
+    switch (kind) {
+    case AZK_PARAM_HAND: return v < pl->hand_n ? pl->hand[v] : -1;
+    case AZK_PARAM_GARDEN: return card_or_none(pl->garden[v]);
+    case AZK_PARAM_ALLEY: return card_or_none(pl->alley[v]);
+    case AZK_PARAM_HOLDER: return card_or_none(azk_place_card(pl, v));
+    case AZK_PARAM_ENEMY_HOLDER: return card_or_none(azk_place_card(&g->pl[1 - me], v));
+    case AZK_PARAM_SOURCE: return card_or_none(azk_place_card(pl, v));
+    case AZK_PARAM_OPTION: /* the options that are cards (Game.prompt resolves the others) */
+        if (g->phase != AZK_PHASE_PROMPT || v >= g->prompt.n) return -1;
+        switch (g->prompt.kind) {
+        case AZK_PK_CARD: case AZK_PK_BOTTOM_ORDER: case AZK_PK_SEARCH: case AZK_PK_TOP_ORDER:
+            return g->prompt.opt[v];
+        default: return -1;
+        }
+    default: return -1;
+    }
+}
+
+int azk_describe(const azk_game *g, const azk_cardset *cs, int action, int32_t *out) {
+    int t, p[2];
+    if (azk_decode(action, &t, &p[0], &p[1]) != 0) return -1;
+    int me = g->result == AZK_RES_ONGOING ? azk_current_player(g) : -1;
+    if (me < 0) me = g->active;
+    out[0] = t, out[1] = p[0], out[2] = p[1];
+    out[3] = PARAM_KIND[t][0], out[4] = PARAM_KIND[t][1];
+    out[5] = me;
+    int ability = -1;
+    for (int i = 0; i < 2; i++) out[6 + i] = param_card(g, PARAM_KIND[t][i], p[i], me);
+    for (int i = 0; i < 2; i++) {
+        int c = out[6 + (1 - i)];
+        if (PARAM_KIND[t][i] == AZK_PARAM_ABILITY) ability = activated_ability(g, cs, c, p[i]);
+        /* a spell played from the hand: its spell ability */
+        if (PARAM_KIND[t][i] == AZK_PARAM_HAND && out[6 + i] >= 0) {
+            int ab = cs->facts[g->cards[out[6 + i]].def].spell_ability;
+            if (ab != AZK_NO_ABILITY && azk_def(cs, g, out[6 + i])->card_type == AZK_CT_SPELL) ability = ab;
+        }
+    }
+    /* every answer to a prompt answers the ability that asks it */
+    if (g->phase == AZK_PHASE_PROMPT && g->vm.active) ability = g->vm.ability;
+    out[8] = ability;
+    return 0;
+}

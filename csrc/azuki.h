@@ -432,6 +432,17 @@ int azk_card_known(const azk_game *g, int player, int card);
  * player or a finished game. */
 azk_status azk_resample(azk_game *g, const azk_cardset *cs, int player, uint64_t seed);
 
+/* What action `action` names in this position (Game.describe), resolved from
+ * the parameter kinds azk_actions.def declares: out[0..2] type, p0, p1;
+ * out[3..4] the kinds of p0 and p1 (AZK_ACTION_PARAM order); out[5] the
+ * player who would take it; out[6..7] the card p0 / p1 names (a hand card, the
+ * card at a place, a CARD-like prompt option's card), -1 for none; out[8] the
+ * ability it uses or answers (absolute index: an activated ability, a spell's
+ * ability, the ability asking the pending prompt), -1 for none. Legal or not.
+ * 0, or -1 (out unchanged) for an action out of range. */
+#define AZK_DESCRIBE_LEN 9
+int azk_describe(const azk_game *g, const azk_cardset *cs, int action, int32_t *out);
+
 #ifdef __cplusplus
 }
 #endif

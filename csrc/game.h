@@ -88,7 +88,7 @@ _Static_assert(AZK_MAX_TURN_CAP <= UINT16_MAX && AZK_MAX_DECISION_CAP <= UINT16_
 _Static_assert(AZK_MAX_DAMAGE <= INT16_MAX, "damage is int16_t");
 
 /* Size of the flat action space, from the one declaration in azk_actions.def. */
-#define AZK_ACTION(name, n0, n1, doc) +(n0) * (n1)
+#define AZK_ACTION(name, n0, n1, k0, k1, doc) +(n0) * (n1)
 enum { AZK_NUM_ACTIONS_ = 0
 #include "azk_actions.def"
 };
@@ -129,7 +129,7 @@ enum azk_end_reason {
     AZK_END_COUNT
 };
 #undef AZK_END
-#define AZK_ACTION(name, n0, n1, doc) AZK_ACT_##name,
+#define AZK_ACTION(name, n0, n1, k0, k1, doc) AZK_ACT_##name,
 enum azk_action_type {
 #include "azk_actions.def"
     AZK_ACT_COUNT
