@@ -281,9 +281,8 @@ def card_unit(text, bot, decks, total, seed, lo, hi, turn_cap):
                     continue
                 if et in ("DRAWN", "TO_HAND"):
                     rec(pl, cid)[0] = 1
-                elif et == "PLAYED":
+                elif et == "PLAYED":         # from hand, or put into play by an effect
                     v = rec(pl, cid)
-                    v[0] = 1
                     v[2] += 1
                     if v[1] < 0:
                         v[1] = turn
