@@ -426,7 +426,7 @@ class Runner:
         if todo and self.ray_workers:
             import ray
             if not ray.is_initialized():
-                addr = os.environ.get("RAY_ADDRESS")
+                addr = os.environ.get("RAY_ADDRESS") or None
                 kw = {} if addr else {"num_cpus": self.ray_workers}
                 ray.init(address=addr, include_dashboard=False, log_to_driver=False, configure_logging=False, **kw)
             remote = ray.remote(run_unit)
