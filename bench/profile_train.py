@@ -37,6 +37,7 @@ import tempfile
 import time
 
 TIMERS = {}
+IN_ROUNDS = [False]
 
 
 def _timed(label, fn):
@@ -73,8 +74,20 @@ def _install():
     pufferl.PuffeRL.train = _timed("learn", pufferl.PuffeRL.train)
     puffer.AzukiEnv._agent_step = _timed("agent_step", puffer.AzukiEnv._agent_step)
     puffer.AzukiEnv._opponent_answered = _timed("opp_step", puffer.AzukiEnv._opponent_answered)
-    puffer.play_opponents = _timed("rounds", puffer.play_opponents)
-    policy.PolicyPlayer.act = policy.PolicyPlayer.__call__ = _timed("snapshots", policy.PolicyPlayer.act)
+    play = _timed("rounds", puffer.play_opponents)
+
+    def rounds(*a, **k):
+        IN_ROUNDS[0] = True
+        try:
+            return play(*a, **k)
+        finally:
+            IN_ROUNDS[0] = False
+    puffer.play_opponents = rounds
+    act = policy.PolicyPlayer.act
+    timed_act = _timed("snapshots", act)
+    # the snapshots' forwards inside the opponents' rounds (not the curve's evaluations)
+    policy.PolicyPlayer.act = policy.PolicyPlayer.__call__ = \
+        lambda self, *a, **k: (timed_act if IN_ROUNDS[0] else act)(self, *a, **k)
     serial = puffer.batched_serial
 
     def batched_serial():
@@ -107,7 +120,8 @@ def main(argv):
             use_cprofile = True
         else:
             steps = int(a)
-    from azuki.train import load_config, train
+    from azuki.train import _passive_omp, load_config, train
+    _passive_omp()          # as `azuki train` does, before torch loads (OMP_WAIT_POLICY set in the environment wins)
     overrides = ["league.snapshot_steps=16384", "eval.games=8", "eval.final_games=0", "eval.minutes=1000",
                  "run.checkpoint_minutes=1000"] + sets
     cfg = load_config(None, overrides)
