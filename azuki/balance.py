@@ -639,26 +639,50 @@ def objective(m):
                default=0.0)
 
 
-def suggest(runner, doc, bot, decks, games, seed, turn_cap, fl, k=2, budget=24):
-    """Greedy search over +-1 cost / attack / health of flagged cards (cards of the decks in
-    lopsided matchups when no card is flagged); each step keeps the change that most reduces
-    the objective on a fixed search seed; stops inside TARGET_BAND, at k changes, without an
-    improvement, or when `budget` evaluations are spent. Every proposal is then re-verified on
-    a fresh seed with --games games per pairing."""
-    cards = sorted({f["card"] for f in fl if f["card"]})
-    if not cards:
-        lop = {f["deck"] for f in fl if f["kind"] == "lopsided matchup"}
-        cards = sorted({c for d in lop for c in main_cards(doc, d)})
+def _worst(m):
+    """(strong deck, weak deck) of the non-mirror matchup furthest from 50 % (both orders pooled)."""
+    ds = list(m["matrix"])
+    best = None
+    for i, a in enumerate(ds):
+        for b in ds[i + 1:]:
+            r = pooled(m, a, b)["rate"]
+            if best is None or abs(r - 0.5) > best[0]:
+                best = (abs(r - 0.5), (a, b) if r >= 0.5 else (b, a))
+    return best[1] if best else (None, None)
+
+
+def _candidates(doc, fl, m, imp, cur):
+    """Number changes to try next, most promising first: in the worst matchup, nerfs (cost +1,
+    attack -1, health -1) of the strong deck's cards and buffs of the weak deck's, flagged cards
+    first, then by |importance| (largest first) when importance was measured."""
+    strong, weak = _worst(m)
+    if strong is None:
+        return []
+    flagged = {(f["deck"], f["card"]) for f in fl if f["card"]}
+    impv = {(r["deck"], r["card"]): abs(r["importance"]) for r in (imp or {}).get("rows", [])}
     by = {c["id"]: c for c in doc["cards"]}
-    cands = []
-    for cid in cards:
-        c = by[cid]
-        for field, low in (("cost", 0), ("attack", 0), ("health", 1)):
-            if field in c and isinstance(c[field], int):
-                for dlt in (-1, 1):
-                    if c[field] + dlt >= low:
-                        cands.append((cid, field, dlt))
-    sgames = max(2, games // 4 // 2 * 2)
+    taken = {(c, f) for c, f, _ in cur}
+    out = []
+    for deck, sign in ((strong, -1), (weak, 1)):
+        for cid in main_cards(doc, deck):
+            c = by[cid]
+            for field, low, dlt in (("cost", 0, -sign), ("attack", 0, sign), ("health", 1, sign)):
+                if (cid, field) in taken or not isinstance(c.get(field), int) or c[field] + dlt < low:
+                    continue
+                key = (0 if (deck, cid) in flagged else 1, -impv.get((deck, cid), 0.0), deck != strong, cid, field)
+                out.append((key, (cid, field, dlt)))
+    return [ch for _, ch in sorted(out)]
+
+
+def suggest(runner, doc, bot, decks, games, seed, turn_cap, fl, imp=None, k=2, budget=24, search_games=None):
+    """Greedy search over +-1 cost / attack / health (_candidates): each step tries candidates on
+    a fixed search seed (common random numbers) and keeps the one that most lowers the largest
+    |win rate - 50 %| over the non-mirror matchups; it stops inside TARGET_BAND, at k changes,
+    without an improvement, or when `budget` evaluations are spent (split evenly over the k
+    steps). Every proposal is then re-verified on a fresh seed with `games` per pairing, next
+    to the unchanged set on that seed."""
+    by = {c["id"]: c for c in doc["cards"]}
+    sgames = search_games or max(2, games // 4 // 2 * 2)
     sseed = (seed ^ 0xA5A5A5A5A5A5A5A5) & MASK64
 
     def evaluate(changes):
@@ -669,36 +693,37 @@ def suggest(runner, doc, bot, decks, games, seed, turn_cap, fl, k=2, budget=24):
             return None
         return matchups(runner, t, bot, decks, sgames, sseed, turn_cap)
     cur = []
-    base = evaluate(cur)
-    best = objective(base)
-    steps, evals = [], 0
-    while len(cur) < k and evals < budget and not best <= TARGET_BAND[1] - 0.5:
+    m = evaluate(cur)
+    best = objective(m)
+    steps, evals, tried = [], 0, 0
+    per_step = max(1, budget // k)
+    while len(cur) < k and evals < budget and best > TARGET_BAND[1] - 0.5:
         top = None
-        for ch in cands:
-            if any(c[0] == ch[0] and c[1] == ch[1] for c in cur) or evals >= budget:
-                continue
-            m = evaluate(cur + [ch])
+        cands = _candidates(doc, fl, m, imp, cur)
+        tried += len(cands)
+        for ch in cands[:min(per_step, budget - evals)]:
+            mm = evaluate(cur + [ch])
             evals += 1
-            if m is None:
+            if mm is None:
                 continue
-            o = objective(m)
+            o = objective(mm)
             if top is None or o < top[0]:
-                top = (o, ch)
+                top = (o, ch, mm)
         if top is None or top[0] >= best:
             break
-        best = top[0]
+        best, m = top[0], top[2]
         cur = cur + [top[1]]
         steps.append(list(cur))
     vseed = (seed ^ 0x5EED5EED5EED5EED) & MASK64
     proposals = []
     for ch in steps:
-        m = matchups(runner, doc_text(with_changes(doc, ch)), bot, decks, games, vseed, turn_cap)
+        mv = matchups(runner, doc_text(with_changes(doc, ch)), bot, decks, games, vseed, turn_cap)
         proposals.append({"changes": [{"card": c, "field": f, "delta": d,
                                        "from": by[c][f], "to": by[c][f] + d} for c, f, d in ch],
-                          "objective": objective(m), "matrix": m["matrix"],
-                          "within_target": objective(m) <= TARGET_BAND[1] - 0.5})
+                          "objective": objective(mv), "search_objective": None, "matrix": mv["matrix"],
+                          "within_target": objective(mv) <= TARGET_BAND[1] - 0.5})
     before = matchups(runner, doc_text(doc), bot, decks, games, vseed, turn_cap)
-    return {"bot": bot, "candidates": len(cands), "evaluations": evals, "budget": budget, "max_changes": k,
+    return {"bot": bot, "candidates_seen": tried, "evaluations": evals, "budget": budget, "max_changes": k,
             "search_games_per_pairing": sgames, "verify_games_per_pairing": games,
             "objective_before": objective(before), "matrix_before": before["matrix"], "proposals": proposals}
 
@@ -706,7 +731,7 @@ def suggest(runner, doc, bot, decks, games, seed, turn_cap, fl, k=2, budget=24):
 # ---- the whole run ---------------------------------------------------------------------------
 
 def run_balance(cards, decks=None, bots=("greedy",), games=2000, seed=0, jobs=1, ray_workers=None, out=None,
-                card_games=None, imp_games=None, do_suggest=False, suggest_k=2, suggest_budget=24,
+                card_games=None, imp_games=None, do_suggest=False, suggest_k=2, suggest_budget=24, suggest_games=None,
                 turn_cap=200, progress=None, stop_after=None):
     """Run the lab; returns the report (a dict). With `out`, units are cached in out/state and
     report.json / report.html written there."""
@@ -748,7 +773,8 @@ def run_balance(cards, decks=None, bots=("greedy",), games=2000, seed=0, jobs=1,
     sug = None
     if do_suggest:
         t0 = time.perf_counter()
-        sug = suggest(runner, doc, bots[0], decks, games, seed, turn_cap, fl, k=suggest_k, budget=suggest_budget)
+        sug = suggest(runner, doc, bots[0], decks, games, seed, turn_cap, fl, imp=imp, k=suggest_k,
+                      budget=suggest_budget, search_games=suggest_games)
         timing["suggest"] = time.perf_counter() - t0
     names = {c["id"]: c.get("name", c["id"]) for c in doc["cards"]}
     rep = {"format": FORMAT, "set": doc.get("name"), "set_sha256": hashlib.sha256(text.encode()).hexdigest(),
@@ -914,8 +940,9 @@ def render_html(rep):
         p.append(svg_importance(imp["rows"], names))
     sug = rep["suggest"]
     if sug:
-        p.append(f'<h2>Suggestions</h2><p>{sug["candidates"]} candidate changes, {sug["evaluations"]} evaluations '
-                 f'(budget {sug["budget"]}), at most {sug["max_changes"]} changes; each proposal re-verified on a '
+        p.append(f'<h2>Suggestions</h2><p>{sug["evaluations"]} evaluations of candidate changes '
+                 f'(budget {sug["budget"]}, {sug["search_games_per_pairing"]} games per pairing on a search seed), '
+                 f'at most {sug["max_changes"]} changes; each proposal re-verified on a '
                  f'fresh seed with {sug["verify_games_per_pairing"]} games per pairing. Largest |win rate - 50 %| '
                  f'before: {100 * sug["objective_before"]:.1f} points.</p>')
         if not sug["proposals"]:
@@ -945,21 +972,27 @@ def add_parser(sub, int_in):
     b.add_argument("cards", metavar="CARDS.json", help="the card set (its includes are read too)")
     b.add_argument("--decks", default=None, metavar="D1,D2,...", help="decks (default: every deck of the set)")
     b.add_argument("--bots", default="greedy", metavar="B1,B2",
-                   help="bot levels, weakest first: random, greedy, search or search:SIMS (default greedy)")
+                   help="bot levels, weakest first: random, greedy, search or search:SIMS (default: greedy)")
     b.add_argument("--games", type=int_in(2, None, "--games"), default=2000, metavar="N",
                    help="games per ordered deck pairing, even")
     b.add_argument("--card-games", type=int_in(0, None, "--card-games"), default=None, metavar="N",
-                   help="games per pairing replayed for per-card statistics (default min(N, 250); 0: none)")
+                   help="games per pairing replayed for per-card statistics (default: min(N, 250); 0: none)")
     b.add_argument("--importance-games", type=int_in(0, None, "--importance-games"), default=None, metavar="N",
-                   help="paired games per card for card importance (default min(N, 1000); 0: none)")
-    b.add_argument("--seed", type=int_in(0, MASK64, "--seed"), default=0, metavar="S")
-    b.add_argument("--turn-cap", type=int_in(1, None, "--turn-cap"), default=200, metavar="T")
+                   help="paired games per card for card importance (default: min(N, 1000); 0: none)")
+    b.add_argument("--seed", type=int_in(0, MASK64, "--seed"), default=0, metavar="S",
+                   help="every game's seeds derive from S (default: 0)")
+    b.add_argument("--turn-cap", type=int_in(1, None, "--turn-cap"), default=200, metavar="T",
+                   help="games longer than T turns end truncated (default: 200)")
     b.add_argument("--jobs", type=int_in(1, 256, "--jobs"), default=1, metavar="J", help="threads")
     b.add_argument("--ray", type=int_in(1, 4096, "--ray"), default=None, metavar="W",
                    help="run the work on W local Ray workers (or $RAY_ADDRESS's cluster)")
-    b.add_argument("--out", default="balance-report", metavar="DIR")
+    b.add_argument("--out", default="balance-report", metavar="DIR",
+                   help="report.html, report.json and state/ (finished work) go here (default: balance-report)")
     b.add_argument("--suggest", action="store_true", help="search for +-1 number changes of flagged cards")
-    b.add_argument("--max-changes", type=int_in(1, 8, "--max-changes"), default=2, metavar="K")
+    b.add_argument("--max-changes", type=int_in(1, 8, "--max-changes"), default=2, metavar="K",
+                   help="--suggest: at most K changes (default: 2)")
+    b.add_argument("--suggest-games", type=int_in(2, None, "--suggest-games"), default=None, metavar="N",
+                   help="--suggest: games per pairing of each search evaluation (default: --games / 4)")
     b.add_argument("--suggest-budget", type=int_in(1, None, "--suggest-budget"), default=24, metavar="E",
                    help="matchup evaluations the search may spend")
     b.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -976,7 +1009,7 @@ def cmd_balance(args):
         rep = run_balance(args.cards, decks=decks, bots=bots, games=args.games, seed=args.seed, jobs=args.jobs,
                           ray_workers=args.ray, out=args.out, card_games=args.card_games,
                           imp_games=args.importance_games, do_suggest=args.suggest, suggest_k=args.max_changes,
-                          suggest_budget=args.suggest_budget, turn_cap=args.turn_cap, progress=prog)
+                          suggest_budget=args.suggest_budget, suggest_games=args.suggest_games, turn_cap=args.turn_cap, progress=prog)
     except KeyboardInterrupt:
         print("balance: interrupted (run the same command again to resume)", file=sys.stderr)
         return 130
