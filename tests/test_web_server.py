@@ -120,7 +120,7 @@ def test_server_sends_only_the_seat_view_and_hides_drawn_cards(server):
         for seat in (0, 1):
             p = state(url, gid, seat, keys[str(seat)], since[seat])
             since[seat] = p["next_event"]
-            want = state_payload(sess.game, seat)
+            want = state_payload(sess.game, seat, app.names)
             assert {k: p[k] for k in want} == json.loads(json.dumps(want))
             assert "policy" not in json.dumps(p)
             for e in p["events"]:

@@ -45,6 +45,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from .. import spec_autogen as S
+from .words import Words
 from .sessions import (MAX_REPLAY_STEPS, THINK_S, GameSession, Player, ReplaySession, RequestError, Store,
                        newest_run)
 
@@ -79,7 +80,9 @@ def _card_table(cs):
         c = recs[cid]
         out[cid] = {k: c.get(k) for k in ("id", "name", "card_type", "element", "rarity", "subtypes", "cost",
                                           "attack", "health", "gate_points", "keywords", "text")}
-        out[cid].update(id=cid, name=name, card_type=ct)
+        out[cid].update(id=cid, name=name, card_type=ct,
+                        # each ability's printed text, in the card's order (the page's prompt titles)
+                        abilities=[a.get("text") or "" for a in c.get("abilities") or [] if isinstance(a, dict)])
     return out
 
 
@@ -126,7 +129,7 @@ class App:
         self.upload_slots = threading.BoundedSemaphore(UPLOAD_SLOTS)
         self.cs = CardSet.from_json(cards) if cards else CardSet.default()
         self.cards = _card_table(self.cs)
-        self.names = {k: v["name"] for k, v in self.cards.items()}
+        self.names = Words(self.cards)     # card names and ability texts: the page's words
         self.store = Store(max_games=max_games, idle_s=idle_s)
         self.bots = bots
         self.ckpts = {}      # name -> (path, label, error or None)
@@ -196,15 +199,15 @@ class App:
         if unknown:
             raise RequestError(400, f"unknown keys: {', '.join(sorted(map(str, unknown)))[:100]}")
         mode = body.get("mode", "bot")
-        if mode not in ("bot", "hotseat"):
-            raise RequestError(400, "mode must be 'bot' or 'hotseat'")
+        if mode not in ("bot", "hotseat", "remote"):
+            raise RequestError(400, "mode must be 'bot', 'hotseat' or 'remote'")
         decks = body.get("decks", list(self.cs.decks[:2]) if len(self.cs.decks) > 1 else [self.cs.decks[0]] * 2)
         if not isinstance(decks, list) or len(decks) != 2 or any(d not in self.cs.decks for d in decks):
             raise RequestError(400, f"decks must be two of {list(self.cs.decks)}")
         seed = body.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63):
             raise RequestError(400, "seed must be an integer in [0, 2**63)")
-        if mode == "hotseat":
+        if mode in ("hotseat", "remote"):     # remote: one seat per machine, each with its invite link
             players = [None, None]
         else:
             hs = body.get("human_seat", 0)
@@ -218,6 +221,7 @@ class App:
             sess.close()
             self.dropped = self.dropped[-15:] + [sess.thinking[-1]]
             raise RequestError(400, "the client left while the bot was thinking: the game was dropped")
+        sess.mode = mode
         self.store.add("game", sess)
         return {"game": sess.id, "keys": {str(s): k for s, k in sess.keys.items()}, "mode": mode}
 

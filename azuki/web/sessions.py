@@ -33,7 +33,7 @@ import threading
 import time
 
 from ..view import full_view, seat_view
-from .words import event_entries, legal_entries
+from .words import Words, event_entries, legal_entries, mark_auto_end, page_words, public_action
 
 
 class RequestError(Exception):
@@ -44,12 +44,22 @@ class RequestError(Exception):
         self.status, self.message, self.extra = status, message, extra
 
 
-def state_payload(game, seat):
-    """What a seat (0/1) or the full view (None) may see of a position."""
+def _words(names):
+    """A Words from the server's (a Words, or a dict card id -> name)."""
+    if isinstance(names, Words):
+        return names
+    return Words({k: {"name": v} for k, v in (names or {}).items()})
+
+
+def state_payload(game, seat, names=None):
+    """What a seat (0/1) or the full view (None) may see of a position, with
+    its words (the banner, the prompt's title and option labels: words.py)."""
+    words = _words(names)
     view = full_view(game) if seat is None else seat_view(game, seat)
     decider = game.current_player
-    return {"view": view, "legal": legal_entries(game, view), "decider": decider,
-            "over": bool(game.is_terminal), "result": game.result}
+    over = bool(game.is_terminal)
+    return {"view": view, "legal": legal_entries(game, view, words), "decider": decider,
+            "over": over, "result": game.result, "words": page_words(game, view, seat, over, words)}
 
 
 class Player:
@@ -66,6 +76,7 @@ class Player:
         return a, (self._inspect() if self._inspect else None)
 
 
+PRESENCE_S = 6.0      # remote play: a seat whose page made no request for this long counts as away
 THINK_S = 10.0        # default per-decision time budget of a searching bot (play --think-seconds)
 WATCH_EVERY_S = 0.05  # how often a thinking bot's watcher looks at the budget, the client and the game
 
@@ -95,6 +106,8 @@ class GameSession:
         self.closed = threading.Event()   # set when the store frees the game (or the server stops)
         self.thinking = []                # per stoppable decision: {"sims_run", "stopped"} (last 256)
         self.abandoned = False            # the last bot decision was dropped: its client left
+        self.mode = "hotseat" if players == [None, None] else "bot"   # the server sets "remote"
+        self.seen = {}                    # seat -> time.monotonic() of its last request with the right key
         self._drain()
         self.advance(gone)
 
@@ -103,18 +116,19 @@ class GameSession:
         self.closed.set()
 
     # --- internals (under self.lock) ---
-    def _drain(self):
+    def _drain(self, action_type=None):
         evs = self.game.events()
         if evs:
-            for e in event_entries(self.game, evs, self.names, self.game.turn):
+            for e in mark_auto_end(event_entries(self.game, evs, self.names, self.game.turn), action_type):
                 e["n"] = len(self.events)
                 self.events.append(e)
 
     def _step(self, a, info=None):
+        t = self.game.decode(a)[0]
         self.rec.step(a)
         if info is not None:
             self.rec.steps[-1]["policy"] = info
-        self._drain()
+        self._drain(t)
 
     def advance(self, gone=None, limit=100000):
         """Let the bots move until a human is to act or the game ends. A
@@ -188,14 +202,27 @@ class GameSession:
             raise RequestError(403, f"seat {seat} of this game is not a human's: its view is not served")
         if not isinstance(key, str) or not secrets.compare_digest(key, self.keys[seat]):
             raise RequestError(403, "wrong or missing seat key for this game")
+        self.seen[seat] = time.monotonic()
+
+    def peer(self, seat):
+        """Remote play: is the other seat's page there? "absent" (it never
+        came: the invite link was not opened yet), "connected" (a request in
+        the last PRESENCE_S seconds: its page polls every second or so),
+        "away" (its connection dropped; it may come back with its link)."""
+        t = self.seen.get(1 - seat)
+        if t is None:
+            return "absent"
+        return "connected" if time.monotonic() - t <= PRESENCE_S else "away"
 
     def payload(self, seat, since=0):
-        out = state_payload(self.game, seat)
+        out = state_payload(self.game, seat, self.names)
         out.update(game=self.id, seat=seat, token=self.token, humans=sorted(self.keys),
                    players=[("human" if p is None else p.label) for p in self.players],
                    events=[{"n": e["n"], "type": e["type"], "player": e["player"], "turn": e["turn"],
                             "text": e["texts"][seat]} for e in self.events[since:]],
-                   next_event=len(self.events))
+                   next_event=len(self.events), mode=self.mode)
+        if self.mode == "remote":
+            out["peer"] = self.peer(seat)
         return out
 
     def act(self, seat, token, action, gone=None):
@@ -361,7 +388,7 @@ class ReplaySession:
         self.snaps, self.step_events = [g.clone()], [first]
         for i, a in enumerate(self.actions):
             g.step(a)
-            self.step_events.append(event_entries(g, g.events(), self.names, g.turn))
+            self.step_events.append(mark_auto_end(event_entries(g, g.events(), self.names, g.turn), g.decode(a)[0]))
             if (i + 1) % SNAP_EVERY == 0:
                 self.snaps.append(g.clone())
         self.lock = threading.Lock()
@@ -394,7 +421,7 @@ class ReplaySession:
         else:
             g = self.game_at(0)
         seat = None if view == "full" else view
-        out = state_payload(g, seat)
+        out = state_payload(g, seat, self.names)
         k = 2 if seat is None else seat
         out.update(replay=self.id, step=step, steps=n, view_mode=view, message=self.message,
                    players=self.players, result=self.result,
@@ -406,36 +433,31 @@ class ReplaySession:
             who = self.movers[step - 1]
             who = prev.current_player if who is None else who
             seen = seat is None or seat == who
-            out["last"] = {"player": who, "action": a if seen else None, "text": _action_text(prev, a, seat)}
+            out["last"] = {"player": who, "action": a if seen else None,
+                           "text": _action_text(prev, a, seat, _words(self.names))}
         if step < n and seat is None and step in self.policies:   # inspection: full view only
             value, probs = self.policies[step]
             out["policy"] = {"value": value, "player": self.movers[step], "chosen": self.actions[step],
-                             "probs": [[a, p, _action_text(g, a, None)] for a, p in probs]}
+                             "probs": [[a, p, _action_text(g, a, None, _words(self.names))] for a, p in probs]}
         return out
 
 
-def _action_text(game, a, seat):
-    """An action's text as `seat` (None: the full view) may read it: the actor
-    reads its own view's text; the other seat only what is public."""
+def _action_text(game, a, seat, words=None):
+    """An action in words as `seat` (None: the full view) may read it: the
+    actor reads its own view's words; the other seat only what is public."""
+    words = words or Words()
     try:
-        t = game.decode(a)[0]
+        d = game.describe(a)
     except (ValueError, TypeError):
-        return str(a)
+        return "an unknown action"
     actor = game.current_player
-    if seat is None:
-        return game.action_str(a)
-    if seat == actor:
-        return dict(map(tuple, seat_view(game, seat)["legal"])).get(a, t)
-    return _public_text(game, a, t)
-
-
-def _public_text(game, a, t):
-    """The text of an action as the other seat sees it: the card is public once
-    played (PLAYED events name it), a prompt choice is named by its type only."""
-    if t in ("ATTACK", "DECLARE_DEFENDER", "PORTAL_GATE", "ACTIVATE_ABILITY", "END_TURN", "NO_OP",
-             "MULLIGAN_KEEP", "MULLIGAN_SHUFFLE"):
-        return game.action_str(a)
-    return t
+    if seat is None or seat == actor:
+        view = full_view(game) if seat is None else seat_view(game, seat)
+        for e in legal_entries(game, view, words):
+            if e["id"] == a:
+                return e["label"]
+        return words.action(d, seat)
+    return public_action(game, a, words)
 
 
 class Store:

@@ -63,7 +63,10 @@ const S = {
   seat: 0,               // the seat whose view is shown (play)
   since: { 0: 0, 1: 0 }, // events received per seat
   logs: { 0: [], 1: [] },
-  payload: null,         // last payload shown
+  payload: null,         // the live game's last payload (never a replay's: the viewer keeps its own)
+  shown: null,           // the payload on screen (the live game's or the replay viewer's)
+  poll: null,            // remote play: the timer that asks for the other player's moves
+  offline: false,        // remote play: the last request failed (reconnecting)
   selected: null,        // a place (location string) picked as the first click
   busy: false,
   replay: null,          // {id, steps, step, view}
@@ -181,7 +184,7 @@ function renderSide(container, view, p, bottom) {
   container.classList.toggle("deciding", view.current_player === p);
 
   const head = el("div", "head");
-  const players = (S.payload && S.payload.players) || null;
+  const players = (S.shown && S.shown.players) || null;
   const kind = players && players[p] && players[p] !== "human" ? players[p] : "";
   const who = el("div", "who", `Player ${p}` + (S.mode === "play" && p === S.seat && view.seat !== null ? " (you)" : ""));
   if (kind) who.append(el("div", "kind", kind));
@@ -263,8 +266,10 @@ function markCombat(view) {
   if (t) t.classList.add("attack-target");
 }
 
-function render(payload) {
-  S.payload = payload;
+function render(payload, live = true) {
+  // the replay viewer renders with live = false: the live game's payload (its token) stays as it was
+  if (live) S.payload = payload;
+  S.shown = payload;
   const view = payload.view;
   const me = view.seat === null ? 0 : view.seat;
   const board = $("#board");
@@ -278,17 +283,16 @@ function render(payload) {
   renderSide($("#side-bottom"), view, me, true);
   renderHand(view, me);
   markCombat(view);
-  const phaseDoc = docOf("phases", view.phase);
   const ti = $("#turn-info");
-  ti.textContent = `Turn ${view.turn} · ${String(view.phase).toLowerCase().replace(/_/g, " ")}`;
-  ti.title = phaseDoc;
+  ti.textContent = `Turn ${view.turn}`;
   const dec = $("#decision");
   const mine = S.mode === "play" && !payload.over && view.current_player === view.seat;
   dec.classList.toggle("mine", mine);
   dec.dataset.mine = mine ? "1" : "0";
+  // the banner's words come from the server (azuki/web/words.py: generated from the card data)
+  const words = payload.words || {};
   if (payload.over) dec.textContent = `Game over: ${resultText(view.result, view.end_reason)}`;
-  else if (mine) dec.textContent = "Your decision" + (phaseDoc ? ` — ${phaseDoc}` : "");
-  else dec.textContent = `Player ${view.current_player} decides` + (phaseDoc ? ` — ${phaseDoc}` : "");
+  else dec.textContent = words.banner || "";
   renderActions(payload);
   renderPrompt(payload);
 }
@@ -317,7 +321,7 @@ function renderActions(payload) {
     b.type = "button";
     b.dataset.action = a.id;
     b.dataset.type = a.type;
-    b.title = `${a.text}\n${a.doc}`;
+    b.title = a.label;
     b.addEventListener("click", () => act(a.id));
     bar.append(b);
   }
@@ -371,7 +375,7 @@ function showMenu(anchor, acts, hint) {
     const b = el("button", "", a.label);
     b.type = "button";
     b.dataset.action = a.id;
-    b.title = a.text;
+    b.title = a.label;
     b.addEventListener("click", () => { hideMenu(); act(a.id); });
     m.append(b);
   }
@@ -409,13 +413,13 @@ function renderPrompt(payload) {
   if (!pr) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   box.dataset.kind = pr.kind;
-  const kindDoc = docOf("prompt_kinds", pr.kind);
   const mine = S.mode === "play" && pr.chooser === payload.view.seat && !payload.over;
-  const title = el("h2", "", mine ? `Choose: ${kindDoc || pr.kind}` : `Player ${pr.chooser} is choosing (${kindDoc || pr.kind})`);
+  const pw = (payload.words && payload.words.prompt) || { title: "", options: {} };
+  const title = el("h2", "", pw.title);
   title.id = "prompt-title";
   box.append(title);
   if (pr.source) {
-    const s = el("div", "source", `from ${card(pr.source).name}` + (pr.source_where ? ` (${pr.source_where})` : ""));
+    const s = el("div", "source", `asked by ${card(pr.source).name}`);
     s.title = hoverText(pr.source);
     box.append(s);
   }
@@ -425,8 +429,7 @@ function renderPrompt(payload) {
   const byId = new Map(acts.map((a) => [a.id, a]));
   for (const o of pr.options) {
     const a = byId.get(o.action);
-    let label = o.label;
-    if (o.card) label = `${card(o.card).name}` + (o.where ? ` — ${o.where}` : "");
+    const label = pw.options[o.index] ?? pw.options[String(o.index)] ?? (a ? a.label : "");
     const b = el("button", "opt", label);
     b.type = "button";
     b.dataset.action = o.action;
@@ -443,10 +446,10 @@ function renderPrompt(payload) {
   // every other legal action while the prompt is open (decline / pass): buttons here
   for (const a of acts) {
     if (a.type === "CHOOSE") continue;
-    const b = el("button", "opt decline", a.type === "NO_OP" ? "Decline (choose nothing)" : a.label);
+    const b = el("button", "opt decline", a.type === "NO_OP" ? (pw.decline || a.label) : a.label);
     b.type = "button";
     b.dataset.action = a.id;
-    b.title = a.text;
+    b.title = a.label;
     b.addEventListener("click", () => act(a.id));
     opts.append(b);
   }
@@ -495,17 +498,20 @@ async function act(id) {
     const p = await api.act(S.game.id, S.game.keys[seat], { seat, token: S.payload.token, action: id,
       since: S.since[seat] });
     S.since[seat] = p.next_event;
+    $("#notice").classList.add("hidden");
     addLog(seat, p.events);
+    showNotices(p.events);
     setStatus("");
     afterPayload(p);
   } catch (e) {
     setStatus(e.message, true);
-    if (e.status === 409) {                      // stale: show the game as it is now
+    if (e.status === undefined) {                // the network: remote play reconnects by polling
+      setStatus("Connection lost — reconnecting…", true);
+      S.offline = true;
+    } else if (e.status === 409) {               // stale: show the game as it is now
       try { await refresh(seat); } catch (e2) { setStatus(e2.message, true); }
     } else if (e.status === 404) {               // the game is gone (freed when idle): back to the set-up
-      S.game = null; S.payload = null;
-      $("#game").classList.add("hidden");
-      $("#setup").classList.remove("hidden");
+      leaveGame("the game is gone (freed after a long idle time, or the server restarted)");
     }
   } finally {
     S.busy = false;
@@ -516,20 +522,158 @@ async function refresh(seat) {
   const p = await api.state(S.game.id, seat, S.game.keys[seat], S.since[seat]);
   S.since[seat] = p.next_event;
   addLog(seat, p.events);
+  showNotices(p.events);
   afterPayload(p);
+  return p;
+}
+
+// ---- remote play: invite links, joining, polling, reconnecting --------------------------
+// A seat's key travels in the invite link's fragment (after #: browsers never send it to a
+// server, so it stays out of logs); the page moves it to sessionStorage at once and clears the
+// address bar. A reload or a dropped connection rejoins from there.
+const REMOTE_KEY = "azuki-remote";
+const inviteLink = (gid, seat, key) =>
+  `${location.origin}${location.pathname}#game=${encodeURIComponent(gid)}&seat=${seat}&key=${encodeURIComponent(key)}`;
+
+function remoteFromHash() {
+  if (!location.hash || location.hash.length < 2) return null;
+  const q = new URLSearchParams(location.hash.slice(1));
+  if (!q.get("game") || !q.get("key") || !["0", "1"].includes(q.get("seat"))) return null;
+  history.replaceState(null, "", location.pathname + location.search);     // the key leaves the address bar
+  return { game: q.get("game"), seat: Number(q.get("seat")), key: q.get("key") };
+}
+
+async function joinRemote(j) {
+  const invites = j.invites || null;
+  sessionStorage.setItem(REMOTE_KEY, JSON.stringify(j));
+  S.game = { id: j.game, keys: { [j.seat]: j.key }, mode: "remote", humans: [0, 1], invites: invites || null };
+  S.seat = j.seat;
+  S.since = { 0: 0, 1: 0 };
+  S.logs = { 0: [], 1: [] };
+  S.payload = null;
+  $("#setup").classList.add("hidden");
+  $("#gameover").classList.add("hidden");
+  showInvites();
+  setStatus("joining…");
+  try {
+    await refresh(j.seat);
+    setStatus("");
+    $("#game").classList.remove("hidden");
+    $("#nav-leave").classList.remove("hidden");
+  } catch (e) {
+    if (e.status === 403 || e.status === 404 || e.status === 400) {
+      leaveGame(e.status === 403 ? `this invite link does not open that seat: ${e.message}`
+        : `cannot join: ${e.message}`, true);
+      return;
+    }
+    S.offline = true;
+    setStatus("Connection lost — reconnecting…", true);
+  }
+  startPolling();
+}
+
+function showInvites() {
+  const box = $("#invite");
+  box.innerHTML = "";
+  const inv = S.game && S.game.invites;
+  if (!inv) { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  box.append(el("b", "", "Invite: "));
+  for (const seat of [1 - S.seat, S.seat]) {
+    const row = el("label", "invite-row");
+    row.append(el("span", "", seat === S.seat ? "your link (to come back from another tab or machine)"
+      : `Player ${seat}'s link — send it to the other player`));
+    const i = el("input");
+    i.readOnly = true; i.id = `invite-${seat}`; i.value = inv[seat];
+    i.addEventListener("focus", () => i.select());
+    row.append(i);
+    box.append(row);
+  }
+}
+
+function startPolling() {
+  stopPolling();
+  S.poll = setInterval(pollOnce, 1000);
+}
+
+function stopPolling() {
+  if (S.poll) clearInterval(S.poll);
+  S.poll = null;
+}
+
+async function pollOnce() {
+  const g = S.game;
+  if (!g || g.mode !== "remote" || S.busy) return;
+  const seat = S.seat;
+  let p;
+  try {
+    p = await api.state(g.id, seat, g.keys[seat], S.since[seat]);
+  } catch (e) {
+    if (S.game !== g) return;
+    if (e.status === 403 || e.status === 404) { leaveGame(`the game ended for this page: ${e.message}`, true); return; }
+    S.offline = true;
+    setStatus("Connection lost — reconnecting…", true);
+    return;
+  }
+  if (S.game !== g || S.busy || seat !== S.seat) return;
+  if (S.offline) { S.offline = false; setStatus("reconnected"); }
+  const old = S.payload;
+  S.since[seat] = p.next_event;
+  addLog(seat, p.events);
+  showNotices(p.events);
+  if (S.mode !== "play") { S.payload = p; return; }
+  if (!old || old.token !== p.token || p.events.length || old.peer !== p.peer || old.over !== p.over) afterPayload(p);
+  else S.payload = p;
+}
+
+function leaveGame(message, isError) {
+  stopPolling();
+  sessionStorage.removeItem(REMOTE_KEY);
+  S.game = null; S.payload = null; S.selected = null;
+  $("#game").classList.add("hidden");
+  $("#gameover").classList.add("hidden");
+  $("#handover").classList.add("hidden");
+  $("#invite").classList.add("hidden");
+  $("#notice").classList.add("hidden");
+  $("#nav-leave").classList.add("hidden");
+  if (S.mode === "play") $("#setup").classList.remove("hidden");
+  setStatus(message || "", !!isError);
 }
 
 function afterPayload(p) {
   const g = S.game;
-  // hot-seat: hand the screen over whenever the other human must decide
-  if (!p.over && g.humans.length === 2 && p.decider !== S.seat && g.humans.includes(p.decider)) {
+  // hot-seat: hand the screen over whenever the other human must decide (remote: each has their own screen)
+  if (!p.over && g.mode !== "remote" && g.humans.length === 2 && p.decider !== S.seat && g.humans.includes(p.decider)) {
     handOver(p.decider);
     return;
   }
   $("#handover").classList.add("hidden");
   render(p);
   renderLog(S.logs[S.seat]);
+  renderWaiting(p);
   if (p.over) showGameOver(p);
+}
+
+// remote play: what the other player is doing, and whether their page is there
+function renderWaiting(p) {
+  const w = $("#waiting");
+  let t = "";
+  if (S.game && S.game.mode === "remote" && !p.over) {
+    if (p.peer === "absent") t = "Waiting for the other player to join: send them their invite link";
+    else if (p.peer === "away") t = "The other player's connection dropped: waiting for them to come back";
+    else if (p.decider !== S.seat) t = "Waiting for the other player…";
+  }
+  w.textContent = t;
+  w.classList.toggle("hidden", !t);
+}
+
+// rules §12.2: a turn the engine ended by itself (END_TURN was the only move) is said, never silent
+function showNotices(events) {
+  const auto = events.filter((e) => e.type === "AUTO_END_TURN");
+  const n = $("#notice");
+  if (!auto.length) return;
+  n.textContent = auto[auto.length - 1].text;
+  n.classList.remove("hidden");
 }
 
 function handOver(next) {
@@ -603,7 +747,7 @@ async function showStep(k) {
   $("#rp-step").textContent = `step ${k} / ${S.replay.steps}`;
   $("#game").classList.remove("hidden");
   $("#game").dataset.replayStep = k;
-  render(p);
+  render(p, false);
   const la = $("#rp-last-action");
   la.textContent = p.last ? `Step ${k}: Player ${p.last.player} — ${p.last.text}` : "Start of the game";
   renderLog(p.events.map((e) => e));
@@ -656,7 +800,7 @@ function fillSetup() {
 }
 
 function syncSetup() {
-  const hot = document.querySelector('input[name="mode"]:checked').value === "hotseat";
+  const hot = document.querySelector('input[name="mode"]:checked').value !== "bot";
   document.querySelectorAll(".bot-only").forEach((e) => e.classList.toggle("hidden", hot));
   $("#sims-label").classList.toggle("hidden", $("#opponent").value !== "search");
   const o = META.opponents.find((x) => x.id === $("#opponent").value);
@@ -667,6 +811,15 @@ async function startGame(ev) {
   ev.preventDefault();
   const mode = document.querySelector('input[name="mode"]:checked').value;
   const body = { mode, decks: [$("#deck0").value, $("#deck1").value] };
+  if (mode === "remote") {
+    setStatus("starting…");
+    try {
+      const r = await api.newGame(body);
+      const invites = { 0: inviteLink(r.game, 0, r.keys[0]), 1: inviteLink(r.game, 1, r.keys[1]) };
+      await joinRemote({ game: r.game, seat: 0, key: r.keys[0], invites });
+    } catch (e) { setStatus(e.message, true); }
+    return;
+  }
   if (mode === "bot") {
     body.human_seat = Number($("#human-seat").value);
     body.opponent = $("#opponent").value;
@@ -682,6 +835,7 @@ async function startGame(ev) {
     S.seat = humans[0];
     $("#setup").classList.add("hidden");
     $("#game").classList.remove("hidden");
+    $("#nav-leave").classList.remove("hidden");
     $("#gameover").classList.add("hidden");
     setStatus("");
     if (humans.length === 2) {
@@ -734,7 +888,10 @@ async function main() {
   $("#board").addEventListener("keydown", onBoardKey);
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") clearSelection();
-    if (S.mode === "replay" && S.replay && !e.target.closest("input, select, textarea")) {
+    // a file input or a radio button keeps the focus after a click: the arrows still step (a range
+    // input steps by itself, a text field or a select keeps its own keys)
+    if (S.mode === "replay" && S.replay &&
+        !e.target.closest('textarea, select, input:not([type="file"]):not([type="radio"]):not([type="button"])')) {
       if (e.key === "ArrowRight") showStep(S.replay.step + 1);
       else if (e.key === "ArrowLeft") showStep(S.replay.step - 1);
       else if (e.key === "Home") showStep(0);
@@ -754,17 +911,18 @@ async function main() {
     } catch (e) { setStatus(e.message, true); }
   });
   $("#go-board").addEventListener("click", () => $("#gameover").classList.add("hidden"));
-  $("#go-new").addEventListener("click", () => {
-    $("#gameover").classList.add("hidden");
-    $("#game").classList.add("hidden");
-    S.payload = null; S.game = null;
-    $("#setup").classList.remove("hidden");
+  $("#go-new").addEventListener("click", () => leaveGame(""));
+  $("#nav-leave").addEventListener("click", () => {
+    const remote = S.game && S.game.mode === "remote";
+    leaveGame(remote ? "you left the game (your invite link still brings you back while the server keeps it)"
+      : "you left the game");
   });
   $("#replay-file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;
     const text = await f.text();
     e.target.value = "";            // choosing the same file again opens it again
+    e.target.blur();                // the arrow keys step the replay at once
     await openReplay(text);
   });
   $("#rp-first").addEventListener("click", () => showStep(0));
@@ -777,6 +935,8 @@ async function main() {
     S.replay.view = currentView();
     showStep(S.replay.step);
   }));
+  const j = remoteFromHash() || JSON.parse(sessionStorage.getItem(REMOTE_KEY) || "null");
+  if (j) await joinRemote(j);
   document.body.dataset.ready = "1";
 }
 
