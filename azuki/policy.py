@@ -44,16 +44,19 @@ Heads
     mask: the probabilities of the legal flat actions sum to 1, illegal ones
     get exactly 0 (tests/envs/test_head.py). A row with no legal action at all
     (never one the engine asks to decide) counts every action as legal.
-    No 1,056-wide layer: per row 14 + 14 x (N_ENT + 1) scores, and p1 only at
-    the one (type, p0) sampled or taken.
+    No 1,056-wide layer: per row 14 type logits, p0 scores for one type (12
+    places + 50 hand slots + 64 options) and p1 only at the one (type, p0)
+    sampled or taken; the full flat distribution (full_log_prob: greedy
+    play, the numpy player, tests) scores every pair.
     Sampling: hierarchical inverse CDF with ONE uniform per row (the uniform
     is rescaled into the chosen interval at each level); as flat ids are
     ordered (type, p0, p1), this is exactly the action that the flat inverse
     CDF of the same distribution gives for that uniform (float64; tested).
-    Entropy (PPO's bonus): H(type) + sum_t p(t) H(p0 | t) + H(p1 | t*, p0*),
-    the first two terms exact, the last at the taken action (t*, p0*): its
-    expectation over the policy's actions is the exact entropy's remaining
-    term, so the whole is an unbiased estimate of the policy's entropy
+    Entropy (PPO's bonus): H(type) + H(p0 | t*) + H(p1 | t*, p0*), the type
+    level exact, the others at the taken action (t*, p0*): by the chain rule
+    its expectation over the policy's actions is the exact entropy of the
+    flat distribution (tested), so it is an unbiased estimate of the entropy
+    the dense head reports, and p0 is scored for one type per row
     (docs/training.md, "Sampling").
   The head's forward returns a `Factored` distribution object in place of
   logits; azuki.sampler.sample_logits (the one PuffeRL hook) samples it and
@@ -82,7 +85,7 @@ import torch.nn as nn
 from .envs import MASKED_LOGIT, MASK_OFFSET, NUM_ACTIONS, OBS_LEN, mask_from_obs
 # The tables and the compatibility checks live in the torch-free azuki.policy_np (the browser's
 # numpy player uses the same ones).
-from .policy_np import (ENT_NULL, FEATURE_OPS, N_ENT, N_HAND, N_OPT, N_PLACES, CheckpointError, action_space_hash,  # noqa: F401
+from .policy_np import (ENT_HAND, ENT_NULL, ENT_OPT, ENT_PLACE, FEATURE_OPS, N_ENT, N_HAND, N_OPT, N_PLACES, CheckpointError, action_space_hash,  # noqa: F401
                         base_path, cardset_hash, check_compat, commit_checkpoint, compat_hashes, head_tables,
                         layout_hash, meta_arch, obs_tables, parse_arch, read_meta, resolve_checkpoint,
                         upgrade_weights)
@@ -109,7 +112,9 @@ class _ObsIndex(nn.Module):
                     col, const = v[op]
                     if col.shape[1]:
                         self.register_buffer(f"{k}_{op}_col", torch.as_tensor(col), persistent=False)
-                        self.register_buffer(f"{k}_{op}_k", torch.as_tensor(const), persistent=False)
+                        # comparison codes and bit shifts as bytes: the uint8 comparisons stay uint8
+                        kt = torch.as_tensor(const if op in ("NUM", "SNUM") else const.astype(np.uint8))
+                        self.register_buffer(f"{k}_{op}_k", kt, persistent=False)
                         names.append(op)
                 self.blocks[k] = names
 
@@ -127,23 +132,25 @@ class _ObsIndex(nn.Module):
             elif op == "GT":
                 parts.append((u[:, col] > k).float())
             else:
-                parts.append(((u[:, col].long() >> k) & 1).float())
+                parts.append(((u[:, col] >> k) & 1).float())
         return torch.cat(parts, dim=-1)
 
 
-def obs_inputs(ix, obs):
+def obs_inputs(ix, obs, flat=False):
     """THE observation side of the torch networks (azuki.policy_np.obs_inputs is its numpy
     twin): uint8 observations [..., OBS_LEN (+ extra columns)] -> {place_x [B, 24, F],
     place_id [B, 24], hand_x, hand_id, opt_x, opt_id, bags (card counts [B, n_bags, n_cards]),
     glob_x [B, G], glob_id [B, K], flat [B, W], mask [B, NUM_ACTIONS]}. Every field is read
     as its kind says (azuki.obs_layout(): ID an embedding index, ENUM / PLACE one-hot, NUM
     value / n, SNUM signed value / n, BITS unpacked), the tables built once in
-    azuki.policy_np.obs_tables."""
+    azuki.policy_np.obs_tables. flat=True: only {flat, mask} (what the flat encoder reads)."""
     if obs.dtype != torch.uint8 or obs.shape[-1] < OBS_LEN:
         raise ValueError(f"observations are uint8 with at least OBS_LEN = {OBS_LEN} entries on the last axis, "
                          f"got dtype {obs.dtype} shape {tuple(obs.shape)}")
     u = obs.reshape(-1, obs.shape[-1])
     s = u.view(torch.int8)
+    if flat:
+        return dict(flat=ix.features(u, s, "flat")[:, 0], mask=mask_from_obs(u))
     b, nc = u.shape[0], ix.n_cards
     idx = ix.list_bag * nc + u[:, ix.list_cols].long()
     counts = torch.zeros(b, ix.n_bags * nc, device=u.device).scatter_add_(
@@ -152,14 +159,14 @@ def obs_inputs(ix, obs):
     return dict(place_x=ix.features(u, s, "place"), place_id=u[:, ix.place_id].long(),
                 hand_x=ix.features(u, s, "hand"), hand_id=u[:, ix.hand_id].long(),
                 opt_x=ix.features(u, s, "opt"), opt_id=u[:, ix.opt_id].long(), bags=counts,
-                glob_x=ix.features(u, s, "glob")[:, 0], glob_id=u[:, ix.glob_id].long(),
-                flat=ix.features(u, s, "flat")[:, 0], mask=mask_from_obs(u))
+                glob_x=ix.features(u, s, "glob")[:, 0], glob_id=u[:, ix.glob_id].long(), mask=mask_from_obs(u))
 
 
 # ---- encoders ---------------------------------------------------------------------------------
 
 class StructuredEncoder(nn.Module):
-    """The entity encoder (module docstring): forward(inputs) -> (h [B, hidden], entities [B, N_ENT, D])."""
+    """The entity encoder (module docstring): forward(inputs) -> (h [B, hidden], the entity tables
+    (places [B, 24, D], hand slots [B, 50, D], options [B, 64, D]))."""
 
     def __init__(self, hidden, card_dim, ent_dim, bag_dim=128, glob_dim=64):
         super().__init__()
@@ -191,7 +198,7 @@ class StructuredEncoder(nn.Module):
         bags = relu(self.bags(torch.matmul(inp["bags"], emb).reshape(b, -1)))
         glob = relu(self.glob(torch.cat([inp["glob_x"], emb[inp["glob_id"]].reshape(b, -1)], dim=1)))
         x = torch.cat([places.reshape(b, -1), hand.sum(dim=1), opts.sum(dim=1), bags, glob], dim=1)
-        return self.trunk(x), torch.cat([places, hand, opts], dim=1)
+        return self.trunk(x), (places, hand, opts)
 
 
 class FlatEncoder(nn.Module):
@@ -206,7 +213,10 @@ class FlatEncoder(nn.Module):
 
     def forward(self, inp):
         h = self.net(inp["flat"])
-        return h, (self.ent[None] if self.ent is not None else None)
+        if self.ent is None:
+            return h, None
+        e = self.ent[None]
+        return h, (e[:, ENT_PLACE:ENT_PLACE + N_PLACES], e[:, ENT_HAND:ENT_HAND + N_HAND], e[:, ENT_OPT:ENT_OPT + N_OPT])
 
 
 # ---- heads ------------------------------------------------------------------------------------
@@ -221,17 +231,27 @@ class _HeadIndex(nn.Module):
             if isinstance(v, np.ndarray):
                 self.register_buffer(k, torch.as_tensor(v), persistent=False)
         self.T, self.P0, self.P1, self.K, self.NG0 = tb["T"], tb["P0"], tb["P1"], tb["K"], tb["NG0"]
+        self.type_blocks = [(int(o), int(a), int(c)) for o, a, c in zip(tb["OFF"], tb["N0"], tb["N1"])]
+        self.groups = []
+        for i, (_, start, width, ts) in enumerate(tb["P0_GROUPS"]):
+            self.register_buffer(f"group{i}", torch.as_tensor(ts), persistent=False)
+            self.groups.append((start, width))
 
 
-def _mls(x, legal):
-    """Log-softmax over the last axis restricted to `legal` (each row has one legal entry); 0
-    where illegal. No -1e9 term is exponentiated and no NaN reaches a gradient."""
-    lse = torch.logsumexp(x.masked_fill(~legal, float("-inf")), dim=-1, keepdim=True)
-    return torch.where(legal, x - lse, torch.zeros_like(x))
+_BIG = 1e30
 
 
-def _plogp(logp, legal):
-    return torch.where(legal, logp.exp() * logp, torch.zeros_like(logp))
+def _mls(x, lf):
+    """Log-softmax over the last axis restricted to the entries where lf (float 0/1) is 1 (each
+    row has one); 0 elsewhere. Nothing masked is exponentiated (no -inf / -1e9 underflow path of
+    logsumexp) and no NaN reaches a gradient."""
+    m = (x.detach() - (1.0 - lf) * _BIG).amax(dim=-1, keepdim=True)
+    e = torch.exp((x - m).clamp(max=0.0)) * lf
+    return (x - (m + e.sum(dim=-1, keepdim=True).log())) * lf
+
+
+def _plogp(logp, lf):
+    return logp.exp() * logp * lf
 
 
 class DenseHead(nn.Module):
@@ -266,22 +286,86 @@ class FactoredHead(nn.Module):
     def forward(self, h, ent, mask):
         return Factored(self, h, ent, mask)
 
-    def p1_logits(self, h, entx, kind, ent):
-        """p1 logits [B, N, P1] of the pairs with p1 kind `kind` [B, N] and p0 entity `ent` [B, N]
-        (azuki.policy_np._p1_logits)."""
+    def p1_logits(self, h, ent, kind, e):
+        """p1 logits [B, N, P1] of the pairs with p1 kind `kind` [B, N] and p0 entity `e` [B, N]
+        (azuki.policy_np._p1_logits); ent: the entity tables."""
         ix = self.ix
         b, n = kind.shape
-        d = entx.shape[-1]
+        places = ent[0]
+        d = places.shape[-1]
         kc = kind.clamp(min=0)
-        zh = self.z_h(h).reshape(b, 1, ix.K, d).expand(b, n, ix.K, d)
-        e = entx.gather(1, ent.unsqueeze(-1).expand(b, n, d))                       # [B, N, D]
-        ze = self.z_e(e).reshape(b, n, ix.K, d)
-        sel = kc.reshape(b, n, 1, 1).expand(b, n, 1, d)
-        z = torch.relu(zh.gather(2, sel) + ze.gather(2, sel)).squeeze(2)            # [B, N, D]
-        s = torch.bmm(z, entx.transpose(1, 2))                                      # [B, N, N_ENT + 1]
-        place = s.gather(2, ix.KIND_TGT[kc])
+        ev = _ent_rows(ent, e, tables=(0, 1))                                         # [B, N, D]
+        if n == 1:      # the sampled / stored pair: index the kind's rows directly
+            r = torch.arange(b, device=h.device)
+            zh = self.z_h(h).reshape(b, ix.K, d)[r, kc[:, 0]]
+            ze = self.z_e(ev[:, 0]).reshape(b, ix.K, d)[r, kc[:, 0]]
+            z = torch.relu(zh + ze).unsqueeze(1)                                     # [B, 1, D]
+            tgt = _ent_rows(ent, ix.KIND_TGT[kc[:, 0]], tables=(0,))                  # [B, P1, D]
+            place = (z * tgt).sum(-1).unsqueeze(1)                                   # [B, 1, P1]
+        else:
+            zh = self.z_h(h).reshape(b, 1, ix.K, d).expand(b, n, ix.K, d)
+            ze = self.z_e(ev).reshape(b, n, ix.K, d)
+            sel = kc.reshape(b, n, 1, 1).expand(b, n, 1, d)
+            z = torch.relu(zh.gather(2, sel) + ze.gather(2, sel)).squeeze(2)        # [B, N, D]
+            place = torch.matmul(z, places.transpose(-1, -2)).gather(2, ix.KIND_TGT[kc])
         lin = self.ab(z)
         return torch.where(ix.KIND_LIN[kc].unsqueeze(-1), lin, place) + self.b1[kc]
+
+    def p0_logits(self, h, ent):
+        """p0 logits [B, T, P0] (azuki.policy_np._p0_logits): per entity table, only the types
+        that point into it."""
+        ix = self.ix
+        b = h.shape[0]
+        d = ent[0].shape[-1]
+        q = self.q0(h).reshape(b, ix.T, d)
+        blocks = []
+        for i, (start, width) in enumerate(ix.groups):
+            k = _table_of(start)
+            tab = ent[k][:, start - _TABLE_STARTS[k]:start - _TABLE_STARTS[k] + width]
+            blocks.append(torch.matmul(q[:, getattr(ix, f"group{i}")], tab.transpose(-1, -2)).reshape(b, -1))
+        flat = torch.cat(blocks + [torch.zeros(b, 1, dtype=q.dtype, device=q.device)], dim=1)
+        return torch.index_select(flat, 1, ix.L0IDX.reshape(-1)).reshape(b, ix.T, ix.P0) + self.b0
+
+    def p0_row(self, q, ent, t):
+        """p0 logits [B, P0] of one type per row (t [B]; q = q0(h) as [B, T, D]): the row's query
+        against my places, the hand slots and the options, arranged by L0ROW."""
+        ix = self.ix
+        b = q.shape[0]
+        qt = q[torch.arange(b, device=q.device), t]                                   # [B, D]
+        scores = [_scores(qt, ent[0][:, :N_PLACES // 2]), _scores(qt, ent[1]), _scores(qt, ent[2]),
+                  torch.zeros(b, 1, dtype=q.dtype, device=q.device)]
+        return torch.cat(scores, dim=1).gather(1, ix.L0ROW[t]) + self.b0[t]
+
+
+def _scores(q, tab):
+    """q [B, D] . every row of the entity table tab [B or 1, W, D] -> [B, W]."""
+    if tab.shape[0] == 1:
+        return q @ tab[0].transpose(0, 1)
+    return torch.bmm(tab, q.unsqueeze(-1)).squeeze(-1)
+
+
+_TABLE_STARTS = (ENT_PLACE, ENT_HAND, ENT_OPT)
+_TABLE_WIDTHS = (N_PLACES, N_HAND, N_OPT)
+
+
+def _table_of(start):
+    return max(k for k in range(3) if _TABLE_STARTS[k] <= start)
+
+
+def _ent_rows(ent, idx, tables=(0, 1, 2)):
+    """The rows idx [B, n] (entity indices, places | hand slots | options) of the entity tables
+    (each [B or 1, W, D]) -> [B, n, D], reading only `tables` (the caller knows idx lies in them)."""
+    b = idx.shape[0]
+    out = None
+    for k in tables:
+        tab, start, width = ent[k], _TABLE_STARTS[k], _TABLE_WIDTHS[k]
+        local = (idx - start).clamp(0, width - 1)
+        rows = tab[0][local] if tab.shape[0] == 1 else tab[torch.arange(b, device=idx.device).unsqueeze(1), local]
+        if out is None:
+            out = rows
+        else:
+            out = torch.where(((idx >= start) & (idx < start + width)).unsqueeze(-1), rows, out)
+    return out
 
 
 class Factored:
@@ -293,40 +377,43 @@ class Factored:
         self.head, self.h, self.ix = head, h, ix
         b = h.shape[0]
         self.b = b
-        mask = mask.clone()
         empty = ~mask.any(dim=1)
         if bool(empty.any()):
+            mask = mask.clone()
             mask[empty] = True
         self.mask = mask
-        mext = torch.cat([mask, torch.zeros(b, 1, dtype=torch.bool, device=mask.device)], dim=1)
-        self.m3 = mext[:, ix.P0FLAT]                                                # [B, NG0, P1]
-        self.p0any = self.m3.any(dim=-1)                                            # [B, NG0]
-        p0leg = torch.cat([self.p0any, torch.zeros(b, 1, dtype=torch.bool, device=mask.device)], dim=1)[:, ix.TP0]
+        # p0 values with a legal completion, per type block of the flat mask [B, T, P0]
+        p0leg = torch.stack([nn.functional.pad(mask[:, o:o + n0 * n1].reshape(b, n0, n1).any(dim=-1), (0, ix.P0 - n0))
+                             for o, n0, n1 in ix.type_blocks], dim=1)
         self.tleg = p0leg.any(dim=-1)                                               # [B, T]
         self.leg0 = p0leg | ~self.tleg.unsqueeze(-1)                                # [B, T, P0]
-        ent = ent.expand(b, -1, -1)
-        self.entx = torch.cat([ent, torch.zeros(b, 1, ent.shape[-1], dtype=ent.dtype, device=ent.device)], dim=1)
-        self.logp_t = _mls(head.tlin(h), self.tleg)                                 # [B, T]
-        q = head.q0(h).reshape(b, ix.T, -1)
-        s = torch.bmm(q, self.entx.transpose(1, 2))                                 # [B, T, N_ENT + 1]
-        l0 = s.gather(2, ix.ENT0.unsqueeze(0).expand(b, -1, -1)) + head.b0
-        self.logp0 = _mls(l0, self.leg0)                                            # [B, T, P0]
+        dt = h.dtype
+        self.tlegf, self.leg0f = self.tleg.to(dt), self.leg0.to(dt)
+        self.ent = ent
+        self.logp_t = _mls(head.tlin(h), self.tlegf)                                # [B, T]
+        self.q = head.q0(h).reshape(b, ix.T, -1)                                    # p0 queries [B, T, D]
         self.shape = (b, NUM_ACTIONS)
+        self._sampled = None
+
+    def _p0(self, t):
+        """(log p(p0 | t) [B, P0], legal float [B, P0]) of one type per row (t [B])."""
+        r = torch.arange(self.b, device=t.device)
+        leg = self.leg0f[r, t]
+        return _mls(self.head.p0_row(self.q, self.ent, t), leg), leg
+
+    def _m3(self):
+        """bool [B, NG0, P1]: the legal p1 values of every pair."""
+        mext = torch.cat([self.mask, torch.zeros(self.b, 1, dtype=torch.bool, device=self.mask.device)], dim=1)
+        return mext[:, self.ix.P0FLAT]
 
     def _p1(self, g0):
-        """(log p(p1 | pair) [B, P1], legal [B, P1]) at one pair per row (g0 [B])."""
+        """(log p(p1 | pair) [B, P1], legal float [B, P1]) at one pair per row (g0 [B])."""
         ix = self.ix
-        logits = self.head.p1_logits(self.h, self.entx, ix.G0_KIND[g0].unsqueeze(1), ix.G0_ENT[g0].unsqueeze(1))[:, 0]
-        r = torch.arange(self.b, device=g0.device)
-        leg = self.m3[r, g0] | ~self.p0any[r, g0].unsqueeze(-1)
+        logits = self.head.p1_logits(self.h, self.ent, ix.G0_KIND[g0].unsqueeze(1), ix.G0_ENT[g0].unsqueeze(1))[:, 0]
+        mext = torch.cat([self.mask, torch.zeros(self.b, 1, dtype=torch.bool, device=self.mask.device)], dim=1)
+        leg = mext.gather(1, ix.P0FLAT[g0])
+        leg = (leg | ~leg.any(dim=-1, keepdim=True)).to(logits.dtype)
         return _mls(logits, leg), leg
-
-    def _h01(self):
-        """H(type) + sum_t p(t) H(p0 | t), exact [B]."""
-        ht = -_plogp(self.logp_t, self.tleg).sum(-1)
-        h0 = -_plogp(self.logp0, self.leg0).sum(-1)                                 # [B, T]
-        pt = torch.where(self.tleg, self.logp_t.exp(), torch.zeros_like(self.logp_t))
-        return ht + (pt * h0).sum(-1)
 
     def log_prob_entropy(self, action):
         """(log pi(a) [B], the entropy (module docstring) at a [B])."""
@@ -334,9 +421,14 @@ class Factored:
         a = action.reshape(-1).long()
         r = torch.arange(self.b, device=a.device)
         t, p0, p1 = ix.A_T[a], ix.A_P0[a], ix.A_P1[a]
-        lp1, leg1 = self._p1(ix.A_G0[a])
-        logp = self.logp_t[r, t] + self.logp0[r, t, p0] + lp1[r, p1]
-        return logp, self._h01() - _plogp(lp1, leg1).sum(-1)
+        if self._sampled is not None and torch.equal(self._sampled[0], a):     # sample()'s levels, reused
+            lp0, leg0, lp1, leg1 = self._sampled[1:]
+        else:
+            lp0, leg0 = self._p0(t)
+            lp1, leg1 = self._p1(ix.A_G0[a])
+        logp = self.logp_t[r, t] + lp0[r, p0] + lp1[r, p1]
+        ent = -(_plogp(self.logp_t, self.tlegf).sum(-1) + _plogp(lp0, leg0).sum(-1) + _plogp(lp1, leg1).sum(-1))
+        return logp, ent
 
     def log_prob(self, action):
         return self.log_prob_entropy(action)[0]
@@ -347,22 +439,26 @@ class Factored:
     def sample(self, u):
         """int64 [B]: the action of the uniforms u [B] (hierarchical inverse CDF, module docstring)."""
         ix = self.ix
-        r = torch.arange(self.b, device=self.h.device)
         u = u.to(self.h.device, torch.float64).reshape(-1)
         t, u = _icdf(self.logp_t, self.tleg, u)
-        p0, u = _icdf(self.logp0[r, t], self.leg0[r, t], u)
+        lp0, leg0 = self._p0(t)
+        p0, u = _icdf(lp0, leg0 > 0, u)
         g0 = ix.TP0[t, p0]
         lp1, leg1 = self._p1(g0)
-        p1, _ = _icdf(lp1, leg1, u)
-        return ix.P0FLAT[g0, p1]
+        p1, _ = _icdf(lp1, leg1 > 0, u)
+        a = ix.P0FLAT[g0, p1]
+        self._sampled = (a, lp0, leg0, lp1, leg1)
+        return a
 
     def full_log_prob(self):
         """log pi of every flat action [B, NUM_ACTIONS] (-inf where illegal): p1 at every pair."""
         ix = self.ix
         b = self.b
-        logits = self.head.p1_logits(self.h, self.entx, ix.G0_KIND.expand(b, -1), ix.G0_ENT.expand(b, -1))
-        lp1 = _mls(logits, self.m3 | ~self.p0any.unsqueeze(-1))                     # [B, NG0, P1]
-        full = self.logp_t[:, ix.G0_T].unsqueeze(-1) + self.logp0[:, ix.G0_T, ix.G0_P0].unsqueeze(-1) + lp1
+        logits = self.head.p1_logits(self.h, self.ent, ix.G0_KIND.expand(b, -1), ix.G0_ENT.expand(b, -1))
+        m3 = self._m3()
+        lp1 = _mls(logits, (m3 | ~m3.any(dim=-1, keepdim=True)).to(logits.dtype))  # [B, NG0, P1]
+        logp0 = _mls(self.head.p0_logits(self.h, self.ent), self.leg0f)              # [B, T, P0]
+        full = self.logp_t[:, ix.G0_T].unsqueeze(-1) + logp0[:, ix.G0_T, ix.G0_P0].unsqueeze(-1) + lp1
         out = full[:, ix.A_G0, ix.A_P1]
         return out.masked_fill(~self.mask, float("-inf"))
 
@@ -418,7 +514,7 @@ class Policy(nn.Module):
         return self.arch if self.head_kind == "dense" else f"{self.arch}:{self.head_kind}"
 
     def forward_eval(self, observations, state=None):
-        inp = obs_inputs(self.ix, observations)
+        inp = obs_inputs(self.ix, observations, flat=self.arch == "flat")
         h, ent = self.enc(inp)
         return self.head(h, ent, inp["mask"]), self.critic(h)
 

@@ -355,7 +355,7 @@ N_PLACES, N_HAND, N_OPT = 24, 50, 64
 # The entities the factored head points at: rows of one table [places | hand slots | options | null].
 ENT_PLACE, ENT_HAND, ENT_OPT = 0, N_PLACES, N_PLACES + N_HAND
 N_ENT = N_PLACES + N_HAND + N_OPT
-ENT_NULL = N_ENT           # a zero row: the entity of an action that names none
+ENT_NULL = N_ENT           # "no entity" while the head tables are built (then entity 0 stands in: head_tables)
 
 
 def parse_arch(arch, head=None):
@@ -386,14 +386,18 @@ _TABLES = {}
 
 def head_tables():
     """The factored head's index tables (numpy, built once from the action space):
-      T, P0 (= 64), P1 (= 6): types, widest p0 and p1;
+      T, P0 (= 64), P1 (= 6): types, widest p0 and p1; OFF / N0 / N1 [T]: each type's block
+      (first flat id, p0 and p1 sizes);
       G0 = the (type, p0) pairs in flat order (NG0 of them), G0_T / G0_P0 their parts;
       TP0[t, p0]: the pair's index (NG0 past the type's p0 values);
       P0FLAT[g, p1]: the flat action (NUM_ACTIONS past the type's p1 values);
       A_T / A_P0 / A_P1 / A_G0 [NUM_ACTIONS]: each flat action's parts and pair;
-      ENT0[t, p0]: the entity p0 names (ENT_NULL for none);
+      ENT0[t, p0]: the entity p0 names (0 where none: the score cannot matter there);
+      P0_GROUPS [(table, first entity, width, types)], L0IDX [T, P0], L0_WIDTH: the p0 scores
+      per entity table and where each (t, p0) finds its score; L0ROW [T, P0]: the same within one
+      row's scores [my places 0..11 | hand slots | options | 0] (azuki.policy.Factored);
       KIND[t]: the p1 kind of a type whose p1 has several values (-1: one value);
-      KIND_TGT[k, p1]: the entity a place-valued p1 names (ENT_NULL past the values);
+      KIND_TGT[k, p1]: the place a place-valued p1 names (0 past the values);
       KIND_LIN[k]: True for the kind scored by a linear layer (the ability index)."""
     if "head" in _TABLES:
         return _TABLES["head"]
@@ -459,8 +463,40 @@ def head_tables():
             kind_lin[k] = True
         else:
             kind_tgt[k, :len(tg)] = tg
+    # p0 scores are computed per entity table (my places, hand slots, options), only for the types
+    # that point into it: P0_GROUPS[(table, start, width)] = types; L0IDX[t, p0] indexes the
+    # concatenation of those score blocks (+ one 0 at the end for one-valued types and pads).
+    groups, l0idx, pos = [], np.zeros((n_t, p0w), dtype=np.int64), 0
+    for table, start, width in (("place", ENT_PLACE, N_PLACES // 2), ("hand", ENT_HAND, N_HAND),
+                                ("opt", ENT_OPT, N_OPT)):
+        ts = [t for t in range(n_t) if n0[t] > 1 and start <= ent0[t, 0] < start + width]
+        for t in ts:
+            assert ((ent0[t, :n0[t]] >= start) & (ent0[t, :n0[t]] < start + width)).all()
+        groups.append((table, start, width, np.array(ts, dtype=np.int64)))
+        for j, t in enumerate(ts):
+            l0idx[t, :n0[t]] = pos + j * width + ent0[t, :n0[t]] - start
+        pos += len(ts) * width
+    for t in range(n_t):
+        if n0[t] == 1:
+            l0idx[t, :] = pos
+        else:
+            l0idx[t, n0[t]:] = pos
+    assert len(np.unique(np.concatenate([g[3] for g in groups]))) == int((n0 > 1).sum())
+    # one row's p0 scores [my places 0..11 | hand slots | options | 0]: L0ROW[t, p0] indexes them
+    l0row = np.full((n_t, p0w), N_PLACES // 2 + N_HAND + N_OPT, dtype=np.int64)
+    for t in range(n_t):
+        if n0[t] == 1:
+            continue
+        e = ent0[t, :n0[t]]
+        l0row[t, :n0[t]] = np.where(e < ENT_HAND, e - ENT_PLACE, np.where(e < ENT_OPT, N_PLACES // 2 + e - ENT_HAND,
+                                                                          N_PLACES // 2 + N_HAND + e - ENT_OPT))
+    # entity 0 stands in for "none" wherever the score cannot matter (one-valued levels, masked pads)
+    ent0 = np.where(ent0 == ENT_NULL, 0, ent0)
+    kind_tgt = np.where(kind_tgt == ENT_NULL, 0, kind_tgt)
+    assert (kind_tgt < N_PLACES).all()
     g0a = np.array(g0, dtype=np.int64)
-    tb = dict(T=n_t, P0=p0w, P1=p1w, NG0=ng0, G0_T=g0a[:, 0], G0_P0=g0a[:, 1], TP0=tp0, P0FLAT=p0flat,
+    offs = np.array([int(np.flatnonzero(parts[:, 0] == t)[0]) for t in range(n_t)])
+    tb = dict(L0ROW=l0row, OFF=offs, N0=n0, N1=n1, P0_GROUPS=groups, L0IDX=l0idx, L0_WIDTH=pos + 1, T=n_t, P0=p0w, P1=p1w, NG0=ng0, G0_T=g0a[:, 0], G0_P0=g0a[:, 1], TP0=tp0, P0FLAT=p0flat,
               A_T=parts[:, 0], A_P0=parts[:, 1], A_P1=parts[:, 2], A_G0=a_g0, ENT0=ent0, KIND=kind,
               G0_KIND=kind[g0a[:, 0]], G0_ENT=ent0[g0a[:, 0], g0a[:, 1]], KIND_TGT=kind_tgt, KIND_LIN=kind_lin,
               K=len(kinds))
@@ -499,20 +535,31 @@ def legal_levels(mask):
     return mask, m3, p0leg, p0leg.any(axis=-1)
 
 
-def _p1_logits(w, h, entx, kind, ent):
-    """p1 logits [B, N, P1] of the pairs whose p1 kind is kind [N] and p0 entity ent [N] (rows of
-    entx [B, N_ENT + 1, D]); kind -1 (one p1 value) scores anything (that level is exact 0)."""
+def _p1_logits(w, h, ent, kind, e):
+    """p1 logits [B, N, P1] of the pairs whose p1 kind is kind [N] and p0 entity e [N] (rows of
+    ent [B, N_ENT, D]); kind -1 (one p1 value) scores anything (that level is exactly 0)."""
     tb = head_tables()
-    b, d = h.shape[0], entx.shape[-1]
+    b, d = h.shape[0], ent.shape[-1]
     kc = np.maximum(kind, 0)
     zh = _lin(w, "head.z_h", h).reshape(b, tb["K"], d)[:, kc]                        # [B, N, D]
-    ze = _lin(w, "head.z_e", entx[:, ent], bias=False).reshape(b, len(ent), tb["K"], d)
-    ze = ze[:, np.arange(len(ent)), kc]                                               # [B, N, D]
+    ze = _lin(w, "head.z_e", ent[:, e], bias=False).reshape(b, len(e), tb["K"], d)
+    ze = ze[:, np.arange(len(e)), kc]                                                 # [B, N, D]
     z = _relu(zh + ze)
-    s = z @ entx.transpose(0, 2, 1)                                                   # [B, N, N_ENT + 1]
-    place = np.take_along_axis(s, np.broadcast_to(tb["KIND_TGT"][kc][None], (b, len(ent), tb["P1"])), axis=2)
+    s = z @ ent[:, :N_PLACES].transpose(0, 2, 1)                                      # [B, N, 24]
+    place = np.take_along_axis(s, np.broadcast_to(tb["KIND_TGT"][kc][None], (b, len(e), tb["P1"])), axis=2)
     lin = _lin(w, "head.ab", z)
     return np.where(tb["KIND_LIN"][kc][None, :, None], lin, place) + w["head.b1"][kc][None]
+
+
+def _p0_logits(w, h, ent):
+    """p0 logits [B, T, P0]: q_t(h) . entity(t, p0), per entity table (head_tables' P0_GROUPS)."""
+    tb = head_tables()
+    b, d = h.shape[0], ent.shape[-1]
+    q = _lin(w, "head.q0", h).reshape(b, tb["T"], d)
+    blocks = [(q[:, ts] @ ent[:, start:start + width].transpose(0, 2, 1)).reshape(b, -1)
+              for _, start, width, ts in tb["P0_GROUPS"]]
+    flat = np.concatenate(blocks + [np.zeros((b, 1), dtype=q.dtype)], axis=1)
+    return flat[:, tb["L0IDX"]] + w["head.b0"]
 
 
 def factored_log_probs(w, h, ent, mask):
@@ -523,14 +570,10 @@ def factored_log_probs(w, h, ent, mask):
     b = h.shape[0]
     mask, m3, p0leg, tleg = legal_levels(mask)
     ent = np.broadcast_to(ent, (b,) + ent.shape[1:])
-    entx = np.concatenate([ent, np.zeros((b, 1, ent.shape[-1]), dtype=ent.dtype)], axis=1)
     logp_t = _mls(_lin(w, "head.tlin", h), tleg)
-    q = _lin(w, "head.q0", h).reshape(b, tb["T"], -1)
-    s = q @ entx.transpose(0, 2, 1)                                                   # [B, T, N_ENT + 1]
-    l0 = np.take_along_axis(s, np.broadcast_to(tb["ENT0"][None], (b,) + tb["ENT0"].shape), axis=2) + w["head.b0"]
-    logp0 = _mls(l0, p0leg | ~tleg[..., None])
+    logp0 = _mls(_p0_logits(w, h, ent), p0leg | ~tleg[..., None])
     p0any = m3.any(axis=-1)
-    logp1 = _mls(_p1_logits(w, h, entx, tb["G0_KIND"], tb["G0_ENT"]), m3 | ~p0any[..., None])
+    logp1 = _mls(_p1_logits(w, h, ent, tb["G0_KIND"], tb["G0_ENT"]), m3 | ~p0any[..., None])
     full = logp_t[:, tb["G0_T"], None] + logp0[:, tb["G0_T"], tb["G0_P0"], None] + logp1     # [B, NG0, P1]
     out = full[:, tb["A_G0"], tb["A_P1"]]
     return np.where(mask, out, -np.inf)
@@ -679,16 +722,18 @@ def _check_obs(obs):
     return obs.reshape(-1, obs.shape[-1])
 
 
-def obs_inputs(obs):
+def obs_inputs(obs, flat=False):
     """THE observation side of the numpy networks: uint8 observations [B, OBS_LEN (+ extra
     columns)] -> the entity inputs {place_x [B, 24, F], place_id [B, 24], hand_x, hand_id,
     opt_x, opt_id, bags (card counts [B, n_bags, n_cards], none counted), glob_x [B, G],
     glob_id [B, K], flat [B, W], mask [B, NUM_ACTIONS]}. azuki.policy.obs_inputs is its torch
-    twin."""
+    twin. flat=True: only {flat, mask} (what the flat encoder reads)."""
     from .envs import mask_from_obs
     t = obs_tables()
     u = _check_obs(obs)
     s = u.view(np.int8)
+    if flat:
+        return dict(flat=_features(u, s, t["flat"])[:, 0], mask=mask_from_obs(u))
     b, nc = len(u), t["n_cards"]
     counts = np.zeros((b, t["n_bags"] * nc), dtype=np.float32)
     np.add.at(counts, (np.arange(b)[:, None], t["list_bag"] * nc + u[:, t["list_cols"]]), 1.0)
@@ -698,7 +743,7 @@ def obs_inputs(obs):
                 hand_x=_features(u, s, t["hand"]), hand_id=u[:, t["hand_id"]].astype(np.int64),
                 opt_x=_features(u, s, t["opt"]), opt_id=u[:, t["opt_id"]].astype(np.int64), bags=counts,
                 glob_x=_features(u, s, t["glob"])[:, 0], glob_id=u[:, t["glob_id"]].astype(np.int64),
-                flat=_features(u, s, t["flat"])[:, 0], mask=mask_from_obs(u))
+                mask=mask_from_obs(u))
 
 
 def _structured(w, inp):
@@ -756,7 +801,7 @@ class NumpyPolicy:
                                   f"({type(e).__name__}: {e})") from None
 
     def forward(self, obs):
-        inp = obs_inputs(obs)
+        inp = obs_inputs(obs, flat=self.arch == "flat")
         h, ent = self._enc(self.w, inp)
         value = _lin(self.w, "critic", h)[:, 0].astype(np.float32)
         if self.head == "dense":

@@ -7,14 +7,21 @@ forward + log-probability of the stored actions + entropy + backward + Adam.
 Prints agent-steps/s (batch rows / seconds per iteration, median of
 `--reps`) for each architecture spec, with azuki.sampler as the sampler.
 
-    .venv-puffer/bin/python bench/learner_micro.py [--threads 2] [--archs flat structured:factored ...]
+    PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py [--threads 2] [--archs flat structured:factored ...]
+
+(PYTHONPATH=.: the tree's azuki, not an installed copy.)
 """
 import argparse
+import os
 import statistics
 import time
 
-import numpy as np
-import torch
+# torch's OpenMP threads spin at every barrier by default: on a loaded 2-core machine that costs
+# several times the work (azuki train sets the same, azuki/train.py)
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
 
 
 def observations(n, seed=0):

@@ -85,8 +85,8 @@ def test_probabilities_are_exact_under_the_mask(obs, arch):
 
 
 def test_entropy_is_the_documented_quantity(obs):
-    """H(type) + sum_t p(t) H(p0|t) exact, + H(p1|t*,p0*) at the action: its expectation over
-    the policy's actions is the exact entropy of the flat distribution."""
+    """H(type) exact + H(p0|t*) + H(p1|t*,p0*) at the action: its expectation over the policy's
+    actions is the exact entropy of the flat distribution (the chain rule)."""
     pol = policy()
     rows = obs[::40]
     with torch.no_grad():
