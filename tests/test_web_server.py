@@ -760,3 +760,33 @@ def test_newest_run_finds_a_torch_checkpoint_by_its_json(tmp_path):
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "play.json").write_text("{}")
     assert newest_run(str(tmp_path)) == str(ck / "latest")
+
+
+def test_remote_mode_serves_each_seat_to_its_own_key(server):
+    """Two machines (issue 28): a remote game has a key per seat; each key
+    opens its seat only (403 otherwise, nothing changed); the server stays
+    authoritative (an action for the other seat is refused); a seat learns
+    whether the other seat's page has come ("absent" until it asks)."""
+    app, url = server
+    st, r = call(url, "POST", "/api/new", {"mode": "remote", "seed": 5})
+    assert st == 200 and r["mode"] == "remote" and set(r["keys"]) == {"0", "1"}
+    gid, keys = r["game"], r["keys"]
+    p0 = state(url, gid, 0, keys["0"])
+    assert p0["mode"] == "remote" and p0["peer"] == "absent"
+    for seat, key in ((1, keys["0"]), (0, keys["1"]), (1, keys["1"] + "x")):
+        st, e = call(url, "GET", f"/api/game/{gid}?seat={seat}&key={key}")
+        assert st == 403 and "key" in e["error"]
+    assert state(url, gid, 0, keys["0"])["peer"] == "absent"     # a wrong key is nobody's presence
+    p1 = state(url, gid, 1, keys["1"])
+    # seen (connected, or away on a machine slow enough: presence is a time window)
+    assert p1["peer"] != "absent" and state(url, gid, 0, keys["0"])["peer"] != "absent"
+    assert p1["view"]["players"][0]["hand"] != p0["view"]["players"][0]["hand"] or all(
+        c is None for c in p1["view"]["players"][0]["hand"])
+    d = p0["decider"]
+    pd = state(url, gid, d, keys[str(d)])
+    st, e = call(url, "POST", f"/api/game/{gid}/act", {"seat": 1 - d, "key": keys[str(1 - d)],
+                                                       "token": pd["token"], "action": pd["legal"][0]["id"]})
+    assert st == 409 and "not seat" in e["error"]
+    st, q = call(url, "POST", f"/api/game/{gid}/act", {"seat": d, "key": keys[str(d)], "token": pd["token"],
+                                                       "action": pd["legal"][0]["id"]})
+    assert st == 200 and q["token"] != pd["token"]

@@ -88,3 +88,36 @@ def test_titles_name_the_card_and_what_it_does():
     assert words.place("p1.garden[0]", 0) == "the opponent's garden, slot 1"
     assert words.place("p0.leader", 0) == "your leader"
     assert words.place("p0.leader", None) == "Player 0's leader"
+
+
+def test_a_turn_the_engine_ends_itself_is_said():
+    """Rules §12.2: when END_TURN is a player's only action the engine applies
+    it; the log then says so (AUTO_END_TURN, before the TURN_END) instead of
+    the turn ending silently, and only then: a turn ended by END_TURN gets no
+    such line."""
+    words = Words(_card_table(azuki.CardSet.default()))
+    autos = explicit = 0
+    for seed in range(20):
+        sess = GameSession(("STT01", "STT02"), [None, None], seed=seed, names=words)
+        rng = random.Random(seed)
+        while not sess.game.is_terminal:
+            d = sess.game.current_player
+            p = sess.payload(d, 0)
+            n = len(sess.events)
+            a = rng.choice(p["legal"])
+            sess.act(d, p["token"], a["id"])
+            new = sess.events[n:]
+            ends = [i for i, e in enumerate(new) if e["type"] == "TURN_END"]
+            marks = [i for i, e in enumerate(new) if e["type"] == "AUTO_END_TURN"]
+            if a["type"] == "END_TURN":
+                explicit += 1
+                assert len(marks) == len(ends) - 1
+            else:
+                assert len(marks) == len(ends)
+            for i in marks:
+                assert new[i + 1]["type"] == "TURN_END" and new[i + 1]["player"] == new[i]["player"]
+                assert new[i]["texts"][new[i]["player"]].startswith("You had nothing else to do")
+                autos += 1
+        if autos >= 3 and explicit:
+            break
+    assert autos and explicit, (autos, explicit)
