@@ -18,6 +18,10 @@
 # e.g. NEW_ARGS="--set league.snapshot_steps=40000" for a short budget on a
 # slow machine, where REV's 1.5 minutes are fewer steps than 200,000. On a shared machine compare the ratio, not absolute figures
 # taken at different times, and note the load (printed).
+# OMP_WAIT_POLICY: this tree's `azuki train` sets PASSIVE for torch's threads
+# unless the environment sets it (docs/training.md, Speed); older revisions
+# spin, which on a loaded machine costs them 3-4x. Export OMP_WAIT_POLICY=PASSIVE
+# (or ACTIVE) to run both sides alike and measure the rest of the difference.
 #
 #   bash bench/train_compare.sh 4310ef3                  # 3 runs of 400,000 steps each (~20-30 min)
 #   bash bench/train_compare.sh 4310ef3 3 400000 HEAD    # the committed HEAD instead of this tree
@@ -53,6 +57,7 @@ run_one() {
     python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(round(s["steps"] / (s["train_minutes"] * 60)))' \
         "$out/summary.json"
 }
+echo "OMP_WAIT_POLICY: ${OMP_WAIT_POLICY:-unset: the default of each side}"
 base=() head=()
 for ((i = 0; i < runs; i++)); do
     b=$(run_one "$tmp/base" "$tmp/run-base-$i")
