@@ -78,11 +78,16 @@ def main(argv=None):
         # 1. the set-up form
         page.goto(url)
         page.wait_for_selector("body[data-ready='1']")
-        page.select_option("#opponent", "ckpt:reference")
+        # the reference checkpoint when this build can load it, else greedy (the reference is retrained
+        # after an observation-layout change: tools/make_reference.sh)
+        opp = "ckpt:reference" if app.ckpts.get("reference", (0, 0, "missing"))[2] is None else "greedy"
+        if opp != "ckpt:reference":
+            print(f"reference checkpoint unavailable ({app.ckpts.get('reference')}): playing greedy", file=sys.stderr)
+        page.select_option("#opponent", opp)
         shot(page, "setup")
         # 2. a game against the reference checkpoint: the board mid-game, a card selected, a prompt
         rng = random.Random(4)
-        start(page, url, opponent="ckpt:reference", seed=12)
+        start(page, url, opponent=opp, seed=12)
         got_select = got_prompt = False
         for _ in range(400):
             p = payload(page)
@@ -120,6 +125,15 @@ def main(argv=None):
         start(page, url, mode="hotseat", seed=5)
         page.wait_for_selector("#handover:not(.hidden)")
         shot(page, "handover")
+        # 4. two machines: the host's page with the invite links, waiting for the other player
+        page.evaluate("() => sessionStorage.clear()")
+        start(page, url, mode="remote", seed=5)
+        page.wait_for_selector("#invite-1")
+        other = browser.new_context(viewport={"width": 1440, "height": 1000}).new_page()
+        other.goto(page.input_value("#invite-1"))
+        other.wait_for_function("() => window.AZUKI && window.AZUKI.S.payload")
+        page.wait_for_function("() => !document.querySelector('#waiting').textContent.includes('to join')")
+        shot(page, "remote")
         browser.close()
     for s in shots:
         print("wrote", s)
