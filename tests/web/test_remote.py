@@ -10,6 +10,7 @@ after a file is opened, and a turn the engine ends by itself is said.
 Real headless Chromium (Debian's `chromium`, Playwright), as tests/web/test_browser.py."""
 import json
 import random
+import re
 
 import pytest
 
@@ -25,6 +26,18 @@ if chromium_path() is None:
 from test_browser import check_board, session_of, start, wait_idle  # noqa: E402
 
 TIMEOUT = 30000
+# what the page must never show (tests/test_web_words.py checks the server's words the same way)
+FORBIDDEN = [re.compile(p) for p in (r"(?i)\boption \d", r"(?i)\bmode \d", r"(?i)a player chooses",
+                                     r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b", r"\b[a-z]+_[a-z_]+\b", r"\bp[01]\.[a-z_]+",
+                                     r"(?i)an effect applies", r"\bP[01]\b")]
+SHOWN_JS = """() => ['#midbar', '#prompt', '#log', '#rp-last-action', '#board .badges']
+    .flatMap(s => [...document.querySelectorAll(s)]).map(e => e.innerText).join('\\n')"""
+
+
+def check_words(pg):
+    text = pg.evaluate(SHOWN_JS)
+    bad = [(p.pattern, p.search(text).group()) for p in FORBIDDEN if p.search(text)]
+    assert not bad, (bad, text[:3000])
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +135,7 @@ def test_two_machines_invite_reconnect_and_wrong_key(pages, server):
         for s, pg in pgs.items():
             wait_token(pg, tok)
             check_board(pg, json.loads(json.dumps(seat_view(sess.game, s))))
+            check_words(pg)
         other = pgs[1 - d]
         other.wait_for_function("() => document.querySelector('#waiting').textContent.includes('Waiting for the other player')")
         assert other.locator("#prompt button.opt:not([disabled])").count() == 0
@@ -183,6 +197,7 @@ def test_replay_viewer_keeps_the_live_game(pages, server, tmp_path):
     pg.wait_for_function("() => document.querySelector('#game').dataset.replayStep === '1'")
     pg.keyboard.press("End")
     pg.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{len(rep['steps'])}'")
+    check_words(pg)
     # every hand card's name fits its tile (full view: both hands)
     over = pg.evaluate("""() => [...document.querySelectorAll('#board .card .name, #hand .card .name')]
         .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > e.parentElement.getBoundingClientRect().right + 1)
@@ -217,6 +232,7 @@ def test_hand_stays_in_sight_while_a_prompt_is_open(pages, server):
                             prompt: p.top < innerHeight && p.bottom > 0}; }""")
                 assert vis == {"hand": True, "prompt": True}, vis
                 assert pg.locator("#hand .card").count() == len(pay["view"]["players"][pay["view"]["seat"]]["hand"])
+                check_words(pg)
                 title = pg.text_content("#prompt-title")
                 assert title and "option" not in title.lower() and "mode " not in title.lower()
                 return

@@ -79,6 +79,8 @@ function setStatus(text, isError) {
 }
 
 // ---- cards and text ---------------------------------------------------------------------
+// a status or keyword as a word ("EFFECT_IMMUNE" -> "effect immune"): no engine identifier on screen
+const word = (name) => String(name).toLowerCase().replace(/_/g, " ");
 const card = (id) => (META && META.cards[id]) || { id, name: id };
 const docOf = (table, name) => {
   const row = (META[table] || []).find((r) => r.name === String(name).toUpperCase());
@@ -97,13 +99,13 @@ function hoverText(id, field) {
   if (c.health !== undefined && c.health !== null) st.push(`health ${c.health}`);
   if (c.gate_points) st.push(`gate points ${c.gate_points}`);
   if (st.length) lines.push(st.join(" · "));
-  if (c.keywords && c.keywords.length) lines.push("Keywords: " + c.keywords.join(", "));
+  if (c.keywords && c.keywords.length) lines.push("Keywords: " + c.keywords.map(word).join(", "));
   if (c.text) lines.push("", c.text);
   if (field) {
     const now = [];
     if (field.attack !== undefined) now.push(`attack ${field.attack}`);
     if (field.health !== undefined) now.push(`health ${field.health - (field.damage || 0)}/${field.health}`);
-    if (field.statuses && field.statuses.length) now.push(field.statuses.join(", "));
+    if (field.statuses && field.statuses.length) now.push(field.statuses.map(word).join(", "));
     if (now.length) lines.push("", "Now: " + now.join(" · "));
   }
   return lines.join("\n");
@@ -127,7 +129,7 @@ function tile(id, field, where, extraCls) {
     if (field.tapped) t.classList.add("tapped");
     const badges = el("div", "badges");
     for (const s of field.statuses || []) {
-      const b = el("span", "badge status-" + String(s).toLowerCase(), s);
+      const b = el("span", "badge status-" + String(s).toLowerCase(), word(s));
       b.title = docOf("statuses", s);
       badges.append(b);
     }
