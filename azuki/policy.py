@@ -121,18 +121,18 @@ class _ObsIndex(nn.Module):
     def features(self, u, s, name):
         """float32 [B, R, F] features of block `name` (azuki.policy_np._features)."""
         parts = []
+        b = u.shape[0]
         for op in self.blocks[name]:
             col, k = getattr(self, f"{name}_{op}_col"), getattr(self, f"{name}_{op}_k")
-            if op == "NUM":
-                parts.append(u[:, col].float() * k)
-            elif op == "SNUM":
-                parts.append(s[:, col].float() * k)
+            v = torch.index_select(s if op == "SNUM" else u, 1, col.reshape(-1)).reshape((b,) + tuple(col.shape))
+            if op in ("NUM", "SNUM"):
+                parts.append(v.float() * k)
             elif op == "EQ":
-                parts.append((u[:, col] == k).float())
+                parts.append((v == k).float())
             elif op == "GT":
-                parts.append((u[:, col] > k).float())
+                parts.append((v > k).float())
             else:
-                parts.append(((u[:, col] >> k) & 1).float())
+                parts.append(((v >> k) & 1).float())
         return torch.cat(parts, dim=-1)
 
 
@@ -152,14 +152,17 @@ def obs_inputs(ix, obs, flat=False):
     if flat:
         return dict(flat=ix.features(u, s, "flat")[:, 0], mask=mask_from_obs(u))
     b, nc = u.shape[0], ix.n_cards
-    idx = ix.list_bag * nc + u[:, ix.list_cols].long()
+    idx = ix.list_bag * nc + torch.index_select(u, 1, ix.list_cols).long()
     counts = torch.zeros(b, ix.n_bags * nc, device=u.device).scatter_add_(
         1, idx, torch.ones(idx.shape, device=u.device)).reshape(b, ix.n_bags, nc)
     counts[..., 0] = 0.0
-    return dict(place_x=ix.features(u, s, "place"), place_id=u[:, ix.place_id].long(),
-                hand_x=ix.features(u, s, "hand"), hand_id=u[:, ix.hand_id].long(),
-                opt_x=ix.features(u, s, "opt"), opt_id=u[:, ix.opt_id].long(), bags=counts,
-                glob_x=ix.features(u, s, "glob")[:, 0], glob_id=u[:, ix.glob_id].long(), mask=mask_from_obs(u))
+    def ids(cols):
+        return torch.index_select(u, 1, cols).long()
+
+    return dict(place_x=ix.features(u, s, "place"), place_id=ids(ix.place_id),
+                hand_x=ix.features(u, s, "hand"), hand_id=ids(ix.hand_id),
+                opt_x=ix.features(u, s, "opt"), opt_id=ids(ix.opt_id), bags=counts,
+                glob_x=ix.features(u, s, "glob")[:, 0], glob_id=ids(ix.glob_id), mask=mask_from_obs(u))
 
 
 # ---- encoders ---------------------------------------------------------------------------------
@@ -192,11 +195,12 @@ class StructuredEncoder(nn.Module):
         emb = self.card.weight
         b = inp["place_x"].shape[0]
         # the card part of each entity layer: project the (small) embedding table, then gather
-        places = relu(self.place_x(inp["place_x"]) + self.place_c(emb)[inp["place_id"]] + self.place_pos)
-        hand = relu(self.hand_x(inp["hand_x"]) + self.hand_c(emb)[inp["hand_id"]] + self.hand_pos)
-        opts = relu(self.opt_x(inp["opt_x"]) + self.opt_c(emb)[inp["opt_id"]] + self.opt_pos)
+        lookup = nn.functional.embedding
+        places = relu(self.place_x(inp["place_x"]) + lookup(inp["place_id"], self.place_c(emb)) + self.place_pos)
+        hand = relu(self.hand_x(inp["hand_x"]) + lookup(inp["hand_id"], self.hand_c(emb)) + self.hand_pos)
+        opts = relu(self.opt_x(inp["opt_x"]) + lookup(inp["opt_id"], self.opt_c(emb)) + self.opt_pos)
         bags = relu(self.bags(torch.matmul(inp["bags"], emb).reshape(b, -1)))
-        glob = relu(self.glob(torch.cat([inp["glob_x"], emb[inp["glob_id"]].reshape(b, -1)], dim=1)))
+        glob = relu(self.glob(torch.cat([inp["glob_x"], lookup(inp["glob_id"], emb).reshape(b, -1)], dim=1)))
         x = torch.cat([places.reshape(b, -1), hand.sum(dim=1), opts.sum(dim=1), bags, glob], dim=1)
         return self.trunk(x), (places, hand, opts)
 
