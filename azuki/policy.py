@@ -236,6 +236,12 @@ class _HeadIndex(nn.Module):
                 self.register_buffer(k, torch.as_tensor(v), persistent=False)
         self.T, self.P0, self.P1, self.K, self.NG0 = tb["T"], tb["P0"], tb["P1"], tb["K"], tb["NG0"]
         self.type_blocks = [(int(o), int(a), int(c)) for o, a, c in zip(tb["OFF"], tb["N0"], tb["N1"])]
+        # the entity tables (places, hand slots, options) that p1's source and target entities lie in
+        def tables(ents):
+            return tuple(k for k, (lo, w) in enumerate(zip(_TABLE_STARTS, _TABLE_WIDTHS))
+                         if ((ents >= lo) & (ents < lo + w)).any())
+        self.p1_src = tables(tb["G0_ENT"][tb["G0_KIND"] >= 0])
+        self.p1_tgt = tables(tb["KIND_TGT"][~tb["KIND_LIN"]]) or (0,)
         self.groups = []
         for i, (_, start, width, ts) in enumerate(tb["P0_GROUPS"]):
             self.register_buffer(f"group{i}", torch.as_tensor(ts), persistent=False)
@@ -298,20 +304,21 @@ class FactoredHead(nn.Module):
         places = ent[0]
         d = places.shape[-1]
         kc = kind.clamp(min=0)
-        ev = _ent_rows(ent, e, tables=(0, 1))                                         # [B, N, D]
+        ev = _ent_rows(ent, e, tables=ix.p1_src)                                      # [B, N, D]
         if n == 1:      # the sampled / stored pair: index the kind's rows directly
             r = torch.arange(b, device=h.device)
             zh = self.z_h(h).reshape(b, ix.K, d)[r, kc[:, 0]]
             ze = self.z_e(ev[:, 0]).reshape(b, ix.K, d)[r, kc[:, 0]]
             z = torch.relu(zh + ze).unsqueeze(1)                                     # [B, 1, D]
-            tgt = _ent_rows(ent, ix.KIND_TGT[kc[:, 0]], tables=(0,))                  # [B, P1, D]
+            tgt = _ent_rows(ent, ix.KIND_TGT[kc[:, 0]], tables=ix.p1_tgt)             # [B, P1, D]
             place = (z * tgt).sum(-1).unsqueeze(1)                                   # [B, 1, P1]
         else:
             zh = self.z_h(h).reshape(b, 1, ix.K, d).expand(b, n, ix.K, d)
             ze = self.z_e(ev).reshape(b, n, ix.K, d)
             sel = kc.reshape(b, n, 1, 1).expand(b, n, 1, d)
             z = torch.relu(zh.gather(2, sel) + ze.gather(2, sel)).squeeze(2)        # [B, N, D]
-            place = torch.matmul(z, places.transpose(-1, -2)).gather(2, ix.KIND_TGT[kc])
+            allent = torch.cat([t.expand(b, -1, -1) for t in ent], dim=1)            # [B, N_ENT, D]
+            place = torch.bmm(z, allent.transpose(1, 2)).gather(2, ix.KIND_TGT[kc])
         lin = self.ab(z)
         return torch.where(ix.KIND_LIN[kc].unsqueeze(-1), lin, place) + self.b1[kc]
 

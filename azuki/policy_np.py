@@ -385,7 +385,8 @@ _TABLES = {}
 
 
 def head_tables():
-    """The factored head's index tables (numpy, built once from the action space):
+    """The factored head's index tables (numpy, built once from the action space and the kind of
+    each parameter csrc/azk_actions.def declares: a new action type needs no code here):
       T, P0 (= 64), P1 (= 6): types, widest p0 and p1; OFF / N0 / N1 [T]: each type's block
       (first flat id, p0 and p1 sizes);
       G0 = the (type, p0) pairs in flat order (NG0 of them), G0_T / G0_P0 their parts;
@@ -397,7 +398,7 @@ def head_tables():
       per entity table and where each (t, p0) finds its score; L0ROW [T, P0]: the same within one
       row's scores [my places 0..11 | hand slots | options | 0] (azuki.policy.Factored);
       KIND[t]: the p1 kind of a type whose p1 has several values (-1: one value);
-      KIND_TGT[k, p1]: the place a place-valued p1 names (0 past the values);
+      KIND_TGT[k, p1]: the entity a p1 value names (0 past the values);
       KIND_LIN[k]: True for the kind scored by a linear layer (the ability index)."""
     if "head" in _TABLES:
         return _TABLES["head"]
@@ -416,46 +417,34 @@ def head_tables():
     p0flat = np.full((ng0, p1w), NUM_ACTIONS, dtype=np.int64)
     a_g0 = tp0[parts[:, 0], parts[:, 1]]
     p0flat[a_g0, parts[:, 2]] = np.arange(NUM_ACTIONS)
-    row = 5                                  # AZK_ROW: garden / alley slots
+    # What each parameter names, from the kinds csrc/azk_actions.def declares (Game.describe reports
+    # them): the entity a value points at. Nothing here names an action type.
+    row = 5                                  # AZK_ROW: garden / alley slots (GARDEN / ALLEY values)
+    half = N_PLACES // 2                     # places of one side: 0 leader, 1..5 garden, 6..10 alley, 11 gate
+    point = {"HAND": lambda v: ENT_HAND + v, "GARDEN": lambda v: ENT_PLACE + 1 + v,
+             "ALLEY": lambda v: ENT_PLACE + 1 + row + v, "HOLDER": lambda v: ENT_PLACE + v,
+             "SOURCE": lambda v: ENT_PLACE + v, "ENEMY_HOLDER": lambda v: ENT_PLACE + half + v,
+             "OPTION": lambda v: ENT_OPT + v}
+    game = _core.Game(seed=0)
     ent0 = np.full((n_t, p0w), ENT_NULL, dtype=np.int64)
     kinds, kind = [], np.full(n_t, -1, dtype=np.int64)
-
-    def p1_kind(t, targets):
-        kind[t] = len(kinds)
-        kinds.append(targets)
-
     for t, name in enumerate(names):
-        if name in ("PLAY_ENTITY_TO_GARDEN", "PLAY_ENTITY_TO_ALLEY", "PLAY_WEAPON", "PLAY_SPELL_MAIN",
-                    "PLAY_SPELL_RESPONSE"):
-            assert n0[t] == N_HAND, (name, n0[t])
-            ent0[t, :N_HAND] = ENT_HAND + np.arange(N_HAND)
-        elif name == "ATTACK":               # p0 0 leader, 1..5 garden slot + 1 = my place p0
-            ent0[t, :n0[t]] = ENT_PLACE + np.arange(n0[t])
-        elif name == "DECLARE_DEFENDER":     # p0 garden slot s = my place 1 + s
-            ent0[t, :n0[t]] = ENT_PLACE + 1 + np.arange(n0[t])
-        elif name == "PORTAL_GATE":          # p0 alley slot s = my place 1 + row + s
-            ent0[t, :n0[t]] = ENT_PLACE + 1 + row + np.arange(n0[t])
-        elif name == "ACTIVATE_ABILITY":     # p0 0 leader, 1..5 garden, 6..10 alley = my place p0
-            ent0[t, :n0[t]] = ENT_PLACE + np.arange(n0[t])
-        elif name == "CHOOSE":
-            assert n0[t] == N_OPT, (name, n0[t])
-            ent0[t, :N_OPT] = ENT_OPT + np.arange(N_OPT)
-        else:
-            assert n0[t] == 1, (name, n0[t])
+        first = int(np.flatnonzero(parts[:, 0] == t)[0])
+        pk = {d["param"]: d["kind"] for d in game.describe(first)["params"]}
+        k0, k1 = pk.get(0, "NONE"), pk.get(1, "NONE")
+        if n0[t] > 1:
+            if k0 not in point:
+                raise AssertionError(f"action type {name}: the factored head cannot point a p0 of kind {k0}")
+            ent0[t, :n0[t]] = [point[k0](v) for v in range(n0[t])]
         if n1[t] == 1:
             continue
-        if name in ("PLAY_ENTITY_TO_GARDEN", "PORTAL_GATE"):     # a garden slot s: my place 1 + s
-            p1_kind(t, ENT_PLACE + 1 + np.arange(n1[t]))
-        elif name == "PLAY_ENTITY_TO_ALLEY":                     # an alley slot s: my place 1 + row + s
-            p1_kind(t, ENT_PLACE + 1 + row + np.arange(n1[t]))
-        elif name == "PLAY_WEAPON":                              # holder 0 leader, 1..5 garden: my place p1
-            p1_kind(t, ENT_PLACE + np.arange(n1[t]))
-        elif name == "ATTACK":                                   # target: the opponent's place p1
-            p1_kind(t, ENT_PLACE + N_PLACES // 2 + np.arange(n1[t]))
-        elif name == "ACTIVATE_ABILITY":                         # the ability index: a linear layer
-            p1_kind(t, None)
+        kind[t] = len(kinds)
+        if k1 == "ABILITY":                  # an index into the source card's abilities: a linear layer
+            kinds.append(None)
+        elif k1 in point:
+            kinds.append(np.array([point[k1](v) for v in range(n1[t])]))
         else:
-            raise AssertionError(f"action type {name}: no p1 scoring declared")
+            raise AssertionError(f"action type {name}: the factored head cannot score a p1 of kind {k1}")
     kind_tgt = np.full((len(kinds), p1w), ENT_NULL, dtype=np.int64)
     kind_lin = np.zeros(len(kinds), dtype=bool)
     for k, tg in enumerate(kinds):
@@ -493,7 +482,6 @@ def head_tables():
     # entity 0 stands in for "none" wherever the score cannot matter (one-valued levels, masked pads)
     ent0 = np.where(ent0 == ENT_NULL, 0, ent0)
     kind_tgt = np.where(kind_tgt == ENT_NULL, 0, kind_tgt)
-    assert (kind_tgt < N_PLACES).all()
     g0a = np.array(g0, dtype=np.int64)
     offs = np.array([int(np.flatnonzero(parts[:, 0] == t)[0]) for t in range(n_t)])
     tb = dict(L0ROW=l0row, OFF=offs, N0=n0, N1=n1, P0_GROUPS=groups, L0IDX=l0idx, L0_WIDTH=pos + 1, T=n_t, P0=p0w, P1=p1w, NG0=ng0, G0_T=g0a[:, 0], G0_P0=g0a[:, 1], TP0=tp0, P0FLAT=p0flat,
@@ -545,7 +533,7 @@ def _p1_logits(w, h, ent, kind, e):
     ze = _lin(w, "head.z_e", ent[:, e], bias=False).reshape(b, len(e), tb["K"], d)
     ze = ze[:, np.arange(len(e)), kc]                                                 # [B, N, D]
     z = _relu(zh + ze)
-    s = z @ ent[:, :N_PLACES].transpose(0, 2, 1)                                      # [B, N, 24]
+    s = z @ ent.transpose(0, 2, 1)                                                    # [B, N, N_ENT]
     place = np.take_along_axis(s, np.broadcast_to(tb["KIND_TGT"][kc][None], (b, len(e), tb["P1"])), axis=2)
     lin = _lin(w, "head.ab", z)
     return np.where(tb["KIND_LIN"][kc][None, :, None], lin, place) + w["head.b1"][kc][None]
