@@ -208,10 +208,15 @@ class Words:
             return None
         src = pr.get("source")
         source = self.name(src) if src else "an effect"
-        does = self.ability_text(source_ability) if source_ability else ""
+        mine = seat is None or pr.get("chooser") == seat
+        # the ability's text only as far as the view shows its card: the chooser's view names the
+        # source; the other seat reads an ability another card runs (RUN_ABILITY: a spell resolved
+        # from the hand) only as the source's own printed text
+        does = ""
+        if source_ability and src and (mine or source_ability.get("card") == src):
+            does = self.ability_text(source_ability)
         if not does and src:
             does = _clean((self.cards.get(src) or {}).get("text") or "")
-        mine = seat is None or pr.get("chooser") == seat
         what = self._what(pr, seat if seat is not None else pr.get("chooser"))
         who = "" if mine else ("The opponent is choosing" if seat is not None else f"Player {pr.get('chooser')} is choosing")
         kind = pr.get("kind")
