@@ -53,7 +53,7 @@ PLAY_TYPES = ("PLAY_ENTITY_TO_GARDEN", "PLAY_ENTITY_TO_ALLEY", "PLAY_WEAPON", "P
 # Thresholds (docs/balance.md)
 MATCHUP_BAND = (0.40, 0.60)       # flag a matchup outside this band
 TARGET_BAND = (0.45, 0.55)        # --suggest stops when every matchup is inside this one
-PLAYED_BAND = (0.35, 0.65)        # flag win-rate-when-played outside this band (interval excluding 50 %)
+PLAYED_GAP = 0.15                 # flag win-rate-when-played this far from the deck's own win rate
 SKILL_GAP = 0.10                  # flag a deck whose overall win rate moves more between bot levels
 ALPHA = 0.05                      # family-wise error rate for importance (Holm)
 UNIT_GAMES = {"random": 2048, "greedy": 1024, "search": 16}
@@ -412,7 +412,7 @@ class Runner:
         weights = weights or [1] * len(specs)
         total = sum(weights)
         done = [sum(weights[i] for i in range(len(specs)) if results[i] is not None)]
-        bar = self.progress.pair(label) if self.progress is not None else None
+        bar = self.progress.pair(label) if self.progress is not None and todo else None   # none: all cached
 
         def finish(i, res):
             self._save(specs[i], res)
@@ -450,8 +450,6 @@ class Runner:
         else:
             for i in todo:
                 finish(i, run_unit(specs[i]))
-        if bar and not todo:
-            bar(total, total)
         self.seconds += time.perf_counter() - t0
         return results
 
@@ -599,10 +597,12 @@ def flags(doc, mats, cstats, imp):
             else:
                 out.append({"kind": "dead: legal but never chosen", "deck": d, "card": cid,
                             "detail": f"{c['opportunities']} opportunities in {c['legal_games']} games, never played"})
-        wp = c["win_rate_played"]
-        if outside(wp, PLAYED_BAND):
+        wp, wn = c["win_rate_played"], c["win_rate_not_played"]
+        base = (wp["wins"] + wn["wins"]) / c["games"] if c["games"] else 0.5     # the deck's rate in these games
+        if outside(wp, (base - PLAYED_GAP, base + PLAYED_GAP)):
             out.append({"kind": "played win rate outlier", "deck": d, "card": cid,
-                        "detail": f"{pct(wp)} when played (band {PLAYED_BAND[0]:.0%}-{PLAYED_BAND[1]:.0%})"})
+                        "detail": f"{pct(wp)} when played, {pct(wn)} when not; the deck wins {100 * base:.1f}% "
+                                  f"of these games"})
     if imp:
         for r in imp["rows"]:
             if r["significant"]:
@@ -779,7 +779,7 @@ def run_balance(cards, decks=None, bots=("greedy",), games=2000, seed=0, jobs=1,
     names = {c["id"]: c.get("name", c["id"]) for c in doc["cards"]}
     rep = {"format": FORMAT, "set": doc.get("name"), "set_sha256": hashlib.sha256(text.encode()).hexdigest(),
            "decks": decks, "bots": bots, "seed": seed, "games_per_pairing": games, "turn_cap": turn_cap,
-           "thresholds": {"matchup_band": MATCHUP_BAND, "target_band": TARGET_BAND, "played_band": PLAYED_BAND,
+           "thresholds": {"matchup_band": MATCHUP_BAND, "target_band": TARGET_BAND, "played_gap": PLAYED_GAP,
                           "skill_gap": SKILL_GAP, "alpha": ALPHA},
            "card_names": {c: names[c] for d in decks for c in main_cards(doc, d)},
            "matchups": mats, "card_stats": cst, "importance": imp, "flags": fl, "suggest": sug,
@@ -1004,7 +1004,7 @@ def cmd_balance(args):
     from .evaluate import Progress
     bots = [b for b in args.bots.split(",") if b]
     decks = [d for d in args.decks.split(",") if d] if args.decks else None
-    prog = None if args.quiet else Progress(interval=1.0, command="balance")
+    prog = None if args.quiet else Progress(interval=2.0, command="balance")
     try:
         rep = run_balance(args.cards, decks=decks, bots=bots, games=args.games, seed=args.seed, jobs=args.jobs,
                           ray_workers=args.ray, out=args.out, card_games=args.card_games,

@@ -72,9 +72,11 @@ def test_flags_on_synthetic_card_stats():
             "win_rate_not_played": rate(5, 10), "avg_turn_played": None, "copies_played": 0,
             "opportunities": 0, "legal_games": 0, "chosen": 0}
     chosen = dict(card, opportunities=7, legal_games=3)
-    hot = dict(card, played=rate(60, 100), win_rate_played=rate(58, 60), copies_played=70, opportunities=90,
-               legal_games=60, chosen=70)
-    cst = {"cards": {"D": {"X": card, "Y": chosen, "Z": hot}}}
+    # the deck wins (58 + 5) / 100 of these games; 58/60 when the card is played: [88.7, 99.1] > 63 + 15
+    hot = dict(card, games=100, played=rate(60, 100), win_rate_played=rate(58, 60),
+               win_rate_not_played=rate(5, 40), copies_played=70, opportunities=90, legal_games=60, chosen=70)
+    mild = dict(hot, win_rate_played=rate(45, 60), win_rate_not_played=rate(18, 40))   # 75 % vs deck 63 %
+    cst = {"cards": {"D": {"X": card, "Y": chosen, "Z": hot, "W": mild}}}
     fl = B.flags({}, [], cst, None)
     kinds = {(f["card"], f["kind"]) for f in fl}
     assert kinds == {("X", "dead: never legal"), ("Y", "dead: legal but never chosen"),
