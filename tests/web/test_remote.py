@@ -145,6 +145,7 @@ def test_two_machines_invite_reconnect_and_wrong_key(pages, server):
     rng = random.Random(3)
     pgs = {0: a, 1: b}
     reconnected = reloaded = False
+    notices = []
     for i in range(60):
         d = sess.game.current_player
         if sess.game.is_terminal:
@@ -154,6 +155,13 @@ def test_two_machines_invite_reconnect_and_wrong_key(pages, server):
             wait_token(pg, tok)
             check_board(pg, json.loads(json.dumps(seat_view(sess.game, s))))
             check_words(pg)
+        for pg in pgs.values():
+            # rules §12.2: a turn the engine ended by itself shows a notice with the log's line
+            auto = pg.evaluate("() => window.AZUKI.S.logs[window.AZUKI.S.seat]"
+                               ".filter(e => e.type === 'AUTO_END_TURN' && e.new).map(e => e.text)")
+            if auto:
+                assert pg.locator("#notice").is_visible() and pg.text_content("#notice") == auto[-1]
+                notices.append(auto[-1])
         other = pgs[1 - d]
         other.wait_for_function("() => document.querySelector('#waiting').textContent.includes('Waiting for the other player')")
         assert other.locator("#prompt button.opt:not([disabled])").count() == 0

@@ -466,6 +466,7 @@ function hint(where, on) {
 function addLog(seat, events) {
   // the events of the latest answer are marked new (what the opponent just did)
   const log = S.logs[seat];
+  if (!events.length) return;            // an empty poll keeps the last news marked
   for (const e of log) e.new = false;
   for (const e of events) log.push({ ...e, new: true });
 }
@@ -653,7 +654,10 @@ function afterPayload(p) {
   render(p);
   renderLog(S.logs[S.seat]);
   renderWaiting(p);
-  if (p.over) showGameOver(p);
+  if (p.over) {
+    if (g.mode === "remote") stopPolling();     // nothing more will happen in this game
+    showGameOver(p);
+  }
 }
 
 // remote play: what the other player is doing, and whether their page is there
@@ -702,7 +706,7 @@ function showGameOver(p) {
   const v = p.view;
   $("#gameover-title").textContent = "Game over";
   let t = resultText(v.result, v.end_reason);
-  if (S.game && S.game.mode === "bot" && String(v.result).startsWith("WIN_P")) {
+  if (S.game && S.game.mode !== "hotseat" && String(v.result).startsWith("WIN_P")) {
     t += Number(String(v.result).slice(5)) === S.seat ? " — you win!" : " — you lose.";
   }
   $("#gameover-text").textContent = t;
