@@ -76,8 +76,10 @@ def test_every_text_is_in_game_words(cards, decks):
             for view in (0, 1, "full"):
                 for t in texts_of(rep.payload(step, view)):
                     assert not bad_text(t), (t, bad_text(t))
-    assert kinds, "no prompt reached"
-    print(sorted(kinds))
+    # the prompt kinds these seeded games reach (so the check cannot quietly cover fewer)
+    want = {None: {"CARD", "YES_NO", "BOTTOM_ORDER", "HOLDER", "NUMBER"},
+            ("EXP01-FIRE", "EXP01-EARTH"): {"CARD", "MODE", "SLOT", "SEARCH", "TOP_ORDER"}}
+    assert want.get(cards and decks, set()) <= kinds, sorted(kinds)
 
 
 def test_titles_name_the_card_and_what_it_does():

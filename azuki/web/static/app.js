@@ -592,6 +592,11 @@ function showInvites() {
     row.append(i);
     box.append(row);
   }
+  if (["localhost", "127.0.0.1", "[::1]", "::1"].includes(location.hostname)) {
+    box.append(el("div", "note", "These links name this machine's loopback address: another machine cannot use " +
+      "them. Open this page by the address the other player reaches (a server started with --host and --expose: " +
+      "docs/play.md) and start the game there."));
+  }
 }
 
 function startPolling() {
