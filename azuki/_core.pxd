@@ -213,8 +213,6 @@ cdef extern from "cardset.h" nogil:
         char name[AZK_CARD_NAME_LEN]
         uint8_t card_type
         uint16_t keywords
-        uint8_t ability_count
-        uint16_t ability_first
 
     ctypedef struct azk_decklist:
         char name[AZK_DECK_NAME_LEN]

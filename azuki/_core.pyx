@@ -872,14 +872,8 @@ cdef class Game:
         cdef int32_t raw[16]
         if not 0 <= ai < NUM_ACTIONS or azk_describe(self.g, self.cs, ai, raw) != 0:
             raise ValueError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
-        owner = None
-        cdef int d
-        if raw[8] >= 0:
-            for d in range(self.cs.num_defs):
-                if self.cs.defs[d].ability_first <= raw[8] < self.cs.defs[d].ability_first + self.cs.defs[d].ability_count:
-                    owner = (d, raw[8] - self.cs.defs[d].ability_first)
-                    break
         pos = self._position()
+        owner = (raw[9], raw[10]) if raw[9] >= 0 else None
         return _text.describe(pos, [raw[i] for i in range(9)], owner, lambda: pos.prompt(_choose_action, _NO_OP))
 
     # ---- locations (one grammar: azuki/locations.py) ---------------------------

@@ -378,7 +378,7 @@ static const uint8_t PARAM_KIND[AZK_ACT_COUNT][2] = {
 #include "azk_actions.def"
 #undef AZK_ACTION
 };
-_Static_assert(AZK_DESCRIBE_LEN == 9, "azuki.h documents the nine fields of azk_describe");
+_Static_assert(AZK_DESCRIBE_LEN == 11, "azuki.h documents the eleven fields of azk_describe");
 
 static int card_or_none(int c) { return c == AZK_NONE ? -1 : c; }
 
@@ -434,5 +434,11 @@ int azk_describe(const azk_game *g, const azk_cardset *cs, int action, int32_t *
     /* every answer to a prompt answers the ability that asks it */
     if (g->phase == AZK_PHASE_PROMPT && g->vm.active) ability = g->vm.ability;
     out[8] = ability;
+    out[9] = out[10] = -1;
+    for (int d = 0; ability >= 0 && d < cs->num_defs; d++) /* whose ability (the card data names it) */
+        if (ability >= cs->defs[d].ability_first && ability < cs->defs[d].ability_first + cs->defs[d].ability_count) {
+            out[9] = d, out[10] = ability - cs->defs[d].ability_first;
+            break;
+        }
     return 0;
 }

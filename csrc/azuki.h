@@ -438,9 +438,11 @@ azk_status azk_resample(azk_game *g, const azk_cardset *cs, int player, uint64_t
  * player who would take it; out[6..7] the card p0 / p1 names (a hand card, the
  * card at a place, a CARD-like prompt option's card), -1 for none; out[8] the
  * ability it uses or answers (absolute index: an activated ability, a spell's
- * ability, the ability asking the pending prompt), -1 for none. Legal or not.
- * 0, or -1 (out unchanged) for an action out of range. */
-#define AZK_DESCRIBE_LEN 9
+ * ability, the ability asking the pending prompt), -1 for none; out[9..10]
+ * that ability's card definition and its number among the card's abilities
+ * (-1 for none). Legal or not. 0, or -1 (out unchanged) for an action out of
+ * range. */
+#define AZK_DESCRIBE_LEN 11
 int azk_describe(const azk_game *g, const azk_cardset *cs, int action, int32_t *out);
 
 #ifdef __cplusplus
