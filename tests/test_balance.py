@@ -84,6 +84,21 @@ def test_flags_on_synthetic_card_stats():
     assert "7 opportunities in 3 games" in next(f["detail"] for f in fl if f["card"] == "Y")
 
 
+def test_skill_sensitive_and_lopsided_flags_on_synthetic_matrices():
+    from azuki.stats import rate
+
+    def mat(bot, p):          # deck a beats b with probability p, 100 games each order
+        a_b = dict(rate(int(100 * p), 100), losses=100 - int(100 * p))
+        b_a = dict(rate(100 - int(100 * p), 100), losses=int(100 * p))
+        mirror = dict(rate(50, 100), losses=50)
+        return {"bot": bot, "matrix": {"a": {"a": mirror, "b": a_b}, "b": {"a": b_a, "b": mirror}},
+                "deck_overall": {"a": rate(int(100 * p), 100), "b": rate(100 - int(100 * p), 100)}}
+    fl = B.flags({}, [mat("random", 0.5), mat("greedy", 0.7)], {"cards": {}}, None)
+    kinds = sorted((f["kind"], f["deck"]) for f in fl)
+    assert kinds == [("lopsided matchup", "a"), ("skill-sensitive deck", "a"), ("skill-sensitive deck", "b")]
+    assert B.flags({}, [mat("random", 0.55), mat("greedy", 0.6)], {"cards": {}}, None) == []
+
+
 def test_filler_is_the_median_vanilla_entity_of_its_cost():
     doc = {"cards": [
         {"id": "a", "card_type": "entity", "cost": 2, "attack": 1, "health": 5, "gate_points": 1},
@@ -164,6 +179,14 @@ def test_small_end_to_end_run(tmp_path):
     html = (tmp_path / "report.html").read_text()
     assert "<svg" in html and "<script" not in html and "http://" not in html.replace(
         'xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_two_bot_levels(tmp_path):
+    rep = B.run_balance(STARTER, **dict(SMALL, bots=["random", "greedy"], imp_games=0, card_games=0))
+    assert [m["bot"] for m in rep["matchups"]] == ["random", "greedy"]
+    assert rep["matchups"][0]["matrix"] != rep["matchups"][1]["matrix"]
+    assert rep["card_stats"] is None and rep["importance"] is None
+    assert "random" in B.render_html(rep) and "greedy" in B.render_html(rep)
 
 
 def test_suggest_end_to_end(tmp_path):
