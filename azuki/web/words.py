@@ -228,6 +228,8 @@ class Words:
             core = f"Choose {what} for {source}"
         if not mine:
             core = f"{who} for {source}"
+        elif seat is None:            # the full view (replays): whose choice it is
+            core = f"Player {pr.get('chooser')}: " + ("c" + core[1:] if core.startswith("Choose") else core)
         title = core + (f" — {does}" if does else "")
         labels = {o["index"]: self.option_label(pr, o, seat if seat is not None else pr.get("chooser"))
                   for o in pr.get("options") or []}
