@@ -184,8 +184,14 @@ def outside(r, band):
 # ---- units of work ---------------------------------------------------------------------------
 
 def _kinds_sims(bot):
-    name, _, sims = bot.partition(":")
-    return name, (int(sims) if sims else None)
+    """'search:64' -> ('search', 64); 'greedy' -> ('greedy', None)."""
+    name, colon, sims = bot.partition(":")
+    if not colon:
+        return name, None
+    if name != "search" or not sims.isdigit() or not 1 <= int(sims) <= _core.SEARCH_MAX_SIMS:
+        raise ValueError(f"bad bot level {bot!r}: use random, greedy, search or search:SIMS "
+                         f"(1 <= SIMS <= {_core.SEARCH_MAX_SIMS})")
+    return name, int(sims)
 
 
 def match_unit(text, bot, decks, total, seed, lo, hi, turn_cap):

@@ -301,3 +301,11 @@ def test_html_report_opens_in_headless_chromium_without_errors(tmp_path):
     if out == "skip":
         pytest.skip("needs Debian's chromium")
     assert out["errors"] == [] and out["svgs"] >= 3 and "Balance report" in out["title"]
+
+
+@pytest.mark.parametrize("kw", [dict(bots=["search:abc"]), dict(bots=["greedy:3"]), dict(bots=[]), dict(games=3),
+                                dict(decks=["NOPE"]), dict(bots=["nope"])])
+def test_bad_arguments_are_refused_before_any_work(tmp_path, kw):
+    with pytest.raises(ValueError):
+        B.run_balance(STARTER, out=tmp_path / "o", **dict(SMALL, **kw))
+    assert not (tmp_path / "o").exists()
