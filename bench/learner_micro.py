@@ -5,7 +5,9 @@ rollout: forward_eval + sample on the batch in chunks of `--chunk` rows
 `--epochs` passes over the batch in minibatches of `--minibatch` rows,
 forward + log-probability of the stored actions + entropy + backward + Adam.
 Prints agent-steps/s (batch rows / seconds per iteration, median of
-`--reps`) for each architecture spec, with azuki.sampler as the sampler.
+`--reps`) for each architecture spec, with azuki.sampler as the sampler,
+and agent-steps per CPU second (all threads' CPU time: steadier than the
+wall clock on a loaded machine).
 
     PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py [--threads 2] [--archs flat structured:factored ...]
 
@@ -81,14 +83,16 @@ def main():
         pol = make_policy(arch, hidden=a.hidden)
         opt = torch.optim.Adam(pol.parameters(), lr=1e-4)
         iteration(pol, opt, obs[:a.minibatch], a.chunk, a.minibatch, 1)      # warm-up
-        ts = []
+        ts, cs = [], []
         for _ in range(a.reps):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             iteration(pol, opt, obs, a.chunk, a.minibatch, a.epochs)
             ts.append(time.perf_counter() - t)
+            cs.append(time.process_time() - c)
         n = sum(p.numel() for p in pol.parameters())
         print(f"{arch:22s} params {n:>9,d}  {a.rows / statistics.median(ts):>9,.0f} agent-steps/s "
-              f"(median of {a.reps}: {statistics.median(ts):.3f} s per iteration)", flush=True)
+              f"(median of {a.reps}: {statistics.median(ts):.3f} s per iteration; "
+              f"{a.rows / statistics.median(cs):,.0f} agent-steps per CPU second)", flush=True)
 
 
 if __name__ == "__main__":
