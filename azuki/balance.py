@@ -376,9 +376,25 @@ def run_unit(spec):
     return UNIT_FNS[kind](text, *args)
 
 
+_CODE_ID = []
+
+
+def _code_id():
+    """The engine build and this module's code: a unit played by another build (a rules fix, a
+    new bot version) is never read back as finished work."""
+    if not _CODE_ID:
+        h = hashlib.sha256()
+        for f in (_core.__file__, __file__):
+            with open(f, "rb") as fh:
+                h.update(fh.read())
+        h.update(json.dumps([FORMAT, _core.BOT_VERSIONS], sort_keys=True).encode())
+        _CODE_ID.append(h.hexdigest())
+    return _CODE_ID[0]
+
+
 def _unit_key(spec):
-    return hashlib.sha256(json.dumps([spec["fn"], hashlib.sha256(spec["text"].encode()).hexdigest(), spec["args"]],
-                                     sort_keys=True).encode()).hexdigest()[:32]
+    return hashlib.sha256(json.dumps([_code_id(), spec["fn"], hashlib.sha256(spec["text"].encode()).hexdigest(),
+                                      spec["args"]], sort_keys=True).encode()).hexdigest()[:32]
 
 
 class Runner:

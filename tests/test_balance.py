@@ -309,3 +309,11 @@ def test_bad_arguments_are_refused_before_any_work(tmp_path, kw):
     with pytest.raises(ValueError):
         B.run_balance(STARTER, out=tmp_path / "o", **dict(SMALL, **kw))
     assert not (tmp_path / "o").exists()
+
+
+def test_finished_work_of_another_build_is_not_reused(tmp_path, monkeypatch):
+    kw = dict(SMALL, imp_games=0, card_games=0)
+    first = B.run_balance(STARTER, out=tmp_path, **kw)
+    assert B.run_balance(STARTER, out=tmp_path, **kw)["timing"]["units_run"] == 0      # all read back
+    monkeypatch.setattr(B, "_CODE_ID", ["another engine build"])
+    assert B.run_balance(STARTER, out=tmp_path, **kw)["timing"]["units_run"] == first["timing"]["units_run"] > 0
