@@ -432,8 +432,11 @@ class Runner:
             else:
                 todo.append(i)
         weights = weights or [1] * len(specs)
-        total = sum(weights)
-        done = [sum(weights[i] for i in range(len(specs)) if results[i] is not None)]
+        cached = sum(weights[i] for i in range(len(specs)) if results[i] is not None)
+        total = sum(weights) - cached          # the bar counts the work left (its speed and eta stay true)
+        done = [0]
+        if cached and todo:
+            label += f" ({cached:,} games read back from state/)"
         bar = self.progress.pair(label) if self.progress is not None and todo else None   # none: all cached
 
         def finish(i, res):

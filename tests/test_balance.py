@@ -317,3 +317,19 @@ def test_finished_work_of_another_build_is_not_reused(tmp_path, monkeypatch):
     assert B.run_balance(STARTER, out=tmp_path, **kw)["timing"]["units_run"] == 0      # all read back
     monkeypatch.setattr(B, "_CODE_ID", ["another engine build"])
     assert B.run_balance(STARTER, out=tmp_path, **kw)["timing"]["units_run"] == first["timing"]["units_run"] > 0
+
+
+def test_progress_lines_count_the_work_left(tmp_path):
+    import io
+    from azuki.evaluate import Progress
+    text = B.doc_text(B.load_doc(STARTER))
+    specs = [{"fn": "match", "text": text, "args": ["greedy", ["STT01", "STT02"], 24, 5, lo, lo + 8, 200]}
+             for lo in (0, 8, 16)]
+    with pytest.raises(KeyboardInterrupt):
+        B.Runner(tmp_path, stop_after=1).run(specs, "m", [8, 8, 8])
+    buf = io.StringIO()
+    res = B.Runner(tmp_path, progress=Progress(buf, interval=0, command="balance")).run(specs, "m", [8, 8, 8])
+    assert res == B.Runner().run(specs)
+    lines = buf.getvalue().splitlines()
+    assert lines == [f"balance: m (8 games read back from state/): {k}/16 games ({100 * k / 16:.1f}%)"
+                     + x.split("%)", 1)[1] for k, x in zip((8, 16), lines)]
