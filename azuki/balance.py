@@ -418,7 +418,7 @@ class Runner:
         if p is None:
             return
         tmp = p.with_suffix(".tmp")
-        tmp.write_text(json.dumps(res))
+        tmp.write_text(json.dumps(res), encoding="utf-8")
         os.replace(tmp, p)          # atomic: a killed run never leaves half a unit
 
     def run(self, specs, label="", weights=None):
@@ -428,7 +428,7 @@ class Runner:
         for i, s in enumerate(specs):
             p = self._path(s)
             if p is not None and p.exists():
-                results[i] = json.loads(p.read_text())
+                results[i] = json.loads(p.read_text(encoding="utf-8"))
             else:
                 todo.append(i)
         weights = weights or [1] * len(specs)
@@ -811,8 +811,8 @@ def run_balance(cards, decks=None, bots=("greedy",), games=2000, seed=0, jobs=1,
            "timing": dict(timing, units_run=runner.ran)}
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
-        (Path(out) / "report.json").write_text(json.dumps(rep, indent=1, sort_keys=True))
-        (Path(out) / "report.html").write_text(render_html(rep))
+        (Path(out) / "report.json").write_text(json.dumps(rep, indent=1, sort_keys=True), encoding="utf-8")
+        (Path(out) / "report.html").write_text(render_html(rep), encoding="utf-8")
     return rep
 
 
@@ -970,12 +970,14 @@ def render_html(rep):
                  f'at most {sug["max_changes"]} changes; each proposal re-verified on a '
                  f'fresh seed with {sug["verify_games_per_pairing"]} games per pairing. Largest |win rate - 50 %| '
                  f'before: {100 * sug["objective_before"]:.1f} points.</p>')
+        p.append('<h3>Unchanged set, on the verification seed</h3>')
+        p.append(svg_matrix({"bot": sug["bot"], "matrix": sug["matrix_before"]}))
         if not sug["proposals"]:
             p.append("<p>No change improved the matchups.</p>")
         for pr in sug["proposals"]:
-            chs = "; ".join(f'{c["card"]} {names.get(c["card"], "")} {c["field"]} {c["from"]} &#8594; {c["to"]}'
+            chs = "; ".join(f'{c["card"]} {names.get(c["card"], "")} {c["field"]} {c["from"]} \u2192 {c["to"]}'
                             for c in pr["changes"])
-            p.append(f'<h3>{_e(chs).replace("&amp;#8594;", "&#8594;")}</h3><p>largest |win rate - 50 %| '
+            p.append(f'<h3>{_e(chs)}</h3><p>largest |win rate - 50 %| '
                      f'{100 * pr["objective"]:.1f} points{" (within the target band)" if pr["within_target"] else ""}'
                      '.</p>')
             p.append(svg_matrix({"bot": sug["bot"], "matrix": pr["matrix"]}))
@@ -985,7 +987,7 @@ def render_html(rep):
 
 # ---- command line ----------------------------------------------------------------------------
 
-DOC = __doc__.split("\n\n")[1] if False else """Balance lab: matchup matrix per bot level, per-card statistics,
+DOC = """Balance lab: matchup matrix per bot level, per-card statistics,
 card importance against a neutral filler, flags, and (--suggest) number changes that even the
 matchups. Writes DIR/report.json and DIR/report.html; DIR/state keeps finished work, so the same
 command started again after an interruption goes on where it stopped. docs/balance.md."""
