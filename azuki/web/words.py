@@ -231,8 +231,7 @@ class Words:
         elif seat is None:            # the full view (replays): whose choice it is
             core = f"Player {pr.get('chooser')}: " + ("c" + core[1:] if core.startswith("Choose") else core)
         title = core + (f" — {does}" if does else "")
-        labels = {o["index"]: self.option_label(pr, o, seat if seat is not None else pr.get("chooser"))
-                  for o in pr.get("options") or []}
+        labels = {o["index"]: self.option_label(pr, o, seat) for o in pr.get("options") or []}
         return {"title": title, "source": source, "does": does, "options": labels,
                 "decline": "Decline (choose nothing)" if pr.get("optional") else None}
 
@@ -287,8 +286,7 @@ def legal_entries(game, view, words=None):
     pr = view.get("prompt")
     labels = None
     if pr is not None and "options" in pr:
-        labels = {o["index"]: words.option_label(pr, o, seat if seat is not None else pr.get("chooser"))
-                  for o in pr["options"]}
+        labels = {o["index"]: words.option_label(pr, o, seat) for o in pr["options"]}
     out = []
     for a, text in view.get("legal", []):
         d = game.describe(a)

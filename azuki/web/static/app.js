@@ -271,6 +271,7 @@ function markCombat(view) {
 function render(payload, live = true) {
   // the replay viewer renders with live = false: the live game's payload (its token) stays as it was
   if (live) S.payload = payload;
+  else for (const id of ["#notice", "#waiting"]) $(id).classList.add("hidden");   // the live game's news
   S.shown = payload;
   const view = payload.view;
   const me = view.seat === null ? 0 : view.seat;
