@@ -846,7 +846,8 @@ def svg_matrix(m):
         s.append(f'<text x="{left + cell * j + cell / 2}" y="{top - 8}" text-anchor="middle" '
                  f'font-size="11">{_e(b)}</text>')
     for i, a in enumerate(decks):
-        s.append(f'<text x="{left - 6}" y="{top + cell * i + cell / 2}" text-anchor="end" font-size="11">{_e(a)}</text>')
+        s.append(f'<text x="{left - 6}" y="{top + cell * i + cell / 2}" text-anchor="end" font-size="11">'
+                 f'{_e(a)}</text>')
         for j, b in enumerate(decks):
             r = m["matrix"][a][b]
             x, y = left + cell * j, top + cell * i
@@ -932,7 +933,8 @@ def render_html(rep):
         p.append(f'<h3>{_e(m["bot"])} ({m["games_per_pairing"]} games per pairing)</h3>')
         p.append(svg_matrix(m))
         fp = m["first_player"]
-        p.append(f'<p>First player wins {_e(pct(fp))} of decided games. Mean length {m["game_length"]["mean_turns"]:.1f}'
+        p.append(f'<p>First player wins {_e(pct(fp))} of decided games. '
+                 f'Mean length {m["game_length"]["mean_turns"]:.1f}'
                  f' turns. Draws {m["draws"]}, truncated {m["truncated"]}, engine errors {m["errors"]}. '
                  f'End reasons: {_e(", ".join(f"{k} {v}" for k, v in m["end_reasons"].items()))}.</p>')
         p.append('<table><tr><th>deck</th><th>win rate vs the other decks</th></tr>')
@@ -1036,7 +1038,8 @@ def cmd_balance(args):
         rep = run_balance(args.cards, decks=decks, bots=bots, games=args.games, seed=args.seed, jobs=args.jobs,
                           ray_workers=args.ray, out=args.out, card_games=args.card_games,
                           imp_games=args.importance_games, do_suggest=args.suggest, suggest_k=args.max_changes,
-                          suggest_budget=args.suggest_budget, suggest_games=args.suggest_games, turn_cap=args.turn_cap, progress=prog)
+                          suggest_budget=args.suggest_budget, suggest_games=args.suggest_games,
+                          turn_cap=args.turn_cap, progress=prog)
     except KeyboardInterrupt:
         print("balance: interrupted (run the same command again to resume)", file=sys.stderr)
         return 130
