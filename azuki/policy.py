@@ -102,7 +102,7 @@ class _ObsIndex(nn.Module):
         super().__init__()
         t = obs_tables()
         self.n_cards, self.n_bags = t["n_cards"], t["n_bags"]
-        self.blocks = {}
+        self.blocks, self.onehot_width = {}, {}
         for k, v in t.items():
             if isinstance(v, np.ndarray):
                 self.register_buffer(k, torch.as_tensor(v), persistent=False)
@@ -110,6 +110,14 @@ class _ObsIndex(nn.Module):
                 names = []
                 for op in FEATURE_OPS:
                     col, const = v[op]
+                    if op == "ONEHOT":
+                        if col.shape[1]:
+                            n = const[0].astype(np.int64)
+                            self.register_buffer(f"{k}_oh_col", torch.as_tensor(col), persistent=False)
+                            self.register_buffer(f"{k}_oh_n", torch.as_tensor(n.astype(np.uint8)), persistent=False)
+                            self.register_buffer(f"{k}_oh_base", torch.as_tensor(np.cumsum(n) - n), persistent=False)
+                            self.onehot_width[k] = int(n.sum())
+                        continue
                     if col.shape[1]:
                         self.register_buffer(f"{k}_{op}_col", torch.as_tensor(col), persistent=False)
                         # comparison codes and bit shifts as bytes: the uint8 comparisons stay uint8
@@ -118,8 +126,20 @@ class _ObsIndex(nn.Module):
                         names.append(op)
                 self.blocks[k] = names
 
+    def onehot(self, u, name):
+        """The one-hot features of block `name` as row indices [B, R, F_oh] into that block's
+        one-hot columns (base of the field + value; the width, a zero row, for a value out of
+        range), or None: azuki.policy_np._features expands the same columns."""
+        if name not in self.onehot_width:
+            return None
+        col = getattr(self, f"{name}_oh_col")
+        v = torch.index_select(u, 1, col.reshape(-1)).reshape((u.shape[0],) + tuple(col.shape))
+        n, base = getattr(self, f"{name}_oh_n"), getattr(self, f"{name}_oh_base")
+        return torch.where(v < n, base + v.long(), torch.full_like(base, self.onehot_width[name]))
+
     def features(self, u, s, name):
-        """float32 [B, R, F] features of block `name` (azuki.policy_np._features)."""
+        """float32 [B, R, F] features of block `name` (azuki.policy_np._features), the one-hot
+        ones left out (onehot)."""
         parts = []
         b = u.shape[0]
         for op in self.blocks[name]:
@@ -134,6 +154,10 @@ class _ObsIndex(nn.Module):
             else:
                 parts.append(((v >> k) & 1).float())
         return torch.cat(parts, dim=-1)
+
+
+def _row0(x):
+    return None if x is None else x[:, 0]
 
 
 def obs_inputs(ix, obs, flat=False):
@@ -159,10 +183,11 @@ def obs_inputs(ix, obs, flat=False):
     def ids(cols):
         return torch.index_select(u, 1, cols).long()
 
-    return dict(place_x=ix.features(u, s, "place"), place_id=ids(ix.place_id),
-                hand_x=ix.features(u, s, "hand"), hand_id=ids(ix.hand_id),
-                opt_x=ix.features(u, s, "opt"), opt_id=ids(ix.opt_id), bags=counts,
-                glob_x=ix.features(u, s, "glob")[:, 0], glob_id=ids(ix.glob_id), mask=mask_from_obs(u))
+    return dict(place_x=ix.features(u, s, "place"), place_oh=ix.onehot(u, "place"), place_id=ids(ix.place_id),
+                hand_x=ix.features(u, s, "hand"), hand_oh=ix.onehot(u, "hand"), hand_id=ids(ix.hand_id),
+                opt_x=ix.features(u, s, "opt"), opt_oh=ix.onehot(u, "opt"), opt_id=ids(ix.opt_id), bags=counts,
+                glob_x=ix.features(u, s, "glob")[:, 0], glob_oh=_row0(ix.onehot(u, "glob")), glob_id=ids(ix.glob_id),
+                mask=mask_from_obs(u))
 
 
 # ---- encoders ---------------------------------------------------------------------------------
@@ -195,14 +220,36 @@ class StructuredEncoder(nn.Module):
         emb = self.card.weight
         b = inp["place_x"].shape[0]
         # the card part of each entity layer: project the (small) embedding table, then gather
-        lookup = nn.functional.embedding
-        places = relu(self.place_x(inp["place_x"]) + lookup(inp["place_id"], self.place_c(emb)) + self.place_pos)
-        hand = relu(self.hand_x(inp["hand_x"]) + lookup(inp["hand_id"], self.hand_c(emb)) + self.hand_pos)
-        opts = relu(self.opt_x(inp["opt_x"]) + lookup(inp["opt_id"], self.opt_c(emb)) + self.opt_pos)
+        lookup = _lookup
+        places = relu(_linear_oh(self.place_x, inp["place_x"], inp["place_oh"]) + lookup(inp["place_id"], self.place_c(emb))
+                      + self.place_pos)
+        hand = relu(_linear_oh(self.hand_x, inp["hand_x"], inp["hand_oh"]) + lookup(inp["hand_id"], self.hand_c(emb))
+                    + self.hand_pos)
+        opts = relu(_linear_oh(self.opt_x, inp["opt_x"], inp["opt_oh"]) + lookup(inp["opt_id"], self.opt_c(emb))
+                    + self.opt_pos)
         bags = relu(self.bags(torch.matmul(inp["bags"], emb).reshape(b, -1)))
-        glob = relu(self.glob(torch.cat([inp["glob_x"], lookup(inp["glob_id"], emb).reshape(b, -1)], dim=1)))
+        glob = relu(_linear_oh(self.glob, inp["glob_x"], inp["glob_oh"], lookup(inp["glob_id"], emb).reshape(b, -1)))
         x = torch.cat([places.reshape(b, -1), hand.sum(dim=1), opts.sum(dim=1), bags, glob], dim=1)
         return self.trunk(x), (places, hand, opts)
+
+
+def _linear_oh(lin, dense, oh, rest=None):
+    """lin applied to [dense features | the one-hot features oh stands for | rest] (the column
+    order of azuki.policy_np's features): the one-hot columns are written by a scatter of the
+    indices (cheaper than comparing every code, and a matmul backward, not an embedding's)."""
+    parts = [dense]
+    if oh is not None:
+        width = lin.weight.shape[1] - dense.shape[-1] - (0 if rest is None else rest.shape[-1])
+        x = torch.zeros(tuple(oh.shape[:-1]) + (width + 1,), dtype=dense.dtype, device=dense.device)
+        parts.append(x.scatter_(-1, oh, 1.0)[..., :width])
+    if rest is not None:
+        parts.append(rest)
+    return lin(torch.cat(parts, dim=-1) if len(parts) > 1 else dense)
+
+
+def _lookup(ids, table):
+    """table[ids] by index_select (its backward, index_add, is the cheapest on a CPU)."""
+    return torch.index_select(table, 0, ids.reshape(-1)).reshape(tuple(ids.shape) + (table.shape[-1],))
 
 
 class FlatEncoder(nn.Module):

@@ -573,9 +573,10 @@ def _dense_logits(w, h, mask):
 
 OBS_TABLES = {}
 # The feature ops of a byte column (obs_tables): NUM value / n, SNUM (int8) value / n, EQ value == code
-# (one-hot of ENUM and PLACE bytes; "this place is the attacker"), GT value > code (option i exists:
-# PROMPT_N > i), BIT bit `shift` of the byte.
-FEATURE_OPS = ("NUM", "SNUM", "EQ", "GT", "BIT")
+# ("this place is the attacker"), GT value > code (option i exists: PROMPT_N > i), BIT bit `shift` of
+# the byte, ONEHOT the n-wide one-hot of an ENUM / PLACE byte (always the last features of a block;
+# azuki.policy reads them as embedding rows of the consuming layer's weight, the same numbers).
+FEATURE_OPS = ("NUM", "SNUM", "EQ", "GT", "BIT", "ONEHOT")
 
 
 def _block(rows):
@@ -585,6 +586,8 @@ def _block(rows):
         cols = [[c for o, c, _ in r if o == op] for r in rows]
         consts = [[k for o, _, k in r if o == op] for r in rows]
         dt = np.float32 if op in ("NUM", "SNUM") else np.int64
+        if op == "ONEHOT":
+            assert all(c == consts[0] for c in consts), "ONEHOT fields differ between rows"
         out[op] = (np.array(cols, dtype=np.int64).reshape(len(rows), -1),
                    np.array(consts, dtype=dt).reshape(len(rows), -1))
     return out
@@ -601,7 +604,7 @@ def _field_features(f, col, flat=False):
     if kind == "num" or flat:
         return [("NUM", col, 1.0 / n)]
     if kind in ("enum", "place"):
-        return [("EQ", col, k) for k in range(n)] if n > 1 else []
+        return [("ONEHOT", col, n)] if n > 1 else []
     raise AssertionError(kind)
 
 
@@ -677,7 +680,8 @@ def obs_tables():
              opt=_block(opt), opt_id=opt_id, glob=_block([glob]), glob_id=np.array(glob_id, dtype=np.int64),
              list_cols=np.array(list_cols, dtype=np.int64), list_bag=np.array(list_bag, dtype=np.int64),
              n_bags=n_bags, flat=_block([flat]))
-    t["dims"] = {k: sum(t[k][op][0].shape[1] for op in FEATURE_OPS) for k in ("place", "hand", "opt", "glob", "flat")}
+    t["dims"] = {k: sum(t[k][op][0].shape[1] for op in FEATURE_OPS if op != "ONEHOT") + int(t[k]["ONEHOT"][1][0].sum())
+                 for k in ("place", "hand", "opt", "glob", "flat")}
     OBS_TABLES["obs"] = t
     return t
 
@@ -697,8 +701,11 @@ def _features(u, s, blk):
             parts.append((u[:, col] == k).astype(np.float32))
         elif op == "GT":
             parts.append((u[:, col] > k).astype(np.float32))
-        else:
+        elif op == "BIT":
             parts.append(((u[:, col] >> k) & 1).astype(np.float32))
+        else:
+            v = u[:, col]
+            parts += [(v[..., j:j + 1] == np.arange(n)).astype(np.float32) for j, n in enumerate(k[0])]
     return np.concatenate(parts, axis=-1)
 
 

@@ -81,7 +81,9 @@ def test_probabilities_are_exact_under_the_mask(obs, arch):
                              for i, r in enumerate(mask.numpy())])
         with torch.no_grad():
             got = d.log_prob(a).double()
-        assert torch.allclose(got, lp[torch.arange(len(a)), a], atol=1e-5)
+        # (two float32 computations of the same numbers: one pair's scores vs every pair's)
+        assert torch.allclose(got, lp[torch.arange(len(a)), a], atol=2e-4, rtol=1e-5), \
+            float((got - lp[torch.arange(len(a)), a]).abs().max())
 
 
 def test_entropy_is_the_documented_quantity(obs):
