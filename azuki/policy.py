@@ -17,7 +17,8 @@ Encoders
     identity lists (deck, discard piles, the opponent's unseen and known cards,
     looked-at cards, known deck positions) as count-weighted bags of card
     vectors; the scalars through a small layer; the trunk MLP reads the places
-    in place order, the pooled hand and options, the bags and the scalars.
+    in place order (each through an 8-wide projection, place_trunk_dim), the
+    pooled hand and options, the bags and the scalars.
     The entities (places, hand slots, options) are what the factored head
     points at.
   * "flat": the baseline, one MLP over every observation value; its entities
@@ -196,7 +197,7 @@ class StructuredEncoder(nn.Module):
     """The entity encoder (module docstring): forward(inputs) -> (h [B, hidden], the entity tables
     (places [B, 24, D], hand slots [B, 50, D], options [B, 64, D]))."""
 
-    def __init__(self, hidden, card_dim, ent_dim, bag_dim=128, glob_dim=64):
+    def __init__(self, hidden, card_dim, ent_dim, place_trunk_dim=8, bag_dim=128, glob_dim=64):
         super().__init__()
         t = obs_tables()
         nc, dims = t["n_cards"], t["dims"]
@@ -212,7 +213,10 @@ class StructuredEncoder(nn.Module):
         self.opt_pos = nn.Parameter(torch.randn(N_OPT, ent_dim) * 0.1)
         self.bags = nn.Linear(t["n_bags"] * card_dim, bag_dim)
         self.glob = nn.Linear(dims["glob"] + len(t["glob_id"]) * card_dim, glob_dim)
-        trunk_in = N_PLACES * ent_dim + 2 * ent_dim + bag_dim + glob_dim
+        # each place reaches the trunk through a narrow projection (in place order: 24 x 8 inputs,
+        # not 24 x D: the trunk's first layer was most of the encoder's multiply-adds)
+        self.place_t = nn.Linear(ent_dim, place_trunk_dim)
+        trunk_in = N_PLACES * place_trunk_dim + 2 * ent_dim + bag_dim + glob_dim
         self.trunk = nn.Sequential(nn.Linear(trunk_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
 
     def forward(self, inp):
@@ -229,7 +233,7 @@ class StructuredEncoder(nn.Module):
                     + self.opt_pos)
         bags = relu(self.bags(torch.matmul(inp["bags"], emb).reshape(b, -1)))
         glob = relu(_linear_oh(self.glob, inp["glob_x"], inp["glob_oh"], lookup(inp["glob_id"], emb).reshape(b, -1)))
-        x = torch.cat([places.reshape(b, -1), hand.sum(dim=1), opts.sum(dim=1), bags, glob], dim=1)
+        x = torch.cat([self.place_t(places).reshape(b, -1), hand.sum(dim=1), opts.sum(dim=1), bags, glob], dim=1)
         return self.trunk(x), (places, hand, opts)
 
 
@@ -554,14 +558,14 @@ class Policy(nn.Module):
     distribution: masked logits [B, NUM_ACTIONS] for the dense head, a
     Factored for the factored one; value [B, 1])."""
 
-    def __init__(self, arch="structured", head=None, hidden=256, card_dim=32, ent_dim=32, **_):
+    def __init__(self, arch="structured", head=None, hidden=256, card_dim=32, ent_dim=32, place_trunk_dim=8, **_):
         super().__init__()
         arch, head = parse_arch(arch, head)
         self.arch, self.head_kind = arch, head
-        self.config = dict(hidden=hidden, card_dim=card_dim, ent_dim=ent_dim, head=head)
+        self.config = dict(hidden=hidden, card_dim=card_dim, ent_dim=ent_dim, place_trunk_dim=place_trunk_dim, head=head)
         self.ix = _ObsIndex()
         if arch == "structured":
-            self.enc = StructuredEncoder(hidden, card_dim, ent_dim)
+            self.enc = StructuredEncoder(hidden, card_dim, ent_dim, place_trunk_dim)
         else:
             self.enc = FlatEncoder(hidden, ent_dim, entities=head == "factored")
         self.head = DenseHead(hidden) if head == "dense" else FactoredHead(hidden, ent_dim)

@@ -753,7 +753,8 @@ def _structured(w, inp):
                  + w["enc.opt_pos"])
     bags = _relu(_lin(w, "enc.bags", (inp["bags"] @ emb).reshape(b, -1)))
     glob = _relu(_lin(w, "enc.glob", np.concatenate([inp["glob_x"], emb[inp["glob_id"]].reshape(b, -1)], axis=1)))
-    x = np.concatenate([places.reshape(b, -1), hand.sum(axis=1), opts.sum(axis=1), bags, glob], axis=1)
+    x = np.concatenate([_lin(w, "enc.place_t", places).reshape(b, -1), hand.sum(axis=1), opts.sum(axis=1), bags, glob],
+                       axis=1)
     h = _relu(_lin(w, "enc.trunk.2", _relu(_lin(w, "enc.trunk.0", x))))
     return h, np.concatenate([places, hand, opts], axis=1)
 
