@@ -254,7 +254,9 @@ static void apply_activate(azk_game *g, const azk_cardset *cs, int me, int p0, i
     g->cards[c].once_used |= (uint8_t)(1u << (idx - ab));
     azk_pay_ikz(g, cs, me, a->ikz_cost);
     if (a->flags & AZK_ABF_TAP_COST) azk_set_tapped(g, c, 1);
-    azk_event(g, AZK_EV_ABILITY, me, c, idx - ab);
+    /* one ABILITY event per use, its value the ability's index in the card set (as every other
+     * ABILITY event): azk_vm_start logs a program's start, so only a program-less ability is logged here */
+    if (a->program == AZK_NO_PC) azk_event(g, AZK_EV_ABILITY, me, c, idx);
     if (a->flags & AZK_ABF_SACRIFICE_COST) {
         azk_move(g, cs, c, AZK_Z_DISCARD, 0);
         azk_event(g, AZK_EV_DISCARDED, me, c, 1);

@@ -151,7 +151,9 @@ enum azk_invariant {
 #undef AZK_INV
 
 /* Event types (the event log, DESIGN §2). Packed as
- * type:8 | player:2 (3 = none) | card:8 | value:14 (two's complement). */
+ * type:8 | player:2 (3 = none) | card:8 | value:14 (two's complement).
+ * ABILITY: one per use of an ability, card = its source, value = the ability's
+ * index in the card set (cs->abilities), whatever started it. */
 #define AZK_EVENT_LIST(X) \
     X(TURN_START) X(TURN_END) X(DRAWN) X(MULLIGAN) X(PLAYED) X(PAID) X(DAMAGE) \
     X(DESTROYED) X(RETURNED) X(DISCARDED) X(MILLED) X(ATTACK_DECLARED) \
