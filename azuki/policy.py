@@ -88,8 +88,7 @@ from .envs import MASKED_LOGIT, MASK_OFFSET, NUM_ACTIONS, OBS_LEN, mask_from_obs
 # numpy player uses the same ones).
 from .policy_np import (ENT_HAND, ENT_NULL, ENT_OPT, ENT_PLACE, FEATURE_OPS, N_ENT, N_HAND, N_OPT, N_PLACES, CheckpointError, action_space_hash,  # noqa: F401
                         base_path, cardset_hash, check_compat, commit_checkpoint, compat_hashes, head_tables,
-                        layout_hash, meta_arch, obs_tables, parse_arch, read_meta, resolve_checkpoint,
-                        upgrade_weights)
+                        layout_hash, meta_arch, obs_tables, parse_arch, read_meta, resolve_checkpoint)
 
 CHECKPOINT_FORMAT = 1
 
@@ -669,7 +668,7 @@ def open_checkpoint(path, cards=None, map_location="cpu"):
         arch, head = meta_arch(meta)
         policy = make_policy(arch, **dict(meta.get("model", {}), head=head))
         state = torch.load(wpath, map_location=map_location, weights_only=True)
-        policy.load_state_dict(upgrade_weights(state, arch))
+        policy.load_state_dict(state)
     except Exception as e:    # a corrupt or mismatched state dict
         raise CheckpointError(f"checkpoint {wpath}: cannot load the weights ({type(e).__name__}: {e})") from None
     policy.eval()

@@ -765,16 +765,6 @@ def _flat(w, inp):
     return h, w.get("enc.ent", np.zeros((N_ENT, 1), dtype=np.float32))[None]
 
 
-def upgrade_weights(weights, arch):
-    """A state dict written before the encoder / head split (flat: net.*, actor.*) under today's
-    names (enc.net.*, head.actor.*); today's dicts are returned as they are. The older
-    structured network has no counterpart (CheckpointError from the caller's fit check)."""
-    if arch != "flat" or not any(k.startswith("net.") for k in weights):
-        return weights
-    return {("enc." + k if k.startswith("net.") else "head." + k if k.startswith("actor.") else k): v
-            for k, v in weights.items()}
-
-
 class NumpyPolicy:
     """A checkpoint's network in numpy: `forward(obs)` -> (masked logits
     [B, NUM_ACTIONS], value [B]) for uint8 observations [B, OBS_LEN]. For the
@@ -788,7 +778,7 @@ class NumpyPolicy:
             self.arch, self.head = meta_arch(meta)
         except ValueError as e:
             raise CheckpointError(f"checkpoint {name}: {e}") from None
-        self.w = {k: np.asarray(v, dtype=np.float32) for k, v in upgrade_weights(weights, self.arch).items()}
+        self.w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
         self._enc = _structured if self.arch == "structured" else _flat
         try:     # one forward pass on a blank observation: a wrong or missing array fails here, clearly
             self.forward(np.zeros((1, OBS_LEN), dtype=np.uint8))
