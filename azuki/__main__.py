@@ -456,7 +456,9 @@ def build_parser() -> Parser:
     t.add_argument("--seed", type=_int_in(0, (1 << 62), "--seed"), default=None, metavar="S", help="seed")
     t.add_argument("--out", default=None, metavar="DIR", help="run directory (default runs/azuki-DATE-TIME)")
     t.add_argument("--resume", default=None, metavar="PATH", help="continue a run directory or checkpoint")
-    t.add_argument("--arch", choices=("structured", "flat"), default=None, help="policy architecture")
+    t.add_argument("--arch", choices=tuple(f"{a}{h}" for a in ("structured", "flat") for h in (":factored", ":dense", "")),
+                   default=None, help="policy architecture ARCH[:HEAD] (default: the config's policy.arch, "
+                                      "structured:factored; ARCH alone means the dense head; docs/training.md)")
     t.add_argument("--config", default=None, metavar="FILE", help="a TOML config (shape of azuki/data/train.toml)")
     t.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override one config key")
     t.add_argument("--quiet", action="store_true", help="no progress lines")

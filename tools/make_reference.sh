@@ -2,8 +2,9 @@
 # Train the small reference checkpoint that ships with the package and that
 # `python -m azuki play` offers as an opponent (azuki/data/reference/):
 #   1. .venv-puffer (tools/setup_envs.sh puffer: pufferlib + torch, CPU),
-#   2. `azuki train --minutes $MINUTES --seed $SEED --out runs/reference`
-#      (the default "flat" policy; docs/training.md),
+#   2. `azuki train --minutes 0 --steps $STEPS --seed $SEED --out runs/reference`
+#      (the default policy, structured:factored; a step budget, so the same
+#      checkpoint on any machine and load; docs/training.md),
 #   3. `python -m azuki.policy export` of its latest checkpoint into
 #      azuki/data/reference/reference.{npz,json} (float16 weights, ~3 MB; the
 #      JSON carries the observation-layout / action-space / card-set hashes, so
@@ -11,16 +12,16 @@
 #      then run this script again and commit the two files).
 # Then it checks the export: the numpy player loads it and plays a game.
 #
-# Usage: tools/make_reference.sh [MINUTES (default 5)] [SEED (default 0)]
+# Usage: tools/make_reference.sh [STEPS (default 1000000)] [SEED (default 0)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MINUTES=${1:-5}
+STEPS=${1:-1000000}
 SEED=${2:-0}
 OUT=runs/reference
 DEST=azuki/data/reference/reference
 bash tools/setup_envs.sh puffer     # idempotent; reinstalls azuki from this checkout when it changed
 rm -rf "$OUT"
-.venv-puffer/bin/azuki train --minutes "$MINUTES" --seed "$SEED" --out "$OUT"
+.venv-puffer/bin/azuki train --minutes 0 --steps "$STEPS" --seed "$SEED" --out "$OUT"
 mkdir -p "$(dirname "$DEST")"
 .venv-puffer/bin/python -m azuki.policy export "$OUT/checkpoint/latest" "$DEST"
 .venv-puffer/bin/python - "$DEST" <<'PY'
