@@ -161,46 +161,8 @@ def test_gradients_flow(obs, arch):
         assert float(pol.enc.card.weight.grad.abs().sum()) > 0
 
 
-def test_training_pass_recomputes_the_rollout_log_probabilities(tmp_path):
-    """PuffeRL's evaluate() (rollout: azuki.sampler samples the Factored) and its train() pass
-    (the same observations, the stored actions) give equal log-probabilities."""
-    import pufferlib.pufferl as pufferl
-    import pufferlib.pytorch
-    import pufferlib.vector as pv
-
-    from azuki import sampler
-    from azuki import train as T
-    from azuki.envs.puffer import batched_serial
-
-    torch.manual_seed(0)
-    cfg = T.load_config(overrides=["env.envs=2", "env.games_per_env=16", "ppo.bptt_horizon=8",
-                                   "ppo.minibatch_size=128", "policy.hidden=32"])
-    vec = pv.make(AzukiEnv, backend=batched_serial(), num_envs=2,
-                  env_kwargs=dict(num_envs=16, mode="policy", opponent="random", report_interval=1 << 30))
-    for k, env in enumerate(vec.envs):
-        env.stream = k
-    pol = make_policy("structured:factored", hidden=32)
-    trainer = None
-    try:
-        trainer = pufferl.PuffeRL(T._puffer_config(cfg, "cpu", tmp_path / "puffer", vec.num_agents), vec, pol)
-        trainer.print_dashboard = lambda *a, **k: None
-        with sampler.installed():
-            trainer.evaluate()
-            obs = trainer.observations.reshape(-1, trainer.observations.shape[-1])
-            acts = trainer.actions.reshape(-1)
-            old = trainer.logprobs.reshape(-1)
-            masks = mask_from_obs(obs)
-            live = masks.any(-1)
-            assert bool(masks[torch.arange(len(acts)), acts.long()][live].all())     # stored actions legal
-            with torch.no_grad():
-                d, _ = pol(obs)
-                _, new, ent = pufferlib.pytorch.sample_logits(d, action=acts)
-        assert torch.allclose(new, old, atol=1e-6), float((new - old).abs().max())
-        assert bool(torch.isfinite(ent).all()) and bool((ent >= -1e-6).all())
-    finally:
-        if trainer is not None:
-            trainer.utilization.stop()
-        vec.close()
+# PuffeRL's training pass against the rollout's log-probabilities, factored head included:
+# tests/envs/test_sampler.py::test_rollout_logprobs_equal_the_training_recomputation[structured:factored]
 
 
 def test_keyed_player_action_does_not_depend_on_the_batch(obs):

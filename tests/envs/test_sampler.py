@@ -132,11 +132,13 @@ def test_keyed_uniforms_depend_on_seed_and_key_only():
     assert 0.45 < u.mean() < 0.55
 
 
-def test_rollout_logprobs_equal_the_training_recomputation(tmp_path):
+@pytest.mark.parametrize("arch", ["flat", "structured:factored"])
+def test_rollout_logprobs_equal_the_training_recomputation(tmp_path, arch):
     """PuffeRL's rollout (evaluate) stores the sampled actions and their
     log-probabilities; its training pass recomputes them from the stored
     observations through the same hook: they must agree, or the first PPO
-    ratio is not 1."""
+    ratio is not 1. For the dense head (masked logits) and the factored one
+    (azuki.policy.Factored, tests/envs/test_head.py)."""
     import pufferlib.pufferl as pufferl
     import pufferlib.vector as pv
     from azuki import train as T
@@ -150,7 +152,7 @@ def test_rollout_logprobs_equal_the_training_recomputation(tmp_path):
                   env_kwargs=dict(num_envs=16, mode="policy", opponent="random", report_interval=1 << 30))
     for k, env in enumerate(vec.envs):
         env.stream = k
-    policy = make_policy("flat", hidden=32)
+    policy = make_policy(arch, hidden=32)
     trainer = None
     try:
         trainer = pufferl.PuffeRL(T._puffer_config(cfg, "cpu", tmp_path / "puffer", vec.num_agents), vec, policy)
@@ -161,12 +163,13 @@ def test_rollout_logprobs_equal_the_training_recomputation(tmp_path):
             acts = trainer.actions.reshape(-1)
             old = trainer.logprobs.reshape(-1)
             masks = mask_from_obs(obs)
-            assert bool(masks[torch.arange(len(acts)), acts.long()].all())      # every stored action legal
+            live = masks.any(-1)
+            assert bool(masks[torch.arange(len(acts)), acts.long()][live].all())      # every stored action legal
             with torch.no_grad():
-                logits, _ = policy(obs)
-                _, new, ent = pufferlib.pytorch.sample_logits(logits, action=acts)
+                dist, _ = policy(obs)
+                _, new, ent = pufferlib.pytorch.sample_logits(dist, action=acts)
         assert torch.allclose(new, old, atol=1e-6), float((new - old).abs().max())
-        assert bool(torch.isfinite(ent).all())
+        assert bool(torch.isfinite(ent).all()) and bool((ent >= -1e-6).all())
     finally:
         if trainer is not None:
             trainer.utilization.stop()

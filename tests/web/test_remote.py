@@ -17,13 +17,12 @@ import pytest
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="needs playwright (tools/setup_envs.sh web)")
 
 from azuki.view import seat_view  # noqa: E402
-from azuki.web.browser import chromium_path, click_action, launch  # noqa: E402
-from azuki.web.server import App, serving  # noqa: E402
+from azuki.web.browser import chromium_path, click_action  # noqa: E402
 
 if chromium_path() is None:
     pytest.skip("needs Debian's chromium (apt-get install chromium)", allow_module_level=True)
 
-from test_browser import check_board, session_of, start, wait_idle  # noqa: E402
+from test_browser import browser, check_board, server, session_of, start, wait_idle  # noqa: E402,F401 (browser, server: the shared fixtures)
 
 TIMEOUT = 30000
 # what the page must never show (tests/test_web_words.py checks the server's words the same way)
@@ -58,19 +57,6 @@ def check_words(pg):
     assert not bad, (bad, text[:3000])
 
 
-@pytest.fixture(scope="module")
-def server():
-    app = App(runs="/nonexistent")
-    with serving(app) as url:
-        yield app, url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_sync.sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 class Pages:
