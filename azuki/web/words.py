@@ -100,12 +100,8 @@ class Words:
         ab = self.ability_text(d.get("ability"))
         if t == "NO_OP":
             return "Decline" if prompt_labels is not None else "Pass (do nothing)"
-        if t == "END_TURN":
-            return "End turn"
-        if t == "MULLIGAN_KEEP":
-            return "Keep this hand"
-        if t == "MULLIGAN_SHUFFLE":
-            return "Mulligan (shuffle this hand away, draw a new one)"
+        if t in _ACTION_WORDS:
+            return _ACTION_WORDS[t]
         if t == "CHOOSE":
             v = ps["OPTION"]["value"]
             if prompt_labels and v in prompt_labels:
@@ -159,18 +155,8 @@ class Words:
         """What the chooser picks, from the options: "an entity in the
         opponent's garden", "a card in your hand"."""
         kind = pr.get("kind")
-        if kind == "YES_NO":
-            return None
-        if kind == "NUMBER":
-            return "a number"
-        if kind == "MODE":
-            return "one"
-        if kind == "SLOT":
-            return "a slot"
-        if kind == "HOLDER":
-            return "who holds the weapon"
-        if kind == "SEARCH":
-            return "a card from your deck"
+        if kind in _WHAT_WORDS:
+            return _WHAT_WORDS[kind]
         if kind in ("TOP_ORDER", "BOTTOM_ORDER"):
             return f"the next card to put on the {'top' if kind == 'TOP_ORDER' else 'bottom'} of the deck"
         opts = pr.get("options") or []
@@ -331,6 +317,13 @@ def public_action(game, a, words=None):
 
 
 # ---- events in words --------------------------------------------------------------------
+
+# actions whose words name nothing (action type -> button label)
+_ACTION_WORDS = {"END_TURN": "End turn", "MULLIGAN_KEEP": "Keep this hand",
+                 "MULLIGAN_SHUFFLE": "Mulligan (shuffle this hand away, draw a new one)"}
+# what a prompt of these kinds asks for, whatever its options (None: a yes/no question)
+_WHAT_WORDS = {"YES_NO": None, "NUMBER": "a number", "MODE": "one", "SLOT": "a slot",
+               "HOLDER": "who holds the weapon", "SEARCH": "a card from your deck"}
 
 _TEMPLATES = {
     "TURN_START": "{P} starts turn {turn}",
