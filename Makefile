@@ -20,6 +20,8 @@
 #   make tsan        VecGame's worker pool (tests/c/test_vec_threads.c) under ThreadSanitizer
 #   make bench-vec   VecGame's C step, 1 against 2 threads side by side (bench/bench_vec.c)
 #   make bench     engine benchmark (C)
+#   make wasm        rebuild the engine as WebAssembly (azuki/web/static/azuki.wasm; needs emcc)
+#   make wasm-check  is the checked-in azuki.wasm fresh against csrc/? (no emcc needed)
 #   CARDS=FILE.json  with soak, fuzz-smoke, cards-ctest, bench: run over that card set
 #                    (e.g. azuki/data/expansion.json: starter + expansion, every deck pairing)
 #
@@ -157,6 +159,17 @@ bench: $(OUT)/opt/bench_engine $(CARDS_DEP)
 screenshots:
 	bash tools/setup_envs.sh web
 	.venv-web/bin/python tools/screenshots.py --out docs/img
+
+# The engine as WebAssembly for the static site (docs/play.md): rebuild the checked-in
+# azuki/web/static/azuki.wasm and its stamp after a change to csrc/ (needs emcc: Debian package
+# emscripten); wasm-check tells whether it is stale, without emcc.
+wasm:
+	python3 wasm/build.py
+
+wasm-check:
+	python3 wasm/build.py --check
+
+.PHONY: wasm wasm-check
 
 clean:
 	rm -rf $(OUT) build *.egg-info azuki/_core.c azuki/*.so

@@ -22,6 +22,8 @@
       suggested number changes; DIR/report.html and report.json (docs/balance.md).
   python -m azuki play [--port N] [--open] [--cards FILE] [--runs DIR] [--checkpoint PATH]
       Play and watch games in the browser: prints a local URL (docs/play.md).
+  python -m azuki play --static DIR [--cards FILE]
+      Write a static site that plays in any browser with no server (WebAssembly).
   python -m azuki bench [--reps R] [--games N] [--quick] [--json] [--train-steps N] [--cards FILE [--decks D ...]]
       One table of this machine's speed: engine, through Python, per-call
       costs, sizes, each also relative to a calibration loop.
@@ -502,10 +504,17 @@ def _add_play(sub):
     p.add_argument("--idle-minutes", type=_float_in(0.01, "--idle-minutes"), default=30.0, metavar="M",
                    help="free a game or replay idle this long (default 30)")
     p.add_argument("--verbose", action="store_true", help="log every request (method, path, status: no queries)")
+    p.add_argument("--static", default=None, metavar="DIR",
+                   help="write a self-contained static site (the page, the engine as WebAssembly, the card set) "
+                        "into DIR instead of serving: it plays against the built-in bots with no server "
+                        "(docs/play.md, Static site)")
     p.set_defaults(fn=_play_main)
 
 
 def _play_main(args):
+    if args.static is not None:
+        from .web import static_site
+        return static_site.main(args)
     from .web import server
     return server.main(args)
 

@@ -1,0 +1,81 @@
+"""`python -m azuki play --static DIR`: write the play page as a static site
+that needs no server (docs/play.md "Static site"): the page, the engine
+compiled to WebAssembly (azuki/web/static/azuki.wasm, built by wasm/build.py
+and checked in), and `site.json` with the card table and the engine's tables
+(the same `meta` the play server sends, azuki/web/server.py). With --cards
+the set's image (azuki.convert.pack, the bytes the native engine loads)
+goes in as `cardset.bin`; the worker loads it with azk_cardset_load, which
+checks its length and layout, so a set whose layout differed on wasm32 would
+be refused, never misread. Any static file server works
+(`python -m http.server -d DIR`), offline.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+
+from .. import spec_autogen as S
+from .server import STATIC, _card_table, _table
+
+# the static site's files from azuki/web/static (tests/test_wasm.py checks the page needs no others)
+FILES = ("index.html", "app.js", "style.css", "engine.js", "worker.js", "worker_client.js",
+         "selftest.html", "selftest.js", "azuki.wasm", "azuki.wasm.json")
+SEARCH_SIMS_MAX = 2000     # the page's slider in WASM mode (the search runs in the visitor's browser)
+
+
+def site_meta(cs):
+    """The page's /api/meta for card set `cs` (an azuki.CardSet) in WASM mode:
+    the server's tables, the built-in bots as opponents."""
+    from .. import _core
+    return {"cards": _card_table(cs), "decks": list(cs.decks),
+            "prompt_kinds": _table(S.PROMPT, S.PROMPT_DOC), "statuses": _table(S.STATUS, S.STATUS_DOC),
+            "keywords": _table(S.KEYWORD, S.KEYWORD_DOC), "phases": _table(S.PHASE, S.PHASE_DOC),
+            "actions": _table(S.ACTION, S.ACTION_DOC), "results": list(S.RESULT),
+            "zones": list(getattr(S, "ZONE", ())),
+            "opponents": [{"id": "random", "label": "random (uniform over legal actions)"},
+                          {"id": "greedy", "label": "greedy (one-ply lookahead)"},
+                          {"id": "search", "label": "search (Monte Carlo tree search)",
+                           "sims": {"min": 1, "max": SEARCH_SIMS_MAX,
+                                    "default": min(int(_core.SEARCH_SIMS), SEARCH_SIMS_MAX)}}],
+            "idle_s": None, "transport": "wasm"}
+
+
+def write_site(out, cards=None):
+    """Write the static site into directory `out` (created; existing files of
+    the same names are replaced). Returns the site.json dict."""
+    from .._core import CardSet
+    cs = CardSet.from_json(cards) if cards else CardSet.default()
+    os.makedirs(out, exist_ok=True)
+    for f in FILES:
+        src = os.path.join(STATIC, f)
+        if not os.path.exists(src):
+            raise FileNotFoundError(f"{src}: missing from the package (the WebAssembly build: make wasm)")
+        shutil.copyfile(src, os.path.join(out, f))
+    with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
+        page = f.read()
+    with open(os.path.join(out, "index.html"), "w", encoding="utf-8") as f:
+        f.write(page.replace('<html lang="en">', '<html lang="en" data-transport="wasm">', 1))
+    site = {"format": "azuki-site/1", "meta": site_meta(cs), "cardset_hash": f"{cs.hash:016x}", "cardset": None}
+    if cards:
+        from ..convert import load_cardset
+        from ..convert.pack import pack_cardset
+        with open(os.path.join(out, "cardset.bin"), "wb") as f:
+            f.write(pack_cardset(load_cardset(cards)))
+        site["cardset"] = "cardset.bin"
+    with open(os.path.join(out, "site.json"), "w", encoding="utf-8") as f:
+        json.dump(site, f, separators=(",", ":"))
+    return site
+
+
+def main(args):
+    from ..convert import ConvertError
+    try:
+        write_site(args.static, args.cards)
+    except (OSError, ValueError, ConvertError) as e:   # CardSetError is a ValueError
+        print(f"azuki play --static: {e}", file=sys.stderr)
+        return 2
+    print(f"azuki play --static: wrote {args.static}; serve it with any static file server, e.g. "
+          f"`python -m http.server -d {args.static}`, and open it in a browser (works offline)")
+    return 0
