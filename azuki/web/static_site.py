@@ -20,7 +20,7 @@ from .. import spec_autogen as S
 from .server import STATIC, _card_table, _table
 
 # the static site's files from azuki/web/static (tests/test_wasm.py checks the page needs no others)
-FILES = ("index.html", "app.js", "style.css", "engine.js", "worker.js", "worker_client.js",
+FILES = ("index.html", "app.js", "style.css", "engine.js", "worker.js", "worker_client.js", "words.js", "session.js",
          "selftest.html", "selftest.js", "azuki.wasm", "azuki.wasm.json")
 SEARCH_SIMS_MAX = 2000     # the page's slider in WASM mode (the search runs in the visitor's browser)
 
@@ -42,6 +42,27 @@ def site_meta(cs):
             "idle_s": None, "transport": "wasm"}
 
 
+def site_tables(cs):
+    """What words.js reads positions and writes words with, from the sources
+    the Python side reads (spec_autogen, the engine's export layout, the card
+    set): one source of truth, nothing retyped in JS."""
+    from .. import _core
+    from ..view import VIEW_FORMAT
+    names = ("ACTION", "ACTION_PARAM", "PROMPT", "PHASE", "RESULT", "END", "ZONE", "DURATION", "STATUS")
+    t = {n: list(getattr(S, n)) for n in names}
+    t.update(CAPS=dict(S.CAPS), ZONE_OUT=S.ZONE_OUT, ZONE_ASIDE=S.ZONE_ASIDE, ZONE_RESOLVING=S.ZONE_RESOLVING,
+             EVENT_TYPES=list(_core.EVENT_TYPES), VIEW_FORMAT=VIEW_FORMAT, num_cards=_core.NUM_CARDS,
+             num_actions=_core.NUM_ACTIONS,
+             export={"version": _core.EXPORT_LAYOUT.version, "size": _core.EXPORT_LAYOUT.size,
+                     "fields": {k: list(v) for k, v in _core.EXPORT_LAYOUT.fields.items()}},
+             choose=[_core.encode("CHOOSE", i) for i in range(S.CAPS["AZK_MAX_OPTIONS"])],
+             no_op=_core.encode("NO_OP"), ids=list(cs.ids), names=list(cs.names),
+             cardset_hash=f"{cs.hash:016x}",
+             mode_labels={str(pc): list(lab) for pc in range(S.CAPS["AZK_MAX_BYTECODE"])
+                          for lab in [cs.mode_labels(pc)] if lab})
+    return t
+
+
 def write_site(out, cards=None):
     """Write the static site into directory `out` (created; existing files of
     the same names are replaced). Returns the site.json dict."""
@@ -57,7 +78,8 @@ def write_site(out, cards=None):
         page = f.read()
     with open(os.path.join(out, "index.html"), "w", encoding="utf-8") as f:
         f.write(page.replace('<html lang="en">', '<html lang="en" data-transport="wasm">', 1))
-    site = {"format": "azuki-site/1", "meta": site_meta(cs), "cardset_hash": f"{cs.hash:016x}", "cardset": None}
+    site = {"format": "azuki-site/1", "meta": site_meta(cs), "tables": site_tables(cs),
+            "cardset_hash": f"{cs.hash:016x}", "cardset": None, "cards_source": os.fspath(cards) if cards else None}
     if cards:
         from ..convert import load_cardset
         from ..convert.pack import pack_cardset

@@ -95,3 +95,100 @@ def test_selftest_speed_and_size(browser, site):  # noqa: F811
           f"decisions/s ({r['decisions_per_s'] / native_rate:.0%}); first decision {r['first_decision_ms']:.0f} ms "
           f"after navigation (module load {r['load_ms']:.0f} ms); gzipped: {size} = {sum(size.values()):,} bytes")
     assert r["decisions"] > 0 and sum(size.values()) < 1 << 20
+
+
+# ---- the page with no server: full games against every bot, the replay viewer -------------------
+
+from test_browser import check_board, start, wait_idle  # noqa: E402
+
+
+@pytest.fixture
+def page(browser):  # noqa: F811
+    ctx = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    errors = []
+    pg.on("console", lambda m: errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    requests = []
+    pg.on("request", lambda r: requests.append(r.url))
+    pg.requests = requests
+    yield pg
+    ctx.close()
+    assert not errors, errors
+
+
+def _play(page, rng, max_steps=3000):
+    from azuki.web.browser import click_action
+    wait_idle(page)
+    stats = {"steps": 0, "prompts": 0}
+    for _ in range(max_steps):
+        pay = page.evaluate("() => window.AZUKI.S.payload")
+        check_board(page, pay["view"])
+        if pay["over"]:
+            return pay, stats
+        legal = pay["legal"]
+        kinds = {x["type"] for x in legal}
+        if "MULLIGAN_SHUFFLE" in kinds:
+            a = next(x for x in legal if x["type"] == "MULLIGAN_KEEP")
+        else:
+            non_end = [x for x in legal if x["type"] not in ("END_TURN", "NO_OP")]
+            a = rng.choice(non_end if non_end and rng.random() < 0.85 else legal)
+        stats["prompts"] += a["type"] == "CHOOSE"
+        stats["steps"] += 1
+        click_action(page, a)
+        wait_idle(page, pay["token"])
+    raise AssertionError("game did not end")
+
+
+@pytest.mark.parametrize("opponent,seat", [("random", 0), ("greedy", 1), ("search", 0)])
+def test_static_site_plays_a_full_game_against_each_bot(page, site, opponent, seat):
+    """A whole game by clicking against each built-in bot with no server:
+    every request is a static file; the saved replay verifies on the native
+    engine (the same hash after every step), and the replay viewer steps it
+    with the native engine's views."""
+    import json
+    import random
+
+    from azuki.replay import verify_replay
+    from azuki.view import full_view
+    out, url = site
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("() => window.AZUKI.transport") == "wasm"
+    assert page.locator('input[name="mode"][value="remote"]').is_hidden()
+    if opponent == "search":      # a few simulations per decision keep the test short
+        page.select_option("#opponent", "search")
+        page.evaluate("() => { const r = document.querySelector('#sims'); r.value = 8; r.dispatchEvent(new Event('input')); }")
+    if opponent == "search":
+        _start_keep(page, seat)
+    else:
+        start(page, url, seat=seat, opponent=opponent)
+    pay, stats = _play(page, random.Random(seat * 7 + len(opponent)))
+    assert pay["result"] != "ONGOING" and stats["steps"] > 5
+    page.wait_for_selector("#gameover:not(.hidden)")
+    assert page.locator("#log li").count() > 10
+    with page.expect_download() as dl:
+        page.click("#go-save")
+    rep = json.loads(open(dl.value.path()).read())
+    ok, msg = verify_replay(rep)
+    assert ok, msg
+    assert rep["players"][seat] == "human"
+    assert rep["players"][1 - seat] == ("search:sims=8" if opponent == "search" else opponent)
+    page.click("#go-watch")
+    page.wait_for_selector("#replay-bar:not(.hidden)")
+    page.wait_for_function("() => document.querySelector('#rp-step').textContent.startsWith('step 0 /')")
+    g = _core.Game(seed=rep["seed"], decks=tuple(rep["decks"]))
+    for k in (1, 2, 3):
+        g.step(rep["steps"][k - 1]["action"])
+        page.click("#rp-fwd")
+        page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{k}'")
+        check_board(page, json.loads(json.dumps(full_view(g))))
+    assert not [u for u in page.requests if "/api/" in u], "the static site asked a server"
+
+
+def _start_keep(page, seat):
+    """start() for the search bot, keeping the simulation count set above."""
+    page.check('input[name="mode"][value="bot"]')
+    page.select_option("#human-seat", str(seat))
+    page.click("#start")

@@ -7,8 +7,8 @@
 // plus the engine's tables from /api/meta (cards, prompt kinds, statuses,
 // phases, action types). Nothing here lists prompt kinds, statuses or
 // action types by hand, so new ones appear without changes to this file.
-// The transport is the small `api` object below: a WebAssembly build of the
-// engine could replace it without touching the rest.
+// The transport is the small `api` object below: the play server's HTTP API,
+// or, on the static site, the engine compiled to WebAssembly in a Web Worker.
 
 const $ = (sel) => document.querySelector(sel);
 const el = (tag, cls, text) => {
@@ -54,6 +54,27 @@ const api = {
   openReplay: (text) => api.call("POST", "/api/replay", undefined, text),
   replayState: (r, step, view) => api.call("GET", `/api/replay/${encodeURIComponent(r)}?step=${step}&view=${view}`),
 };
+
+// The static site (python -m azuki play --static; <html data-transport="wasm">): the same calls
+// answered by the engine compiled to WebAssembly in a Web Worker (worker.js, session.js), no server.
+// Errors carry the server's status codes, so the rest of the page cannot tell the two apart.
+const WASM = document.documentElement.dataset.transport === "wasm";
+if (WASM) {
+  const { Engine } = await import("./worker_client.js");
+  const eng = new Engine();
+  const ready = eng.call("init", { site: "site.json" });
+  const call = async (op, args) => { await ready; return eng.call(op, args); };
+  Object.assign(api, {
+    meta: async () => (await ready).meta,
+    newGame: (body) => call("newGame", body),
+    state: (game, seat, key, since) => call("state", { game, seat, key, since }),
+    act: (game, key, body) => call("act", { game, key, body }),
+    replayText: (game, seat, key) => call("replayText", { game, seat, key }),
+    replayOf: async (game, seat, key) => JSON.parse(await call("replayText", { game, seat, key })),
+    openReplay: (text) => call("openReplay", text),
+    replayState: (replay, step, view) => call("replayState", { replay, step, view }),
+  });
+}
 
 // ---- state ------------------------------------------------------------------------------
 let META = null;
@@ -890,7 +911,11 @@ async function main() {
     setStatus(`cannot reach the server: ${e.message}`, true);
     return;
   }
-  window.AZUKI = { S, META, api };       // for the browser tests and the curious
+  window.AZUKI = { S, META, api, transport: WASM ? "wasm" : "server" };   // for the browser tests and the curious
+  if (WASM) {          // two machines need the play server
+    const r = document.querySelector('input[name="mode"][value="remote"]');
+    if (r) r.closest("label").classList.add("hidden");
+  }
   fillSetup();
   document.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListener("change", syncSetup));
   $("#opponent").addEventListener("change", syncSetup);
