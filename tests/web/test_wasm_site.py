@@ -85,13 +85,29 @@ def test_selftest_speed_and_size(browser, site):  # noqa: F811
     module's size gzipped. Printed, not asserted."""
     out, url = site
     n = 2000
-    r = _selftest(browser, url, f"selftest={n}&seed=1")
-    t = time.perf_counter()
-    native = _core.simulate(n, seed=1, players=("random", "random"))
-    native_rate = native["decisions"] / (time.perf_counter() - t)
-    size = {f: len(gzip.compress((out / f).read_bytes(), 9)) for f in ("azuki.wasm", "engine.js", "worker.js",
-                                                                         "worker_client.js")}
-    print(f"\nWASM (Chromium, worker): {r['decisions_per_s']:,.0f} decisions/s; native: {native_rate:,.0f} "
+    r = _selftest(browser, url, f"selftest={n}&seed=1&warmup=300&repeat=3")
+    native_rate = 0.0
+    for _ in range(3):     # the best of 3, as the page's figure (a shared machine's noise hits both)
+        t = time.perf_counter()
+        native = _core.simulate(n, seed=1, players=("random", "random"))
+        native_rate = max(native_rate, native["decisions"] / (time.perf_counter() - t))
+    size = {f: len(gzip.compress((out / f).read_bytes(), 9)) for f in sorted(os.listdir(out))
+            if f.endswith((".wasm", ".js"))}
+    # the page itself: navigation -> a game against the greedy bot ready for the human's first decision
+    ctx = browser.new_context()
+    pg = ctx.new_page()
+    pg.goto(url)
+    page_ms = pg.evaluate("""async () => {
+      while (!window.AZUKI) await new Promise((r) => setTimeout(r, 5));
+      const api = window.AZUKI.api;
+      const g = await api.newGame({mode: "bot", opponent: "greedy", human_seat: 1});
+      const p = await api.state(g.game, 1, g.keys[1], 0);
+      if (!p.legal.length && !p.over) throw new Error("no decision offered");
+      return performance.now();
+    }""")
+    ctx.close()
+    print(f"\npage: first decision offered {page_ms:.0f} ms after navigation (site.json, module, new game)")
+    print(f"WASM (Chromium, worker): {r['decisions_per_s']:,.0f} decisions/s; native: {native_rate:,.0f} "
           f"decisions/s ({r['decisions_per_s'] / native_rate:.0%}); first decision {r['first_decision_ms']:.0f} ms "
           f"after navigation (module load {r['load_ms']:.0f} ms); gzipped: {size} = {sum(size.values()):,} bytes")
     assert r["decisions"] > 0 and sum(size.values()) < 1 << 20
@@ -192,3 +208,69 @@ def _start_keep(page, seat):
     page.check('input[name="mode"][value="bot"]')
     page.select_option("#human-seat", str(seat))
     page.click("#start")
+
+
+def test_replay_file_opens_in_the_static_viewer(page, site, tmp_path):
+    """A record file made by the native engine (python -m azuki record's
+    format, a seed above 2**53 that a JS number could not hold) opens in the
+    static site's replay viewer, verified step by step in WASM, and shows the
+    native engine's views; a replay with a wrong hash is refused with the
+    step it diverges at."""
+    import json
+
+    from azuki.replay import record_random_game
+    from azuki.view import full_view, seat_view
+    out, url = site
+    rep = record_random_game(2 ** 63 + 12345)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rep))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#nav-replay")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_function("() => document.querySelector('#rp-step').textContent.startsWith('step 0 /')")
+    assert "verified" in page.inner_text("#replay-info")
+    g = _core.Game(seed=rep["seed"], decks=tuple(rep["decks"]))
+    for k in (1, 2, 3, 4):
+        g.step(rep["steps"][k - 1]["action"])
+        page.click("#rp-fwd")
+        page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{k}'")
+        check_board(page, json.loads(json.dumps(full_view(g))))
+    page.check('input[name="rp-view"][value="1"]')
+    page.wait_for_function("() => document.querySelector('#board').dataset.seat === '1'")
+    check_board(page, json.loads(json.dumps(seat_view(g, 1))))
+    bad = dict(rep, steps=[dict(s) for s in rep["steps"]])
+    bad["steps"][5]["hash"] = "0" * 16
+    path.write_text(json.dumps(bad))
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('diverged at step 5')")
+
+
+def test_static_site_with_a_card_set_of_your_own(browser, tmp_path):  # noqa: F811
+    """--cards: the set's image (pack.py) goes into the site; the page offers
+    its decks and the self-test plays them with the native hashes."""
+    import json
+    exp = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                       "azuki", "data", "expansion.json")
+    out = tmp_path / "site"
+    write_site(str(out), cards=exp)
+    cs = _core.CardSet.from_json(exp)
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{srv.server_address[1]}/"
+    try:
+        decks = (cs.decks[-1], cs.decks[0])
+        r = _selftest(browser, url, f"selftest=3&seed=5&kinds=greedy,random&cardset=cardset.bin&decks={','.join(decks)}")
+        assert r["cardset_hash"] == f"{cs.hash:016x}"
+        assert r["hashes"] == [native_game(i, 5, decks, [1, 0], 0, cards=cs) for i in range(3)]
+        ctx = browser.new_context()
+        pg = ctx.new_page()
+        pg.goto(url)
+        pg.wait_for_selector("body[data-ready='1']")
+        opts = pg.eval_on_selector_all("#deck0 option", "els => els.map(e => e.value)")
+        assert opts == list(cs.decks)
+        assert json.loads((out / "site.json").read_text())["cardset"] == "cardset.bin"
+        ctx.close()
+    finally:
+        srv.shutdown()
+        srv.server_close()
