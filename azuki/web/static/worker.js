@@ -20,11 +20,12 @@ const OPS = {
   // load the module; with `site` (site.json of python -m azuki play --static) its card set and tables
   async init({ wasm = "azuki.wasm", site = null, cardset = null } = {}) {
     const t0 = performance.now();
+    const siteBytes = site ? fetchBytes(site) : null;      // both downloads at once
     E = await loadEngine(await fetchBytes(wasm));
     CS = E.defaultCardset;
     let info = null;
     if (site) {
-      info = JSON.parse(new TextDecoder().decode(await fetchBytes(site)));
+      info = JSON.parse(new TextDecoder().decode(await siteBytes));
       cardset = info.cardset;
     }
     if (cardset) CS = E.loadCardset(await fetchBytes(cardset));
