@@ -156,3 +156,30 @@ def test_static_site_has_every_file_the_page_loads(tmp_path):
     site = json.loads((out / "site.json").read_text())
     assert site["meta"]["decks"] == list(azuki.CardSet.default().decks) and site["cardset"] is None
     assert 'data-transport="wasm"' in (out / "index.html").read_text()
+
+
+def test_static_refuses_what_it_cannot_ship(tmp_path):
+    """A bad --cards or a --checkpoint (not in the module yet) is one line
+    and exit 2, with nothing written."""
+    for extra in (["--cards", str(tmp_path / "missing.json")], ["--checkpoint", "x.npz"]):
+        out = tmp_path / "site"
+        r = subprocess.run([sys.executable, "-m", "azuki", "play", "--static", str(out), *extra],
+                           capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 2 and r.stderr.startswith("azuki play --static: ") and not out.exists(), r
+
+
+@pytest.mark.skipif(shutil.which("emcc") is None, reason="needs emcc (Debian: apt-get install emscripten)")
+def test_rebuild_gives_the_checked_in_bytes(tmp_path):
+    """With emcc at hand: building again gives byte for byte the checked-in
+    module (the build is reproducible, and what is checked in is what the
+    sources make, not only what its stamp says)."""
+    sys.path.insert(0, os.path.join(ROOT, "wasm"))
+    try:
+        import build
+    finally:
+        sys.path.pop(0)
+    if build.check():
+        pytest.skip("the checked-in module is stale against the working tree (test_checked_in_wasm_is_fresh fails)")
+    info = build.build(out=str(tmp_path / "a.wasm"), stamp=str(tmp_path / "a.json"))
+    assert (tmp_path / "a.wasm").read_bytes() == open(build.OUT, "rb").read()
+    assert info["sources"] == json.load(open(build.STAMP))["sources"]

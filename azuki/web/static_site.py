@@ -93,6 +93,10 @@ def write_site(out, cards=None):
 
 def main(args):
     from ..convert import ConvertError
+    if getattr(args, "checkpoint", None):
+        print("azuki play --static: the static site plays the built-in bots only (a checkpoint opponent needs "
+              "the policy in the WebAssembly module: not yet); leave --checkpoint out", file=sys.stderr)
+        return 2
     try:
         write_site(args.static, args.cards)
     except (OSError, ValueError, ConvertError) as e:   # CardSetError is a ValueError
