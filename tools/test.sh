@@ -21,7 +21,8 @@
 #      tests/web in .venv-web (tools/setup_envs.sh web: Playwright, pinned in
 #      constraints/web.txt) driving Debian's `chromium` (installed with apt-get as
 #      root or through sudo if missing, checked before anything long).
-#      AZUKI_SKIP_BROWSER=1 skips this step.
+#      AZUKI_SKIP_BROWSER=1 skips this step. With it, Debian's emscripten (and node) is installed if
+#      missing, best effort, so the WebAssembly tests of step 2 run in full (wasm_preflight).
 # Step 5 needs clang with libFuzzer (-fsanitize=fuzzer). If it is missing it is
 # installed with apt-get (Debian package `clang`) as root or through sudo; that
 # is checked first, so a machine that cannot get it fails at once with one line
@@ -81,6 +82,28 @@ browser_preflight() {
         echo "error: make test: installing chromium with apt-get failed; install it yourself or set AZUKI_SKIP_BROWSER=1" >&2
         exit 1
     }
+}
+
+# Best effort, with the browser: Debian's emscripten (it brings node), so the WebAssembly tests run in
+# full: tests/test_wasm.py rebuilds azuki.wasm and compares it byte for byte with the checked-in one, and
+# it and tests/test_wasm_words.py run the module under node. Without them those tests skip (the checked-in
+# module and its stamp check need neither).
+wasm_preflight() {
+    if command -v emcc >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
+        echo "   emscripten + node (WebAssembly tests): found"
+        return 0
+    fi
+    local SUDO=""
+    if [ "$(id -u)" != 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; else
+            echo "   emscripten + node (WebAssembly tests): missing, and installing needs root; those tests will skip"
+            return 0
+        fi
+    fi
+    command -v apt-get >/dev/null 2>&1 || { echo "   emscripten + node: missing (no apt-get); those tests will skip"; return 0; }
+    echo "   emscripten + node (WebAssembly tests): missing, installing them now (apt-get install emscripten)"
+    { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq emscripten; } >/dev/null 2>&1 \
+        || echo "   installing emscripten failed; the WebAssembly tests that need it will skip"
 }
 
 # Before anything long: make sure step 5 will have its compiler.
@@ -158,7 +181,7 @@ else
     echo "   fuzzers (${FUZZ_SECONDS:-60}s each); needs Python 3.11, gcc, and clang with libFuzzer"
     echo "   (installed with apt-get as root or through sudo if missing). Without them: make quick-test"
     fuzz_preflight
-    if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then browser_preflight; fi
+    if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then browser_preflight; wasm_preflight; fi
 fi
 SECONDS=0
 stage "azuki.convert --check" "$PY" -m azuki.convert --check
