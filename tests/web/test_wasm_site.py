@@ -274,3 +274,37 @@ def test_static_site_with_a_card_set_of_your_own(browser, tmp_path):  # noqa: F8
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_static_site_hot_seat_hands_over(page, site):
+    """Hot-seat on the static site: the cover hides both hands at each hand-over."""
+    import random
+
+    from azuki.web.browser import click_action
+    out, url = site
+    start(page, url, mode="hotseat")
+    page.wait_for_selector("#handover:not(.hidden)")
+    rng = random.Random(3)
+    handovers = 0
+    for _ in range(200):
+        if page.locator("#handover:not(.hidden)").count():
+            assert page.locator("#hand .card").count() == 0 and page.locator("#board .card").count() == 0
+            nxt = int(page.evaluate("() => document.querySelector('#handover').dataset.next"))
+            page.click("#handover-go")
+            page.wait_for_function(f"() => window.AZUKI.S.payload && window.AZUKI.S.payload.view.seat === {nxt}")
+            handovers += 1
+            if handovers >= 6:
+                break
+        pay = page.evaluate("() => window.AZUKI.S.payload")
+        assert pay["decider"] == pay["view"]["seat"]
+        check_board(page, pay["view"])
+        if pay["over"]:
+            break
+        legal = pay["legal"]
+        non_end = [x for x in legal if x["type"] not in ("END_TURN", "NO_OP")]
+        a = rng.choice(non_end if non_end and rng.random() < 0.6 else legal)
+        click_action(page, a)
+        page.wait_for_function("(t) => !window.AZUKI.S.busy && (!document.querySelector('#handover').classList"
+                               ".contains('hidden') || document.querySelector('#board').dataset.token !== t)",
+                               arg=pay["token"])
+    assert handovers >= 4
