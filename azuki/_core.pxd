@@ -103,6 +103,25 @@ cdef extern from "azuki.h" nogil:
     const char *azk_obs_field_doc(int field)
     const char *azk_obs_kind_name(int kind)
     int azk_observe(const azk_game *g, const azk_cardset *cs, int player, uint8_t *out)
+    # policy networks (csrc/policy.c)
+    ctypedef struct azk_policy:
+        pass
+    ctypedef enum azk_policy_status:
+        AZK_POLICY_OK
+        AZK_POLICY_E_ARG
+        AZK_POLICY_E_OBS
+    azk_policy_status azk_policy_load(const uint8_t *bytes, size_t len, azk_policy **out, char *msg, size_t msg_cap)
+    void azk_policy_free(azk_policy *p)
+    const char *azk_policy_status_name(azk_policy_status s)
+    const char *azk_policy_hash(const azk_policy *p, int which)
+    int azk_policy_arch(const azk_policy *p)
+    int azk_policy_head(const azk_policy *p)
+    int azk_policy_hidden(const azk_policy *p)
+    azk_policy_status azk_policy_forward(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp,
+                                         float *value, int *bad_row)
+    azk_policy_status azk_policy_act(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
+                                     int32_t *actions, float *value, int *bad_row)
+    double azk_keyed_uniform(uint64_t seed, uint64_t key)
     ctypedef struct azk_vec:
         pass
     enum:

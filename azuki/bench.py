@@ -113,6 +113,58 @@ def _cards_rates(cards, decks, games: int, seed: int) -> dict:
             "cards_decisions_per_game": decisions / n}
 
 
+def _policy_rates(n_obs: int, seed: int) -> dict:
+    """ns per call of the default network (the shipped reference: structured:factored, hidden 256)
+    on ONE observation, through Python: the C forward pass (azuki._core.CPolicy.forward: every
+    action's log-probability and the value) and act (forward + one keyed sample, what a league
+    snapshot does), and, when torch is installed, torch's forward_eval + full_log_prob and its
+    PolicyPlayer.act on the same weights (torch's default threads); the ratio torch / C of the
+    forward and of act, per repetition."""
+    import importlib.util
+    import numpy as np
+    from . import Game
+    from .policy_np import REFERENCE, load_cpolicy, load_numpy_policy
+    rng = random.Random(seed)
+    obs = []
+    g = Game(seed=seed)
+    while len(obs) < n_obs:
+        if g.is_terminal:
+            g = Game(seed=seed + len(obs))
+        obs.append(g.observe(g.current_player).copy())
+        legal = g.legal_actions()
+        g.step(int(legal[rng.randrange(len(legal))]))
+    obs = [o[None, :] for o in obs]
+    cp = load_cpolicy(REFERENCE)
+
+    def per_call(f):
+        for o in obs[:5]:
+            f(o)
+        t0 = time.perf_counter()
+        for o in obs:
+            f(o)
+        return (time.perf_counter() - t0) / len(obs) * 1e9
+    keys = np.zeros(1, dtype=np.uint64)
+    out = {"cpolicy_forward_ns": per_call(cp.forward), "cpolicy_act_ns": per_call(lambda o: cp.act(o, keys=keys))}
+    if importlib.util.find_spec("torch") is None:
+        return out
+    import torch
+    from .policy import Factored, PolicyPlayer, make_policy
+    npol = load_numpy_policy(REFERENCE)
+    pol = make_policy(npol.meta["arch"], **npol.meta["model"]).eval()
+    pol.load_state_dict({k: torch.as_tensor(v) for k, v in npol.w.items()})
+    player = PolicyPlayer(pol, seed=0)
+
+    @torch.no_grad()
+    def forward(o):
+        d, v = pol.forward_eval(torch.as_tensor(o))
+        return d.full_log_prob() if isinstance(d, Factored) else d
+    out["torch_forward_ns"] = per_call(forward)
+    out["torch_act_ns"] = per_call(lambda o: player.act(o, keys=keys))
+    out["cpolicy_forward_speedup"] = out["torch_forward_ns"] / out["cpolicy_forward_ns"]
+    out["cpolicy_act_speedup"] = out["torch_act_ns"] / out["cpolicy_act_ns"]
+    return out
+
+
 def _train_rate(steps: int, seed: int, overrides=()) -> dict:
     """Agent-steps/s of a short `azuki train` (the default config: league,
     snapshots, PPO) for a fixed budget of `steps` agent-steps, in a child
@@ -146,7 +198,7 @@ def _train_rate(steps: int, seed: int, overrides=()) -> dict:
 
 def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps: int = 200000,
               vec_steps: int = 40000, seed: int = 1, search_decisions: int = 12, cards=None, decks=None,
-              train_steps: int = 32768, train_overrides=()) -> dict:
+              train_steps: int = 32768, train_overrides=(), policy_obs: int = 200) -> dict:
     """Run every row `reps` times; return medians (and the raw runs). With
     `cards` (a CardSet or JSON path), the engine-only rows are also timed
     over that set, every ordered pairing of `decks` (default: all its decks).
@@ -186,6 +238,7 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
             **{k: v for k, v in micro.items() if not k.startswith("_")},
             "search_sims_per_s": _bench_search(search_decisions, seed=seed + r)["sims_per_s"],
             **_layer_rates(1024, k1024, seed + r),
+            **_policy_rates(policy_obs, seed + r),
             **(_cards_rates(cards, decks, games, seed + r * games) if cards is not None else {}),
         }
         if train_steps:
@@ -235,6 +288,12 @@ _ROWS = [
     ("env_serial_per_s", "AzukiEnv under pufferlib Serial, n = 1024", "agent-steps/s", "rate"),
     ("env_serial_mask_per_s", "  AzukiEnv under Serial, waiting_obs='mask'", "agent-steps/s", "rate"),
     ("env_mp_per_s", "AzukiEnv under Multiprocessing, 2 x 512", "agent-steps/s", "rate"),
+    ("cpolicy_forward_ns", "policy in C: forward, batch 1 (all log-probs + value)", "ns/call", "time"),
+    ("torch_forward_ns", "  torch: forward_eval + full_log_prob, batch 1, same net", "ns/call", "time"),
+    ("cpolicy_forward_speedup", "  torch / C, forward (same repetition)", "x", "plain"),
+    ("cpolicy_act_ns", "policy in C: act, batch 1 (forward + keyed sample)", "ns/call", "time"),
+    ("torch_act_ns", "  torch: PolicyPlayer.act, batch 1, same net", "ns/call", "time"),
+    ("cpolicy_act_speedup", "  torch / C, act (same repetition)", "x", "plain"),
     ("train_per_s", "azuki train, default config (league, PPO), short run", "agent-steps/s", "rate"),
     ("train_steps", "  its budget", "agent-steps", "plain"),
     ("vec_bytes", "bytes per agent-step into VecGame's buffers (both seats)", "bytes", "size"),
@@ -293,7 +352,10 @@ def format_table(result: dict) -> str:
               "(the default config, its league with snapshots from a quarter of the budget on, in a child "
               "process, torch on every core) for a fixed step budget and reports summary.json's rate (the "
               "curve's evaluations left out); it needs torch and pufferlib. Heap "
-              "allocations per step: 0, proved by tests/c/test_noalloc.c (malloc interposed around azk_step)."]
+              "allocations per step: 0, proved by tests/c/test_noalloc.c (malloc interposed around azk_step). "
+              "The policy rows run the shipped reference network (structured:factored, hidden 256) on one "
+              "observation per call through Python, C (csrc/policy.c) and, when torch is installed, torch on the "
+              "same weights (docs/policy_c.md)."]
     return "\n".join(lines)
 
 
@@ -305,7 +367,7 @@ QUICK_TRAIN = ("env.envs=2", "env.games_per_env=16", "ppo.bptt_horizon=8", "ppo.
 def main(args) -> int:
     train_steps = getattr(args, "train_steps", None)
     if args.quick:
-        r = run_bench(reps=1, games=200, py_games=5, micro_reps=2000, vec_steps=2048, seed=args.seed,
+        r = run_bench(reps=1, games=200, py_games=5, micro_reps=2000, vec_steps=2048, seed=args.seed, policy_obs=20,
                       cards=args.cards, decks=args.decks, train_steps=1024 if train_steps is None else train_steps,
                       train_overrides=QUICK_TRAIN)
     else:

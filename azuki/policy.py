@@ -725,38 +725,66 @@ class PolicyPlayer:
 __all__ = ["Policy", "AzukiPolicy", "FlatPolicy", "Factored", "make_policy", "action_probs", "obs_inputs", "save_checkpoint", "load_checkpoint", "open_checkpoint",
            "read_meta", "check_compat", "resolve_checkpoint",
            "CheckpointError", "PolicyPlayer", "compat_hashes", "layout_hash", "action_space_hash", "cardset_hash",
-           "ARCHITECTURES", "MASK_OFFSET", "export_checkpoint"]
+           "ARCHITECTURES", "MASK_OFFSET", "export_checkpoint", "state_azkw"]
 
 
-def export_checkpoint(path, out, dtype="float16"):
-    """Write a torch checkpoint's weights as OUT.npz + OUT.json for the numpy
-    player (azuki.policy_np; `python -m azuki.policy export CKPT OUT`). The
-    training curve and league are left out of the metadata. Returns OUT's base."""
-    from .policy_np import export_npz
-    policy, meta = load_checkpoint(path)
-    meta = dict(meta)
+def export_checkpoint(path, out, dtype="float16", fmt="npz"):
+    """Write a checkpoint's weights for the players that need no torch: fmt "npz" -> OUT.npz +
+    OUT.json (the numpy player, azuki.policy_np), fmt "azkw" -> OUT.azkw (the C forward pass,
+    csrc/policy.c; from a torch or an exported numpy checkpoint) and OUT.json. The training curve
+    and league are left out of the metadata. `python -m azuki.policy export`. Returns OUT's base."""
+    from .policy_np import export_npz, load_numpy_policy, write_azkw, _write_json
+    if fmt == "azkw":
+        npol = load_numpy_policy(path)
+        meta = dict(npol.meta)
+        weights = npol.w
+    elif fmt == "npz":
+        policy, meta = load_checkpoint(path)
+        meta = dict(meta)
+        weights = {k: v.detach().float().numpy() for k, v in policy.state_dict().items()}
+    else:
+        raise ValueError(f"export format npz or azkw, got {fmt!r}")
     meta["extra"] = {k: v for k, v in (meta.get("extra") or {}).items() if k not in ("curve", "league")}
-    meta["exported_from"] = os.path.basename(_paths(path)[0])
-    return export_npz({k: v.detach().float().numpy() for k, v in policy.state_dict().items()}, meta, out, dtype)
+    meta["exported_from"] = meta.get("exported_from") or os.path.basename(_paths(path)[0])
+    if fmt == "npz":
+        return export_npz(weights, meta, out, dtype)
+    base = base_path(out)
+    write_azkw(weights, meta, base, dtype)
+    if not os.path.exists(base + ".json"):
+        meta = {k: v for k, v in meta.items() if k != "files"}
+        meta["weights"] = {"file": os.path.basename(base) + ".azkw", "dtype": dtype}
+        _write_json(base + ".json", meta)
+    return base
+
+
+def state_azkw(policy, meta_hashes=None, dtype="float32"):
+    """The C weight file (bytes) of a live torch policy (a league snapshot: no file round trip)."""
+    from .policy_np import azkw_bytes
+    meta = {"arch": policy.spec, "model": dict(policy.config), "hashes": meta_hashes or compat_hashes()}
+    return azkw_bytes({k: v.detach().float().cpu().numpy() for k, v in policy.state_dict().items()}, meta, dtype)
 
 
 def main(argv=None):
     import argparse
     ap = argparse.ArgumentParser(prog="python -m azuki.policy",
                                  description="Checkpoint tools. export: write CKPT's weights as OUT.npz + OUT.json "
-                                             "for the numpy player (python -m azuki play; no torch needed there).")
+                                             "for the numpy player (python -m azuki play; no torch needed there), or "
+                                             "as OUT.azkw for the C forward pass (--format azkw).")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    ex = sub.add_parser("export", help="torch checkpoint -> numpy checkpoint")
-    ex.add_argument("ckpt", help="NAME.pt (with NAME.json beside it)")
-    ex.add_argument("out", help="output base path (OUT.npz and OUT.json are written)")
+    ex = sub.add_parser("export", help="torch checkpoint -> numpy checkpoint or C weight file")
+    ex.add_argument("ckpt", help="NAME.pt (with NAME.json beside it), or an exported NAME.npz for --format azkw")
+    ex.add_argument("out", help="output base path (OUT.npz and OUT.json, or OUT.azkw, are written)")
     ex.add_argument("--dtype", choices=("float16", "float32"), default="float16")
+    ex.add_argument("--format", choices=("npz", "azkw"), default="npz",
+                    help="npz: the numpy player's checkpoint; azkw: the C policy's weight file (docs/policy_c.md)")
     args = ap.parse_args(argv)
     try:
-        base = export_checkpoint(args.ckpt, args.out, args.dtype)
+        base = export_checkpoint(args.ckpt, args.out, args.dtype, args.format)
     except CheckpointError as e:
         print(f"error: {e}", file=__import__("sys").stderr)
         return 2
-    print(f"wrote {base}.npz ({os.path.getsize(base + '.npz') // 1024} KiB) and {base}.json")
+    ext = ".npz" if args.format == "npz" else ".azkw"
+    print(f"wrote {base}{ext} ({os.path.getsize(base + ext) // 1024} KiB) and {base}.json")
     return 0
 
 

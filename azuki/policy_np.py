@@ -766,11 +766,12 @@ def _flat(w, inp):
 
 
 class NumpyPolicy:
-    """A checkpoint's network in numpy: `forward(obs)` -> (masked logits
-    [B, NUM_ACTIONS], value [B]) for uint8 observations [B, OBS_LEN]. For the
-    factored head the "logits" are the exact log-probabilities of every flat
-    action (MASKED_LOGIT where illegal), so a softmax of either gives the
-    policy's probabilities."""
+    """A checkpoint's network, run by the C forward pass (azuki._core.CPolicy, csrc/policy.c;
+    the numpy functions above are its reference, forward_numpy): `forward(obs)` -> (masked
+    "logits" [B, NUM_ACTIONS], value [B]) for uint8 observations [B, OBS_LEN]. The "logits" are
+    the exact log-probabilities of every flat action (MASKED_LOGIT where illegal), for either
+    head, so a softmax of them gives the policy's probabilities. `cpolicy`: the CPolicy
+    (act(obs, u=..., keys=..., greedy=...) samples in C)."""
 
     def __init__(self, weights, meta, name="policy"):
         self.meta, self.name = meta, name
@@ -780,13 +781,18 @@ class NumpyPolicy:
             raise CheckpointError(f"checkpoint {name}: {e}") from None
         self.w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
         self._enc = _structured if self.arch == "structured" else _flat
-        try:     # one forward pass on a blank observation: a wrong or missing array fails here, clearly
-            self.forward(np.zeros((1, OBS_LEN), dtype=np.uint8))
-        except (KeyError, ValueError, IndexError) as e:
+        try:     # the C loader checks every tensor's presence and shape: a wrong or missing array fails here
+            self.cpolicy = _core.CPolicy.from_bytes(azkw_bytes(self.w, dict(meta, hashes=_hashes_or_here(meta))))
+        except (ValueError, KeyError) as e:
             raise CheckpointError(f"checkpoint {name}: the weights do not fit the {self.arch}:{self.head} policy "
-                                  f"({type(e).__name__}: {e})") from None
+                                  f"({e})") from None
 
     def forward(self, obs):
+        lp, value = self.cpolicy.forward(np.ascontiguousarray(_check_obs(obs)))
+        return np.where(np.isfinite(lp), lp, np.float32(MASKED_LOGIT)).astype(np.float32), value
+
+    def forward_numpy(self, obs):
+        """The same in numpy (the reference the C forward is tested against)."""
         inp = obs_inputs(obs, flat=self.arch == "flat")
         h, ent = self._enc(self.w, inp)
         value = _lin(self.w, "critic", h)[:, 0].astype(np.float32)
@@ -802,6 +808,123 @@ class NumpyPolicy:
         p /= p.sum(axis=-1, keepdims=True)
         return p, value
 
+
+def _hashes_or_here(meta):
+    """The checkpoint's hashes for the weight file (this build's where it records none: the
+    loaders check compatibility before, with check_compat)."""
+    h = meta.get("hashes")
+    if isinstance(h, dict) and all(isinstance(h.get(k), str) and len(h[k]) == 16 for k in _WHAT):
+        return h
+    return compat_hashes()
+
+
+# ---- the C policy's weight file (csrc/policy.c: format in its header; docs/policy_c.md) ----------------------
+
+AZKW_FORMAT = 1
+_AZKW_DT = {"float32": (1, "<f4"), "float16": (2, "<f2"), "int32": (3, "<i4")}
+
+
+def _azkw_block(blk):
+    """A feature block of obs_tables() as the C tables: int32 [R, E, 4] (op, observation column, argument (EQ / GT
+    code, BIT shift, ONEHOT width), first input column of the layer) and float32 [R, E] (NUM / SNUM scale)."""
+    ents, scales, base = [], [], 0
+    rows = next(iter(blk.values()))[0].shape[0]
+    for op_i, op in enumerate(FEATURE_OPS):
+        col, k = blk[op]
+        if col.shape[1] == 0:
+            continue
+        if op == "ONEHOT":
+            n = k[0].astype(np.int64)
+            starts = base + np.cumsum(n) - n
+            for j in range(col.shape[1]):
+                ents.append(np.stack([np.full(rows, op_i), col[:, j], np.full(rows, n[j]), np.full(rows, starts[j])], -1))
+                scales.append(np.zeros(rows))
+            base += int(n.sum())
+            continue
+        for j in range(col.shape[1]):
+            num = op in ("NUM", "SNUM")
+            ents.append(np.stack([np.full(rows, op_i), col[:, j], np.zeros(rows, np.int64) if num else k[:, j],
+                                  np.full(rows, base + j)], -1))
+            scales.append(k[:, j] if num else np.zeros(rows))
+        base += col.shape[1]
+    return (np.stack(ents, 1).astype(np.int32), np.stack(scales, 1).astype(np.float32))
+
+
+def azkw_tables(arch, head):
+    """{name: array} of the index tables the C forward reads (obs_tables / head_tables, derived here once)."""
+    out = {}
+    if arch == "structured":
+        t = obs_tables()
+        for k in ("place", "hand", "opt", "glob"):
+            out[f"tab.{k}"], out[f"tab.{k}.scale"] = _azkw_block(t[k])
+        for k in ("place_id", "hand_id", "opt_id", "glob_id", "list_cols", "list_bag"):
+            out[f"tab.{k}"] = np.asarray(t[k], dtype=np.int32)
+        out["tab.n_bags"] = np.array([t["n_bags"]], dtype=np.int32)
+    else:
+        out["tab.flat"], out["tab.flat.scale"] = _azkw_block(obs_tables()["flat"])
+    if head == "factored":
+        tb = head_tables()
+        a = np.arange(NUM_ACTIONS)
+        assert (tb["OFF"][tb["A_T"]] + tb["A_P0"] * tb["N1"][tb["A_T"]] + tb["A_P1"] == a).all(), "flat ids are (type, p0, p1)"
+        for k in ("N0", "N1", "OFF", "ENT0", "KIND", "KIND_TGT", "KIND_LIN"):
+            out[f"head.tab.{k}"] = np.asarray(tb[k], dtype=np.int32)
+    return out
+
+
+def azkw_bytes(weights, meta, dtype="float32"):
+    """The C policy's weight file (bytes) of a state dict {torch name: array} and its checkpoint metadata (arch,
+    head, hashes): the weights as `dtype` (float16 or float32), the index tables, the header csrc/policy.c
+    documents, an FNV-1a checksum last. Deterministic: the same weights give the same bytes."""
+    import struct
+    arch, head = meta_arch(meta)
+    hashes = meta.get("hashes") or {}
+    hs = [str(hashes.get(k, "")) for k in ("obs_layout", "action_space", "card_set")]
+    if not all(len(h) == 16 and all(c in "0123456789abcdef" for c in h) for h in hs):
+        raise CheckpointError(f"azkw export: the checkpoint's compatibility hashes are not 16 hex digits each ({hs})")
+    if dtype not in ("float16", "float32"):
+        raise ValueError(f"azkw export: dtype float16 or float32, got {dtype!r}")
+    tensors = [(k, np.asarray(v, dtype=np.float32), dtype) for k, v in sorted(weights.items())]
+    tensors += [(k, v, "int32" if v.dtype.kind == "i" else "float32") for k, v in azkw_tables(arch, head).items()]
+    parts = [b"AZKW", struct.pack("<7I", AZKW_FORMAT, ARCHS.index(arch), ("dense", "factored").index(head),
+                                  OBS_VERSION, OBS_LEN, NUM_ACTIONS, len(tensors))]
+    parts += [h.encode() for h in hs]
+    for name, arr, dt in tensors:
+        code, np_dt = _AZKW_DT[dt]
+        nb = name.encode()
+        shape = arr.shape if arr.ndim else (1,)
+        parts.append(struct.pack("<B", len(nb)) + nb + struct.pack("<BB", code, len(shape))
+                     + struct.pack(f"<{len(shape)}I", *shape))
+        parts.append(np.ascontiguousarray(arr, dtype=np_dt).tobytes())
+    body = b"".join(parts)
+    return body + struct.pack("<Q", _core.fnv1a64(body))
+
+
+def write_azkw(weights, meta, out, dtype="float32"):
+    """Write the C weight file OUT.azkw (azkw_bytes; temporary name, renamed). Returns its path."""
+    path = base_path(out) + ".azkw"
+    data = azkw_bytes(weights, meta, dtype)
+
+    def w(tmp):
+        with open(tmp, "wb") as f:
+            f.write(data)
+    os.makedirs(os.path.dirname(os.path.abspath(path)) or ".", exist_ok=True)
+    write_atomic(path, w)
+    return path
+
+
+def load_cpolicy(path, cards=None):
+    """A CPolicy from a C weight file (NAME.azkw), refused (CheckpointError) when unreadable, corrupt,
+    or made for another observation layout, action space or card set (check_compat on the hashes
+    it carries, the one compatibility check)."""
+    p = base_path(path) + ".azkw" if not os.fspath(path).endswith(".azkw") else os.fspath(path)
+    try:
+        cp = _core.CPolicy.from_file(p)
+    except OSError as e:
+        raise CheckpointError(f"weight file {p}: cannot read it ({e.strerror})") from None
+    except _core.PolicyFileError as e:
+        raise CheckpointError(str(e)) from None
+    check_compat({"hashes": cp.hashes}, p, cards)
+    return cp
 
 
 def load_numpy_policy(path, cards=None):
@@ -923,6 +1046,6 @@ def export_npz(weights, meta, out, dtype="float16"):
     return base
 
 
-__all__ = ["NumpyPolicy", "NumpyPolicyPlayer", "decision_info", "annotate_replay", "load_numpy_policy", "CheckpointError", "compat_hashes",
+__all__ = ["azkw_bytes", "write_azkw", "load_cpolicy", "NumpyPolicy", "NumpyPolicyPlayer", "decision_info", "annotate_replay", "load_numpy_policy", "CheckpointError", "compat_hashes",
            "layout_hash", "action_space_hash", "cardset_hash", "check_compat", "export_npz", "REFERENCE",
            "resolve_checkpoint", "commit_checkpoint", "write_atomic", "checkpoint_exists", "read_meta", "base_path"]

@@ -445,6 +445,64 @@ azk_status azk_resample(azk_game *g, const azk_cardset *cs, int player, uint64_t
 #define AZK_DESCRIBE_LEN 11
 int azk_describe(const azk_game *g, const azk_cardset *cs, int action, int32_t *out);
 
+
+/* ==== Policy networks (csrc/policy.c, docs/policy_c.md) ===================
+ * A trained policy's forward pass: an opaque azk_policy loaded from an AZKW
+ * weight file held in memory (written by `python -m azuki.policy export
+ * --format azkw`; format in policy.c's header). The loader checks every
+ * size, shape and index and that the file was made for this build's
+ * observation layout (version and OBS_LEN) and action count; the three
+ * compatibility hashes it carries (azk_policy_hash: 0 observation layout,
+ * 1 action space, 2 card set; 16 hex digits) are for the host to compare
+ * (Python: azuki.policy_np.check_compat). A loaded policy is read-only: calls
+ * may run concurrently. Every call allocates its scratch (one malloc). */
+typedef struct azk_policy azk_policy;
+typedef enum azk_policy_status {
+    AZK_POLICY_OK = 0,
+    AZK_POLICY_E_ARG,       /* NULL pointer, negative count, short stride */
+    AZK_POLICY_E_MAGIC,     /* not an AZKW file */
+    AZK_POLICY_E_VERSION,   /* another weight-file format */
+    AZK_POLICY_E_TRUNCATED, /* the file ends inside a record */
+    AZK_POLICY_E_CHECKSUM,  /* the trailing FNV-1a does not match */
+    AZK_POLICY_E_CORRUPT,   /* a malformed record */
+    AZK_POLICY_E_LAYOUT,    /* made for another observation layout / action count */
+    AZK_POLICY_E_TENSOR,    /* a tensor missing, extra, or of the wrong shape / dtype */
+    AZK_POLICY_E_TABLE,     /* an index table entry out of range */
+    AZK_POLICY_E_NOMEM,
+    AZK_POLICY_E_OBS        /* an observation's identity byte outside the card table (bad_row says which) */
+} azk_policy_status;
+enum { AZK_POLICY_ARCH_STRUCTURED = 0, AZK_POLICY_ARCH_FLAT = 1, AZK_POLICY_HEAD_DENSE = 0, AZK_POLICY_HEAD_FACTORED = 1 };
+/* *out = the policy (free with azk_policy_free), or NULL and a status; msg
+ * (may be NULL) receives what was wrong, NUL-terminated within msg_cap. */
+azk_policy_status azk_policy_load(const uint8_t *bytes, size_t len, azk_policy **out, char *msg, size_t msg_cap);
+void azk_policy_free(azk_policy *p);
+const char *azk_policy_status_name(azk_policy_status s);
+const char *azk_policy_hash(const azk_policy *p, int which); /* NULL for a bad argument */
+int azk_policy_arch(const azk_policy *p);   /* AZK_POLICY_ARCH_*, -1 for NULL */
+int azk_policy_head(const azk_policy *p);   /* AZK_POLICY_HEAD_*, -1 for NULL */
+int azk_policy_hidden(const azk_policy *p); /* the trunk width, -1 for NULL */
+/* n observations (azk_observe's bytes, row i at obs + i * stride, stride >=
+ * azk_obs_len()): value[n] (NULL: skipped) and logp[n][NUM_ACTIONS] (NULL:
+ * skipped), the log-probability of every flat action under the legal mask
+ * inside the observation, -INFINITY where illegal (a row with no legal bit
+ * counts every action legal, as azuki.policy does). The dense head's values
+ * are the log-softmax of its masked logits. On AZK_POLICY_E_OBS *bad_row (may
+ * be NULL) is the first bad row; the outputs of the rows before it are written. */
+azk_policy_status azk_policy_forward(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp,
+                                     float *value, int *bad_row);
+/* actions[n]: with u (n uniforms in [0, 1); out of range clamped) the action
+ * of azuki's inverse-CDF sampling for that uniform (factored head:
+ * azuki.policy.Factored.sample, hierarchical, float64; dense head:
+ * azuki.sampler.Masked.sample), so C and torch pick the same action for the
+ * same uniform up to float rounding at an interval's edge; u == NULL: the
+ * most likely legal action (the first of equals). value as azk_policy_forward. */
+azk_policy_status azk_policy_act(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
+                                 int32_t *actions, float *value, int *bad_row);
+/* azuki.sampler.keyed_uniforms for one key: a uniform in [0, 1) that is a
+ * function of (seed, key) alone (53 bits of a splitmix64 finalizer of
+ * key ^ azk_splitmix64(seed)). */
+double azk_keyed_uniform(uint64_t seed, uint64_t key);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,4 +13,5 @@ AZK_CORE_SOURCES = \
 	csrc/bot.c \
 	csrc/vec.c \
 	csrc/obs.c \
+	csrc/policy.c \
 	generated/cards_autogen.c

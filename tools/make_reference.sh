@@ -9,7 +9,11 @@
 #      azuki/data/reference/reference.{npz,json} (float16 weights, ~3 MB; the
 #      JSON carries the observation-layout / action-space / card-set hashes, so
 #      a build whose observation changed refuses it with a clear CheckpointError:
-#      then run this script again and commit the two files).
+#      then run this script again and commit the files),
+#   4. `python -m azuki.policy export --format azkw` of that numpy export into
+#      azuki/data/reference/reference.azkw (the C forward pass's weight file,
+#      float16 as the npz: the same numbers; tests/test_cpolicy.py checks that
+#      re-exporting reference.npz gives these bytes).
 # Then it checks the export: the numpy player loads it and plays a game.
 #
 # Usage: tools/make_reference.sh [STEPS (default 1000000)] [SEED (default 0)]
@@ -24,6 +28,7 @@ rm -rf "$OUT"
 .venv-puffer/bin/azuki train --minutes 0 --steps "$STEPS" --seed "$SEED" --out "$OUT"
 mkdir -p "$(dirname "$DEST")"
 .venv-puffer/bin/python -m azuki.policy export "$OUT/checkpoint/latest" "$DEST"
+.venv-puffer/bin/python -m azuki.policy export "$DEST" "$DEST" --format azkw --dtype float16
 .venv-puffer/bin/python - "$DEST" <<'PY'
 import sys
 import azuki
@@ -34,4 +39,4 @@ while not g.is_terminal:
     g.step(p.act(g))
 print(f"reference ok: plays a self-play game to {g.result}; value at the end {p.last['value']}")
 PY
-ls -l "$DEST".npz "$DEST".json
+ls -l "$DEST".npz "$DEST".json "$DEST".azkw
