@@ -183,3 +183,39 @@ def test_rebuild_gives_the_checked_in_bytes(tmp_path):
     info = build.build(out=str(tmp_path / "a.wasm"), stamp=str(tmp_path / "a.json"))
     assert (tmp_path / "a.wasm").read_bytes() == open(build.OUT, "rb").read()
     assert info["sources"] == json.load(open(build.STAMP))["sources"]
+
+
+def _module_has_policy():
+    from azuki.web.static_site import module_has_policy
+    return module_has_policy()
+
+
+@needs_node
+@pytest.mark.skipif(not _module_has_policy(), reason="the checked-in module has no policy forward pass "
+                                                     "(csrc/policy.c not in the core when it was built)")
+def test_reference_policy_in_wasm_matches_numpy(tmp_path):
+    """The reference checkpoint's AZKW weights run in the module give the
+    numpy policy's probabilities and value (float rounding) along a game."""
+    import numpy as np
+
+    from azuki.policy_np import REFERENCE, load_numpy_policy
+    eng = json.dumps(os.path.join(STATIC, "engine.js"))
+    wasm = json.dumps(os.path.join(STATIC, "azuki.wasm"))
+    r = run_node(f"""import fs from "fs"; import {{ loadEngine }} from {eng};
+const e = await loadEngine(fs.readFileSync({wasm}));
+const pol = e.loadPolicy(fs.readFileSync({json.dumps(REFERENCE + ".azkw")}));
+const g = e.newGame(e.defaultCardset, 11, 0, 1), rng = e.botRng(3), out = [];
+for (let i = 0; i < 40 && !g.isTerminal; i++) {{
+  const legal = g.legal(), f = g.policyForward(pol);
+  out.push({{ legal, p: legal.map((a) => Math.exp(f.logp[a])), value: f.value }});
+  g.step(g.botAct(0, rng));
+}}
+console.log(JSON.stringify(out));""", tmp_path)
+    pol = load_numpy_policy(REFERENCE)
+    g = _core.Game(seed=11, decks=("STT01", "STT02"))
+    rng = _core.bot_rng(3)
+    for f in r:
+        probs, value = pol.probabilities(g.observe(g.current_player)[None, :])
+        assert [int(a) for a in g.legal_actions()] == f["legal"]
+        assert np.allclose(probs[0][f["legal"]], f["p"], atol=1e-5) and abs(float(value[0]) - f["value"]) < 1e-5
+        g.step(_core.bot_act(g, 0, rng))

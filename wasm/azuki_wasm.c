@@ -3,8 +3,11 @@
  * azuki-worker.js) calls the public API of csrc/azuki.h directly; this file
  * adds only what JavaScript cannot do through it: allocate a game or a card
  * set of the right size (azk_cardset is opaque in azuki.h), drive the search
- * bot with a chosen simulation count, and the self-test loop (whole games in
- * C, so its decisions/s measure the engine, not the JS boundary).
+ * bot with a chosen simulation count, the self-test loop (whole games in
+ * C, so its decisions/s measure the engine, not the JS boundary), and, when
+ * the core has the policy forward pass (csrc/policy.c; wasm/build.py then
+ * defines AZW_POLICY), one observation and forward pass per decision of a
+ * checkpoint opponent.
  *
  * Everything here is single-threaded: the module runs inside one Web Worker.
  * Nothing prints or aborts; errors are returned as values (azuki.h's
@@ -119,3 +122,29 @@ AZW_EXPORT long long azw_selftest(const azk_cardset *cs, int n, uint64_t seed, i
     free(g);
     return decisions;
 }
+
+#ifdef AZW_POLICY
+/* A policy from an AZKW weight file's bytes (azk_policy_load), or NULL; *status
+ * receives the azk_policy_status and msg what was wrong. */
+AZW_EXPORT azk_policy *azw_policy_load(const uint8_t *bytes, size_t len, int *status, char *msg, size_t msg_cap) {
+    azk_policy *p = NULL;
+    *status = azk_policy_load(bytes, len, &p, msg, msg_cap);
+    return *status == AZK_POLICY_OK ? p : NULL;
+}
+
+/* The policy's log-probabilities of every flat action (logp[azk_num_actions()])
+ * and its value for the player to act in g, from that player's observation.
+ * 0, or minus an azk_policy_status (-AZK_POLICY_E_ARG for a finished game). */
+AZW_EXPORT int azw_policy_forward(const azk_policy *p, const azk_game *g, const azk_cardset *cs, float *logp,
+                                  float *value) {
+    int me = azk_current_player(g);
+    if (me < 0) return -AZK_POLICY_E_ARG;
+    uint8_t *obs = malloc((size_t)azk_obs_len());
+    if (!obs) return -AZK_POLICY_E_NOMEM;
+    azk_observe(g, cs, me, obs);
+    int bad = -1;
+    azk_policy_status st = azk_policy_forward(p, obs, 1, (size_t)azk_obs_len(), logp, value, &bad);
+    free(obs);
+    return st == AZK_POLICY_OK ? 0 : -(int)st;
+}
+#endif

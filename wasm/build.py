@@ -47,6 +47,23 @@ azw_game_new azw_game_clone azw_free azw_alloc azw_cardset_load azw_bot_rng azw_
 """.split()
 
 
+POLICY_SOURCE = "csrc/policy.c"
+# with the policy forward pass in the core (csrc/policy.c): the checkpoint opponent's calls
+POLICY_EXPORTS = "azk_policy_free azk_policy_status_name azk_policy_hash azw_policy_load azw_policy_forward".split()
+
+
+def has_policy():
+    return POLICY_SOURCE in sources()
+
+
+def flags():
+    return FLAGS + (["-DAZW_POLICY=1"] if has_policy() else [])
+
+
+def exports():
+    return EXPORTS + (POLICY_EXPORTS if has_policy() else [])
+
+
 def sources():
     """The C files compiled: csrc/sources.mk's list (minus LEAVE_OUT) and the glue."""
     with open(os.path.join(ROOT, "csrc", "sources.mk")) as f:
@@ -86,7 +103,7 @@ def source_digest():
     h = hashlib.sha256()
     for p in inputs():
         h.update(p.encode() + b"\0" + _sha(os.path.join(ROOT, p)).encode() + b"\n")
-    h.update(json.dumps([FLAGS, EXPORTS]).encode())
+    h.update(json.dumps([flags(), exports()]).encode())
     return h.hexdigest()
 
 
@@ -109,12 +126,12 @@ def build(emcc=None, out=OUT, stamp=STAMP):
         raise SystemExit("wasm/build.py: emcc not found (Debian: apt-get install emscripten)")
     with tempfile.TemporaryDirectory() as d:
         tmp = os.path.join(d, "azuki.wasm")
-        cmd = [emcc, *FLAGS, *(f"-I{i}" for i in INCLUDE), *sources(),
-               "-sEXPORTED_FUNCTIONS=" + ",".join("_" + e for e in EXPORTS), "-o", tmp]
+        cmd = [emcc, *flags(), *(f"-I{i}" for i in INCLUDE), *sources(),
+               "-sEXPORTED_FUNCTIONS=" + ",".join("_" + e for e in exports()), "-o", tmp]
         subprocess.run(cmd, cwd=ROOT, check=True, env=_env())
         shutil.copyfile(tmp, out)
     info = {"what": "azuki engine as WebAssembly (wasm/build.py; docs/play.md)", "sources": source_digest(),
-            "emcc": emcc_version(emcc), "flags": FLAGS, "wasm_sha256": _sha(out), "wasm_bytes": os.path.getsize(out),
+            "emcc": emcc_version(emcc), "flags": flags(), "policy": has_policy(), "wasm_sha256": _sha(out), "wasm_bytes": os.path.getsize(out),
             "inputs": inputs()}
     with open(stamp, "w") as f:
         json.dump(info, f, indent=1)

@@ -2,7 +2,9 @@
 that needs no server (docs/play.md "Static site"): the page, the engine
 compiled to WebAssembly (azuki/web/static/azuki.wasm, built by wasm/build.py
 and checked in), and `site.json` with the card table and the engine's tables
-(the same `meta` the play server sends, azuki/web/server.py). With --cards
+(the same `meta` the play server sends, azuki/web/server.py), and, when the
+module has the C policy forward pass, the reference checkpoint's weights
+(`reference.azkw`) as an opponent. With --cards
 the set's image (azuki.convert.pack, the bytes the native engine loads)
 goes in as `cardset.bin`; the worker loads it with azk_cardset_load, which
 checks its length and layout, so a set whose layout differed on wasm32 would
@@ -25,10 +27,38 @@ FILES = ("index.html", "app.js", "style.css", "engine.js", "worker.js", "worker_
 SEARCH_SIMS_MAX = 2000     # the page's slider in WASM mode (the search runs in the visitor's browser)
 
 
-def site_meta(cs):
+def module_has_policy():
+    """Does the checked-in module carry the C policy forward pass (its stamp
+    says so: wasm/build.py compiles csrc/policy.c in when the core has it)?"""
+    with open(os.path.join(STATIC, "azuki.wasm.json"), encoding="utf-8") as f:
+        return bool(json.load(f).get("policy"))
+
+
+def reference_weights(cs):
+    """(path of the reference checkpoint's AZKW weights, None) when the static
+    site can offer it as an opponent for card set `cs`; (None, why not)
+    otherwise (the module lacks the policy, the file is missing, or the
+    checkpoint was made for another card set: azuki.policy_np's check)."""
+    from ..policy_np import REFERENCE, load_numpy_policy
+    path = REFERENCE + ".azkw"
+    if not module_has_policy():
+        return None, "this build of the WebAssembly module has no policy forward pass"
+    if not os.path.exists(path):
+        return None, f"{path} is missing"
+    try:
+        load_numpy_policy(REFERENCE, cards=cs)     # the compatibility checks (layout, actions, card set)
+    except Exception as e:   # CheckpointError, OSError: offered as unavailable, with the reason (as the server)
+        return None, str(e)
+    return path, None
+
+
+def site_meta(cs, weights_error=None):
     """The page's /api/meta for card set `cs` (an azuki.CardSet) in WASM mode:
-    the server's tables, the built-in bots as opponents."""
+    the server's tables, the built-in bots (and the reference checkpoint when
+    the module can run it) as opponents."""
     from .. import _core
+    ref = [{"id": "ckpt:reference", "label": "reference checkpoint (ships with azuki)", "error": weights_error}] \
+        if module_has_policy() else []
     return {"cards": _card_table(cs), "decks": list(cs.decks),
             "prompt_kinds": _table(S.PROMPT, S.PROMPT_DOC), "statuses": _table(S.STATUS, S.STATUS_DOC),
             "keywords": _table(S.KEYWORD, S.KEYWORD_DOC), "phases": _table(S.PHASE, S.PHASE_DOC),
@@ -38,7 +68,7 @@ def site_meta(cs):
                           {"id": "greedy", "label": "greedy (one-ply lookahead)"},
                           {"id": "search", "label": "search (Monte Carlo tree search)",
                            "sims": {"min": 1, "max": SEARCH_SIMS_MAX,
-                                    "default": min(int(_core.SEARCH_SIMS), SEARCH_SIMS_MAX)}}],
+                                    "default": min(int(_core.SEARCH_SIMS), SEARCH_SIMS_MAX)}}] + ref,
             "idle_s": None, "transport": "wasm"}
 
 
@@ -78,8 +108,13 @@ def write_site(out, cards=None):
         page = f.read()
     with open(os.path.join(out, "index.html"), "w", encoding="utf-8") as f:
         f.write(page.replace('<html lang="en">', '<html lang="en" data-transport="wasm">', 1))
-    site = {"format": "azuki-site/1", "meta": site_meta(cs), "tables": site_tables(cs),
-            "cardset_hash": f"{cs.hash:016x}", "cardset": None, "cards_source": os.fspath(cards) if cards else None}
+    weights, why = reference_weights(cs)
+    site = {"format": "azuki-site/1", "meta": site_meta(cs, why), "tables": site_tables(cs),
+            "cardset_hash": f"{cs.hash:016x}", "cardset": None, "cards_source": os.fspath(cards) if cards else None,
+            "weights": {}}
+    if weights:
+        shutil.copyfile(weights, os.path.join(out, "reference.azkw"))
+        site["weights"]["reference"] = "reference.azkw"
     if cards:
         from ..convert import load_cardset
         from ..convert.pack import pack_cardset

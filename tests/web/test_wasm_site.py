@@ -157,7 +157,15 @@ def _play(page, rng, max_steps=3000):
     raise AssertionError("game did not end")
 
 
-@pytest.mark.parametrize("opponent,seat", [("random", 0), ("greedy", 1), ("search", 0)])
+def _module_has_policy():
+    from azuki.web.static_site import module_has_policy
+    return module_has_policy()
+
+
+@pytest.mark.parametrize("opponent,seat", [("random", 0), ("greedy", 1), ("search", 0),
+                                           pytest.param("ckpt:reference", 1, marks=pytest.mark.skipif(
+                                               not _module_has_policy(),
+                                               reason="the checked-in module has no policy forward pass"))])
 def test_static_site_plays_a_full_game_against_each_bot(page, site, opponent, seat):
     """A whole game by clicking against each built-in bot with no server:
     every request is a static file; the saved replay verifies on the native
@@ -190,10 +198,15 @@ def test_static_site_plays_a_full_game_against_each_bot(page, site, opponent, se
     ok, msg = verify_replay(rep)
     assert ok, msg
     assert rep["players"][seat] == "human"
-    assert rep["players"][1 - seat] == ("search:sims=8" if opponent == "search" else opponent)
+    want = {"search": "search:sims=8", "ckpt:reference": "checkpoint:reference"}.get(opponent, opponent)
+    assert rep["players"][1 - seat] == want
+    if opponent.startswith("ckpt:"):    # its inspection record, as the server writes it
+        pol = [s["policy"] for s in rep["steps"] if s["player"] == 1 - seat]
+        assert pol and all(0 < len(p["probs"]) <= 16 for p in pol)
     page.click("#go-watch")
     page.wait_for_selector("#replay-bar:not(.hidden)")
-    page.wait_for_function("() => document.querySelector('#rp-step').textContent.startsWith('step 0 /')")
+    page.wait_for_function("() => document.querySelector('#replay-info').textContent.includes('verified')"
+                           " && document.querySelector('#game').dataset.replayStep === '0'")
     g = _core.Game(seed=rep["seed"], decks=tuple(rep["decks"]))
     for k in (1, 2, 3):
         g.step(rep["steps"][k - 1]["action"])
@@ -228,8 +241,8 @@ def test_replay_file_opens_in_the_static_viewer(page, site, tmp_path):
     page.wait_for_selector("body[data-ready='1']")
     page.click("#nav-replay")
     page.set_input_files("#replay-file", str(path))
-    page.wait_for_function("() => document.querySelector('#rp-step').textContent.startsWith('step 0 /')")
-    assert "verified" in page.inner_text("#replay-info")
+    page.wait_for_function("() => document.querySelector('#replay-info').textContent.includes('verified')"
+                           " && document.querySelector('#game').dataset.replayStep === '0'")
     g = _core.Game(seed=rep["seed"], decks=tuple(rep["decks"]))
     for k in (1, 2, 3, 4):
         g.step(rep["steps"][k - 1]["action"])

@@ -54,6 +54,20 @@ export class Engine {
 
   botRng(seed) { return this.x.azw_bot_rng(BigInt.asUintN(64, BigInt(seed))); }
 
+  // A checkpoint from its AZKW weight file (csrc/policy.c), when the module has the policy forward pass.
+  get hasPolicy() { return typeof this.x.azw_policy_load === "function"; }
+  loadPolicy(bytes) {
+    if (!this.hasPolicy) throw new Error("this engine build has no policy forward pass");
+    const x = this.x, u8 = new Uint8Array(bytes), p = x.malloc(u8.length), msg = x.malloc(256);
+    new Uint8Array(this.mem, p, u8.length).set(u8);
+    const pol = x.azw_policy_load(p, u8.length, this.scratch, msg, 256);
+    const status = this.i32(this.scratch, 1)[0];
+    const text = new TextDecoder().decode(new Uint8Array(this.mem, msg, 256)).split("\0")[0];
+    x.free(p); x.free(msg);
+    if (!pol) throw new Error(`the engine rejected the weights (status ${status}: ${text})`);
+    return pol;
+  }
+
   // N seeded games in C (wasm/azuki_wasm.c azw_selftest): their decisions and, per game,
   // [final state hash, digest of every step's hash] in hex.
   selftest(cs, n, seed, deck0, deck1, kind0 = 0, kind1 = 0, sims = 0) {
@@ -116,6 +130,17 @@ export class Game {
     }
   }
   cardKnown(player, card) { return this.e.x.azk_card_known(this.g, player, card); }
+  // a checkpoint's (engine.loadPolicy) log-probabilities of every flat action and its value for
+  // the player to act, from that player's observation
+  policyForward(pol) {
+    const x = this.e.x, n = this.e.numActions, lp = x.malloc(4 * n + 8);
+    try {
+      const st = x.azw_policy_forward(pol, this.g, this.cs, lp, lp + 4 * n);
+      if (st < 0) throw new Error(`the policy failed: status ${-st}`);
+      return { logp: Float32Array.from(new Float32Array(this.e.mem, lp, n)),
+               value: new Float32Array(this.e.mem, lp + 4 * n, 1)[0] };
+    } finally { x.free(lp); }
+  }
   // a built-in bot's action (0 random, 1 greedy, 2 search with `sims`), drawing from rng (engine.botRng)
   botAct(kind, rng, sims = 0) {
     const a = this.e.x.azw_bot_act(this.g, this.cs, kind, rng, sims);

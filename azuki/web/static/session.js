@@ -3,9 +3,11 @@
 // page's worker over the WebAssembly engine: the same requests, checks and
 // payloads, with the words of words.js. A request that the server would refuse
 // throws an error with the server's status (400, 403, 404, 409) and message.
-// Not here: remote play (it needs a server), checkpoint opponents (TODO: the C
-// policy forward pass), the search bot's time budget (a worker cannot be
-// interrupted mid-call: the page caps its simulations instead).
+// Checkpoint opponents (the reference checkpoint, when the module has the C
+// policy forward pass) sample from the policy as azuki.policy_np's
+// NumpyPolicyPlayer does and record the same inspection data in the replay.
+// Not here: remote play (it needs a server), the search bot's time budget (a
+// worker cannot be interrupted mid-call: the page caps its simulations instead).
 import {
   Words, WGame, eventDicts, eventEntries, markAutoEnd, statePayload, actionText, tables,
 } from "./words.js";
@@ -46,8 +48,33 @@ export class Site {
     const g = this.E.newGame(this.cs, seed, this.deckIndex(decks[0]), this.deckIndex(decks[1]), turnCap);
     return new WGame(g, decks);
   }
+  // the weights of checkpoint `name` (site.json "weights"), fetched and loaded once, on first use
+  async policy(name) {
+    this.policies = this.policies || {};
+    if (!this.policies[name]) {
+      const file = (this.site.weights || {})[name];
+      if (!file) throw new RequestError(400, `checkpoint opponent unavailable: no weights for ${name} in this site`);
+      const r = await fetch(new URL(file, self.location.href));
+      if (!r.ok) throw new RequestError(400, `checkpoint opponent unavailable: ${file}: HTTP ${r.status}`);
+      this.policies[name] = this.E.loadPolicy(await r.arrayBuffer());
+    }
+    return this.policies[name];
+  }
+  async prepare(body) {     // before newGame: load a checkpoint opponent's weights
+    const opp = body && body.opponent;
+    if (typeof opp === "string" && opp.startsWith("ckpt:")) {
+      const o = this.meta.opponents.find((x) => x.id === opp);
+      if (o && o.error) throw new RequestError(400, `checkpoint opponent unavailable: ${o.error}`);
+      if (o) await this.policy(opp.slice(5));
+    }
+  }
   opponent(spec, sims) {
     const seed = randBits(62);
+    if (typeof spec === "string" && spec.startsWith("ckpt:") && this.policies && this.policies[spec.slice(5)]) {
+      const o = this.meta.opponents.find((x) => x.id === spec);
+      return { spec: `checkpoint:${spec.slice(5)}`, label: o.label.split(" (")[0], kind: "policy",
+               pol: this.policies[spec.slice(5)] };
+    }
     if (spec === "random" || spec === "greedy") return { spec, label: spec, kind: BOTS[spec], sims: 0, rng: this.E.botRng(seed) };
     if (spec === "search") {
       const o = this.meta.opponents.find((x) => x.id === "search").sims;
@@ -160,18 +187,22 @@ class GameSession {
       }
     }
   }
-  step(a) {
+  step(a, info) {
     const t = this.game.actionType(a), p = this.game.currentPlayer;
     const st = this.game.g.step(a);
     if (st !== 0) throw new RequestError(400, `action ${a} is not legal here (use an id from the legal list)`);
     this.steps.push({ player: p, action: a, hash: this.game.g.hash() });
+    if (info) this.steps[this.steps.length - 1].policy = info;
     this.drain(t);
   }
   advance() {
     let n = 0;
     while (!this.game.isTerminal && this.players[this.game.currentPlayer] !== null && n < 100000) {
       const p = this.players[this.game.currentPlayer];
-      this.step(this.game.g.botAct(p.kind, p.rng, p.sims));
+      if (p.kind === "policy") {
+        const [a, info] = policyDecision(this.game.g, p.pol);
+        this.step(a, info);
+      } else this.step(this.game.g.botAct(p.kind, p.rng, p.sims));
       n++;
     }
   }
@@ -214,6 +245,26 @@ class GameSession {
                 players: this.players.map((p) => (p === null ? "human" : p.spec)) };
     return JSON.stringify(d).replace('"@SEED@"', String(this.seed));
   }
+}
+
+const round4 = (x) => Math.round(x * 1e4) / 1e4;
+
+// azuki.policy_np decision_info + NumpyPolicyPlayer.act: the legal actions' probabilities under the
+// policy (renormalised; uniform if they sum to 0), a sampled action, and the inspection record
+// {value, probs: [[action, p], ...] most likely first, p >= 0.001, at most 16}
+function policyDecision(game, pol) {
+  const legal = game.legal(), { logp, value } = game.policyForward(pol);
+  let pl = legal.map((a) => Math.exp(logp[a]));
+  const s = pl.reduce((x, y) => x + y, 0);
+  pl = s > 0 ? pl.map((x) => x / s) : legal.map(() => 1 / legal.length);
+  const order = legal.map((_, i) => i).sort((i, j) => pl[j] - pl[i] || i - j);
+  const info = { value: round4(value), probs: order.slice(0, 16).filter((i) => pl[i] >= 0.001).map((i) => [legal[i], round4(pl[i])]) };
+  const u = new Uint32Array(2);
+  crypto.getRandomValues(u);
+  let r = (u[0] * 2 ** 21 + (u[1] >>> 11)) / 2 ** 53, k = 0;
+  while (k < legal.length - 1 && r >= pl[k]) { r -= pl[k]; k++; }
+  const a = legal[k];
+  return [a, info.probs.length ? info : { ...info, probs: [[a, 1.0]] }];
 }
 
 const REPLAY_KEYS = ["format", "cardset", "cards", "decks", "seed", "turn_cap", "initial_hash", "steps", "result", "players"];

@@ -55,7 +55,7 @@ const OPS = {
     try { return g.botAct(kind, E.botRng(seed)); } finally { g.free(); }
   },
   // the play server's endpoints (azuki/web/server.py), answered here
-  newGame: (body) => site().newGame(body),
+  newGame: async (body) => { await site().prepare(body); return site().newGame(body); },
   state: (args) => site().gameState(args),
   act: (args) => site().gameAct(args),
   replayText: (args) => site().gameReplay(args),
