@@ -135,7 +135,7 @@ def test_check_notices_a_changed_source(tmp_path, monkeypatch):
     real = build._sha
     monkeypatch.setattr(build, "_sha", lambda p: "0" * 64 if p.endswith("rng.h") else real(p))
     probs = build.check()
-    assert probs and "stale" in probs[0]
+    assert probs and "stale" in probs[0] and "(csrc/rng.h)" in probs[0]
 
 
 def test_static_site_has_every_file_the_page_loads(tmp_path):

@@ -99,10 +99,14 @@ def _sha(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def source_digest():
+def input_shas():
+    return {p: _sha(os.path.join(ROOT, p)) for p in inputs()}
+
+
+def source_digest(shas=None):
     h = hashlib.sha256()
-    for p in inputs():
-        h.update(p.encode() + b"\0" + _sha(os.path.join(ROOT, p)).encode() + b"\n")
+    for p, sha in sorted((shas or input_shas()).items()):
+        h.update(p.encode() + b"\0" + sha.encode() + b"\n")
     h.update(json.dumps([flags(), exports()]).encode())
     return h.hexdigest()
 
@@ -132,7 +136,7 @@ def build(emcc=None, out=OUT, stamp=STAMP):
         shutil.copyfile(tmp, out)
     info = {"what": "azuki engine as WebAssembly (wasm/build.py; docs/play.md)", "sources": source_digest(),
             "emcc": emcc_version(emcc), "flags": flags(), "policy": has_policy(), "wasm_sha256": _sha(out), "wasm_bytes": os.path.getsize(out),
-            "inputs": inputs()}
+            "inputs": input_shas()}
     with open(stamp, "w") as f:
         json.dump(info, f, indent=1)
         f.write("\n")
@@ -147,8 +151,11 @@ def check(out=OUT, stamp=STAMP):
     with open(stamp) as f:
         info = json.load(f)
     probs = []
-    if info.get("sources") != source_digest():
-        changed = sorted(set(inputs()) ^ set(info.get("inputs", []))) or ["a source, flag or export"]
+    now = input_shas()
+    if info.get("sources") != source_digest(now):
+        was = info.get("inputs") or {}
+        was = was if isinstance(was, dict) else {p: None for p in was}
+        changed = sorted(p for p in set(now) | set(was) if now.get(p) != was.get(p)) or ["the flags or exports"]
         probs.append(f"{rel} is stale: its sources changed since it was built ({', '.join(changed)[:200]}); "
                      f"run `make wasm` (needs emcc: apt-get install emscripten) and commit it")
     if info.get("wasm_sha256") != _sha(out):
