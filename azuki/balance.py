@@ -658,105 +658,179 @@ def pooled(m, a, b):
     return rate(x["wins"] + y["losses"], x["games"] + y["games"])
 
 
-def objective(m):
-    """The largest |win rate - 50 %| over the non-mirror matchups of a matrix."""
-    return max((abs(r["rate"] - 0.5) for a, row in m["matrix"].items() for b, r in row.items() if a != b),
-               default=0.0)
+def objective(m, skip=()):
+    """The largest |win rate - 50 %| over the non-mirror matchups of a matrix (ordered pairings),
+    leaving out the deck pairs in `skip` (frozensets {a, b}: matchups no allowed change can move)."""
+    return max((abs(r["rate"] - 0.5) for a, row in m["matrix"].items() for b, r in row.items()
+                if a != b and frozenset((a, b)) not in skip), default=0.0)
 
 
-def _worst(m):
-    """(strong deck, weak deck) of the non-mirror matchup furthest from 50 % (both orders pooled)."""
+def spread(m, skip=()):
+    """The mean squared (win rate - 50 %) over the same matchups as objective(): the search's
+    tie-breaker, so a change that helps every matchup but the worst still counts."""
+    v = [(r["rate"] - 0.5) ** 2 for a, row in m["matrix"].items() for b, r in row.items()
+         if a != b and frozenset((a, b)) not in skip]
+    return sum(v) / len(v) if v else 0.0
+
+
+def _worst(m, skip=()):
+    """(strong deck, weak deck) of the non-mirror matchup furthest from 50 % (both orders pooled),
+    pairs in `skip` left out."""
     ds = list(m["matrix"])
     best = None
     for i, a in enumerate(ds):
         for b in ds[i + 1:]:
+            if frozenset((a, b)) in skip:
+                continue
             r = pooled(m, a, b)["rate"]
             if best is None or abs(r - 0.5) > best[0]:
                 best = (abs(r - 0.5), (a, b) if r >= 0.5 else (b, a))
     return best[1] if best else (None, None)
 
 
-def _candidates(doc, fl, m, imp, cur):
-    """Number changes to try next, most promising first: in the worst matchup, nerfs (cost +1,
-    attack -1, health -1) of the strong deck's cards and buffs of the weak deck's, flagged cards
-    first, then by |importance| (largest first) when importance was measured."""
-    strong, weak = _worst(m)
+FIELDS = (("cost", 0, -1), ("attack", 0, 1), ("health", 1, 1))   # (field, lowest value, sign of a buff)
+
+
+def frozen_card(cid, frozen):
+    return any(cid.startswith(p) for p in frozen)
+
+
+def fixed_pairs(doc, decks, frozen):
+    """Deck pairs whose matchup no allowed change can move: both decks' main cards all frozen."""
+    free = {d: any(not frozen_card(c, frozen) for c in main_cards(doc, d)) for d in decks}
+    return frozenset(frozenset((a, b)) for i, a in enumerate(decks) for b in decks[i + 1:]
+                     if not free[a] and not free[b])
+
+
+def merge_changes(changes):
+    """[(card, field, delta)] with one entry per (card, field), deltas summed, zeros dropped,
+    in first-change order."""
+    tot = {}
+    for cid, f, d in changes:
+        tot[(cid, f)] = tot.get((cid, f), 0) + d
+    return [(c, f, d) for (c, f), d in tot.items() if d]
+
+
+def _move_ok(by, cur, cid, field, low, dlt, max_step):
+    c = by[cid]
+    if not isinstance(c.get(field), int) or isinstance(c.get(field), bool):
+        return False
+    done = sum(d for cc, ff, d in cur if cc == cid and ff == field)
+    return c[field] + done + dlt >= low and abs(done + dlt) <= max_step
+
+
+def _candidates(doc, fl, m, imp, cur, frozen=(), max_step=1, deck_moves=False, skip=()):
+    """Moves to try next, most promising first, for the worst matchup outside `skip`: nerfs
+    (cost +1, attack -1, health -1) of the strong deck's cards and buffs of the weak deck's,
+    never of a frozen card, never past `max_step` in total on one (card, field). A move is a
+    list of (card, field, delta). With `deck_moves`, the first moves are deck-wide: the same
+    +-1 on one field of every unfrozen main card of the deck that has the field and stays
+    legal (the strong deck's first); then single cards, flagged cards first, then by |importance|
+    (largest first) when importance was measured."""
+    strong, weak = _worst(m, skip)
     if strong is None:
         return []
     flagged = {(f["deck"], f["card"]) for f in fl if f["card"]}
     impv = {(r["deck"], r["card"]): abs(r["importance"]) for r in (imp or {}).get("rows", [])}
     by = {c["id"]: c for c in doc["cards"]}
-    taken = {(c, f) for c, f, _ in cur}
-    out = []
+    wide, out = [], []
     for deck, sign in ((strong, -1), (weak, 1)):
-        for cid in main_cards(doc, deck):
-            c = by[cid]
-            for field, low, dlt in (("cost", 0, -sign), ("attack", 0, sign), ("health", 1, sign)):
-                if (cid, field) in taken or not isinstance(c.get(field), int) or c[field] + dlt < low:
-                    continue
+        mains = [cid for cid in main_cards(doc, deck) if not frozen_card(cid, frozen)]
+        for field, low, buff in FIELDS:
+            dlt = -buff if sign < 0 else buff
+            mv = [(cid, field, dlt) for cid in mains if _move_ok(by, cur, cid, field, low, dlt, max_step)]
+            # deck-wide: leaves 0-cost, 1-attack and 1-health cards alone (no zero-stat bodies)
+            dw = [ch for ch in mv if _move_ok(by, cur, ch[0], field, max(low, 1), dlt, max_step)]
+            if deck_moves and len(dw) > 1:
+                wide.append(dw)
+            for ch in mv:
+                cid = ch[0]
                 key = (0 if (deck, cid) in flagged else 1, -impv.get((deck, cid), 0.0), deck != strong, cid, field)
-                out.append((key, (cid, field, dlt)))
-    return [ch for _, ch in sorted(out)]
+                out.append((key, [ch]))
+    return wide + [mv for _, mv in sorted(out)]
 
 
-def suggest(runner, doc, bot, decks, games, seed, turn_cap, fl, imp=None, k=2, budget=24, search_games=None):
-    """Greedy search over +-1 cost / attack / health (_candidates): each step tries candidates on
-    a fixed search seed (common random numbers) and keeps the one that most lowers the largest
-    |win rate - 50 %| over the non-mirror matchups; it stops inside TARGET_BAND, at k changes,
-    without an improvement, or when `budget` evaluations are spent (split evenly over the k
-    steps). Every proposal is then re-verified on a fresh seed with `games` per pairing, next
-    to the unchanged set on that seed."""
+def describe_move(mv, doc):
+    """A move as one line: 'card field +d' or, deck-wide, 'N cards field +d'."""
+    names = {c["id"]: c.get("name", c["id"]) for c in doc["cards"]}
+    if len(mv) == 1:
+        cid, f, d = mv[0]
+        return f"{cid} {names.get(cid, '')} {f} {d:+d}"
+    return f"{len(mv)} cards ({mv[0][0]} ... {mv[-1][0]}) {mv[0][1]} {mv[0][2]:+d}"
+
+
+def suggest(runner, doc, bot, decks, games, seed, turn_cap, fl, imp=None, k=2, budget=24, search_games=None,
+            frozen=(), max_step=1, deck_moves=False):
+    """Greedy search over number moves (_candidates): each step tries candidate moves on a fixed
+    search seed (common random numbers) and keeps the one that most lowers the largest
+    |win rate - 50 %| over the non-mirror matchups that can move (ties: the lower mean squared
+    distance from 50 %); it stops inside TARGET_BAND, at k moves, without an improvement, or
+    when `budget` evaluations are spent (split evenly over the k steps). Cards whose id starts
+    with a `frozen` prefix never change; a pair of decks made only of frozen cards is reported
+    but left out of the objective. Every step's proposal is then re-verified on a fresh seed
+    with `games` per pairing, next to the unchanged set on that seed."""
     by = {c["id"]: c for c in doc["cards"]}
     sgames = search_games or max(2, games // 4 // 2 * 2)
     sseed = (seed ^ 0xA5A5A5A5A5A5A5A5) & MASK64
+    frozen = tuple(frozen)
+    skip = fixed_pairs(doc, decks, frozen)
 
     def evaluate(changes):
         try:
-            t = doc_text(with_changes(doc, changes))
+            t = doc_text(with_changes(doc, merge_changes(changes)))
             cardset(t)
         except Exception:        # a change the converter refuses (e.g. a cost rule): not a candidate
             return None
         return matchups(runner, t, bot, decks, sgames, sseed, turn_cap)
+
+    def score(mm):
+        return (objective(mm, skip), spread(mm, skip))
     cur = []
     m = evaluate(cur)
-    best = objective(m)
-    steps, evals, tried = [], 0, 0
+    best = score(m)
+    steps, moves, evals, tried = [], [], 0, 0
     per_step = max(1, budget // k)
-    while len(cur) < k and evals < budget and best > TARGET_BAND[1] - 0.5:
+    while len(moves) < k and evals < budget and best[0] > TARGET_BAND[1] - 0.5:
         top = None
-        cands = _candidates(doc, fl, m, imp, cur)
+        cands = _candidates(doc, fl, m, imp, cur, frozen, max_step, deck_moves, skip)
         tried += len(cands)
-        for ch in cands[:min(per_step, budget - evals)]:
-            mm = evaluate(cur + [ch])
+        for mv in cands[:min(per_step, budget - evals)]:
+            mm = evaluate(cur + mv)
             evals += 1
             if mm is None:
                 continue
-            o = objective(mm)
+            o = score(mm)
             if top is None or o < top[0]:
-                top = (o, ch, mm)
+                top = (o, mv, mm)
         if top is None or top[0] >= best:
             break
         best, m = top[0], top[2]
-        cur = cur + [top[1]]
-        steps.append(list(cur))
+        cur = cur + top[1]
+        moves.append({"move": describe_move(top[1], doc), "cards": len(top[1]),
+                      "search_objective": top[0][0]})
+        steps.append(merge_changes(cur))
     vseed = (seed ^ 0x5EED5EED5EED5EED) & MASK64
     proposals = []
-    for ch in steps:
+    for i, ch in enumerate(steps):
         mv = matchups(runner, doc_text(with_changes(doc, ch)), bot, decks, games, vseed, turn_cap)
         proposals.append({"changes": [{"card": c, "field": f, "delta": d,
                                        "from": by[c][f], "to": by[c][f] + d} for c, f, d in ch],
-                          "objective": objective(mv), "search_objective": None, "matrix": mv["matrix"],
-                          "within_target": objective(mv) <= TARGET_BAND[1] - 0.5})
+                          "moves": moves[:i + 1],
+                          "objective": objective(mv, skip), "search_objective": moves[i]["search_objective"],
+                          "matrix": mv["matrix"], "within_target": objective(mv, skip) <= TARGET_BAND[1] - 0.5})
     before = matchups(runner, doc_text(doc), bot, decks, games, vseed, turn_cap)
     return {"bot": bot, "candidates_seen": tried, "evaluations": evals, "budget": budget, "max_changes": k,
+            "max_step": max_step, "deck_moves": deck_moves, "frozen": list(frozen),
+            "fixed_pairs": sorted(sorted(p) for p in skip),
             "search_games_per_pairing": sgames, "verify_games_per_pairing": games,
-            "objective_before": objective(before), "matrix_before": before["matrix"], "proposals": proposals}
+            "objective_before": objective(before, skip), "matrix_before": before["matrix"], "proposals": proposals}
 
 
 # ---- the whole run ---------------------------------------------------------------------------
 
 def run_balance(cards, decks=None, bots=("greedy",), games=2000, seed=0, jobs=1, ray_workers=None, out=None,
                 card_games=None, imp_games=None, do_suggest=False, suggest_k=2, suggest_budget=24, suggest_games=None,
+                suggest_frozen=(), suggest_max_step=1, suggest_deck_moves=False,
                 turn_cap=200, progress=None, stop_after=None):
     """Run the lab; returns the report (a dict). With `out`, units are cached in out/state and
     report.json / report.html written there."""
@@ -778,6 +852,12 @@ def run_balance(cards, decks=None, bots=("greedy",), games=2000, seed=0, jobs=1,
     imp_games = min(games, 1000) if imp_games is None else imp_games
     if imp_games % 2 or card_games % 2:
         raise ValueError("card and importance games must be even")
+    suggest_frozen = tuple(suggest_frozen)
+    for p in suggest_frozen:
+        if not any(c["id"].startswith(p) for c in doc["cards"]):
+            raise ValueError(f"--frozen {p!r}: no card id starts with it")
+    if do_suggest and (suggest_k < 1 or suggest_max_step < 1 or suggest_budget < 1):
+        raise ValueError("--max-changes, --max-step and --suggest-budget must be at least 1")
     state = Path(out) / "state" if out else None
     runner = Runner(state, jobs=jobs, ray_workers=ray_workers, progress=progress, stop_after=stop_after)
     timing = {}
@@ -799,7 +879,8 @@ def run_balance(cards, decks=None, bots=("greedy",), games=2000, seed=0, jobs=1,
     if do_suggest:
         t0 = time.perf_counter()
         sug = suggest(runner, doc, bots[0], decks, games, seed, turn_cap, fl, imp=imp, k=suggest_k,
-                      budget=suggest_budget, search_games=suggest_games)
+                      budget=suggest_budget, search_games=suggest_games, frozen=suggest_frozen,
+                      max_step=suggest_max_step, deck_moves=suggest_deck_moves)
         timing["suggest"] = time.perf_counter() - t0
     names = {c["id"]: c.get("name", c["id"]) for c in doc["cards"]}
     rep = {"format": FORMAT, "set": doc.get("name"), "set_sha256": hashlib.sha256(text.encode()).hexdigest(),
@@ -976,12 +1057,17 @@ def render_html(rep):
         p.append(svg_matrix({"bot": sug["bot"], "matrix": sug["matrix_before"]}))
         if not sug["proposals"]:
             p.append("<p>No change improved the matchups.</p>")
+        if sug.get("fixed_pairs"):
+            p.append("<p>Left out of the objective (every card of both decks frozen: "
+                     f'{_e(", ".join(sug["frozen"]))}): '
+                     f'{_e("; ".join(" vs ".join(fp) for fp in sug["fixed_pairs"]))}.</p>')
         for pr in sug["proposals"]:
             chs = "; ".join(f'{c["card"]} {names.get(c["card"], "")} {c["field"]} {c["from"]} \u2192 {c["to"]}'
                             for c in pr["changes"])
-            p.append(f'<h3>{_e(chs)}</h3><p>largest |win rate - 50 %| '
+            head = chs if len(pr["changes"]) <= 3 else " + ".join(mv["move"] for mv in pr.get("moves", []))
+            p.append(f'<h3>{_e(head)}</h3><p>largest |win rate - 50 %| '
                      f'{100 * pr["objective"]:.1f} points{" (within the target band)" if pr["within_target"] else ""}'
-                     '.</p>')
+                     f'. Changes: {_e(chs)}.</p>')
             p.append(svg_matrix({"bot": sug["bot"], "matrix": pr["matrix"]}))
     p.append("</body></html>\n")
     return "\n".join(p)
@@ -1017,13 +1103,21 @@ def add_parser(sub, int_in):
                    help="run the work on W local Ray workers (or $RAY_ADDRESS's cluster)")
     b.add_argument("--out", default="balance-report", metavar="DIR",
                    help="report.html, report.json and state/ (finished work) go here (default: balance-report)")
-    b.add_argument("--suggest", action="store_true", help="search for +-1 number changes of flagged cards")
-    b.add_argument("--max-changes", type=int_in(1, 8, "--max-changes"), default=2, metavar="K",
-                   help="--suggest: at most K changes (default: 2)")
+    b.add_argument("--suggest", action="store_true", help="search for number changes (cost, attack, health) that even the matchups")
+    b.add_argument("--max-changes", type=int_in(1, 64, "--max-changes"), default=2, metavar="K",
+                   help="--suggest: at most K moves (default: 2)")
     b.add_argument("--suggest-games", type=int_in(2, None, "--suggest-games"), default=None, metavar="N",
                    help="--suggest: games per pairing of each search evaluation (default: --games / 4)")
     b.add_argument("--suggest-budget", type=int_in(1, None, "--suggest-budget"), default=24, metavar="E",
                    help="matchup evaluations the search may spend")
+    b.add_argument("--frozen", default="", metavar="P1,P2",
+                   help="--suggest: never change cards whose id starts with one of these prefixes (e.g. a "
+                        "binding set: STT01-,STT02-)")
+    b.add_argument("--max-step", type=int_in(1, 8, "--max-step"), default=1, metavar="S",
+                   help="--suggest: one (card, field) may move by at most S in total over the steps (default: 1)")
+    b.add_argument("--deck-moves", action="store_true",
+                   help="--suggest: also try deck-wide moves (the same +-1 on one field of every unfrozen card "
+                        "of a deck; one move counts as one change in K)")
     b.add_argument("--quiet", action="store_true", help="no progress lines")
     b.set_defaults(fn=cmd_balance)
     return b
@@ -1039,6 +1133,8 @@ def cmd_balance(args):
                           ray_workers=args.ray, out=args.out, card_games=args.card_games,
                           imp_games=args.importance_games, do_suggest=args.suggest, suggest_k=args.max_changes,
                           suggest_budget=args.suggest_budget, suggest_games=args.suggest_games,
+                          suggest_frozen=tuple(p for p in args.frozen.split(",") if p),
+                          suggest_max_step=args.max_step, suggest_deck_moves=args.deck_moves,
                           turn_cap=args.turn_cap, progress=prog)
     except KeyboardInterrupt:
         print("balance: interrupted (run the same command again to resume)", file=sys.stderr)

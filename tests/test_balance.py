@@ -17,6 +17,7 @@ from azuki.stats import Z95
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTER = str(ROOT / "azuki" / "data" / "cards.json")
+EXPANSION = str(ROOT / "azuki" / "data" / "expansion.json")
 SMALL = dict(decks=["STT01", "STT02"], bots=["greedy"], games=8, card_games=4, imp_games=8, seed=5)
 
 
@@ -197,6 +198,75 @@ def test_suggest_end_to_end(tmp_path):
         assert 1 <= len(p["changes"]) <= 1
         assert all(abs(c["to"] - c["from"]) == 1 for c in p["changes"])
         assert all(r["games"] == 8 for row in p["matrix"].values() for r in row.values())
+
+
+def _matrix(rates):
+    """A synthetic matrix from {(a, b): a's wins out of 100 against b}, both orders filled."""
+    from azuki.stats import rate
+    ds = sorted({d for ab in rates for d in ab})
+    m = {a: {} for a in ds}
+    for a in ds:
+        for b in ds:
+            w = 50 if a == b else rates.get((a, b), 100 - rates.get((b, a), 50))
+            m[a][b] = dict(rate(w, 100), losses=100 - w)
+    return {"matrix": m}
+
+
+def test_objective_leaves_out_fixed_pairs():
+    m = _matrix({("A", "B"): 80, ("A", "C"): 60, ("B", "C"): 45})
+    assert B.objective(m) == pytest.approx(0.3)
+    assert B.objective(m, skip={frozenset("AB")}) == pytest.approx(0.1)
+    assert B._worst(m) == ("A", "B") and B._worst(m, skip={frozenset("AB")}) == ("A", "C")
+    assert B.spread(m, skip={frozenset("AB"), frozenset("AC")}) == pytest.approx(0.05 ** 2)
+
+
+def test_fixed_pairs_and_merge_changes():
+    doc = B.load_doc(EXPANSION)
+    decks = ["STT01", "STT02", "EXP01-FIRE"]
+    assert B.fixed_pairs(doc, decks, ("STT01-", "STT02-")) == {frozenset(("STT01", "STT02"))}
+    assert B.fixed_pairs(doc, decks, ()) == frozenset()
+    assert B.merge_changes([("x", "cost", 1), ("y", "health", -1), ("x", "cost", 1), ("y", "health", 1)]) == \
+        [("x", "cost", 2)]
+
+
+def test_candidates_respect_frozen_cards_steps_and_deck_moves():
+    doc = B.load_doc(EXPANSION)
+    by = {c["id"]: c for c in doc["cards"]}
+    m = _matrix({("EXP01-FIRE", "STT01"): 90})
+    frozen = ("STT01-", "STT02-")
+    cands = B._candidates(doc, [], m, None, [], frozen=frozen)
+    assert cands and all(len(mv) == 1 for mv in cands)                      # single-card moves only
+    flat = [ch for mv in cands for ch in mv]
+    assert all(c.startswith("EXP01-") for c, _, _ in flat)                  # the frozen weak deck is not buffed
+    assert all(d == {"cost": 1, "attack": -1, "health": -1}[f] for _, f, d in flat)   # nerfs of the strong deck
+    cid = next(c for c, f, _ in flat if f == "health" and by[c]["health"] >= 3)
+    one = B._candidates(doc, [], m, None, [(cid, "health", -1)], frozen=frozen, max_step=1)
+    assert (cid, "health", -1) not in [ch for mv in one for ch in mv]       # at most 1 in total per (card, field)
+    two = B._candidates(doc, [], m, None, [(cid, "health", -1)], frozen=frozen, max_step=2)
+    assert [(cid, "health", -1)] in two
+    wide = B._candidates(doc, [], m, None, [], frozen=frozen, deck_moves=True)
+    assert len(wide[0]) > 1 and {f for _, f, _ in wide[0]} == {"cost"}     # deck-wide moves come first
+    fire = set(B.main_cards(doc, "EXP01-FIRE"))
+    for mv in wide[:3]:
+        assert {c for c, _, _ in mv} <= fire
+        assert all(by[c][f] + d >= 1 for c, f, d in mv if f != "cost")       # no zero-stat bodies
+
+
+def test_suggest_with_frozen_cards_changes_only_the_others():
+    rep = B.run_balance(EXPANSION, do_suggest=True, suggest_k=2, suggest_budget=4, suggest_frozen=("STT01-",),
+                        suggest_max_step=2, suggest_deck_moves=True,
+                        **dict(SMALL, decks=["STT01", "EXP01-FIRE"], imp_games=0, card_games=0))
+    s = rep["suggest"]
+    assert s["frozen"] == ["STT01-"] and s["fixed_pairs"] == [] and s["evaluations"] <= 4
+    for p in s["proposals"]:
+        assert p["changes"] and all(not c["card"].startswith("STT01-") for c in p["changes"])
+        assert all(1 <= abs(c["to"] - c["from"]) <= 2 for c in p["changes"])
+        assert 1 <= len(p["moves"]) <= 2
+    only = B.run_balance(EXPANSION, do_suggest=True, suggest_k=2, suggest_budget=4, suggest_frozen=("STT",),
+                         **dict(SMALL, imp_games=0, card_games=0))["suggest"]
+    assert only["fixed_pairs"] == [["STT01", "STT02"]] and only["proposals"] == [] and only["evaluations"] == 0
+    with pytest.raises(ValueError, match="NOPE"):
+        B.run_balance(EXPANSION, do_suggest=True, suggest_frozen=("NOPE",), **dict(SMALL, imp_games=0))
 
 
 def test_deterministic_and_independent_of_jobs(tmp_path):
