@@ -144,6 +144,9 @@ cdef extern from "azuki.h" nogil:
     azk_status azk_vec_set_illegal(azk_vec *v, int policy)
     azk_status azk_vec_set_paired(azk_vec *v, const azk_cardset *cs, int on)
     azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind, int32_t *opp_actions)
+    azk_status azk_vec_policy_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p, const uint8_t *opp_obs,
+                                       uint64_t seed, const uint64_t *keys, int greedy, int32_t *opp_actions,
+                                       int *policy_status)
     int azk_vec_rows(const azk_vec *v)
     azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *acting)
     azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, void *obs, uint8_t *masks,

@@ -1974,6 +1974,52 @@ cdef class VecGame:
         finally:
             self._leave()
 
+    def policy_opponent_actions(self, policy, seed, keys, greedy=False):
+        """mode="policy": the C policy `policy`'s (a CPolicy) answers for the
+        pending games (int32 [n], 0 where not pending), each from its
+        opponent observation (opp_obs) with the uniform
+        keyed_uniforms(seed, keys[i]) (keys: uint64 [n], e.g.
+        AzukiEnv.opponent_keys of every game), or its most likely legal
+        action (greedy=True): the action azuki.policy.PolicyPlayer picks for
+        the same key (docs/policy_c.md). In C, on the vector's threads,
+        without the GIL; pass them to step_opponent."""
+        cdef CPolicy cp
+        cdef int32_t[::1] ov
+        cdef const uint64_t[::1] kv
+        cdef const uint8_t *oo
+        cdef azk_status st
+        cdef int pst = 0, g = 1 if greedy else 0
+        cdef uint64_t sd
+        if not isinstance(policy, CPolicy):
+            raise TypeError(f"policy_opponent_actions takes a CPolicy, got {type(policy).__name__}")
+        cp = policy
+        sd = int(seed) & 0xFFFFFFFFFFFFFFFF
+        k = np.ascontiguousarray(keys, dtype=np.uint64).reshape(-1)
+        self._enter("policy_opponent_actions")
+        try:
+            self._ck()
+            if self.mode != "policy":
+                raise RuntimeError(f"policy_opponent_actions is for mode='policy' (this VecGame is "
+                                   f"mode={self.mode!r})")
+            if k.shape[0] != self.n:
+                raise ValueError(f"policy_opponent_actions: {k.shape[0]} keys for {self.n} games")
+            if self.opp_obs is None or self.opp_obs.dtype != np.uint8:
+                raise RuntimeError("policy_opponent_actions needs the uint8 opponent observations (obs=True)")
+            out = np.zeros(self.n, dtype=np.int32)
+            ov = out
+            kv = k
+            oo = <const uint8_t *>_ptr(self.opp_obs)
+            with nogil:
+                st = azk_vec_policy_opponent(self.v, self.cards.cs, cp.p, oo, sd, &kv[0], g, &ov[0], &pst)
+            if st != AZK_OK:
+                if pst:
+                    raise ValueError(f"policy_opponent_actions: the policy cannot read an opponent observation "
+                                     f"({azk_policy_status_name(<azk_policy_status>pst).decode()})")
+                raise AzukiError(f"policy_opponent_actions failed ({azk_status_name(st).decode()})")
+            return out
+        finally:
+            self._leave()
+
     def bot_opponent_actions(self, bot):
         """mode="policy": the built-in bot `bot`'s answers for the pending
         games (int32 [n], 0 where not pending), from each game's own bot

@@ -1027,6 +1027,43 @@ class NumpyPolicyPlayer:
     __call__ = act
 
 
+class CPolicyPlayer:
+    """A C policy (azuki._core.CPolicy) as a player of observation batches, the C twin of
+    azuki.policy.PolicyPlayer (league opponents, evaluation): act(obs [k, OBS_LEN] uint8,
+    masks=None (the mask is inside the observation), keys=None) -> int32 [k], sampled by inverse
+    CDF with keyed_uniforms(seed, key) per row when `keys` are given (the same action
+    PolicyPlayer picks for the same seed and key, up to float rounding at an interval's edge),
+    else with uniforms from its own numpy generator; greedy=True: the most likely legal action.
+    azuki.envs.puffer.play_opponents hands it to VecGame.policy_opponent_actions: the forward and
+    the sample in C, inside the vector, on its threads."""
+
+    wants_keys = True
+
+    def __init__(self, cpolicy, greedy=False, seed=0, name="policy"):
+        if not isinstance(cpolicy, _core.CPolicy):
+            raise TypeError(f"CPolicyPlayer takes a CPolicy, got {type(cpolicy).__name__}")
+        self.cpolicy, self.greedy, self.name = cpolicy, bool(greedy), name
+        self.seed = int(seed) & ((1 << 63) - 1)
+        self.rng = np.random.default_rng(self.seed)
+
+    @classmethod
+    def load(cls, path, greedy=False, seed=0, cards=None):
+        """From a C weight file (NAME.azkw; load_cpolicy checks compatibility)."""
+        return cls(load_cpolicy(path, cards=cards), greedy=greedy, seed=seed, name=os.path.basename(base_path(path)))
+
+    def act(self, obs, masks=None, keys=None):
+        obs = np.ascontiguousarray(obs)
+        if len(obs) == 0:
+            return np.zeros(0, dtype=np.int32)
+        if self.greedy:
+            return self.cpolicy.act(obs, greedy=True)
+        if keys is not None:
+            return self.cpolicy.act(obs, keys=keys, seed=self.seed)
+        return self.cpolicy.act(obs, u=self.rng.random(len(obs)))
+
+    __call__ = act
+
+
 def export_npz(weights, meta, out, dtype="float16"):
     """Write OUT.npz (weights as `dtype`) and OUT.json (meta), each to a
     temporary name and renamed, the JSON last. Returns the base path. (A fixed
@@ -1046,6 +1083,6 @@ def export_npz(weights, meta, out, dtype="float16"):
     return base
 
 
-__all__ = ["azkw_bytes", "write_azkw", "load_cpolicy", "NumpyPolicy", "NumpyPolicyPlayer", "decision_info", "annotate_replay", "load_numpy_policy", "CheckpointError", "compat_hashes",
+__all__ = ["azkw_bytes", "write_azkw", "load_cpolicy", "CPolicyPlayer", "NumpyPolicy", "NumpyPolicyPlayer", "decision_info", "annotate_replay", "load_numpy_policy", "CheckpointError", "compat_hashes",
            "layout_hash", "action_space_hash", "cardset_hash", "check_compat", "export_npz", "REFERENCE",
            "resolve_checkpoint", "commit_checkpoint", "write_atomic", "checkpoint_exists", "read_meta", "base_path"]

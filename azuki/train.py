@@ -315,8 +315,9 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     import warnings
 
     from .evaluate import evaluate
-    from .policy import PolicyPlayer, save_checkpoint
-    from .policy_np import _test_kill, checkpoint_exists
+    from ._core import CPolicy
+    from .policy import PolicyPlayer, save_checkpoint, state_azkw
+    from .policy_np import CPolicyPlayer, _test_kill, checkpoint_exists
     run = cfg["run"]
     arch = cfg["policy"]["arch"]
     stop = {"why": None}
@@ -324,12 +325,21 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     def on_sigint(sig, frame):
         stop["why"] = "interrupted (Ctrl-C)"
 
+    c_snaps = {}             # snapshot name -> its CPolicy (exported once, in memory, from the frozen torch policy)
+
     def assign_opponents():
-        players = {}         # one player per snapshot: its slots share one forward per round (play_opponents)
+        """A snapshot plays in C (CPolicyPlayer: forward and keyed sample inside each env's VecGame,
+        play_opponents), picking the actions its torch PolicyPlayer would for the same keys
+        (tests/envs/test_cpolicy.py)."""
+        players = {}         # one player per snapshot per assignment (its seed drawn as before)
+        for old in [k for k in c_snaps if k not in league.snapshots]:
+            del c_snaps[old]
         for env in vec.envs:
             name = league.sample()
             if name not in league.bots and name not in players:
-                players[name] = PolicyPlayer(league.snapshots[name], seed=int(np_rng.integers(1 << 62)), name=name)
+                if name not in c_snaps:
+                    c_snaps[name] = CPolicy.from_bytes(state_azkw(league.snapshots[name]))
+                players[name] = CPolicyPlayer(c_snaps[name], seed=int(np_rng.integers(1 << 62)), name=name)
             env.set_opponent(players.get(name, name), name=name)
 
     def save(tag="latest"):

@@ -21,6 +21,7 @@ extern "C" {
 
 typedef struct azk_game azk_game;
 typedef struct azk_cardset azk_cardset;
+typedef struct azk_policy azk_policy; /* a policy network (csrc/policy.c, "Policy networks" below) */
 
 typedef enum azk_status {
     AZK_OK = 0,
@@ -342,6 +343,18 @@ azk_status azk_vec_step_opponent(azk_vec *v, const azk_cardset *cs, const int32_
  * (seeded per episode, as in AZK_VEC_BOT): a league can switch an opponent
  * between frozen policies and bots without rebuilding the games. */
 azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind, int32_t *opp_actions);
+/* AZK_VEC_POLICY only: opp_actions[n] = the policy p's answer for each
+ * pending game (0 for the others) from opp_obs (azk_vec_observe_opponent's
+ * rows, as the last call left them): azk_policy_act on that game's
+ * observation with the uniform azk_keyed_uniform(seed, keys[i]) (greedy: the
+ * most likely legal action), so the action depends on the decision and its
+ * key alone, not on batching or threads; on the vector's threads. A policy
+ * failure (an observation it cannot read) returns AZK_ERR_ARG with
+ * *policy_status (may be NULL) the azk_policy_status. Allocates scratch per
+ * decision (csrc/policy.c), unlike the rest of the vector. */
+azk_status azk_vec_policy_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p, const uint8_t *opp_obs,
+                                   uint64_t seed, const uint64_t *keys, int greedy, int32_t *opp_actions,
+                                   int *policy_status);
 /* AZK_VEC_POLICY only: pending[n] (1 where game i waits for its opponent),
  * and for those games opp_obs[n][azk_obs_len()] (the opponent seat's view)
  * and opp_masks[n][NUM_ACTIONS] (its legal set); the other games' mask rows
@@ -456,7 +469,6 @@ int azk_describe(const azk_game *g, const azk_cardset *cs, int action, int32_t *
  * 1 action space, 2 card set; 16 hex digits) are for the host to compare
  * (Python: azuki.policy_np.check_compat). A loaded policy is read-only: calls
  * may run concurrently. Every call allocates its scratch (one malloc). */
-typedef struct azk_policy azk_policy;
 typedef enum azk_policy_status {
     AZK_POLICY_OK = 0,
     AZK_POLICY_E_ARG,       /* NULL pointer, negative count, short stride */

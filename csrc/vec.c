@@ -602,6 +602,47 @@ azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind,
     return AZK_OK;
 }
 
+struct policy_job {
+    const azk_policy *p;
+    const uint8_t *obs;
+    const uint64_t *keys;
+    uint64_t seed;
+    int greedy;
+    int32_t *out;
+    atomic_int status; /* the first failure (azk_policy_status), 0 while none */
+};
+
+/* One forward + keyed sample per pending game, on the caller's or a worker's thread: a loaded
+ * policy is read-only and azk_policy_act takes its scratch per call. */
+static void job_policy(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+    (void)cs;
+    struct policy_job *j = arg;
+    for (int i = lo; i < hi; i++) {
+        j->out[i] = 0;
+        if (!opp_pending(v, i)) continue;
+        double u = azk_keyed_uniform(j->seed, j->keys[i]);
+        azk_policy_status st = azk_policy_act(j->p, j->obs + (size_t)i * (size_t)v->obs_len, 1, (size_t)v->obs_len,
+                                              j->greedy ? NULL : &u, &j->out[i], NULL, NULL);
+        if (st != AZK_POLICY_OK) {
+            int none = 0;
+            atomic_compare_exchange_strong(&j->status, &none, (int)st);
+            j->out[i] = 0;
+        }
+    }
+}
+
+azk_status azk_vec_policy_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p, const uint8_t *opp_obs,
+                                   uint64_t seed, const uint64_t *keys, int greedy, int32_t *opp_actions,
+                                   int *policy_status) {
+    if (policy_status) *policy_status = 0;
+    if (!v || !cs || !p || !opp_obs || !keys || !opp_actions || v->mode != AZK_VEC_POLICY) return AZK_ERR_ARG;
+    struct policy_job j = {p, opp_obs, keys, seed, greedy != 0, opp_actions, 0};
+    vec_parallel(v, cs, job_policy, &j);
+    int st = atomic_load(&j.status);
+    if (policy_status) *policy_status = st;
+    return st ? AZK_ERR_ARG : AZK_OK;
+}
+
 struct opp_job {
     void *obs;
     uint8_t *masks, *pending;

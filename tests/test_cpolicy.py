@@ -210,3 +210,56 @@ def test_numpy_player_plays_with_the_c_forward():
     obs = observations(30)
     lg, v = p.forward(obs)
     assert lg.dtype == np.float32 and (lg[lg > -1e8] <= 0).all()
+
+
+def _masked_random(obs, rng):
+    from azuki.envs import mask_from_obs
+    m = mask_from_obs(obs)
+    return np.array([rng.choice(np.flatnonzero(r)) if r.any() else 0 for r in m], dtype=np.int32)
+
+
+def _policy_vec_trace(threads, steps=40, greedy=False):
+    """A VecGame(mode="policy") whose opponent is the reference policy in C inside the vector
+    (policy_opponent_actions, keyed per game and decision): every buffer after every call and
+    every answer, checked against CPolicy.act on the pending rows."""
+    cp = load_cpolicy(REFERENCE)
+    v = _core.VecGame(16, seed=4, mode="policy", threads=threads)
+    rng = np.random.default_rng(1)
+    decisions = np.zeros(v.n, dtype=np.uint64)
+    trace, answered = [], 0
+    for _ in range(steps):
+        v.step(_masked_random(v.obs, rng))
+        while v.opp_pending.any():
+            idx = np.flatnonzero(v.opp_pending)
+            keys = (np.arange(v.n, dtype=np.uint64) << np.uint64(32)) | decisions
+            a = v.policy_opponent_actions(cp, 9, keys, greedy=greedy)
+            want = cp.act(v.opp_obs[idx], greedy=True) if greedy else cp.act(v.opp_obs[idx], keys=keys[idx], seed=9)
+            assert np.array_equal(a[idx], want) and not a[v.opp_pending == 0].any()
+            answered += idx.size
+            v.step_opponent(a)
+            decisions[idx] += np.uint64(1)
+            trace.append((v.obs.copy(), v.rewards.copy(), v.terminals.copy(), a.copy()))
+    return trace, v.log(), answered
+
+
+@pytest.mark.parametrize("greedy", [False, True])
+def test_policy_opponent_in_the_vector_threads_agree(greedy):
+    """VecGame.policy_opponent_actions: the policy's keyed (or greedy) answers for exactly the pending
+    games, equal to CPolicy.act on their observations, and threads=2 plays the same trajectories."""
+    one, log1, n1 = _policy_vec_trace(1, greedy=greedy)
+    two, log2, n2 = _policy_vec_trace(2, greedy=greedy)
+    assert n1 == n2 > 100 and log1 == log2
+    for a, b in zip(one, two):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_policy_opponent_bad_calls():
+    cp = load_cpolicy(REFERENCE)
+    v = _core.VecGame(4, seed=1, mode="policy")
+    with pytest.raises(ValueError, match="keys"):
+        v.policy_opponent_actions(cp, 0, np.zeros(3, np.uint64))
+    with pytest.raises(TypeError, match="CPolicy"):
+        v.policy_opponent_actions(object(), 0, np.zeros(4, np.uint64))
+    with pytest.raises(RuntimeError, match="mode='policy'"):
+        _core.VecGame(4, seed=1).policy_opponent_actions(cp, 0, np.zeros(4, np.uint64))

@@ -310,9 +310,12 @@ def play_opponents(envs, batched=True):
     snapshots), or with batched=False one call per env (the reference the
     tests compare with). An opponent with `wants_keys` (azuki.PolicyPlayer)
     gets keys= (AzukiEnv.opponent_keys) so its actions do not depend on the
-    batching; any other callable is called as opponent(obs, masks). Each
-    env's games see the same sequence of states and calls as when it is
-    stepped alone."""
+    batching; any other callable is called as opponent(obs, masks). A C
+    policy player (azuki.policy_np.CPolicyPlayer) answers inside each env's
+    VecGame (VecGame.policy_opponent_actions: forward and keyed sample in C,
+    on the env's threads; with batched=False it is called like any keyed
+    player, the reference). Each env's games see the same sequence of states
+    and calls as when it is stepped alone."""
     while True:
         pend = [(e, np.flatnonzero(e.vec.opp_pending)) for e in envs]
         pend = [(e, idx) for e, idx in pend if idx.size]
@@ -326,6 +329,12 @@ def play_opponents(envs, batched=True):
                 raise RuntimeError("AzukiEnv(mode='policy'): no opponent; pass opponent= or call set_opponent()")
             if isinstance(e.opponent, str):         # a built-in bot, in C on the games themselves
                 acts[id(e)] = e.vec.bot_opponent_actions(e.opponent)
+            elif isinstance(getattr(e.opponent, "cpolicy", None), _core.CPolicy) and batched:
+                # a C policy (azuki.policy_np.CPolicyPlayer): forward + keyed sample in C, inside the
+                # vector, on its threads: the actions the keyed player gives for the same keys
+                o = e.opponent
+                acts[id(e)] = e.vec.policy_opponent_actions(o.cpolicy, o.seed, e.opponent_keys(np.arange(e.n)),
+                                                            greedy=o.greedy)
             else:
                 groups.setdefault(id(e.opponent), (e.opponent, []))[1].append((e, idx))
         for opp, members in groups.values():

@@ -113,3 +113,67 @@ def test_keyed_uniforms_c_equal_sampler():
     keys = np.array([0, 1, 99, (1 << 64) - 1, 0x9E3779B97F4A7C15], dtype=np.uint64)
     for seed in (0, 3, (1 << 63) - 1):
         assert np.array_equal(azuki._core.keyed_uniforms_c(seed, keys), sampler.keyed_uniforms(seed, keys))
+
+
+def _league_trace(snap, threads, steps=60, monkeypatch=None):
+    """A league under batched_serial (azuki train's): two slots against the snapshot `snap`
+    (answered together per round), one against greedy; every step's buffers and the opponents'
+    answers as applied."""
+    import pufferlib.vector as pv
+    from azuki.envs import mask_from_obs, puffer
+    from azuki.envs.puffer import AzukiEnv
+    vec = pv.make(AzukiEnv, backend=puffer.batched_serial(), num_envs=3,
+                  env_kwargs=dict(num_envs=12, mode="policy", opponent="random", report_interval=1 << 30,
+                                  threads=threads))
+    answers = []
+    real = AzukiEnv._opponent_answered
+
+    def answered(self, acts, idx):
+        answers.append((self.stream, self.opponent_name, np.asarray(acts)[idx].copy()))
+        return real(self, acts, idx)
+    try:
+        AzukiEnv._opponent_answered = answered
+        for k, (env, opp) in enumerate(zip(vec.envs, (snap, "greedy", snap))):
+            env.stream = k
+            env.set_opponent(opp, name=getattr(opp, "name", opp))
+        vec.async_reset(21)
+        rng = np.random.default_rng(5)
+        trace = []
+        for _ in range(steps):
+            obs = vec.recv()[0]
+            trace.append((obs.copy(), vec.rewards.copy(), vec.terminals.copy()))
+            m = mask_from_obs(obs)
+            vec.send(np.array([rng.choice(np.flatnonzero(r)) if r.any() else 0 for r in m], dtype=np.int32))
+    finally:
+        AzukiEnv._opponent_answered = real
+        vec.close()
+    return trace, answers
+
+
+def test_league_snapshot_in_c_plays_as_the_torch_snapshot(monkeypatch):
+    """azuki train's league with a snapshot played in C (CPolicyPlayer, answered inside the
+    VecGame) follows the same trajectories as with the torch PolicyPlayer of the same weights
+    and seed (keyed uniforms), and threads=2 the same as threads=1; the C player is never called
+    from Python on that path."""
+    from azuki.policy_np import CPolicyPlayer
+    from azuki.policy import state_azkw
+    pol, _ = network("structured:factored", seed=4, hidden=64)
+    torch_snap = PolicyPlayer(pol, seed=77, name="snap")
+    c_snap = CPolicyPlayer(CPolicy.from_bytes(state_azkw(pol)), seed=77, name="snap")
+    t_torch, a_torch = _league_trace(torch_snap, 1)
+
+    def no_python(*a, **k):
+        raise AssertionError("a C snapshot in a batched league is answered inside the VecGame")
+    monkeypatch.setattr(CPolicyPlayer, "act", no_python)
+    t_c1, a_c1 = _league_trace(c_snap, 1)
+    t_c2, a_c2 = _league_trace(c_snap, 2)
+    n_snap = sum(a.size for s, name, a in a_torch if name == "snap")
+    assert n_snap > 200
+    for other_t, other_a in ((t_c1, a_c1), (t_c2, a_c2)):
+        assert len(other_a) == len(a_torch)
+        for (s1, n1, x), (s2, n2, y) in zip(a_torch, other_a):
+            assert (s1, n1) == (s2, n2)
+            np.testing.assert_array_equal(x, y)
+        for a, b in zip(t_torch, other_t):
+            for x, y in zip(a, b):
+                np.testing.assert_array_equal(x, y)
