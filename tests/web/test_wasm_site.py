@@ -94,19 +94,25 @@ def test_selftest_speed_and_size(browser, site):  # noqa: F811
     size = {f: len(gzip.compress((out / f).read_bytes(), 9)) for f in sorted(os.listdir(out))
             if f.endswith((".wasm", ".js"))}
     # the page itself: navigation -> a game against the greedy bot ready for the human's first decision
-    ctx = browser.new_context()
-    pg = ctx.new_page()
-    pg.goto(url)
-    page_ms = pg.evaluate("""async () => {
-      while (!window.AZUKI) await new Promise((r) => setTimeout(r, 5));
-      const api = window.AZUKI.api;
-      const g = await api.newGame({mode: "bot", opponent: "greedy", human_seat: 1});
-      const p = await api.state(g.game, 1, g.keys[1], 0);
-      if (!p.legal.length && !p.over) throw new Error("no decision offered");
-      return performance.now();
-    }""")
-    ctx.close()
-    print(f"\npage: first decision offered {page_ms:.0f} ms after navigation (site.json, module, new game)")
+    def first_decision(opponent):
+        ctx = browser.new_context()
+        pg = ctx.new_page()
+        pg.goto(url)
+        ms = pg.evaluate("""async (opp) => {
+          while (!window.AZUKI) await new Promise((r) => setTimeout(r, 5));
+          const api = window.AZUKI.api;
+          const g = await api.newGame({mode: "bot", opponent: opp, human_seat: 1});
+          const p = await api.state(g.game, 1, g.keys[1], 0);
+          if (!p.legal.length && !p.over) throw new Error("no decision offered");
+          return performance.now();
+        }""", opponent)
+        ctx.close()
+        return ms
+    print(f"\npage: first decision offered {first_decision('greedy'):.0f} ms after navigation (site.json, module, "
+          f"a new game against greedy)")
+    if _module_has_policy():
+        print(f"page: against the reference checkpoint (its weights fetched and loaded too): "
+              f"{first_decision('ckpt:reference'):.0f} ms")
     print(f"WASM (Chromium, worker): {r['decisions_per_s']:,.0f} decisions/s; native: {native_rate:,.0f} "
           f"decisions/s ({r['decisions_per_s'] / native_rate:.0%}); first decision {r['first_decision_ms']:.0f} ms "
           f"after navigation (module load {r['load_ms']:.0f} ms); gzipped: {size} = {sum(size.values()):,} bytes")
