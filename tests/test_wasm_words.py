@@ -152,3 +152,75 @@ def test_words_js_equals_python_on_the_expansion_set(tmp_path):
     decks = [(cs.decks[i], cs.decks[-1 - i]) for i in range(len(cs.decks))]
     kinds = check_games(tmp_path, exp, _games(decks, 8, 300))
     assert len(kinds) >= 3, kinds
+
+
+REPLAY_SCRIPT = r"""
+import fs from "fs";
+import { loadEngine } from "ENGINE";
+import { setTables } from "WORDS";
+import { Site } from "SESSION";
+const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const E = await loadEngine(fs.readFileSync("WASM"));
+setTables(job.site.tables);
+const site = new Site(E, E.defaultCardset, job.site);
+const r = site.openReplay(job.text);
+const out = { open: r, payloads: [] };
+for (const [step, view] of job.asks) {
+  const p = site.replayState({ replay: r.replay, step, view });
+  delete p.replay;
+  out.payloads.push(p);
+}
+out.refused = job.bad.map((text) => {
+  try { site.openReplay(text); return null; } catch (e) { return [e.status, e.message]; }
+});
+fs.writeFileSync(process.argv[3], JSON.stringify(out));
+"""
+
+
+def test_replay_viewer_payloads_equal_the_servers(tmp_path):
+    """The static site's replay sessions (session.js) give the play server's
+    replay payloads (azuki.web.sessions.ReplaySession): the position in every
+    view, the log with its step marks, the step that led here as each seat
+    reads it, the checkpoint's inspection record in the full view; and a
+    replay that diverges is refused with the server's message."""
+    from azuki.policy_np import REFERENCE, annotate_replay, load_numpy_policy
+    from azuki.replay import record_random_game
+    from azuki.web.sessions import ReplaySession
+    from azuki.web.static_site import site_meta, site_tables
+    cs = azuki.CardSet.default()
+    rep = annotate_replay(record_random_game(2 ** 60 + 7), 1, load_numpy_policy(REFERENCE))
+    n = len(rep["steps"])
+    asks = [[k, v] for k in (0, 1, 2, 5, n // 2, n - 1, n) for v in ("full", "0", "1")]
+    bad = json.loads(json.dumps(rep))
+    bad["steps"][3]["hash"] = "0" * 16
+    illegal = json.loads(json.dumps(rep))        # an action not legal at step 4
+    g = azuki.Game(seed=rep["seed"])
+    for st in rep["steps"][:4]:
+        g.step(st["action"])
+    illegal["steps"][4]["action"] = next(a for a in range(azuki.NUM_ACTIONS) if not g.is_legal(a))
+    over = json.loads(json.dumps(rep))           # a step after the end
+    over["steps"].append(dict(over["steps"][-1]))
+    site = {"meta": site_meta(cs), "tables": site_tables(cs), "cards_source": None, "weights": {}}
+    script = (REPLAY_SCRIPT.replace("ENGINE", os.path.join(STATIC, "engine.js"))
+              .replace("WORDS", os.path.join(STATIC, "words.js")).replace("SESSION", os.path.join(STATIC, "session.js"))
+              .replace("WASM", os.path.join(STATIC, "azuki.wasm")))
+    (tmp_path / "t.mjs").write_text(script)
+    (tmp_path / "job.json").write_text(json.dumps({"site": site, "text": json.dumps(rep), "bad": [json.dumps(x) for x in (bad, illegal, over)],
+                                                   "asks": asks}))
+    r = subprocess.run([NODE, str(tmp_path / "t.mjs"), str(tmp_path / "job.json"), str(tmp_path / "out.json")],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    js = json.loads((tmp_path / "out.json").read_text())
+    sess = ReplaySession(json.loads(json.dumps(rep)), names=Words(_card_table(cs)))
+    assert js["open"]["steps"] == n and js["open"]["message"] == sess.message and js["open"]["inspection"]
+    assert sum(1 for p in js["payloads"] if "policy" in p) >= 2
+    for (k, v), p in zip(asks, js["payloads"]):
+        want = _norm(sess.payload(k, "full" if v == "full" else int(v)))
+        want.pop("replay")
+        d = _first_diff(p, want)
+        assert d is None, f"step {k}, view {v}: {d}"
+    from azuki.web.sessions import RequestError
+    for x, got in zip((bad, illegal, over), js["refused"]):
+        with pytest.raises(RequestError) as e:
+            ReplaySession(x, names=Words(_card_table(cs)))
+        assert got == [e.value.status, e.value.message]

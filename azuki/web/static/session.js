@@ -334,8 +334,8 @@ class ReplaySession {
     const g = site.newGameOf(rep.seed, this.decks, rep.turn_cap === undefined ? 200 : rep.turn_cap);
     const fail = (msg) => { g.g.free(); this.freeSnaps(); throw new RequestError(400, `replay check failed: ${msg}`); };
     this.snaps = [];
-    if (T.cardset_hash !== rep.cardset) fail(`card set differs: replay ${rep.cardset}, this engine ${T.cardset_hash}`);
-    if (g.g.hash() !== rep.initial_hash) fail(`diverged at setup: hash ${g.g.hash()}, replay ${rep.initial_hash}`);
+    if (T.cardset_hash !== rep.cardset) fail(`card set differs: replay '${rep.cardset}', this engine ${T.cardset_hash}`);
+    if (g.g.hash() !== rep.initial_hash) fail(`diverged at setup: hash ${g.g.hash()}, replay '${rep.initial_hash}'`);
     this.actions = rep.steps.map((s) => s.action);
     this.movers = rep.steps.map((s) => ("player" in s ? s.player : null));
     this.policies = new Map();
@@ -348,13 +348,15 @@ class ReplaySession {
     this.snaps.push(g.g.clone());
     rep.steps.forEach((s, i) => {
       if ("player" in s && g.currentPlayer !== s.player) fail(`diverged at step ${i}: player ${g.currentPlayer} to act, replay says ${s.player}`);
-      const t = g.actionType(s.action), st = g.g.step(s.action);
-      if (st !== 0) fail(`diverged at step ${i}: action ${s.action} refused (status ${st})`);
-      if (g.g.hash() !== s.hash) fail(`diverged at step ${i}: hash ${g.g.hash()}, replay ${s.hash}`);
+      const t = g.actionType(s.action), text = g.actionStr(s.action), phase = T.PHASE[g.g.e.x.azk_phase(g.g.g)];
+      const st = g.g.step(s.action);
+      if (st === 2) fail(`diverged at step ${i}: the game is over (${g.result}); action ${s.action} not applied`);
+      if (st !== 0) fail(`diverged at step ${i}: illegal action ${s.action} (${text}) in phase ${phase}`);
+      if (g.g.hash() !== s.hash) fail(`diverged at step ${i}: hash ${g.g.hash()}, replay '${s.hash}'`);
       this.stepEvents.push(markAutoEnd(eventEntries(g, eventDicts(g, g.g.events()), words, g.turn), t));
       if ((i + 1) % SNAP_EVERY === 0) this.snaps.push(g.g.clone());
     });
-    if (this.result !== null && g.result !== this.result) fail(`result ${g.result}, replay says ${this.result}`);
+    if (this.result !== null && g.result !== this.result) fail(`result ${g.result}, replay says '${this.result}'`);
     this.message = `ok: ${this.n} steps verified, result ${g.result}`;
     g.g.free();
   }
