@@ -9,7 +9,23 @@ Prints agent-steps/s (batch rows / seconds per iteration, median of
 and agent-steps per CPU second (all threads' CPU time: steadier than the
 wall clock on a loaded machine).
 
+--breakdown: milliseconds per iteration (wall and CPU, medians of `--reps`)
+of each part, timed alone: the rollout's obs_inputs, encoder, head (the
+distribution object and the value) and sampling (azuki.sampler.sample_logits:
+action, log-probability, entropy); the training pass's forward with the
+stored actions' log-probabilities and entropy, backward, and gradient
+clipping + Adam (what PuffeRL.train does per minibatch, without its own
+bookkeeping).
+
+--pufferl: PuffeRL's own train() on a real rollout (8 envs x 64 games vs the
+random bot, the default config's PPO keys) against the bare loop of the same
+passes (forward, log-probabilities, loss, backward, clip, Adam) on the same
+buffers, alternately, wall and CPU ms: what PuffeRL adds per iteration
+(advantages per minibatch, prioritized sampling, copies, `.item()` logging).
+
     PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py [--threads 2] [--archs flat structured:factored ...]
+    PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py --breakdown --archs structured:factored
+    PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py --pufferl --archs structured:factored
 
 (PYTHONPATH=.: the tree's azuki, not an installed copy.)
 """
@@ -62,6 +78,135 @@ def iteration(policy, opt, obs, chunk, minibatch, epochs):
             opt.step()
 
 
+def _timed(fn, reps):
+    """(wall ms, CPU ms), medians of reps calls of fn."""
+    ws, cs = [], []
+    for _ in range(reps):
+        t, c = time.perf_counter(), time.process_time()
+        fn()
+        ws.append(1000 * (time.perf_counter() - t))
+        cs.append(1000 * (time.process_time() - c))
+    return statistics.median(ws), statistics.median(cs)
+
+
+def breakdown(policy, opt, obs, a):
+    """ms per iteration of each part (module docstring, --breakdown): cumulative stages timed
+    alone, the parts as their differences."""
+    from azuki.policy import obs_inputs
+    from azuki.sampler import sample_logits
+    flat = policy.arch == "flat"
+    chunks = [obs[i:i + a.chunk] for i in range(0, len(obs), a.chunk)]
+    with torch.no_grad():
+        acts = torch.cat([sample_logits(policy.forward_eval(x)[0])[0] for x in chunks])
+    n_mb = a.epochs * len(obs) // a.minibatch
+    mbs = [torch.randperm(len(obs))[:a.minibatch] for _ in range(n_mb)]
+
+    def rollout(stage):
+        def run():
+            with torch.no_grad():
+                for x in chunks:
+                    if stage == 0:
+                        obs_inputs(policy.ix, x, flat=flat)
+                    elif stage == 1:
+                        policy.enc(obs_inputs(policy.ix, x, flat=flat))
+                    elif stage == 2:
+                        policy.forward_eval(x)
+                    else:
+                        sample_logits(policy.forward_eval(x)[0])
+        return run
+
+    def train(stage):
+        def run():
+            for idx in mbs:
+                out, v = policy(obs[idx])
+                _, logp, ent = sample_logits(out, action=acts[idx])
+                if stage == 0:
+                    continue
+                loss = -(logp * 0.1).mean() - 0.01 * ent.mean() + (v ** 2).mean()
+                loss.backward()
+                if stage == 2:
+                    torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+                    opt.step()
+                opt.zero_grad()
+        return run
+
+    r = [_timed(rollout(k), a.reps) for k in range(4)]
+    t = [_timed(train(k), a.reps) for k in range(3)]
+    rows = [("rollout: obs_inputs", r[0]), ("rollout: encoder", _sub(r[1], r[0])),
+            ("rollout: head + value", _sub(r[2], r[1])), ("rollout: sampling (sample_logits)", _sub(r[3], r[2])),
+            ("rollout, all", r[3]),
+            ("train: forward + log-prob + entropy", t[0]), ("train: backward", _sub(t[1], t[0])),
+            ("train: clip + Adam", _sub(t[2], t[1])), ("train, all", t[2])]
+    for name, (w, c) in rows:
+        print(f"  {name:38s} {w:8.1f} ms wall {c:8.1f} ms CPU", flush=True)
+
+
+def _sub(x, y):
+    return x[0] - y[0], x[1] - y[1]
+
+
+def pufferl_overhead(arch, a):
+    """PuffeRL.train against the bare loop on the same buffers (module docstring, --pufferl)."""
+    import tempfile
+    import warnings
+
+    import pufferlib.pufferl as pufferl
+    import pufferlib.vector as pv
+
+    from azuki.envs.puffer import AzukiEnv, batched_serial
+    from azuki.policy import make_policy
+    from azuki.sampler import installed, sample_logits
+    from azuki.train import _puffer_config, load_config
+    cfg = load_config(None, [f"policy.arch={arch}", f"policy.hidden={a.hidden}"])
+    torch.manual_seed(0)
+    policy = make_policy(arch, hidden=a.hidden)
+    vec = pv.make(AzukiEnv, backend=batched_serial(), num_envs=int(cfg["env"]["envs"]),
+                  env_kwargs=dict(num_envs=int(cfg["env"]["games_per_env"]), mode="policy", opponent="random",
+                                  report_interval=1 << 30))
+    dashboard = pufferl.PuffeRL.print_dashboard
+    pufferl.PuffeRL.print_dashboard = lambda *x, **k: None
+    tr = None
+    try:
+        with tempfile.TemporaryDirectory() as d, warnings.catch_warnings(), installed():
+            warnings.simplefilter("ignore")
+            tr = pufferl.PuffeRL(_puffer_config(cfg, "cpu", d, vec.num_agents), vec, policy)
+            tr.evaluate()
+            tr.train()
+            p = tr.config
+            obs = tr.observations.reshape(-1, tr.observations.shape[-1])
+            acts = tr.actions.reshape(-1)
+            mb = tr.minibatch_size
+
+            def bare():
+                for _ in range(int(p["update_epochs"])):
+                    perm = torch.randperm(len(obs))
+                    for i in range(0, len(obs), mb):
+                        idx = perm[i:i + mb]
+                        out, v = policy(obs[idx])
+                        _, logp, ent = sample_logits(out, action=acts[idx])
+                        loss = -(logp * 0.1).mean() - p["ent_coef"] * ent.mean() + (v ** 2).mean()
+                        loss.backward()
+                        torch.nn.utils.clip_grad_norm_(policy.parameters(), p["max_grad_norm"])
+                        tr.optimizer.step()
+                        tr.optimizer.zero_grad()
+            res = {"PuffeRL.train": [], "bare loop": []}
+            for _ in range(a.reps):
+                tr.evaluate()
+                res["PuffeRL.train"].append(_timed(tr.train, 1))
+                res["bare loop"].append(_timed(bare, 1))
+    finally:
+        pufferl.PuffeRL.print_dashboard = dashboard
+        if tr is not None:
+            tr.utilization.stop()
+        vec.close()
+    print(f"{arch}: ms per iteration ({len(obs):,} rows, {p['update_epochs']} epochs of minibatch {mb}), "
+          f"alternating runs")
+    for k, v in res.items():
+        print(f"  {k:14s} wall " + " ".join(f"{w:7.0f}" for w, _ in v) + "   CPU " + " ".join(f"{c:7.0f}" for _, c in v))
+    cpu = [x[1] for x in res["PuffeRL.train"]], [x[1] for x in res["bare loop"]]
+    print(f"  CPU ratio PuffeRL / bare (medians): {statistics.median(cpu[0]) / statistics.median(cpu[1]):.3f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=8192)
@@ -72,9 +217,15 @@ def main():
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--archs", nargs="+", default=["flat", "structured", "flat:factored", "structured:factored"])
+    ap.add_argument("--breakdown", action="store_true", help="ms per iteration of each part (module docstring)")
+    ap.add_argument("--pufferl", action="store_true", help="PuffeRL.train against the bare loop (module docstring)")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     from azuki.policy import make_policy
+    if a.pufferl:
+        for arch in a.archs:
+            pufferl_overhead(arch, a)
+        return
     obs = observations(a.rows)
     print(f"rows {a.rows}, obs {obs.shape[1]} {obs.dtype}, chunk {a.chunk}, minibatch {a.minibatch}, "
           f"epochs {a.epochs}, threads {a.threads}")
@@ -83,6 +234,10 @@ def main():
         pol = make_policy(arch, hidden=a.hidden)
         opt = torch.optim.Adam(pol.parameters(), lr=1e-4)
         iteration(pol, opt, obs[:a.minibatch], a.chunk, a.minibatch, 1)      # warm-up
+        if a.breakdown:
+            print(f"{arch}: ms per iteration")
+            breakdown(pol, opt, obs, a)
+            continue
         ts, cs = [], []
         for _ in range(a.reps):
             t, c = time.perf_counter(), time.process_time()
