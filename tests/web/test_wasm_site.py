@@ -121,23 +121,7 @@ def test_selftest_speed_and_size(browser, site):  # noqa: F811
 
 # ---- the page with no server: full games against every bot, the replay viewer -------------------
 
-from test_browser import check_board, start, wait_idle  # noqa: E402
-
-
-@pytest.fixture
-def page(browser):  # noqa: F811
-    ctx = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    errors = []
-    pg.on("console", lambda m: errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
-    pg.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    requests = []
-    pg.on("request", lambda r: requests.append(r.url))
-    pg.requests = requests
-    yield pg
-    ctx.close()
-    assert not errors, errors
+from test_browser import check_board, page, start, wait_idle  # noqa: E402,F401 (page: the shared fixture)
 
 
 def _play(page, rng, max_steps=3000):
@@ -183,6 +167,8 @@ def test_static_site_plays_a_full_game_against_each_bot(page, site, opponent, se
     from azuki.replay import verify_replay
     from azuki.view import full_view
     out, url = site
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
     assert page.evaluate("() => window.AZUKI.transport") == "wasm"
@@ -219,7 +205,7 @@ def test_static_site_plays_a_full_game_against_each_bot(page, site, opponent, se
         page.click("#rp-fwd")
         page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{k}'")
         check_board(page, json.loads(json.dumps(full_view(g))))
-    assert not [u for u in page.requests if "/api/" in u], "the static site asked a server"
+    assert requests and not [u for u in requests if "/api/" in u], "the static site asked a server"
 
 
 def _start_keep(page, seat):
