@@ -756,7 +756,9 @@ def describe_move(mv, doc):
     if len(mv) == 1:
         cid, f, d = mv[0]
         return f"{cid} {names.get(cid, '')} {f} {d:+d}"
-    return f"{len(mv)} cards ({mv[0][0]} ... {mv[-1][0]}) {mv[0][1]} {mv[0][2]:+d}"
+    ids = {c for c, _, _ in mv}
+    deck = next((d["name"] for d in doc["decks"] if ids <= set(d.get("main", {}))), None)
+    return f"{deck + ': ' if deck else ''}{len(mv)} cards ({mv[0][0]} ... {mv[-1][0]}) {mv[0][1]} {mv[0][2]:+d}"
 
 
 def suggest(runner, doc, bot, decks, games, seed, turn_cap, fl, imp=None, k=2, budget=24, search_games=None,

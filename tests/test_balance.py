@@ -246,6 +246,8 @@ def test_candidates_respect_frozen_cards_steps_and_deck_moves():
     assert [(cid, "health", -1)] in two
     wide = B._candidates(doc, [], m, None, [], frozen=frozen, deck_moves=True)
     assert len(wide[0]) > 1 and {f for _, f, _ in wide[0]} == {"cost"}     # deck-wide moves come first
+    assert B.describe_move(wide[0], doc).startswith(f"EXP01-FIRE: {len(wide[0])} cards (")
+    assert B.describe_move(cands[0], doc).startswith(cands[0][0][0] + " ")
     fire = set(B.main_cards(doc, "EXP01-FIRE"))
     for mv in wide[:3]:
         assert {c for c, _, _ in mv} <= fire

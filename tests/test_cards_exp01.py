@@ -35,7 +35,7 @@ def test_homura_big_hand_pumps_an_entity():
     garden entity +1 attack until the end of the turn (§8.8)."""
     g = game({"ikz_area": ikz(2), "hand": [KUROBO] * 3, "garden": [{"card": ASH}]})
     g.step(HOMURA_ACT)
-    assert g.attack_of("p0.garden[0]") == 3 and len(hand(g, 0)) == 3
+    assert g.attack_of("p0.garden[0]") == 2 and len(hand(g, 0)) == 3      # Ash Sentry 1 + 1
 
 
 def test_homura_requirement_is_an_or():
@@ -126,6 +126,7 @@ def test_burrow_scout_on_play_alley_draws_with_a_small_hand():
 
 
 GOLEM, DUELIST, KINDLER, WARDEN, VIPER = "EXP01-086", "EXP01-087", "EXP01-088", "EXP01-089", "EXP01-014"
+REI = "STT02-004"           # a vanilla 1/2
 
 
 def _finish_attack(g):
@@ -140,10 +141,10 @@ def test_watchtower_golem_when_attacked_hits_the_attacker():
     is the target; the `attacker` reference takes 1 damage (a 1-health attacker
     dies before combat damage, §9: the attack ends, §6.4). Only a tapped
     entity can be attacked (§6.1)."""
-    g = game({"garden": [{"card": ASH}, {"card": KUROBO}]}, {"garden": [{"card": GOLEM, "tapped": True}]})
+    g = game({"garden": [{"card": REI}, {"card": KUROBO}]}, {"garden": [{"card": GOLEM, "tapped": True}]})
     attack(g, 1, 1)
     _finish_attack(g)
-    assert row(g, 0)[0] is None and P(g, 1)["garden"][0]["damage"] == 2    # Ash: 1 + 2 damage; Golem: 2
+    assert row(g, 0)[0] is None and P(g, 1)["garden"][0]["damage"] == 1    # Rei (1/2): 1 + 1 damage; Golem: 1
     g = game({"garden": [{"card": KUROBO}, {"card": ASH}]}, {"garden": [{"card": GOLEM, "tapped": True}]})
     attack(g, 1, 1)
     _finish_attack(g)
@@ -190,10 +191,11 @@ def test_moss_warden_end_of_turn_heals_the_leader():
 def test_burrow_viper_entity_destroyed_pumps_it():
     """EXP01-014 Burrow Viper, §15.2 (`entity_destroyed`): whenever any entity is
     destroyed it gets +1 attack until the end of the turn; a `destroy` or lethal
-    combat damage both count (§15.1)."""
+    combat damage both count (§15.1), once per destroyed entity: Ash Sentry (1/1)
+    and Kurobo (1/1) destroy each other, +2."""
     g = game({"garden": [{"card": ASH}, {"card": VIPER}]}, {"garden": [{"card": KUROBO, "tapped": True}]})
     before = g.attack_of("p0.garden[1]")
     attack(g, 1, 1)
     _finish_attack(g)
-    assert row(g, 1)[0] is None
-    assert g.attack_of("p0.garden[1]") == before + 1
+    assert row(g, 1)[0] is None and row(g, 0)[0] is None
+    assert g.attack_of("p0.garden[1]") == before + 2

@@ -2,19 +2,19 @@
 docs/rulings.md "Cont"). Positions use the starter cards plus the expansion
 fragment the expansion (cont cards, tests/expansion_cards.py) (tests/cont_cards.py):
 
-  EXP01-060 Ember Warlord       4  3/3  your other Fire entities get +1 attack
+  EXP01-060 Ember Warlord       4  2/2  your other Fire entities get +1 attack
   EXP01-061 Cinder Whelp        1  1/1  [Charge]
-  EXP01-062 Smoke Veil Shaman   3  2/3  entities in the opponent's garden lose [Charge]
-  EXP01-063 Forgemaster Hiroshi 3  2/3  your weapons cost 1 less
-  EXP01-064 Warcry Drummer      2  1/2  [Garden Only] your other garden entities have [Charge]
+  EXP01-062 Smoke Veil Shaman   3  1/2  entities in the opponent's garden lose [Charge]
+  EXP01-063 Forgemaster Hiroshi 3  1/2  your weapons cost 1 less
+  EXP01-064 Warcry Drummer      2  1/1  [Garden Only] your other garden entities have [Charge]
   EXP01-065 Flame Tanto         1  weapon +1
   EXP01-066 Flare Bolt          2  spell: 2 damage to an enemy entity
-  EXP01-067 Magma Captain       5  4/4  with 3+ entities in your garden, they get +1/+1
-  EXP01-068 Stonewarden Elder   4  2/4  your alley entities get +1 health
-  EXP01-069 Runestone Sage      3  2/3  your spells cost 1 less
-  EXP01-070 Mountain Sentinel   5  4/5  your other Earth entities have [Defender]
-  EXP01-071 Quarry Tollkeeper   2  2/2  the opponent's spells cost 1 more
-  EXP01-072 Pebble Golem        1  1/2
+  EXP01-067 Magma Captain       5  3/3  with 3+ entities in your garden, they get +1/+1
+  EXP01-068 Stonewarden Elder   4  1/3  your alley entities get +1 health
+  EXP01-069 Runestone Sage      3  1/2  your spells cost 1 less
+  EXP01-070 Mountain Sentinel   5  3/4  your other Earth entities have [Defender]
+  EXP01-071 Quarry Tollkeeper   2  1/1  the opponent's spells cost 1 more
+  EXP01-072 Pebble Golem        1  1/1
   EXP01-073 Tremor              2  spell: 1 damage to each enemy garden entity
 """
 import numpy as np
@@ -48,7 +48,7 @@ def test_aura_gives_others_attack_not_itself():
     included ("another"); alley entities match too; the opponent's Fire
     entities and non-Fire ones do not."""
     g = game({"garden": [WARLORD, WHELP, CRATE_RAT], "alley": [WHELP]}, {"garden": [WHELP]})
-    assert g.attack_of("p0.garden[0]") == 3          # the Warlord itself: printed
+    assert g.attack_of("p0.garden[0]") == 2          # the Warlord itself: printed
     assert g.attack_of("p0.garden[1]") == 2          # Fire: +1
     assert g.attack_of("p0.garden[2]") == 1          # Lightning: unchanged
     assert g.attack_of("p0.alley[0]") == 2           # the alley matches the selector
@@ -61,26 +61,26 @@ def test_aura_includes_its_source_when_the_selector_does():
     """docs/rules.md §18.1: without "another" the source matches its own
     selector: Stonewarden Elder in the alley gives itself +1 health."""
     g = game({"alley": [ELDER, GOLEM], "garden": [GOLEM]})
-    assert g.health_of("p0.alley[0]") == 5
-    assert g.health_of("p0.alley[1]") == 3
-    assert g.health_of("p0.garden[0]") == 2          # garden: not an alley entity
+    assert g.health_of("p0.alley[0]") == 4
+    assert g.health_of("p0.alley[1]") == 2
+    assert g.health_of("p0.garden[0]") == 1          # garden: not an alley entity
 
 
 def test_two_auras_add_up():
     """docs/rules.md §18.2: several auras add up; each Warlord gets the
     other's +1."""
     g = game({"garden": [WARLORD, WARLORD, WHELP]})
-    assert [g.attack_of(f"p0.garden[{i}]") for i in range(3)] == [4, 4, 3]
+    assert [g.attack_of(f"p0.garden[{i}]") for i in range(3)] == [3, 3, 3]
 
 
 def test_aura_with_a_condition():
     """docs/rules.md §18.1: an aura works while its condition holds, read
     every time (Magma Captain: 3+ entities in your garden)."""
     g = game({"garden": [CAPTAIN, GOLEM], "hand": [GOLEM], "ikz_area": 1})
-    assert g.attack_of("p0.garden[1]") == 1 and g.health_of("p0.garden[1]") == 2
+    assert g.attack_of("p0.garden[1]") == 1 and g.health_of("p0.garden[1]") == 1
     do(g, "PLAY_ENTITY_TO_GARDEN", "Pebble Golem", "garden[2]")
-    assert [g.attack_of(f"p0.garden[{i}]") for i in range(3)] == [5, 2, 2]
-    assert [g.health_of(f"p0.garden[{i}]") for i in range(3)] == [5, 3, 3]
+    assert [g.attack_of(f"p0.garden[{i}]") for i in range(3)] == [4, 2, 2]
+    assert [g.health_of(f"p0.garden[{i}]") for i in range(3)] == [4, 2, 2]
 
 
 def test_frozen_source_has_no_aura_and_frozen_target_keeps_it():
@@ -100,7 +100,7 @@ def test_aura_source_leaving_mid_attack():
     is dealt. The Whelp (1 + 1 from the Warlord) attacks; in the response
     window the defender's Lightning Orb destroys the damaged Warlord; the
     Whelp deals 1, not 2."""
-    setup = dict(p0={"garden": [{"card": WARLORD, "damage": 2}, WHELP]},
+    setup = dict(p0={"garden": [{"card": WARLORD, "damage": 1}, WHELP]},
                  p1={"hand": [LIGHTNING_ORB], "ikz_area": 1})
     g = game(**setup)
     assert g.attack_of("p0.garden[1]") == 2
@@ -124,9 +124,9 @@ def test_aura_source_leaving_mid_attack():
 def test_health_aura_ending_destroys_a_damaged_entity():
     """docs/rules.md §18.2: when a +health aura ends, an entity whose damage
     now reaches its health is destroyed at the next state check (§9)."""
-    g = game({"garden": [{"card": ELDER, "damage": 2}], "alley": [{"card": GOLEM, "damage": 2}]},
+    g = game({"garden": [{"card": ELDER, "damage": 2}], "alley": [{"card": GOLEM, "damage": 1}]},
              {"hand": [FLARE], "ikz_area": 2}, active=1)
-    assert g.health_of("p0.alley[0]") == 3           # 2 + 1: alive with 2 damage
+    assert g.health_of("p0.alley[0]") == 2           # 1 + 1: alive with 1 damage
     do(g, "PLAY_SPELL_MAIN", "Flare Bolt")
     choose(g, where="p0.garden[0]")                  # 2 more damage: the Elder dies
     assert row(g, 0) == [None] * 5 and row(g, 0, "alley") == [None] * 5
@@ -179,34 +179,34 @@ def lgame(p0=None, p1=None, active=0, **kw):
 def test_lowering_aura_destroys_at_the_next_state_check():
     """docs/rules.md §18.2: "enemy entities get -1 health". Played, the Totem
     lowers every enemy entity's health at once: a 1-health Whelp (no damage)
-    and a 3-health Warlord at 2 damage die at the next state check
-    (X-CONT-4); the undamaged Warlord lives at 2 health; the Totem's own side
+    and a 2-health Warlord at 1 damage die at the next state check
+    (X-CONT-4); the undamaged Warlord lives at 1 health; the Totem's own side
     is unchanged. Damage counts against the lowered health; when the Totem
     leaves, health comes back."""
-    g = lgame({"garden": [WHELP, {"card": WARLORD, "damage": 2}, WARLORD]},
+    g = lgame({"garden": [WHELP, {"card": WARLORD, "damage": 1}, WARLORD]},
               {"hand": [BLIGHT], "ikz_area": 2, "garden": [GOLEM]}, active=1)
     assert g.health_of("p0.garden[0]") == 1
     do(g, "PLAY_ENTITY_TO_GARDEN", "Blight Totem", "garden[1]")
     assert row(g, 0) == [None, None, WARLORD, None, None]
     assert discard(g, 0).count(WHELP) == 1 and discard(g, 0).count(WARLORD) == 1
-    assert g.health_of("p0.garden[2]") == 2
-    assert g.health_of("p1.garden[0]") == 2          # its own side: printed
+    assert g.health_of("p0.garden[2]") == 1
+    assert g.health_of("p1.garden[0]") == 1          # its own side: printed
     assert g.check_invariants() == 0
-    # damage that the lowered health cannot take: 2 damage on a 2-health Warlord
+    # damage that the lowered health cannot take: 2 damage on a 1-health Warlord
     g2 = lgame({"garden": [WARLORD]}, {"garden": [BLIGHT], "hand": [FLARE], "ikz_area": 2}, active=1)
-    assert g2.health_of("p0.garden[0]") == 2
+    assert g2.health_of("p0.garden[0]") == 1
     do(g2, "PLAY_SPELL_MAIN", "Flare Bolt")          # the one enemy entity: no question
     assert row(g2, 0)[0] is None
-    # the source leaves: health comes back (an entity at 2 damage under the Totem was dead already)
-    g3 = lgame({"garden": [{"card": WARLORD, "damage": 1}], "hand": [FLARE], "ikz_area": 2},
+    # the source leaves: health comes back (an entity at 1 damage under the Totem was dead already)
+    g3 = lgame({"garden": [{"card": WARLORD}], "hand": [FLARE], "ikz_area": 2},
                {"garden": [BLIGHT]})
-    assert g3.health_of("p0.garden[0]") == 2
+    assert g3.health_of("p0.garden[0]") == 1
     do(g3, "PLAY_SPELL_MAIN", "Flare Bolt")          # 2 damage to the Totem (3 health): it stays
-    assert g3.health_of("p0.garden[0]") == 2 and row(g3, 1)[0] == BLIGHT
-    g4 = lgame({"garden": [{"card": WARLORD, "damage": 1}], "hand": [FLARE, FLARE], "ikz_area": 4},
+    assert g3.health_of("p0.garden[0]") == 1 and row(g3, 1)[0] == BLIGHT
+    g4 = lgame({"garden": [{"card": WARLORD}], "hand": [FLARE, FLARE], "ikz_area": 4},
                {"garden": [{"card": BLIGHT, "damage": 1}]})
-    do(g4, "PLAY_SPELL_MAIN", "Flare Bolt")          # the Totem dies: the Warlord is back at 3 health
-    assert row(g4, 1)[0] is None and g4.health_of("p0.garden[0]") == 3
+    do(g4, "PLAY_SPELL_MAIN", "Flare Bolt")          # the Totem dies: the Warlord is back at 2 health
+    assert row(g4, 1)[0] is None and g4.health_of("p0.garden[0]") == 2
     assert g3.check_invariants() == 0 and g4.check_invariants() == 0
 
 
@@ -440,8 +440,8 @@ def test_aura_on_leaders_and_a_leader_health_aura_ending(tmp_path):
     g = make_game(["CONTFIRE", "CONTEARTH"], {"leader": {"card": "STT01-001", "damage": 20}, "garden": [ELDER]},
                   {"hand": [FLARE], "ikz_area": 2}, active=1, cards=str(path))
     assert g.health_of("p0.leader") == 21 and not g.is_terminal
-    assert g.health_of("p0.garden[0]") == 4          # the garden is not in the description
-    do(g, "PLAY_SPELL_MAIN", "Flare Bolt")           # the only target: no prompt (§12.2); 2 damage, the Elder lives
+    assert g.health_of("p0.garden[0]") == 3          # the garden is not in the description
+    do(g, "PLAY_SPELL_MAIN", "Flare Bolt")           # the only target: no prompt (§12.2); 2 of 3, the Elder lives
     assert not g.is_terminal and g.health_of("p0.leader") == 21
     g = make_game(["CONTFIRE", "CONTEARTH"],
                   {"leader": {"card": "STT01-001", "damage": 20}, "garden": [{"card": ELDER, "damage": 2}]},
@@ -474,9 +474,9 @@ def test_freezing_a_health_aura_source_destroys_the_damaged_entity(tmp_path):
     next(c for c in doc["cards"] if c["id"] == ELDER)["cost"] = 2
     path = tmp_path / "cheap_elder.json"
     path.write_text(json.dumps(doc))
-    g = make_game(["CONTFIRE", "CONTEARTH"], {"garden": [ELDER], "alley": [{"card": GOLEM, "damage": 2}]},
+    g = make_game(["CONTFIRE", "CONTEARTH"], {"garden": [ELDER], "alley": [{"card": GOLEM, "damage": 1}]},
                   {"hand": ["STT02-014"], "ikz_area": 1, "garden": [GOLEM]}, active=1, cards=str(path))
-    assert g.health_of("p0.alley[0]") == 3
+    assert g.health_of("p0.alley[0]") == 2
     do(g, "PLAY_SPELL_MAIN", "Chilling Water")       # one target: no prompt
     assert row(g, 0) == [ELDER, None, None, None, None]
     assert "frozen" in g.statuses_of("p0.garden[0]")

@@ -19,6 +19,10 @@ Stored (np.savez_compressed): obs uint8[N, 2, 5840] (player 0's view, player
 that is a multiple of 1/127 and within half a step otherwise), states uint8
 (the Game.to_bytes() of all positions, concatenated), state_off int64[N + 1],
 cardset uint8[N] (0 the default set, 1 expansion.json), decks <U16[N, 2].
+
+The expansion has been re-stamped since (docs/balance.md): the fixture's
+expansion positions belong to tests/data/expansion_exp01_v1.json, the set as
+it was when they were recorded, and tests/test_obs.py loads them with it.
 """
 import argparse
 import random
