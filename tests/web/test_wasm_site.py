@@ -206,6 +206,8 @@ def test_static_site_plays_a_full_game_against_each_bot(page, site, opponent, se
         page.wait_for_function(f"() => document.querySelector('#game').dataset.replayStep === '{k}'")
         check_board(page, json.loads(json.dumps(full_view(g))))
     assert requests and not [u for u in requests if "/api/" in u], "the static site asked a server"
+    assert all(u.startswith(url) or u.startswith(("blob:", "data:")) for u in requests), \
+        [u for u in requests if not u.startswith(url)]     # offline: nothing from another origin
 
 
 def _start_keep(page, seat):
