@@ -14,8 +14,13 @@ bptt_horizon agent-steps of the run's config):
           and bookkeeping (AzukiEnv._opponent_answered), the snapshot
           players (in C since the league plays snapshots as CPolicyPlayer:
           VecGame.policy_opponent_actions; PolicyPlayer.act, torch, before)
-      the rest of the rollout: the learner's forward, sampling, PuffeRL's copies
-    learn (PuffeRL.train): forward, backward, optimizer
+      the rest of the rollout: the learner's forward, sampling, PuffeRL's copies, of which
+        the learner's forward (Policy.forward_eval) and its sampling
+        (azuki.sampler.sample_logits: action, log-probability, entropy)
+    learn (PuffeRL.train), of which the forward (Policy.forward), the
+      log-probabilities and entropy of the stored actions (sample_logits),
+      backward, gradient clipping + the optimizer step, and the rest
+      (PuffeRL's advantages, prioritized sampling, copies, losses, logging)
 
 With --cprofile it runs under cProfile instead (Python-heavy parts slowed)
 and prints the 30 functions with the most own time.
@@ -39,6 +44,7 @@ import time
 
 TIMERS = {}
 IN_ROUNDS = [False]
+PHASE = [None]          # "rollout" inside PuffeRL.evaluate, "learn" inside PuffeRL.train
 
 
 def _timed(label, fn):
@@ -78,8 +84,9 @@ def _install():
             return TimedVec if name == "VecGame" else getattr(_core, name)
 
     puffer._core = CoreProxy()
-    pufferl.PuffeRL.evaluate = _timed("rollout", pufferl.PuffeRL.evaluate)
-    pufferl.PuffeRL.train = _timed("learn", pufferl.PuffeRL.train)
+    pufferl.PuffeRL.evaluate = _phase("rollout", _timed("rollout", pufferl.PuffeRL.evaluate))
+    pufferl.PuffeRL.train = _phase("learn", _timed("learn", pufferl.PuffeRL.train))
+    _install_learner()
     puffer.AzukiEnv._agent_step = _timed("agent_step", puffer.AzukiEnv._agent_step)
     puffer.AzukiEnv._opponent_answered = _timed("opp_step", puffer.AzukiEnv._opponent_answered)
     play = _timed("rounds", puffer.play_opponents)
@@ -105,6 +112,42 @@ def _install():
     puffer.batched_serial = batched_serial
 
 
+def _phase(name, fn):
+    @functools.wraps(fn)
+    def wrapper(*a, **k):
+        PHASE[0] = name
+        try:
+            return fn(*a, **k)
+        finally:
+            PHASE[0] = None
+    return wrapper
+
+
+def _install_learner():
+    """Timers around the learner's own torch work: its forward and sampling in the rollout
+    (not the snapshot players' forwards inside the opponents' rounds), and in PuffeRL.train
+    the forward, sampling (log-probabilities, entropy), backward, clipping and optimizer step."""
+    import torch
+    from azuki import policy, sampler
+
+    def when(labels, fn):
+        """fn timed under labels[phase] while PuffeRL is in that phase (and not in the rounds)."""
+        timed = {ph: _timed(lab, fn) for ph, lab in labels.items()}
+
+        @functools.wraps(fn)
+        def wrapper(*a, **k):
+            ph = PHASE[0]
+            return (timed[ph] if ph in timed and not IN_ROUNDS[0] else fn)(*a, **k)
+        return wrapper
+    policy.Policy.forward_eval = when({"rollout": "r_forward"}, policy.Policy.forward_eval)
+    policy.Policy.forward = when({"learn": "l_forward"}, policy.Policy.forward)
+    sampler.sample_logits = when({"rollout": "r_sample", "learn": "l_sample"}, sampler.sample_logits)
+    torch.Tensor.backward = when({"learn": "l_backward"}, torch.Tensor.backward)
+    torch.nn.utils.clip_grad_norm_ = when({"learn": "l_opt"}, torch.nn.utils.clip_grad_norm_)
+    for cls in (torch.optim.Adam,):
+        cls.step = when({"learn": "l_opt"}, cls.step)
+
+
 ROWS = [("rollout", "rollout (PuffeRL.evaluate)"),
         ("send", "  env step (BatchedSerial.send)"),
         ("agent_step", "    agents' C step (AzukiEnv._agent_step)"),
@@ -114,7 +157,15 @@ ROWS = [("rollout", "rollout (PuffeRL.evaluate)"),
         ("snapshots", "      snapshot players (C: policy_opponent_actions; or torch)"),
         ("rounds_rest", "      the rest (pending lists, batching, Python)"),
         ("rollout_rest", "  learner forward, sampling, PuffeRL's copies"),
-        ("learn", "learn (PuffeRL.train)")]
+        ("r_forward", "    learner forward (Policy.forward_eval)"),
+        ("r_sample", "    sampling (azuki.sampler.sample_logits)"),
+        ("r_rest", "    PuffeRL's copies and bookkeeping"),
+        ("learn", "learn (PuffeRL.train)"),
+        ("l_forward", "  forward (Policy.forward)"),
+        ("l_sample", "  log-probabilities + entropy (sample_logits)"),
+        ("l_backward", "  backward"),
+        ("l_opt", "  gradient clipping + optimizer step"),
+        ("l_rest", "  PuffeRL's own work (advantages, sampling, copies, losses)")]
 
 
 def main(argv):
@@ -161,6 +212,8 @@ def main(argv):
     t = dict(TIMERS)
     t["rounds_rest"] = t.get("rounds", 0) - t.get("bots", 0) - t.get("opp_step", 0) - t.get("snapshots", 0)
     t["rollout_rest"] = t.get("rollout", 0) - t.get("send", 0)
+    t["r_rest"] = t["rollout_rest"] - t.get("r_forward", 0) - t.get("r_sample", 0)
+    t["l_rest"] = t.get("learn", 0) - sum(t.get(k, 0) for k in ("l_forward", "l_sample", "l_backward", "l_opt"))
     print(f"{'per iteration':<66} {'ms':>8}")
     for key, label in ROWS:
         if key in t:
