@@ -119,7 +119,7 @@ def _policy_rates(n_obs: int, seed: int) -> dict:
     action's log-probability and the value) and act (forward + one keyed sample, what a league
     snapshot does), and, when torch is installed, torch's forward_eval + full_log_prob and its
     PolicyPlayer.act on the same weights (torch's default threads); the ratio torch / C of the
-    forward and of act, per repetition."""
+    forward and of act, per repetition. Each figure is the median over the observations' calls."""
     import importlib.util
     import numpy as np
     from . import Game
@@ -137,12 +137,15 @@ def _policy_rates(n_obs: int, seed: int) -> dict:
     cp = load_cpolicy(REFERENCE)
 
     def per_call(f):
+        """the median of the calls' times (a call the OS preempts on a shared machine is an outlier)"""
         for o in obs[:5]:
             f(o)
-        t0 = time.perf_counter()
+        ts = []
         for o in obs:
+            t0 = time.perf_counter_ns()
             f(o)
-        return (time.perf_counter() - t0) / len(obs) * 1e9
+            ts.append(time.perf_counter_ns() - t0)
+        return float(statistics.median(ts))
     keys = np.zeros(1, dtype=np.uint64)
     out = {"cpolicy_forward_ns": per_call(cp.forward), "cpolicy_act_ns": per_call(lambda o: cp.act(o, keys=keys))}
     if importlib.util.find_spec("torch") is None:
