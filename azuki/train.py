@@ -222,6 +222,31 @@ def train(cfg, out, resume=None, quiet=False, log=print):
         _stop_pufferl_threads()       # whatever failed, no thread may keep the process alive
 
 
+def _kickstart(cfg, policy, seed, log):
+    """[kickstart]: fit a fresh policy to a built-in bot's decisions before
+    PPO (azuki.distill); a resumed run never repeats it. Records what it did
+    in cfg["kickstart"]["result"] (saved with the config and the summary)."""
+    ks = cfg["kickstart"]
+    n = int(ks["decisions"])
+    if n <= 0:
+        return
+    from . import distill
+    distill.parse_teacher(ks["teacher"])        # a bad teacher is refused before any work
+    t0 = time.perf_counter()
+    data = distill.teacher_dataset(n, ks["teacher"], pairings=[tuple(p) for p in cfg["env"]["pairings"]],
+                                   seed=seed, gamma=float(cfg["ppo"]["gamma"]))
+    t1 = time.perf_counter()
+    log(f"kickstart: {n:,} {ks['teacher']} decisions from {data['games']:,} games in {t1 - t0:.1f} s")
+    r = distill.fit(policy, data, epochs=int(ks["epochs"]), batch=int(ks["batch"]), lr=float(ks["learning_rate"]),
+                    vf_coef=float(ks["vf_coef"]), seed=seed, log=log)
+    t2 = time.perf_counter()
+    log(f"kickstart: fitted in {t2 - t1:.1f} s; the policy's most likely action is the teacher's on "
+        f"{100 * r['agreement']:.1f}% of its decisions")
+    ks["result"] = {"games": data["games"], "data_seconds": round(t1 - t0, 2), "fit_seconds": round(t2 - t1, 2),
+                    "policy_loss": round(r["policy_loss"], 4), "value_loss": round(r["value_loss"], 4),
+                    "agreement": round(r["agreement"], 4)}
+
+
 def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     """train() from the resume to the trainer's end: the PuffeRL trainer and
     the envs are closed on every path out."""
@@ -260,6 +285,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
         log(f"resumed from {js}: {steps0:,} steps, {minutes0:.1f} min")
     else:
         policy = make_policy(arch, hidden=hidden).to(device)
+        _kickstart(cfg, policy, seed, log)
     policy.train()
 
     league = League(cfg, np_rng)
@@ -458,6 +484,9 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                "budget": budget, "steps_per_second": round((int(trainer.global_step) - steps0) / this_s, 1),
                "checkpoint": str(ck), "final": final, "elo": league.elo, "games": league.games,
                "losses": last_losses}
+    if "result" in cfg["kickstart"]:      # teacher decisions are not agent-steps: said beside them
+        summary["kickstart"] = dict(cfg["kickstart"]["result"], teacher=cfg["kickstart"]["teacher"],
+                                    decisions=int(cfg["kickstart"]["decisions"]))
     _write_text(out / "summary.json", json.dumps(summary, indent=1, default=float))
     _write_text(out / "curve.json", json.dumps(curve, indent=1))
     plot_curve(curve, out / "curve.png")

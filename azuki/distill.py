@@ -1,0 +1,170 @@
+"""azuki.distill — start a policy from a teacher bot's play (kickstarting).
+
+PPO from a random network spends its first hundreds of thousands of
+agent-steps discovering what the built-in greedy bot already knows (play
+cards, attack the leader). This module gives the learner that knowledge
+first, by behavioural cloning: the teacher (a built-in bot: "greedy", or
+"search" with its simulations, "search:N") plays games against itself from
+both seats over the run's pairings; every decision it makes is recorded as
+(the deciding player's observation, the teacher's action, a value target);
+the policy is fitted to them by supervised learning (cross-entropy of the
+teacher's action under the masked policy, exact for both heads, plus
+`vf_coef` times the squared error of the value head to the discounted game
+result gamma ** k * z, where z is +1 / -1 / 0 for that player's win / loss /
+draw and k the number of its own decisions left, as PPO's returns count
+them). PPO then continues from the cloned policy against the league.
+
+Used by `azuki train` through the [kickstart] config section (decisions = 0
+turns it off; docs/training.md "Kickstarting"). The teacher games are
+deterministic for a seed; the dataset and the fit do not depend on the
+machine's load. Teacher decisions are not agent-steps: the run's summary
+states both.
+
+Needs torch (like azuki.policy); the dataset part (teacher_dataset) needs
+numpy only.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from . import _core
+
+OBS_LEN = _core.OBS_LEN
+
+
+def parse_teacher(spec):
+    """("greedy" | "search" | "random", sims or None) of a teacher spec such as
+    "greedy", "search" or "search:32"."""
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"kickstart teacher must be a bot name such as 'greedy' or 'search:32', got {spec!r}")
+    name, _, sims = spec.partition(":")
+    if name not in _core.BOT_KINDS:
+        raise ValueError(f"kickstart teacher {name!r} is not a built-in bot (one of {', '.join(_core.BOT_KINDS)})")
+    if sims:
+        if name != "search":
+            raise ValueError(f"kickstart teacher {spec!r}: only the search bot takes a number of simulations")
+        try:
+            n = int(sims)
+        except ValueError:
+            raise ValueError(f"kickstart teacher {spec!r}: simulations must be an integer") from None
+        if n < 1:
+            raise ValueError(f"kickstart teacher {spec!r}: simulations must be >= 1")
+        return name, n
+    return name, None
+
+
+def teacher_dataset(decisions, teacher="greedy", pairings=(("STT01", "STT02"),), seed=0, cards=None, gamma=0.99,
+                    progress=None):
+    """Play teacher-vs-teacher games until `decisions` decisions are recorded
+    (the last game is cut there). Returns dict(obs uint8 [N, OBS_LEN],
+    actions int32 [N], values float32 [N], games int, seconds float).
+    Games cycle over `pairings`, each from both seats; game i is dealt from
+    seed (seed, i) and the teacher's rng from bot_seed_for(seed, i)."""
+    decisions = int(decisions)
+    if decisions < 1:
+        raise ValueError(f"decisions must be >= 1, got {decisions}")
+    kind_name, sims = parse_teacher(teacher)
+    kind = _core.bot_kind(kind_name)
+    pairs = [tuple(p) for p in pairings]
+    if not pairs:
+        raise ValueError("pairings must name at least one pair of decks")
+    schedule = [p for a, b in pairs for p in ((a, b), (b, a))]
+    obs = np.zeros((decisions, OBS_LEN), dtype=np.uint8)
+    actions = np.zeros(decisions, dtype=np.int32)
+    values = np.zeros(decisions, dtype=np.float32)
+    n, games, t0 = 0, 0, time.perf_counter()
+    while n < decisions:
+        decks = schedule[games % len(schedule)]
+        g = _core.Game(seed=int(_core.splitmix64((int(seed) * 1_000_003 + games) & ((1 << 64) - 1))),
+                       decks=decks, cards=cards)
+        rng = _core.bot_rng(_core.bot_seed_for(int(seed), games))
+        start, who = n, []
+        while not g.is_terminal and n < decisions:
+            p = g.current_player
+            g.observe(p, out=obs[n])
+            a = _core.bot_act(g, kind, rng, sims=sims)
+            actions[n] = a
+            who.append(p)
+            n += 1
+            g.step(a)
+        games += 1
+        if g.is_terminal:
+            w = g.winner
+            z = [0.0, 0.0] if w is None or w < 0 else [1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0]
+        else:
+            z = [0.0, 0.0]      # cut at the budget: no result to learn from
+        left = [0, 0]
+        for i in range(n - 1, start - 1, -1):       # own decisions left, as PPO's returns count them
+            p = who[i - start]
+            values[i] = z[p] * gamma ** left[p]
+            left[p] += 1
+        if progress is not None:
+            progress(n, decisions)
+    return {"obs": obs, "actions": actions, "values": values, "games": games,
+            "seconds": time.perf_counter() - t0}
+
+
+def _action_log_prob(policy, obs, actions):
+    """(log pi(a) [B], value [B]) of the policy (either head) on uint8 obs."""
+    import torch
+    from .policy import Factored
+    dist, value = policy.forward_eval(obs)
+    if isinstance(dist, Factored):
+        return dist.log_prob(actions), value.reshape(-1)
+    logp = torch.log_softmax(dist.float(), dim=-1)
+    return logp.gather(1, actions.long().reshape(-1, 1)).reshape(-1), value.reshape(-1)
+
+
+def fit(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=None):
+    """Fit `policy` to a teacher dataset (teacher_dataset's dict) by minibatch
+    Adam: loss = -mean log pi(teacher action) + vf_coef * mean (v - target)^2.
+    Returns a dict of the last epoch's mean losses and the share of decisions
+    where the policy's most likely action is the teacher's (on the last
+    minibatches, sampled, so cheap)."""
+    import torch
+    if epochs < 1 or batch < 1:
+        raise ValueError("epochs and batch must be >= 1")
+    obs = torch.as_tensor(data["obs"])
+    acts = torch.as_tensor(data["actions"]).long()
+    vals = torch.as_tensor(data["values"])
+    n = obs.shape[0]
+    dev = next(policy.parameters()).device
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    gen = torch.Generator().manual_seed(int(seed) & ((1 << 63) - 1))
+    out = {}
+    policy.train()
+    for ep in range(int(epochs)):
+        perm = torch.randperm(n, generator=gen)
+        tot_pi = tot_v = 0.0
+        seen = 0
+        for s in range(0, n, batch):
+            idx = perm[s:s + batch]
+            o, a, v = obs[idx].to(dev), acts[idx].to(dev), vals[idx].to(dev)
+            logp, value = _action_log_prob(policy, o, a)
+            lpi = -logp.mean()
+            lv = ((value - v) ** 2).mean()
+            loss = lpi + vf_coef * lv
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            opt.step()
+            tot_pi += float(lpi.detach()) * idx.numel()
+            tot_v += float(lv.detach()) * idx.numel()
+            seen += idx.numel()
+        out = {"epoch": ep + 1, "policy_loss": tot_pi / seen, "value_loss": tot_v / seen}
+        if log:
+            log(f"kickstart: epoch {ep + 1}/{epochs}: -log pi(teacher) {out['policy_loss']:.3f}, "
+                f"value loss {out['value_loss']:.3f}")
+    with torch.no_grad():
+        k = min(n, 4096)
+        idx = torch.randperm(n, generator=gen)[:k]
+        from .policy import Factored
+        dist, _ = policy.forward_eval(obs[idx].to(dev))
+        best = dist.argmax() if isinstance(dist, Factored) else dist.argmax(dim=-1)
+        out["agreement"] = float((best.cpu() == acts[idx]).float().mean())
+    return out
+
+
+__all__ = ["parse_teacher", "teacher_dataset", "fit"]
