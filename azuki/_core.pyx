@@ -2227,6 +2227,10 @@ def fnv1a64(data):
     return h
 
 
+def _cpolicy_from_bytes(data):
+    return CPolicy.from_bytes(data)
+
+
 def keyed_uniforms_c(uint64_t seed, keys):
     """azuki.sampler.keyed_uniforms computed by the C hash (azk_keyed_uniform): float64 [k]."""
     cdef cnp.ndarray[uint64_t, ndim=1] k = np.ascontiguousarray(keys, dtype=np.uint64).reshape(-1)
@@ -2289,6 +2293,9 @@ cdef class CPolicy:
             return cls.from_bytes(data)
         except PolicyFileError as e:
             raise PolicyFileError(f"{os.fspath(path)}: {e}") from None
+
+    def __reduce__(self):          # pickles as its weight file (multiprocessing envs, copies)
+        return (_cpolicy_from_bytes, (self.data,))
 
     @property
     def hashes(self):

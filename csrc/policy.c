@@ -877,12 +877,8 @@ azk_policy_status azk_policy_act(const azk_policy *p, const uint8_t *obs, int n,
     return run(p, obs, n, stride, NULL, value, u, u == NULL, actions, bad_row);
 }
 
-/* azuki.sampler.keyed_uniforms: splitmix64 finalizer of key ^ splitmix64(seed), top 53 bits */
+/* azuki.sampler.keyed_uniforms: splitmix64 of key ^ splitmix64(seed), its top 53 bits (the
+ * mixer written once, azk_splitmix64) */
 double azk_keyed_uniform(uint64_t seed, uint64_t key) {
-    uint64_t x = key ^ azk_splitmix64(seed);
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    x ^= x >> 31;
-    return (double)(x >> 11) * (1.0 / 9007199254740992.0);
+    return (double)(azk_splitmix64(key ^ azk_splitmix64(seed)) >> 11) * (1.0 / 9007199254740992.0);
 }

@@ -263,3 +263,11 @@ def test_policy_opponent_bad_calls():
         v.policy_opponent_actions(object(), 0, np.zeros(4, np.uint64))
     with pytest.raises(RuntimeError, match="mode='policy'"):
         _core.VecGame(4, seed=1).policy_opponent_actions(cp, 0, np.zeros(4, np.uint64))
+
+
+def test_cpolicy_pickles_as_its_weight_file():
+    import pickle
+    cp = load_cpolicy(REFERENCE)
+    cp2 = pickle.loads(pickle.dumps(cp))
+    obs = observations(10)[:10]
+    assert cp2.hashes == cp.hashes and np.array_equal(cp2.forward(obs)[0], cp.forward(obs)[0])

@@ -507,6 +507,11 @@ def _legal(v, opp=False):
 
 # Every public method of VecGame (and __init__), called with arguments it would accept. A method added to
 # VecGame without an entry here fails test_every_vecgame_method_is_covered: give it one (and the guard).
+def _reference_cpolicy():
+    from azuki.policy_np import REFERENCE, load_cpolicy
+    return load_cpolicy(REFERENCE)
+
+
 _CALLS = {
     "state_hash": lambda v: v.state_hash(0),
     "agent_seat": lambda v: v.agent_seat(0),
@@ -516,6 +521,7 @@ _CALLS = {
     "game": lambda v: v.game(0),
     "log": lambda v: v.log(),
     "bot_opponent_actions": lambda v: v.bot_opponent_actions("random"),
+    "policy_opponent_actions": lambda v: v.policy_opponent_actions(_reference_cpolicy(), 0, np.zeros(v.n, np.uint64)),
     "step": lambda v: v.step(_legal(v)),
     "step_opponent": lambda v: v.step_opponent(_legal(v, opp=True)),
     "__init__": lambda v: v.__init__(2, seed=1, mode="self"),
