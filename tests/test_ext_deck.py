@@ -423,7 +423,7 @@ def test_sanitizer_soak_of_the_deck_fragment(tmp_path):
     exe = tmp_path / "deck_soak"
     base = ["gcc", "-std=c11", "-O1", "-g", "-DAZK_DEBUG", "-Wall", "-Werror", "-I", str(ROOT / "csrc"),
             "-I", str(ROOT / "generated"), "-o", str(exe), str(ROOT / "tests" / "c" / "debug" / "deck_soak.c")] + \
-        [str(ROOT / s) for s in sources]
+        [str(ROOT / s) for s in sources] + ["-lm"]          # libm: csrc/policy.c
     san = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
     if subprocess.run(base[:1] + san + base[1:], capture_output=True).returncode != 0:
         subprocess.run(base, check=True, capture_output=True)          # no sanitizers here: debug build only
