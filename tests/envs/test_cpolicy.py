@@ -177,3 +177,28 @@ def test_league_snapshot_in_c_plays_as_the_torch_snapshot(monkeypatch):
         for a, b in zip(t_torch, other_t):
             for x, y in zip(a, b):
                 np.testing.assert_array_equal(x, y)
+
+
+def test_export_command_writes_the_c_weight_file(tmp_path):
+    """`python -m azuki.policy export CKPT OUT --format azkw` from a torch checkpoint and from its
+    numpy export: both load (load_cpolicy: hashes checked) and compute torch's probabilities."""
+    import subprocess
+    import sys
+    from azuki.policy import save_checkpoint
+    from azuki.policy_np import load_cpolicy
+    pol, _ = network("flat:factored", seed=6, hidden=32)
+    save_checkpoint(tmp_path / "ck", pol, arch="flat:factored")
+    for src, out, extra in ((tmp_path / "ck.pt", tmp_path / "c32", ["--dtype", "float32"]),
+                            (tmp_path / "ck.pt", tmp_path / "np", []),
+                            (tmp_path / "np", tmp_path / "c16", ["--dtype", "float16"])):
+        fmt = ["--format", "azkw"] if out.name != "np" else []
+        r = subprocess.run([sys.executable, "-m", "azuki.policy", "export", str(src), str(out)] + fmt + extra,
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+    obs = obs_cache()[:50]
+    lt, vt, _ = torch_logp(pol, obs)
+    fin = np.isfinite(lt)
+    lc, vc = load_cpolicy(tmp_path / "c32").forward(obs)
+    assert np.abs(lc[fin] - lt[fin]).max() <= 1e-4 and np.abs(vc - vt).max() <= 1e-4
+    lh, _ = load_cpolicy(tmp_path / "c16.azkw").forward(obs)
+    assert np.abs(np.exp(lh[fin]) - np.exp(lt[fin])).max() < 2e-2          # float16 weights
