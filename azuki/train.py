@@ -364,8 +364,14 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             name = league.sample()
             if name not in league.bots and name not in players:
                 if name not in c_snaps:
-                    c_snaps[name] = CPolicy.from_bytes(state_azkw(league.snapshots[name]))
-                players[name] = CPolicyPlayer(c_snaps[name], seed=int(np_rng.integers(1 << 62)), name=name)
+                    try:
+                        c_snaps[name] = CPolicy.from_bytes(state_azkw(league.snapshots[name]))
+                    except (ValueError, KeyError) as e:     # a network the C forward does not know: torch plays it
+                        c_snaps[name] = None
+                        log(f"league: snapshot {name} plays in torch (no C forward for it: {e})")
+                sd = int(np_rng.integers(1 << 62))
+                players[name] = (CPolicyPlayer(c_snaps[name], seed=sd, name=name) if c_snaps[name] is not None
+                                 else PolicyPlayer(league.snapshots[name], seed=sd, name=name))
             env.set_opponent(players.get(name, name), name=name)
 
     def save(tag="latest"):
