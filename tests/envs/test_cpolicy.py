@@ -202,3 +202,52 @@ def test_export_command_writes_the_c_weight_file(tmp_path):
     assert np.abs(lc[fin] - lt[fin]).max() <= 1e-4 and np.abs(vc - vt).max() <= 1e-4
     lh, _ = load_cpolicy(tmp_path / "c16.azkw").forward(obs)
     assert np.abs(np.exp(lh[fin]) - np.exp(lt[fin])).max() < 2e-2          # float16 weights
+
+
+def test_training_league_plays_snapshots_in_c_or_falls_back_to_torch(tmp_path, monkeypatch):
+    """azuki train's league answers its snapshots through VecGame.policy_opponent_actions (C);
+    a snapshot the C loader refuses (a network it does not know) plays in torch, with a log line,
+    and the run completes."""
+    import sys
+    sys.path.insert(0, str(azuki.policy_np.os.path.dirname(__file__)))
+    from test_league_batch import tiny
+    from azuki import train as T
+    from azuki.envs import puffer
+
+    calls = {"c": 0, "torch": 0, "in_rounds": False}
+    real_torch_act = PolicyPlayer.act
+
+    def torch_act(self, *a, **k):           # a torch snapshot answering in the league's rounds
+        calls["torch"] += calls["in_rounds"]
+        return real_torch_act(self, *a, **k)
+    monkeypatch.setattr(PolicyPlayer, "act", torch_act)
+    monkeypatch.setattr(PolicyPlayer, "__call__", torch_act)
+    real_play = puffer.play_opponents
+
+    def play(envs, batched=True):           # count the rounds in which a C snapshot answers
+        calls["c"] += sum(isinstance(getattr(e.opponent, "cpolicy", None), CPolicy) for e in envs)
+        calls["in_rounds"] = True
+        try:
+            return real_play(envs, batched)
+        finally:
+            calls["in_rounds"] = False
+    monkeypatch.setattr(puffer, "play_opponents", play)
+
+    def run(where):
+        cfg = tiny(steps=2048)
+        cfg["league"]["snapshot_steps"] = 256
+        cfg["league"]["opponents"] = ["random"]
+        logs = []
+        T.train(cfg, tmp_path / where, log=logs.append, quiet=True)
+        return logs
+    run("c")
+    assert calls["c"] > 0 and calls["torch"] == 0
+
+    class Refusing:
+        @staticmethod
+        def from_bytes(data):
+            raise azuki._core.PolicyFileError("weight file refused (TENSOR): tensor x is missing")
+    monkeypatch.setattr(azuki._core, "CPolicy", Refusing)
+    calls.update(c=0, torch=0, in_rounds=False)
+    logs = run("torch")
+    assert calls["torch"] > 0 and any("plays in torch" in m for m in logs)
