@@ -356,7 +356,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     def assign_opponents():
         """A snapshot plays in C (CPolicyPlayer: forward and keyed sample inside each env's VecGame,
         play_opponents), picking the actions its torch PolicyPlayer would for the same keys
-        (tests/envs/test_cpolicy.py)."""
+        (tests/envs/test_cpolicy_torch.py)."""
         players = {}         # one player per snapshot per assignment (its seed drawn as before)
         for old in [k for k in c_snaps if k not in league.snapshots]:
             del c_snaps[old]

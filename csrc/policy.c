@@ -7,7 +7,7 @@
  * under the legal mask inside the observation, for every architecture / head
  * pair of azuki.policy (encoder "structured" or "flat", head "dense" or
  * "factored"), op for op what torch computes (tests/test_cpolicy.py,
- * tests/envs/test_cpolicy.py: max |delta| <= 1e-4). It also samples an action
+ * tests/envs/test_cpolicy_torch.py: max |delta| <= 1e-4). It also samples an action
  * from a given uniform exactly as azuki.policy.Factored.sample /
  * azuki.sampler.Masked.sample do (inverse CDF in float64), so C and torch
  * pick the same action for the same uniform, and gives the most likely legal

@@ -5,7 +5,7 @@ kinds); sampling is the inverse CDF of those probabilities; keyed uniforms equal
 azuki.sampler.keyed_uniforms; a file of another layout / action space / card set is refused with a
 message naming it; truncated or corrupted bytes are refused, never crash; results are deterministic
 and independent of batching; bad observation arrays get a clear error. The comparison with torch
-(every architecture / head pair, float32 and float16) is tests/envs/test_cpolicy.py."""
+(every architecture / head pair, float32 and float16) is tests/envs/test_cpolicy_torch.py."""
 import random
 import struct
 
@@ -93,7 +93,7 @@ _M64 = (1 << 64) - 1
 
 def keyed_uniforms(seed, keys):
     """azuki.sampler.keyed_uniforms, restated in plain Python ints (azuki.sampler needs torch;
-    tests/envs/test_cpolicy.py compares with it directly)."""
+    tests/envs/test_cpolicy_torch.py compares with it directly)."""
     def mix(x):
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64

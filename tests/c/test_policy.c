@@ -3,7 +3,7 @@
  * `make asan` run) loads, plays random games' observations of both seats (forward, sampled and
  * greedy act: legal actions, finite log-probabilities summing to 1), refuses every truncation and
  * a garbage observation with a status, never reading out of bounds. The exactness against torch
- * and numpy is tests/test_cpolicy.py and tests/envs/test_cpolicy.py. */
+ * and numpy is tests/test_cpolicy.py and tests/envs/test_cpolicy_torch.py. */
 #include "azk_test.h"
 #include "azuki.h"
 
