@@ -707,7 +707,8 @@ class PolicyPlayer:
     def act(self, obs, masks=None, keys=None):
         if len(obs) == 0:
             return np.zeros(0, dtype=np.int32)
-        dist, _ = self.policy.forward_eval(torch.as_tensor(np.ascontiguousarray(obs)))
+        dev = next(self.policy.parameters()).device       # a policy on a GPU plays on numpy rows too
+        dist, _ = self.policy.forward_eval(torch.as_tensor(np.ascontiguousarray(obs)).to(dev))
         if self.greedy:
             a = dist.argmax() if isinstance(dist, Factored) else dist.argmax(dim=-1)
         else:
@@ -716,8 +717,8 @@ class PolicyPlayer:
                 u = torch.as_tensor(sampler.keyed_uniforms(self.seed, keys))
             else:
                 u = torch.rand(dist.shape[0], generator=self.gen, dtype=torch.float64)
-            a = dist.sample(u) if isinstance(dist, Factored) else sampler.sample(dist.float(), u)[0]
-        return a.numpy().astype(np.int32)
+            a = dist.sample(u) if isinstance(dist, Factored) else sampler.sample(dist.float(), u.to(dev))[0]
+        return a.cpu().numpy().astype(np.int32)
 
     __call__ = act
 
