@@ -186,7 +186,7 @@ def _train_rate(steps: int, seed: int, overrides=()) -> dict:
         return {"_note": f"training row skipped: {' and '.join(missing)} not installed here (run the bench in "
                          f".venv-puffer: tools/setup_envs.sh puffer)"}
     sets = [f"league.snapshot_steps={max(1, steps // 4)}", "eval.games=8", "eval.final_games=0",
-            "eval.minutes=1000", "run.checkpoint_minutes=1000", *overrides]
+            "eval.minutes=1000", "run.checkpoint_minutes=1000", "kickstart.decisions=0", *overrides]
     with tempfile.TemporaryDirectory() as out:
         cmd = [sys.executable, "-m", "azuki", "train", "--minutes", "0", "--steps", str(steps), "--seed", str(seed),
                "--quiet", "--out", out] + [a for x in sets for a in ("--set", x)]

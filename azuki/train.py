@@ -231,7 +231,29 @@ def _kickstart(cfg, policy, seed, log):
     if n <= 0:
         return
     from . import distill
+    import threading
     distill.parse_teacher(ks["teacher"])        # a bad teacher is refused before any work
+    # Ctrl-C here: importing pufferl installed a handler that exits silently (os._exit(0)); the loop's own
+    # handler is not up yet. Raise instead, so `azuki train` says so and exits 130 (nothing was saved yet).
+    main = threading.current_thread() is threading.main_thread()
+    prev = signal.signal(signal.SIGINT, signal.default_int_handler) if main else None
+    try:
+        _kickstart_fit(cfg, policy, seed, log, distill)
+    except KeyboardInterrupt:
+        raise KickstartInterrupted("train: interrupted during the kickstart, before PPO began (nothing was saved)") \
+            from None
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, prev if prev is not None else signal.SIG_DFL)
+
+
+class KickstartInterrupted(KeyboardInterrupt):
+    """Ctrl-C during the kickstart (its message is the line `azuki train` prints)."""
+
+
+def _kickstart_fit(cfg, policy, seed, log, distill):
+    ks = cfg["kickstart"]
+    n = int(ks["decisions"])
     t0 = time.perf_counter()
     data = distill.teacher_dataset(n, ks["teacher"], pairings=[tuple(p) for p in cfg["env"]["pairings"]],
                                    seed=seed, gamma=float(cfg["ppo"]["gamma"]))
@@ -619,8 +641,9 @@ def main(args) -> int:
     except CheckpointError as e:
         print(f"error: train: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:     # Ctrl-C in the final evaluation (the loop's own Ctrl-C saves and ends it)
-        print("train: interrupted (the run's checkpoint is saved)", file=sys.stderr)
+    except KeyboardInterrupt as e:     # Ctrl-C in the kickstart or the final evaluation (the loop's own Ctrl-C saves and ends it)
+        print(str(e) if isinstance(e, KickstartInterrupted) else "train: interrupted (the run's checkpoint is saved)",
+              file=sys.stderr)
         return 130
     except Exception as e:      # anything else: one line (the run's last committed checkpoint stays)
         print(f"error: train: {_one_line(e) if not isinstance(e, TrainError) else str(e).splitlines()[0]}",

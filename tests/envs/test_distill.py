@@ -118,3 +118,31 @@ def test_a_bad_teacher_stops_the_run_before_any_work(tmp_path):
     with pytest.raises(Exception, match="nobody"):
         T.train(cfg, tmp_path / "run", log=lambda s: None)
     assert not (tmp_path / "run" / "checkpoint").exists()
+
+
+def test_ctrl_c_during_the_kickstart_says_so_and_exits_130(tmp_path):
+    """Importing pufferl installs a SIGINT handler that exits silently with
+    status 0; during the kickstart (before the loop's own handler) Ctrl-C
+    must instead say what happened and exit 130. The child's SIGINT handler
+    is installed explicitly, so this holds when the caller ignores SIGINT
+    (nohup ... &)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    pytest.importorskip("pufferlib")
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    p = subprocess.Popen([sys.executable, "-m", "azuki", "train", "--minutes", "0", "--steps", "2048",
+                          "--out", str(tmp_path / "r"), "--set", "policy.hidden=16",
+                          "--set", "kickstart.decisions=2000", "--set", "kickstart.epochs=100000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(tmp_path))
+    seen = []
+    for line in p.stdout:
+        seen.append(line)
+        if line.startswith("kickstart: 2,000 greedy decisions"):
+            break
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=120)
+    assert p.returncode == 130, "".join(seen) + out
+    assert "interrupted during the kickstart" in out
+    assert not (tmp_path / "r" / "checkpoint" / "latest.json").exists()

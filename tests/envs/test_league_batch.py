@@ -94,7 +94,7 @@ def tiny(**over):
     cfg = T.load_config(overrides=[
         "env.envs=2", "env.games_per_env=16", "ppo.bptt_horizon=8", "ppo.minibatch_size=128",
         "eval.games=8", "eval.minutes=1000.0", "eval.final_games=0", "league.pool_size=2",
-        "run.checkpoint_minutes=1000.0", "run.log_seconds=1000.0", "policy.hidden=16"])
+        "run.checkpoint_minutes=1000.0", "run.log_seconds=1000.0", "policy.hidden=16", "kickstart.decisions=0"])
     cfg["run"].update({"minutes": 0.0, "threads": 1, **over})
     return cfg
 

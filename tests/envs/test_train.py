@@ -27,7 +27,8 @@ def tiny_config(**run):
     cfg = T.load_config(overrides=[
         "env.envs=2", "env.games_per_env=16", "ppo.bptt_horizon=8", "ppo.minibatch_size=128",
         "eval.games=8", "eval.minutes=100.0", "league.snapshot_steps=0", "league.pool_size=2",
-        "run.checkpoint_minutes=100.0", "run.log_seconds=0.0", "policy.hidden=32"])
+        "run.checkpoint_minutes=100.0", "run.log_seconds=0.0", "policy.hidden=32",
+        "kickstart.decisions=0"])
     cfg["run"].update({"minutes": 0.0, "steps": 2048, "threads": 1, **run})
     return cfg
 
@@ -126,6 +127,7 @@ def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
     p = subprocess.Popen([sys.executable, "-m", "azuki", "train", "--minutes", "5", "--out", str(tmp_path / "r"),
                           "--set", "env.envs=2", "--set", "env.games_per_env=16", "--set", "ppo.bptt_horizon=8",
                           "--set", "ppo.minibatch_size=128", "--set", "eval.games=8", "--set", "policy.hidden=32",
+                          "--set", "kickstart.decisions=0",
                           "--set", "run.log_seconds=0.0"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(tmp_path))
     seen = []

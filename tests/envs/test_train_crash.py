@@ -25,7 +25,8 @@ from azuki.policy import load_checkpoint  # noqa: E402
 # snapshot after every epoch, no final evaluation
 TINY = ["env.envs=2", "env.games_per_env=8", "ppo.bptt_horizon=8", "ppo.minibatch_size=64", "eval.games=2",
         "eval.minutes=1000.0", "eval.final_games=0", "league.snapshot_steps=0", "league.pool_size=3",
-        "run.checkpoint_minutes=0.0", "run.log_seconds=1000.0", "policy.hidden=16", "run.threads=1"]
+        "run.checkpoint_minutes=0.0", "run.log_seconds=1000.0", "policy.hidden=16", "run.threads=1",
+        "kickstart.decisions=0"]
 EPOCH = 128
 HANG = 300          # seconds: only a hang gets near this (a tiny run saves within seconds)
 
