@@ -127,20 +127,20 @@ $(OUT)/tsan/libazuki_core.a: $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def 
 	cd $(OUT)/tsan && rm -f *.o && for s in $(AZK_CORE_SOURCES); do $(CC) $(CFLAGS_TSAN) -I../../csrc -I../../generated -c ../../$$s || exit 1; done && ar rcs libazuki_core.a *.o
 
 $(OUT)/tsan/test_vec_threads: tests/c/test_vec_threads.c $(OUT)/tsan/libazuki_core.a tests/c/azk_test.h
-	$(CC) $(CFLAGS_TSAN) -o $@ $< $(OUT)/tsan/libazuki_core.a
+	$(CC) $(CFLAGS_TSAN) -o $@ $< $(OUT)/tsan/libazuki_core.a -lm
 
 .PHONY: tsan bench-vec
 tsan: $(OUT)/tsan/test_vec_threads
 	TSAN_OPTIONS=halt_on_error=1 ./$(OUT)/tsan/test_vec_threads
 
 $(OUT)/opt/bench_vec: bench/bench_vec.c bench/bench_util.h $(OUT)/opt/libazuki_core.a
-	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -o $@ $< $(OUT)/opt/libazuki_core.a
+	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -o $@ $< $(OUT)/opt/libazuki_core.a -lm
 
 bench-vec: $(OUT)/opt/bench_vec
 	./$(OUT)/opt/bench_vec
 
 $(OUT)/opt/bench_engine: bench/bench_engine.c bench/bench_util.h $(OUT)/opt/libazuki_core.a tests/c/azk_cardset_env.h
-	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -march=native -o $@ $< $(OUT)/opt/libazuki_core.a
+	$(CC) $(CFLAGS_COMMON) -O3 -DNDEBUG $(LTO) -march=native -o $@ $< $(OUT)/opt/libazuki_core.a -lm
 
 # The C random-play property test (test_engine: invariants after every step,
 # every deck pairing) over CARDS, optimized and under ASan + UBSan.

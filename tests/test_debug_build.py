@@ -16,7 +16,7 @@ SOURCES = re.findall(r"\S+\.c", (ROOT / "csrc" / "sources.mk").read_text())
 def build(tmp_path, flag):
     exe = tmp_path / ("prog" + flag.replace("-", "_"))
     cmd = ["gcc", "-std=c11", "-O1", flag, "-I", str(ROOT / "csrc"), "-I", str(ROOT / "generated"), "-o", str(exe),
-           str(ROOT / "tests" / "c" / "debug" / "corrupt_then_step.c")] + [str(ROOT / s) for s in SOURCES]
+           str(ROOT / "tests" / "c" / "debug" / "corrupt_then_step.c")] + [str(ROOT / s) for s in SOURCES] + ["-lm"]   # libm: csrc/policy.c
     subprocess.run(cmd, check=True, capture_output=True)
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
 

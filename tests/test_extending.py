@@ -61,7 +61,7 @@ def _gcc(tree, *args):
 def test_keyword_and_opcode_build_and_run(tree):
     exe = tree / "test_extension"
     r = _gcc(tree, "-DAZK_DEBUG", "-DAZK_TEST_EXTENSIONS", "-o", str(exe),
-             str(tree / "tests" / "c" / "ext" / "test_extension.c"), *[str(tree / s) for s in SOURCES])
+             str(tree / "tests" / "c" / "ext" / "test_extension.c"), *[str(tree / s) for s in SOURCES], "-lm")   # libm: policy.c
     assert r.returncode == 0, r.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout == "ok\n", run.stdout + run.stderr

@@ -23,7 +23,7 @@ fuzz-deps:
 
 $(OUT)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS)
 	@mkdir -p $(OUT)/fuzz
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(AZK_CORE_SOURCES)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(AZK_CORE_SOURCES) -lm
 
 fuzz-build: fuzz-deps $(addprefix $(OUT)/fuzz/,$(FUZZERS))
 
@@ -49,7 +49,7 @@ fuzz-long: fuzz-regress
 	    -artifact_prefix=$(OUT)/fuzz/crash-$$f- $(OUT)/fuzz/corpus-$$f tests/fuzz/corpus/$$f; done
 
 $(OUT)/san/soak: tests/c/soak.c $(OUT)/san/libazuki_core.a tests/c/azk_test.h tests/c/azk_cardset_env.h
-	$(CC) $(CFLAGS_SAN) -o $@ $< $(OUT)/san/libazuki_core.a
+	$(CC) $(CFLAGS_SAN) -o $@ $< $(OUT)/san/libazuki_core.a -lm
 
 soak: $(OUT)/san/soak $(CARDS_DEP)
 	ASAN_OPTIONS=detect_leaks=1 ./$(OUT)/san/soak $(SOAK_DECISIONS)
