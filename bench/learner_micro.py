@@ -26,6 +26,10 @@ buffers, alternately, wall and CPU ms: what PuffeRL adds per iteration
     PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py [--threads 2] [--archs flat structured:factored ...]
     PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py --breakdown --archs structured:factored
     PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py --pufferl --archs structured:factored
+    PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py --empty-slots --archs structured:factored --epochs 4
+
+--empty-slots: the structured encoder padded (Policy.skip_empty = False) against skipping the
+empty entity slots (the default; bit-identical values), one iteration each, alternating.
 
 (PYTHONPATH=.: the tree's azuki, not an installed copy.)
 """
@@ -108,7 +112,11 @@ def breakdown(policy, opt, obs, a):
                     if stage == 0:
                         obs_inputs(policy.ix, x, flat=flat)
                     elif stage == 1:
-                        policy.enc(obs_inputs(policy.ix, x, flat=flat))
+                        inp = obs_inputs(policy.ix, x, flat=flat)
+                        if policy.arch == "structured":
+                            policy.enc(inp, policy.empty_inputs(x.device) if policy.skip_empty else None)
+                        else:
+                            policy.enc(inp)
                     elif stage == 2:
                         policy.forward_eval(x)
                     else:
@@ -207,6 +215,26 @@ def pufferl_overhead(arch, a):
     print(f"  CPU ratio PuffeRL / bare (medians): {statistics.median(cpu[0]) / statistics.median(cpu[1]):.3f}")
 
 
+def empty_slots(pol, opt, obs, a, arch):
+    """--empty-slots: one iteration padded, one skipping empty slots, alternating, `reps` times."""
+    res = {False: [], True: []}
+    for _ in range(a.reps):
+        for skip in (False, True):
+            pol.skip_empty = skip
+            t, c = time.perf_counter(), time.process_time()
+            iteration(pol, opt, obs, a.chunk, a.minibatch, a.epochs)
+            res[skip].append((time.perf_counter() - t, time.process_time() - c))
+    pol.skip_empty = True
+    for skip, name in ((False, "padded"), (True, "empty slots skipped")):
+        w = [a.rows / x[0] for x in res[skip]]
+        c = [a.rows / x[1] for x in res[skip]]
+        print(f"{arch} {name:20s} agent-steps/s wall " + " ".join(f"{x:7,.0f}" for x in w)
+              + "   per CPU s " + " ".join(f"{x:7,.0f}" for x in c), flush=True)
+    med = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)) for k, v in res.items()}
+    print(f"{arch} ratio skipped / padded (medians): wall {med[False][0] / med[True][0]:.3f}, "
+          f"CPU {med[False][1] / med[True][1]:.3f}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=8192)
@@ -219,6 +247,8 @@ def main():
     ap.add_argument("--archs", nargs="+", default=["flat", "structured", "flat:factored", "structured:factored"])
     ap.add_argument("--breakdown", action="store_true", help="ms per iteration of each part (module docstring)")
     ap.add_argument("--pufferl", action="store_true", help="PuffeRL.train against the bare loop (module docstring)")
+    ap.add_argument("--empty-slots", action="store_true",
+                    help="the structured encoder padded (skip_empty=False) against skipping empty slots, alternating")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     from azuki.policy import make_policy
@@ -237,6 +267,9 @@ def main():
         if a.breakdown:
             print(f"{arch}: ms per iteration")
             breakdown(pol, opt, obs, a)
+            continue
+        if a.empty_slots:
+            empty_slots(pol, opt, obs, a, arch)
             continue
         ts, cs = [], []
         for _ in range(a.reps):

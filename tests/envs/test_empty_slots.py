@@ -1,0 +1,123 @@
+"""The structured encoder skips empty entity slots (azuki.policy._entity_layer; docs/training.md
+"Policy"): a place, hand slot or prompt option whose observation bytes are all 0 reads exactly
+as the all-zero observation's slot at that position, so its value is computed once per
+position. On batches of real positions (starter and expansion decks, every kind of decision,
+options occupied) the trunk state, the entity tables, the values and the action distributions
+equal the padded form's bit for bit at every batch size, and the gradients are the same sums
+in another order (equal to float32 rounding). Runs in .venv-puffer; skipped elsewhere."""
+import os
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("pufferlib")
+
+from azuki import _core  # noqa: E402
+from azuki.envs import mask_from_obs  # noqa: E402
+from azuki.envs.puffer import AzukiEnv  # noqa: E402
+from azuki.policy import Factored, _oh_input, make_policy, obs_inputs  # noqa: E402
+
+EXPANSION = os.path.join(os.path.dirname(_core.__file__), "data", "expansion.json")
+
+
+def positions(pairings, cards=None, games=32, steps=120, seed=5, keep=4):
+    """uint8 observations of the deciding agents of self-play games with random legal moves."""
+    env = AzukiEnv(num_envs=games, mode="self", seed=seed, pairings=pairings, cards=cards)
+    env.reset()
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(steps):
+        m = mask_from_obs(env.observations)
+        if k % keep == 0:
+            out.append(env.observations[m.any(axis=1)].copy())
+        env.step(np.array([rng.choice(np.flatnonzero(r)) if r.any() else 0 for r in m]))
+    return np.concatenate(out)
+
+
+@pytest.fixture(scope="module")
+def obs():
+    o = torch.as_tensor(np.concatenate([positions((("STT01", "STT02"),)),
+                                        positions((("EXP01-FIRE", "EXP01-EARTH"),), cards=EXPANSION, seed=6)]))
+    inp = obs_inputs(make_policy("structured:factored").ix, o)
+    for name in ("place", "hand", "opt"):           # both kinds of slot occur in every table
+        used = inp[f"{name}_used"]
+        assert bool(used.any()) and not bool(used.all()), name
+    return o
+
+
+def policy(head, seed=0):
+    torch.manual_seed(seed)
+    pol = make_policy("structured", head=head, hidden=64)
+    with torch.no_grad():        # weights larger than the init, so the distributions are far from uniform
+        for p in pol.parameters():
+            p.add_(torch.randn_like(p) * 0.1)
+    return pol
+
+
+def test_an_unused_slot_reads_as_the_all_zero_observations(obs):
+    """The invariant the skip rests on: `{name}_used` False => the slot's inputs (features,
+    one-hot codes, card id) are the all-zero observation's at that position; and a slot with a
+    single nonzero byte counts as used."""
+    pol = make_policy("structured:factored")
+    inp, empty = obs_inputs(pol.ix, obs), pol.empty_inputs(obs.device)
+    for name in ("place", "hand", "opt"):
+        lin = getattr(pol.enc, f"{name}_x")
+        x = _oh_input(lin, inp[f"{name}_x"], inp[f"{name}_oh"])
+        x0 = _oh_input(lin, empty[f"{name}_x"], empty[f"{name}_oh"])
+        free = ~inp[f"{name}_used"]
+        assert bool((x == x0).all(dim=-1)[free].all()), name
+        assert bool((inp[f"{name}_id"] == empty[f"{name}_id"])[free].all()), name
+        src = getattr(pol.ix, f"{name}_src")
+        for slot in (0, src.shape[0] - 1):
+            for col in src[slot].tolist():
+                one = torch.zeros(1, obs.shape[1], dtype=torch.uint8)
+                one[0, col] = 1
+                used = obs_inputs(pol.ix, one)[f"{name}_used"][0]
+                reads = torch.as_tensor([col in row for row in src.tolist()])    # the slots reading that byte
+                assert bool(reads[slot]) and torch.equal(used, reads), (name, slot, col)
+
+
+@pytest.mark.parametrize("head", ["factored", "dense"])
+@pytest.mark.parametrize("rows", [1, 5, 64, 512, None])
+def test_the_forward_is_the_padded_forms_bit_for_bit(obs, head, rows):
+    pol = policy(head)
+    x = obs if rows is None else obs[torch.randperm(len(obs), generator=torch.Generator().manual_seed(rows))[:rows]]
+    out = {}
+    with torch.no_grad():
+        for skip in (False, True):
+            pol.skip_empty = skip
+            inp = obs_inputs(pol.ix, x)
+            h, ent = pol.enc(inp, pol.empty_inputs(x.device) if skip else None)
+            d, v = pol.forward_eval(x)
+            dist = d.full_log_prob() if isinstance(d, Factored) else d
+            out[skip] = (h, *ent, v, dist)
+    for a, b in zip(out[False], out[True]):
+        assert torch.equal(a, b)
+
+
+def test_the_gradients_are_the_same_sums(obs):
+    """log-probabilities, entropy and loss bit for bit; every parameter's gradient equal to float32
+    rounding (the empty slots' contributions are summed per position first)."""
+    pol = policy("factored")
+    with torch.no_grad():
+        u = torch.rand(len(obs), generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+        acts = pol(obs)[0].sample(u)
+    res = {}
+    for skip in (False, True):
+        pol.skip_empty = skip
+        pol.zero_grad()
+        d, v = pol(obs)
+        lp, ent = d.log_prob_entropy(acts)
+        loss = -(lp * torch.linspace(-1, 1, len(obs))).mean() - 0.01 * ent.mean() + (v ** 2).mean()
+        loss.backward()
+        res[skip] = (lp.detach(), ent.detach(), loss.detach(),
+                     {k: p.grad.clone() for k, p in pol.named_parameters() if p.grad is not None})
+    for a, b in zip(res[False][:3], res[True][:3]):
+        assert torch.equal(a, b)
+    g0, g1 = res[False][3], res[True][3]
+    assert g0.keys() == g1.keys() and any(k.startswith("enc.opt_") for k in g0)
+    for k in g0:
+        scale = float(g0[k].abs().max())        # 0 for a layer no sampled action uses (then both are 0)
+        assert float((g0[k] - g1[k]).abs().max()) <= 1e-4 * scale, k
+    assert float(g0["enc.opt_x.weight"].abs().max()) > 0
