@@ -122,6 +122,12 @@ cdef extern from "azuki.h" nogil:
     azk_policy_status azk_policy_act(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
                                      int32_t *actions, float *value, int *bad_row)
     double azk_keyed_uniform(uint64_t seed, uint64_t key)
+    size_t azk_policy_work_size(const azk_policy *p)
+    azk_policy_status azk_policy_forward_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride,
+                                            float *logp, float *value, int *bad_row, void *work, size_t work_len)
+    azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride,
+                                        const double *u, int32_t *actions, float *value, int *bad_row, void *work,
+                                        size_t work_len)
     ctypedef struct azk_vec:
         pass
     enum:
@@ -146,7 +152,8 @@ cdef extern from "azuki.h" nogil:
     azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind, int32_t *opp_actions)
     azk_status azk_vec_policy_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p, const uint8_t *opp_obs,
                                        uint64_t seed, const uint64_t *keys, int greedy, int32_t *opp_actions,
-                                       int *policy_status)
+                                       void *work, size_t work_len, int *policy_status)
+    size_t azk_vec_policy_work_size(const azk_vec *v, const azk_policy *p)
     int azk_vec_rows(const azk_vec *v)
     azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *acting)
     azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, void *obs, uint8_t *masks,

@@ -1699,6 +1699,9 @@ cdef class VecGame:
     cdef readonly object obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks, opp_pending
     cdef int32_t[::1] _acting32
     cdef uint64_t _seedv    # the base seed (the deal schedule's)
+    # policy_opponent_actions' workspace (a slot per thread, azk_vec_policy_work_size): held with the
+    # vector and grown only when a policy or thread count needs more, so the step path allocates nothing
+    cdef object _pwork
     # The one-call guard. step() runs without the GIL, so a second Python
     # thread could otherwise re-initialise the object (freeing the games and
     # buffers the C call is using) or step the same games at once. Every
@@ -1988,6 +1991,8 @@ cdef class VecGame:
         cdef const uint64_t[::1] kv
         cdef const uint8_t *oo
         cdef azk_status st
+        cdef void *wp
+        cdef size_t wl, wn
         cdef int pst = 0, g = 1 if greedy else 0
         cdef uint64_t sd
         if not isinstance(policy, CPolicy):
@@ -2009,8 +2014,13 @@ cdef class VecGame:
             ov = out
             kv = k
             oo = <const uint8_t *>_ptr(self.opp_obs)
+            wl = azk_vec_policy_work_size(self.v, cp.p)
+            if self._pwork is None or self._pwork.shape[0] < wl:
+                self._pwork = np.empty(wl, dtype=np.uint8)
+            wp = <void *>_ptr(self._pwork)
+            wn = self._pwork.shape[0]
             with nogil:
-                st = azk_vec_policy_opponent(self.v, self.cards.cs, cp.p, oo, sd, &kv[0], g, &ov[0], &pst)
+                st = azk_vec_policy_opponent(self.v, self.cards.cs, cp.p, oo, sd, &kv[0], g, &ov[0], wp, wn, &pst)
             if st != AZK_OK:
                 if pst:
                     raise ValueError(f"policy_opponent_actions: the policy cannot read an opponent observation "

@@ -251,6 +251,44 @@ int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int kinds
                              const azk_search_params *p);
 
 
+/* ==== Policy bots (csrc/bot.c, docs/bots.md) ===============================
+ * Players driven by a loaded C policy (azk_policy, "Policy networks" below):
+ * `policy` plays the network alone, `psearch` runs PUCT information-set
+ * search over determinizations (azk_resample, as the search bot: it never
+ * sees hidden information) with the network's priors and value. As the
+ * built-in bots they read the game only and draw from the caller's two rng
+ * words; the choice is a function of the game, the words, the policy and the
+ * settings (for one build: the network computes in floating point). Memory:
+ * the caller's workspace of azk_pbot_work_size bytes (any alignment; nothing
+ * allocated), or NULL: one malloc per decision. */
+#define AZK_PBOT_POLICY 0
+#define AZK_PBOT_PSEARCH 1
+#define AZK_PBOT_POLICY_VERSION 1
+#define AZK_PSEARCH_VERSION 1
+#define AZK_PSEARCH_MAX_SIMS 100000
+typedef struct azk_pbot_params {
+    int kind;             /* AZK_PBOT_POLICY or AZK_PBOT_PSEARCH */
+    int temp_milli;       /* policy: 0 = the most likely legal action; T x 1000 > 0 = sample softmax(log p / T) */
+    int sims;             /* psearch: simulations per decision, 1..AZK_PSEARCH_MAX_SIMS */
+    int cpuct_milli;      /* psearch: the PUCT constant x 1000, >= 0 */
+    int prior_temp_milli; /* psearch: priors softmax(log p / T), T x 1000 >= 1 (1000: the policy's own) */
+    int value_milli;      /* psearch: a new leaf scores value_milli / 1000 x the value head + the rest x a greedy
+                             playout to the bot's next turn (1000: the value head alone), 0..1000 */
+    azk_search_ctl *ctl;  /* psearch: NULL, or a stop flag read before every simulation */
+} azk_pbot_params;
+void azk_pbot_defaults(azk_pbot_params *p, int kind);
+const char *azk_pbot_name(int kind);   /* "policy", "psearch"; NULL otherwise */
+int azk_pbot_version(int kind);        /* -1 for an unknown kind */
+size_t azk_pbot_work_size(const azk_policy *pol, const azk_pbot_params *p); /* 0 for bad arguments */
+/* The bot's action for the player to act (>= 0, legal), or minus a status:
+ * AZK_TERMINAL for a finished game; AZK_ERR_ARG for a NULL argument, bad
+ * settings or a short workspace; AZK_ERR_CARDSET when the policy cannot read
+ * the observation (a card set larger than its card table); AZK_ERR_LIMIT when
+ * the per-decision malloc fails. `g` is not modified. */
+int azk_pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *p,
+                 uint64_t rng[2], void *work, size_t work_len);
+
+
 /* ==== Vector of games (csrc/vec.c) ==========================================
  * n games stepped by one call, PufferLib style: the caller allocates
  * azk_vec_size(n) bytes and owns every I/O buffer; finished games reset in
@@ -348,13 +386,16 @@ azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind,
  * rows, as the last call left them): azk_policy_act on that game's
  * observation with the uniform azk_keyed_uniform(seed, keys[i]) (greedy: the
  * most likely legal action), so the action depends on the decision and its
- * key alone, not on batching or threads; on the vector's threads. A policy
- * failure (an observation it cannot read) returns AZK_ERR_ARG with
- * *policy_status (may be NULL) the azk_policy_status. Allocates scratch per
- * decision (csrc/policy.c), unlike the rest of the vector. */
+ * key alone, not on batching or threads; on the vector's threads. `work`:
+ * the caller's workspace of azk_vec_policy_work_size(v, p) bytes (one slot
+ * per thread of the vector, so ask again after azk_vec_set_threads; keep it
+ * with the vector: nothing is allocated here). A policy failure (an observation it cannot read) returns
+ * AZK_ERR_ARG with *policy_status (may be NULL) the azk_policy_status; a NULL
+ * or short workspace AZK_ERR_ARG with *policy_status 0. */
+size_t azk_vec_policy_work_size(const azk_vec *v, const azk_policy *p); /* 0 for NULL */
 azk_status azk_vec_policy_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p, const uint8_t *opp_obs,
                                    uint64_t seed, const uint64_t *keys, int greedy, int32_t *opp_actions,
-                                   int *policy_status);
+                                   void *work, size_t work_len, int *policy_status);
 /* AZK_VEC_POLICY only: pending[n] (1 where game i waits for its opponent),
  * and for those games opp_obs[n][azk_obs_len()] (the opponent seat's view)
  * and opp_masks[n][NUM_ACTIONS] (its legal set); the other games' mask rows
@@ -468,7 +509,10 @@ int azk_describe(const azk_game *g, const azk_cardset *cs, int action, int32_t *
  * compatibility hashes it carries (azk_policy_hash: 0 observation layout,
  * 1 action space, 2 card set; 16 hex digits) are for the host to compare
  * (Python: azuki.policy_np.check_compat). A loaded policy is read-only: calls
- * may run concurrently. Every call allocates its scratch (one malloc). */
+ * may run concurrently, each with its own scratch: azk_policy_forward and
+ * azk_policy_act allocate it per call (one malloc); the _ws variants take the
+ * caller's workspace of azk_policy_work_size(p) bytes (any alignment) and
+ * allocate nothing, for hot loops (azk_vec, the policy bots). */
 typedef enum azk_policy_status {
     AZK_POLICY_OK = 0,
     AZK_POLICY_E_ARG,       /* NULL pointer, negative count, short stride */
@@ -510,6 +554,14 @@ azk_policy_status azk_policy_forward(const azk_policy *p, const uint8_t *obs, in
  * most likely legal action (the first of equals). value as azk_policy_forward. */
 azk_policy_status azk_policy_act(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
                                  int32_t *actions, float *value, int *bad_row);
+/* The workspace one call of the _ws variants needs (0 for NULL); the same
+ * results as the allocating calls, whatever the workspace held before.
+ * A workspace shorter than that (or NULL) is AZK_POLICY_E_ARG. */
+size_t azk_policy_work_size(const azk_policy *p);
+azk_policy_status azk_policy_forward_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp,
+                                        float *value, int *bad_row, void *work, size_t work_len);
+azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
+                                    int32_t *actions, float *value, int *bad_row, void *work, size_t work_len);
 /* azuki.sampler.keyed_uniforms for one key: a uniform in [0, 1) that is a
  * function of (seed, key) alone (53 bits of a splitmix64 finalizer of
  * key ^ azk_splitmix64(seed)). */

@@ -1,4 +1,5 @@
-/* bot.c — built-in players (docs/bots.md): `random` and `greedy`.
+/* bot.c — built-in players (docs/bots.md): `random`, `greedy`, `search`, and
+ * the policy bots `policy` and `psearch` (a loaded C policy; azk_pbot_act).
  *
  * A service on top of the engine (zones.c < vm.c < actions.c < engine.c <
  * services): a bot reads the game through game.h's queries and the public
@@ -14,7 +15,8 @@
  *  - all arithmetic on scores is integer (no floating point), so optimized
  *    and sanitizer builds choose identically;
  *  - nothing allocates (the clones live on the stack: a few KB per level of
- *    the bounded lookahead) and nothing prints.
+ *    the bounded lookahead) and nothing prints; the policy bots use the
+ *    caller's workspace, or one malloc per decision when given none.
  *
  * The greedy heuristic (AZK_BOT_GREEDY_VERSION; docs/bots.md has the
  * reasoning and the weights): for every legal action (equivalent empty slots
@@ -444,6 +446,345 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
             bi = i;
     }
     return arms[bi].a;
+}
+
+/* ---- policy bots (azk_pbot_act, docs/bots.md) -----------------------------------
+ *
+ * `policy`: the loaded C policy's choice on the acting player's observation
+ * (azk_observe: what that player may know, nothing else): the most likely
+ * legal action, or with temp_milli > 0 a draw from softmax(log p / T) over the
+ * legal actions (inverse CDF in legal order, one 53-bit uniform from the bot's
+ * stream).
+ *
+ * `psearch`: PUCT information-set search. The same canonical view and
+ * per-simulation determinization (azk_resample with seeds from the bot's
+ * stream) as the search bot, so the no-peeking argument is the same. One tree
+ * of action sequences is shared by every determinization (single-observer
+ * ISMCTS): a node's edges are the legal actions (equivalent empty slots merged)
+ * of the determinization that expanded it, with priors softmax(log p / T) from
+ * the policy on the acting player's observation there; a simulation selects,
+ * among the edges legal in its own determinization, the one maximizing
+ *     Q + c * P * sqrt(N) / (1 + n)
+ * (Q from the acting player's side; an unvisited edge's Q is its node's mean),
+ * expands one new node, and scores it with the policy's value head (the acting
+ * player's expected result, mapped to [0, 1] for the bot) mixed, when
+ * value_milli < 1000, with a greedy playout to the bot's next turn as the
+ * search bot plays it. Terminal positions score 1 / 0 / 0.5. A node whose
+ * only legal action is forced costs no forward pass. The root edge with the
+ * most visits is played (ties: higher mean, then legal order). Mulligans are
+ * the policy's most likely choice.
+ *
+ * Unlike the rest of this file the policy bots compute in floating point (the
+ * network does), so their choices are deterministic for one build, not across
+ * builds that round differently (sanitizer vs optimized). Memory: the
+ * caller's workspace (azk_pbot_work_size) or one malloc per decision. */
+#include <math.h>
+#include <stdlib.h>
+
+#define PS_EDGES_PER_NODE 64   /* edge capacity per simulation (a node past the pool is scored, not expanded) */
+#define PS_DEPTH_CAP 200       /* decisions walked down one simulation, at most */
+
+static const azk_pbot_params PBOT_DEFAULTS[2] = {
+    {AZK_PBOT_POLICY, 0, AZK_BOT_SEARCH_SIMS, 1500, 1000, 1000, NULL},
+    {AZK_PBOT_PSEARCH, 0, AZK_BOT_SEARCH_SIMS, 1500, 1000, 1000, NULL},
+};
+
+typedef struct ps_node {
+    int32_t first, n;   /* edges [first, first + n) */
+    int32_t visits;
+    double sum;         /* results for the bot */
+} ps_node;
+
+typedef struct ps_edge {
+    int32_t a, n, child; /* child -1 until reached */
+    float prior;
+    double w;            /* results for the bot */
+} ps_edge;
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+static int pbot_params_ok(const azk_pbot_params *pp) {
+    return pp && (pp->kind == AZK_PBOT_POLICY || pp->kind == AZK_PBOT_PSEARCH) && pp->temp_milli >= 0 &&
+           pp->sims >= 1 && pp->sims <= AZK_PSEARCH_MAX_SIMS && pp->cpuct_milli >= 0 && pp->prior_temp_milli >= 1 &&
+           pp->value_milli >= 0 && pp->value_milli <= 1000;
+}
+
+/* workspace layout: policy scratch | observation | log-probabilities | nodes | edges */
+typedef struct pbot_ws {
+    void *pw;
+    size_t pw_len;
+    uint8_t *obs;
+    float *logp;
+    ps_node *nodes;
+    ps_edge *edges;
+    int node_cap, edge_cap;
+} pbot_ws;
+
+static size_t pbot_layout(const azk_policy *pol, const azk_pbot_params *pp, uint8_t *base, pbot_ws *w) {
+    size_t off = 0, pw = align64(azk_policy_work_size(pol));
+    int nodes = pp->kind == AZK_PBOT_PSEARCH ? pp->sims + 1 : 0;
+    int edges = pp->kind == AZK_PBOT_PSEARCH ? AZK_NUM_ACTIONS_ + pp->sims * PS_EDGES_PER_NODE : 0;
+    if (w) w->pw = base, w->pw_len = pw;
+    off += pw;
+    if (w) w->obs = base + off;
+    off += align64((size_t)azk_obs_len());
+    if (w) w->logp = (float *)(void *)(base + off);
+    off += align64(sizeof(float) * AZK_NUM_ACTIONS_);
+    if (w) w->nodes = (ps_node *)(void *)(base + off), w->node_cap = nodes;
+    off += align64(sizeof(ps_node) * (size_t)nodes);
+    if (w) w->edges = (ps_edge *)(void *)(base + off), w->edge_cap = edges;
+    off += align64(sizeof(ps_edge) * (size_t)edges);
+    return off + 64; /* the base is aligned up to 64 inside */
+}
+
+/* a uniform in [0, 1) from 53 bits of the bot's stream */
+static double pbot_uniform(azk_rng *r) {
+    uint64_t x = (uint64_t)azk_rng_next(r) << 32 | azk_rng_next(r);
+    return (double)(x >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* The policy's log-probabilities and value (for the acting player) at g; 0, or -1 when the policy
+ * cannot read the observation (a card set larger than the network's card table). */
+static int pbot_forward(const azk_policy *pol, const azk_game *g, const azk_cardset *cs, pbot_ws *w, float *value) {
+    int q = azk_current_player(g);
+    azk_observe(g, cs, q, w->obs);
+    return azk_policy_forward_ws(pol, w->obs, 1, (size_t)azk_obs_len(), w->logp, value, NULL, w->pw, w->pw_len) ==
+                   AZK_POLICY_OK
+               ? 0
+               : -1;
+}
+
+static int pbot_greedy(const azk_policy *pol, const azk_game *g, const azk_cardset *cs, pbot_ws *w) {
+    int32_t a;
+    azk_observe(g, cs, azk_current_player(g), w->obs);
+    if (azk_policy_act_ws(pol, w->obs, 1, (size_t)azk_obs_len(), NULL, &a, NULL, NULL, w->pw, w->pw_len) !=
+        AZK_POLICY_OK)
+        return -(int)AZK_ERR_CARDSET;
+    return a;
+}
+
+static int policy_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
+                      azk_rng *r, pbot_ws *w) {
+    if (pp->temp_milli == 0) return pbot_greedy(pol, g, cs, w);
+    double u = pbot_uniform(r);
+    if (pbot_forward(pol, g, cs, w, NULL)) return -(int)AZK_ERR_CARDSET;
+    int32_t legal[AZK_NUM_ACTIONS_];
+    int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
+    double inv = 1000.0 / pp->temp_milli, mx = -INFINITY, tot = 0.0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(w->logp[legal[i]]) && w->logp[legal[i]] * inv > mx) mx = w->logp[legal[i]] * inv;
+    if (!isfinite(mx)) return legal[(int)(u * n)];
+    for (int i = 0; i < n; i++) tot += isfinite(w->logp[legal[i]]) ? exp(w->logp[legal[i]] * inv - mx) : 0.0;
+    double x = u * tot, c = 0.0;
+    int last = legal[0];
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(w->logp[legal[i]])) continue;
+        c += exp(w->logp[legal[i]] * inv - mx);
+        last = legal[i];
+        if (c > x) return legal[i];
+    }
+    return last;
+}
+
+/* A new node for the position g (the player to act there): its edges from the legal actions and the
+ * policy's priors; *value: the policy's value for the bot in [0, 1] (-1 when no forward ran: a
+ * forced move). Returns the node, -1 when the pools are full, -2 when the policy cannot read g. */
+static int ps_expand(const azk_policy *pol, const azk_pbot_params *pp, const azk_game *g, const azk_cardset *cs,
+                     int me, pbot_ws *w, int *nn, int *ne, double *value) {
+    int32_t legal[AZK_NUM_ACTIONS_];
+    int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
+    *value = -1.0;
+    if (*nn >= w->node_cap || *ne + n > w->edge_cap) return -1;
+    ps_node *nd = &w->nodes[*nn];
+    nd->first = *ne;
+    nd->n = 0;
+    nd->visits = 0;
+    nd->sum = 0.0;
+    if (n == 1) {
+        w->edges[*ne] = (ps_edge){legal[0], 0, -1, 1.0f, 0.0};
+        nd->n = 1;
+    } else {
+        float v;
+        if (pbot_forward(pol, g, cs, w, &v)) return -2;
+        double vv = v > 1.0f ? 1.0 : v < -1.0f ? -1.0 : (double)v;
+        *value = azk_current_player(g) == me ? 0.5 + 0.5 * vv : 0.5 - 0.5 * vv;
+        double inv = 1000.0 / pp->prior_temp_milli, mx = -INFINITY, tot = 0.0;
+        for (int i = 0; i < n; i++)
+            if (!redundant(g, legal[i]) && w->logp[legal[i]] * inv > mx) mx = w->logp[legal[i]] * inv;
+        for (int i = 0; i < n; i++) {
+            if (redundant(g, legal[i])) continue;
+            double e = isfinite(mx) ? exp(w->logp[legal[i]] * inv - mx) : 1.0;
+            w->edges[*ne + nd->n] = (ps_edge){legal[i], 0, -1, (float)e, 0.0};
+            nd->n++;
+            tot += e;
+        }
+        for (int i = 0; i < nd->n; i++) w->edges[*ne + i].prior = (float)(w->edges[*ne + i].prior / tot);
+    }
+    *ne += nd->n;
+    return (*nn)++;
+}
+
+/* the result for the bot of a finished game */
+static double ps_terminal(const azk_game *g, int me) {
+    int wv = azk_winner(g);
+    return wv < 0 ? 0.5 : (wv == me ? 1.0 : 0.0);
+}
+
+static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
+                       azk_rng *rng, pbot_ws *w) {
+    int32_t legal[AZK_NUM_ACTIONS_];
+    int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
+    if (n <= 0) return -(int)AZK_ERR_ARG;
+    int me = azk_current_player(g);
+    azk_search_ctl *ctl = pp->ctl;
+    if (ctl) ctl->sims_run = 0;
+    uint64_t base = (uint64_t)azk_rng_next(rng) << 32 | azk_rng_next(rng); /* a fixed number of draws */
+    if (n == 1) return legal[0];
+    if (g->phase == AZK_PHASE_MULLIGAN) return pbot_greedy(pol, g, cs, w);
+    azk_game view, sim;
+    azk_game_clone(&view, g);
+    canonicalize(&view, me);
+    int nn = 0, ne = 0;
+    double v0;
+    int root = ps_expand(pol, pp, &view, cs, me, w, &nn, &ne, &v0);
+    if (root == -2) return -(int)AZK_ERR_CARDSET;
+    if (root < 0) return legal[0]; /* cannot happen: the pools hold the root */
+    if (w->nodes[root].n == 1) return w->edges[w->nodes[root].first].a;
+    double c = pp->cpuct_milli / 1000.0, mix = pp->value_milli / 1000.0;
+    int path[PS_DEPTH_CAP];
+    int t = 0;
+    for (; t < pp->sims; t++) {
+        if (ctl && azk_search_cancelled(ctl)) break;
+        uint64_t s = splitmix64(base + (uint64_t)t);
+        azk_game_clone(&sim, &view);
+        if (azk_resample(&sim, cs, me, s) != AZK_OK) continue; /* cannot happen: the game goes on */
+        int np = 0, node = root;
+        double r = -1.0;
+        for (int depth = 0; depth < PS_DEPTH_CAP; depth++) {
+            if (azk_is_terminal(&sim)) {
+                r = ps_terminal(&sim, me);
+                break;
+            }
+            ps_node *nd = &w->nodes[node];
+            int q = azk_current_player(&sim);
+            double parent_q = nd->visits ? nd->sum / nd->visits : 0.5;
+            if (q != me) parent_q = 1.0 - parent_q;
+            double sq = sqrt((double)(nd->visits > 0 ? nd->visits : 1));
+            int best = -1;
+            double bv = -INFINITY;
+            for (int i = 0; i < nd->n; i++) {
+                ps_edge *e = &w->edges[nd->first + i];
+                if (!azk_is_legal(&sim, cs, e->a)) continue;
+                double qv = e->n ? e->w / e->n : parent_q;
+                if (e->n && q != me) qv = 1.0 - qv;
+                double u = qv + c * e->prior * sq / (1.0 + e->n);
+                if (u > bv) {
+                    bv = u;
+                    best = nd->first + i;
+                }
+            }
+            if (best < 0) {
+                /* nothing of this node is legal in this determinization (another hand): a one-answer
+                 * position (as the search bot handles a resample) is stepped through; else scored here */
+                if (azk_legal_actions(&sim, cs, legal, AZK_NUM_ACTIONS_) == 1 && azk_step(&sim, cs, legal[0]) == AZK_OK)
+                    continue;
+                break;
+            }
+            if (np < PS_DEPTH_CAP) path[np++] = best;
+            if (azk_step(&sim, cs, w->edges[best].a) != AZK_OK) break; /* cannot happen: checked legal */
+            if (w->edges[best].child < 0) {
+                if (azk_is_terminal(&sim)) {
+                    r = ps_terminal(&sim, me);
+                    break;
+                }
+                double v;
+                int ch = ps_expand(pol, pp, &sim, cs, me, w, &nn, &ne, &v);
+                if (ch == -2) return -(int)AZK_ERR_CARDSET;
+                if (ch < 0) break; /* pools full: scored below */
+                w->edges[best].child = ch;
+                node = ch;
+                if (v >= 0.0) {
+                    r = v;
+                    break;
+                }
+                continue; /* a forced move: no forward ran, walk on */
+            }
+            node = w->edges[best].child;
+        }
+        if (r < 0.0 || mix < 1.0) { /* no value yet (a cap or full pools), or the playout's share */
+            double pv = -1.0;
+            if (r < 0.0 && mix >= 1.0) {
+                float v;
+                if (pbot_forward(pol, &sim, cs, w, &v)) return -(int)AZK_ERR_CARDSET;
+                double vv = v > 1.0f ? 1.0 : v < -1.0f ? -1.0 : (double)v;
+                r = azk_current_player(&sim) == me ? 0.5 + 0.5 * vv : 0.5 - 0.5 * vv;
+            } else {
+                azk_rng pr;
+                azk_rng_seed(&pr, splitmix64(s), AZK_BOT_RNG_STREAM);
+                pv = azk_is_terminal(&sim) ? ps_terminal(&sim, me) : search_playout(cs, &sim, me, g->turn, &pr, &SEARCH_DEFAULTS);
+                r = r < 0.0 ? pv : mix * r + (1.0 - mix) * pv;
+            }
+        }
+        w->nodes[root].visits++;
+        w->nodes[root].sum += r;
+        for (int i = 0; i < np; i++) {
+            ps_edge *e = &w->edges[path[i]];
+            e->n++;
+            e->w += r;
+            if (e->child >= 0) {
+                w->nodes[e->child].visits++;
+                w->nodes[e->child].sum += r;
+            }
+        }
+    }
+    if (ctl) ctl->sims_run = t;
+    const ps_node *rt = &w->nodes[root];
+    int bi = rt->first;
+    for (int i = rt->first + 1; i < rt->first + rt->n; i++) {
+        const ps_edge *e = &w->edges[i], *b = &w->edges[bi];
+        if (e->n > b->n || (e->n == b->n && e->n > 0 && e->w / e->n > b->w / b->n)) bi = i;
+    }
+    return w->edges[bi].a;
+}
+
+void azk_pbot_defaults(azk_pbot_params *p, int kind) {
+    if (p && (kind == AZK_PBOT_POLICY || kind == AZK_PBOT_PSEARCH)) *p = PBOT_DEFAULTS[kind];
+}
+
+size_t azk_pbot_work_size(const azk_policy *pol, const azk_pbot_params *pp) {
+    if (!pol || !pbot_params_ok(pp)) return 0;
+    return pbot_layout(pol, pp, NULL, NULL);
+}
+
+const char *azk_pbot_name(int kind) {
+    return kind == AZK_PBOT_POLICY ? "policy" : kind == AZK_PBOT_PSEARCH ? "psearch" : NULL;
+}
+
+int azk_pbot_version(int kind) {
+    return kind == AZK_PBOT_POLICY ? AZK_PBOT_POLICY_VERSION : kind == AZK_PBOT_PSEARCH ? AZK_PSEARCH_VERSION : -1;
+}
+
+int azk_pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
+                 uint64_t rng[2], void *work, size_t work_len) {
+    if (!g || !cs || !pol || !rng || !pbot_params_ok(pp)) return -(int)AZK_ERR_ARG;
+    if (azk_is_terminal(g)) return -(int)AZK_TERMINAL;
+    size_t need = pbot_layout(pol, pp, NULL, NULL);
+    void *mem = NULL;
+    if (!work) {
+        work = mem = malloc(need);
+        if (!mem) return -(int)AZK_ERR_LIMIT;
+        work_len = need;
+    }
+    if (work_len < need) return -(int)AZK_ERR_ARG;
+    pbot_ws w;
+    pbot_layout(pol, pp, (uint8_t *)(((uintptr_t)work + 63) & ~(uintptr_t)63), &w);
+    azk_rng r = {rng[0], rng[1] | 1u};
+    int a = pp->kind == AZK_PBOT_POLICY ? policy_act(g, cs, pol, pp, &r, &w) : psearch_act(g, cs, pol, pp, &r, &w);
+    free(mem);
+    if (a < 0) return a;
+    rng[0] = r.state;
+    rng[1] = r.inc;
+    return a;
 }
 
 /* ---- public API ------------------------------------------------------------ */

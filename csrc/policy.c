@@ -39,8 +39,11 @@
  * The hashes travel with the file so any host (the WebAssembly page) can
  * compare them; Python checks them with azuki.policy_np.check_compat.
  *
- * Threads: a loaded policy is read-only; every call takes its scratch from
- * one malloc, so calls may run concurrently (azk_vec's workers).
+ * Threads: a loaded policy is read-only; every call's scratch is either the
+ * caller's workspace (azk_policy_forward_ws / azk_policy_act_ws, of
+ * azk_policy_work_size bytes: azk_vec holds one per thread, the policy bots
+ * one per decision or the caller's) or one malloc (azk_policy_forward /
+ * azk_policy_act), so calls may run concurrently, each with its own workspace.
  */
 #include "azuki.h"
 
@@ -538,19 +541,38 @@ typedef struct {
     int kind_done[PMAX_K];
 } scratch;
 
-/* one malloc per call: the policy itself stays read-only (concurrent calls are safe) */
-static int scratch_init(const azk_policy *p, scratch *s, void **mem) {
-    size_t na = (size_t)azk_num_actions(), H = (size_t)p->hidden, D = p->dim > 0 ? (size_t)p->dim : 1, wide = H;
+/* The scratch of one call, carved from a workspace (the caller's, or one malloc per call): the policy
+ * itself stays read-only, so concurrent calls with their own workspaces are safe. Its contents on entry
+ * never matter (every field is written before it is read). */
+static size_t scratch_wide(const azk_policy *p) {
+    size_t wide = (size_t)p->hidden;
     if (p->arch == 0) {
         if ((size_t)p->trunk0.in > wide) wide = (size_t)p->trunk0.in;
         if ((size_t)p->bags.in > wide) wide = (size_t)p->bags.in;
         if ((size_t)p->glob.in > wide) wide = (size_t)p->glob.in;
     }
-    size_t nf = H + N_ENT * D + 3 * wide + (size_t)p->T * D + (size_t)p->K * D + na;
-    char *m = malloc(nf * sizeof(float) + 2 * na);
-    if (!m) return -1;
-    *mem = m;
-    float *f = (float *)(void *)m;
+    return wide;
+}
+
+static size_t scratch_floats(const azk_policy *p) {
+    size_t na = (size_t)azk_num_actions(), H = (size_t)p->hidden, D = p->dim > 0 ? (size_t)p->dim : 1,
+           wide = scratch_wide(p);
+    return H + N_ENT * D + 3 * wide + (size_t)p->T * D + (size_t)p->K * D + na;
+}
+
+#define WORK_ALIGN 64 /* the workspace is aligned up to this inside; its size allows for it */
+
+size_t azk_policy_work_size(const azk_policy *p) {
+    return p ? scratch_floats(p) * sizeof(float) + 2 * (size_t)azk_num_actions() + WORK_ALIGN : 0;
+}
+
+/* 0, or -1 for a workspace that is too small */
+static int scratch_init(const azk_policy *p, scratch *s, void *work, size_t work_len) {
+    size_t na = (size_t)azk_num_actions(), H = (size_t)p->hidden, D = p->dim > 0 ? (size_t)p->dim : 1,
+           wide = scratch_wide(p);
+    if (!work || work_len < azk_policy_work_size(p)) return -1;
+    uintptr_t a = ((uintptr_t)work + (WORK_ALIGN - 1)) & ~(uintptr_t)(WORK_ALIGN - 1);
+    float *f = (float *)a;
     s->h = f; f += H;
     s->ent = f; f += N_ENT * D;
     s->x = f; f += wide;
@@ -831,18 +853,16 @@ static int dense_act(const azk_policy *p, scratch *s, double u, int greedy) {
 }
 
 static azk_policy_status run(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp, float *value,
-                             const double *u, int greedy, int32_t *actions, int *bad_row) {
+                             const double *u, int greedy, int32_t *actions, int *bad_row, void *work, size_t work_len) {
     if (bad_row) *bad_row = -1;
     if (!p || (n > 0 && !obs) || n < 0 || stride < (size_t)azk_obs_len()) return AZK_POLICY_E_ARG;
     scratch s;
-    void *mem;
     if (n == 0) return AZK_POLICY_OK;
-    if (scratch_init(p, &s, &mem)) return AZK_POLICY_E_NOMEM;
+    if (scratch_init(p, &s, work, work_len)) return AZK_POLICY_E_ARG;
     int na = azk_num_actions();
     for (int i = 0; i < n; i++) {
         const uint8_t *o = obs + (size_t)i * stride;
         if (encode(p, o, &s)) {
-            free(mem);
             if (bad_row) *bad_row = i;
             return AZK_POLICY_E_OBS;
         }
@@ -862,19 +882,44 @@ static azk_policy_status run(const azk_policy *p, const uint8_t *obs, int n, siz
             actions[i] = p->head == 1 ? factored_act(p, &s, ui, greedy) : dense_act(p, &s, ui, greedy);
         }
     }
-    free(mem);
     return AZK_POLICY_OK;
+}
+
+/* run() with a workspace of one malloc (the convenience entry points) */
+static azk_policy_status run_alloc(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp,
+                                   float *value, const double *u, int greedy, int32_t *actions, int *bad_row) {
+    if (bad_row) *bad_row = -1;
+    if (!p || (n > 0 && !obs) || n < 0 || stride < (size_t)azk_obs_len()) return AZK_POLICY_E_ARG;
+    if (n == 0) return AZK_POLICY_OK;
+    size_t len = azk_policy_work_size(p);
+    void *mem = malloc(len);
+    if (!mem) return AZK_POLICY_E_NOMEM;
+    azk_policy_status st = run(p, obs, n, stride, logp, value, u, greedy, actions, bad_row, mem, len);
+    free(mem);
+    return st;
 }
 
 azk_policy_status azk_policy_forward(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp,
                                      float *value, int *bad_row) {
-    return run(p, obs, n, stride, logp, value, NULL, 0, NULL, bad_row);
+    return run_alloc(p, obs, n, stride, logp, value, NULL, 0, NULL, bad_row);
 }
 
 azk_policy_status azk_policy_act(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
                                  int32_t *actions, float *value, int *bad_row) {
     if (!actions) return AZK_POLICY_E_ARG;
-    return run(p, obs, n, stride, NULL, value, u, u == NULL, actions, bad_row);
+    return run_alloc(p, obs, n, stride, NULL, value, u, u == NULL, actions, bad_row);
+}
+
+azk_policy_status azk_policy_forward_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp,
+                                        float *value, int *bad_row, void *work, size_t work_len) {
+    return run(p, obs, n, stride, logp, value, NULL, 0, NULL, bad_row, work, work_len);
+}
+
+azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
+                                    int32_t *actions, float *value, int *bad_row, void *work, size_t work_len) {
+    if (bad_row) *bad_row = -1;
+    if (!actions) return AZK_POLICY_E_ARG;
+    return run(p, obs, n, stride, NULL, value, u, u == NULL, actions, bad_row, work, work_len);
 }
 
 /* azuki.sampler.keyed_uniforms: splitmix64 of key ^ splitmix64(seed), its top 53 bits (the

@@ -275,7 +275,9 @@ static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, ui
  * what it computes. Workers block every signal (the process's handlers run
  * on the caller's threads). After fork() the child has no workers: the pool
  * is then skipped (the caller runs every chunk). */
-typedef void (*vec_job_fn)(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi);
+/* slot: which thread runs the chunk (0 the caller, 1 .. k - 1 the workers): an index into per-thread
+ * scratch (azk_vec_policy_opponent's workspace); what a job computes never depends on it. */
+typedef void (*vec_job_fn)(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot);
 
 struct vec_pool {
     pthread_mutex_t mu;
@@ -292,12 +294,13 @@ struct vec_pool {
     int chunk, nchunks;
     _Atomic uint64_t claim; /* gen << 32 | next chunk */
     atomic_int finished;    /* chunks of the current job run to the end */
+    atomic_int next_slot;   /* the workers' slots are handed out at their start: 1, 2, ... */
     pthread_t th[AZK_VEC_MAX_THREADS];
 };
 
 /* Run chunks of job `gen` until none is left (or the job is another). */
 static void pool_run_chunks(struct vec_pool *p, uint32_t gen, vec_job_fn fn, azk_vec *v, const azk_cardset *cs,
-                            void *arg, int chunk, int nchunks) {
+                            void *arg, int chunk, int nchunks, int slot) {
     uint64_t x = atomic_load_explicit(&p->claim, memory_order_acquire);
     for (;;) {
         if ((uint32_t)(x >> 32) != gen || (int)(uint32_t)x >= nchunks) return;
@@ -305,7 +308,7 @@ static void pool_run_chunks(struct vec_pool *p, uint32_t gen, vec_job_fn fn, azk
                                                    memory_order_acquire))
             continue; /* x reloaded */
         int lo = (int)(uint32_t)x * chunk, hi = lo + chunk < v->n ? lo + chunk : v->n;
-        fn(v, cs, arg, lo, hi);
+        fn(v, cs, arg, lo, hi, slot);
         if (atomic_fetch_add_explicit(&p->finished, 1, memory_order_acq_rel) + 1 == nchunks) {
             pthread_mutex_lock(&p->mu); /* the caller checks `finished` under mu: no lost wake-up */
             pthread_cond_signal(&p->done);
@@ -318,6 +321,7 @@ static void pool_run_chunks(struct vec_pool *p, uint32_t gen, vec_job_fn fn, azk
 static void *pool_worker(void *arg) {
     struct vec_pool *p = arg;
     uint32_t seen = 0;
+    int slot = atomic_fetch_add(&p->next_slot, 1) + 1;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->stop && p->gen == seen) pthread_cond_wait(&p->go, &p->mu);
@@ -329,7 +333,7 @@ static void *pool_worker(void *arg) {
         void *job = p->arg;
         int chunk = p->chunk, nchunks = p->nchunks;
         pthread_mutex_unlock(&p->mu);
-        pool_run_chunks(p, seen, fn, v, cs, job, chunk, nchunks);
+        pool_run_chunks(p, seen, fn, v, cs, job, chunk, nchunks, slot);
         pthread_mutex_lock(&p->mu);
     }
     pthread_mutex_unlock(&p->mu);
@@ -340,7 +344,7 @@ static void *pool_worker(void *arg) {
 static void vec_parallel(azk_vec *v, const azk_cardset *cs, vec_job_fn fn, void *arg) {
     struct vec_pool *p = v->pool;
     if (!p || p->pid != getpid()) {
-        fn(v, cs, arg, 0, v->n);
+        fn(v, cs, arg, 0, v->n, 0);
         return;
     }
     int nchunks = (v->n + p->chunk - 1) / p->chunk;
@@ -355,7 +359,7 @@ static void vec_parallel(azk_vec *v, const azk_cardset *cs, vec_job_fn fn, void 
     atomic_store_explicit(&p->claim, (uint64_t)gen << 32, memory_order_release);
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
-    pool_run_chunks(p, gen, fn, v, cs, arg, p->chunk, nchunks);
+    pool_run_chunks(p, gen, fn, v, cs, arg, p->chunk, nchunks, 0);
     pthread_mutex_lock(&p->mu);
     while (atomic_load_explicit(&p->finished, memory_order_acquire) < nchunks) pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
@@ -417,7 +421,8 @@ struct out_job {
     int how;
 };
 
-static void job_outputs(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+static void job_outputs(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
+    (void)slot;
     struct out_job *j = arg;
     write_outputs(v, cs, j->obs, j->masks, j->how, lo, hi);
 }
@@ -529,11 +534,13 @@ static void step_begin(azk_vec *v, const azk_cardset *cs, int i) {
     if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
 }
 
-static void job_apply(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+static void job_apply(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
+    (void)slot;
     for (int i = lo; i < hi; i++) step_apply(v, cs, arg, i);
 }
 
-static void job_begin(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+static void job_begin(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
+    (void)slot;
     const struct step_job *j = arg;
     for (int i = lo; i < hi; i++) step_begin(v, cs, i);
     write_outputs(v, cs, j->obs, j->masks, j->how, lo, hi);
@@ -585,7 +592,8 @@ struct bot_job {
     int32_t *out;
 };
 
-static void job_bot(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+static void job_bot(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
+    (void)slot;
     const struct bot_job *j = arg;
     for (int i = lo; i < hi; i++) {
         struct azk_vec_game *e = &v->games[i];
@@ -609,20 +617,24 @@ struct policy_job {
     uint64_t seed;
     int greedy;
     int32_t *out;
+    uint8_t *work;     /* slot k's workspace at work + k * per (the caller's, azk_vec_policy_work_size) */
+    size_t per;
     atomic_int status; /* the first failure (azk_policy_status), 0 while none */
 };
 
 /* One forward + keyed sample per pending game, on the caller's or a worker's thread: a loaded
- * policy is read-only and azk_policy_act takes its scratch per call. */
-static void job_policy(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+ * policy is read-only and each thread computes in its own slot of the workspace. */
+static void job_policy(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
     (void)cs;
     struct policy_job *j = arg;
+    void *w = j->work + (size_t)slot * j->per;
     for (int i = lo; i < hi; i++) {
         j->out[i] = 0;
         if (!opp_pending(v, i)) continue;
         double u = azk_keyed_uniform(j->seed, j->keys[i]);
-        azk_policy_status st = azk_policy_act(j->p, j->obs + (size_t)i * (size_t)v->obs_len, 1, (size_t)v->obs_len,
-                                              j->greedy ? NULL : &u, &j->out[i], NULL, NULL);
+        azk_policy_status st =
+            azk_policy_act_ws(j->p, j->obs + (size_t)i * (size_t)v->obs_len, 1, (size_t)v->obs_len,
+                              j->greedy ? NULL : &u, &j->out[i], NULL, NULL, w, j->per);
         if (st != AZK_POLICY_OK) {
             int none = 0;
             atomic_compare_exchange_strong(&j->status, &none, (int)st);
@@ -631,12 +643,19 @@ static void job_policy(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int
     }
 }
 
+size_t azk_vec_policy_work_size(const azk_vec *v, const azk_policy *p) {
+    if (!v || !p) return 0;
+    return (size_t)azk_vec_threads(v) * azk_policy_work_size(p); /* a slot per thread (vec_job_fn) */
+}
+
 azk_status azk_vec_policy_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p, const uint8_t *opp_obs,
                                    uint64_t seed, const uint64_t *keys, int greedy, int32_t *opp_actions,
-                                   int *policy_status) {
+                                   void *work, size_t work_len, int *policy_status) {
     if (policy_status) *policy_status = 0;
-    if (!v || !cs || !p || !opp_obs || !keys || !opp_actions || v->mode != AZK_VEC_POLICY) return AZK_ERR_ARG;
-    struct policy_job j = {p, opp_obs, keys, seed, greedy != 0, opp_actions, 0};
+    if (!v || !cs || !p || !opp_obs || !keys || !opp_actions || v->mode != AZK_VEC_POLICY || !work ||
+        work_len < azk_vec_policy_work_size(v, p))
+        return AZK_ERR_ARG;
+    struct policy_job j = {p, opp_obs, keys, seed, greedy != 0, opp_actions, work, azk_policy_work_size(p), 0};
     vec_parallel(v, cs, job_policy, &j);
     int st = atomic_load(&j.status);
     if (policy_status) *policy_status = st;
@@ -648,7 +667,8 @@ struct opp_job {
     uint8_t *masks, *pending;
 };
 
-static void job_observe_opponent(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi) {
+static void job_observe_opponent(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
+    (void)slot;
     const struct opp_job *j = arg;
     int na = AZK_NUM_ACTIONS_;
     for (int i = lo; i < hi; i++) {
