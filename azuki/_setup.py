@@ -348,7 +348,7 @@ def build_setup(d, cs):
             e["kind"] = 0
             e["amount"] = _int(fx["attack"], f"{ep}.attack", -99, 99)
         else:
-            # "removes": a remove_status effect (kind 2, docs/rules.md §16.4; --- effects ---)
+            # "removes": a remove_status effect (kind 2, docs/rules.md §16.4)
             key = "removes" if "removes" in fx else "statuses"
             e["kind"] = 2 if key == "removes" else 1
             for j, s in enumerate(_list(fx.get(key, []), f"{ep}.{key}", len(STATUS))):

@@ -239,14 +239,14 @@ class Position:
         for i in range(a[X.PROMPT_N]):
             v = a[X.PROMPT_OPT + i]
             o = {"index": i, "action": choose_action(i)}
-            if kind in ("CARD", "BOTTOM_ORDER", "SEARCH", "TOP_ORDER"):   # SEARCH, TOP_ORDER: --- deck ---
+            if kind in ("CARD", "BOTTOM_ORDER", "SEARCH", "TOP_ORDER"):   # SEARCH, TOP_ORDER: deck prompts (docs/rules.md §17)
                 w = self.where(v)
                 o.update(card=self.id_of(v), card_index=v, where=w, label=f"{self.name_of(v)} @ {w}")
             elif kind == "YES_NO":
                 o.update(value=v, label="yes" if v else "no")
             elif kind == "NUMBER":
                 o.update(value=v, label=str(v))
-            elif kind == "MODE":     # --- effects --- the mode index and its printed text
+            elif kind == "MODE":     # the mode index and its printed text
                 labels = self.cards.mode_labels(a[X.PROMPT_PC])
                 o.update(mode=v, label=labels[v] if labels and v < len(labels) else f"mode {v}")
             else:
@@ -325,7 +325,7 @@ class Position:
                   "creator": a[X.FX_CREATOR + i]}
             if a[X.FX_KIND + i] == 0:
                 fx["attack"] = a[X.FX_AMOUNT + i]
-            elif a[X.FX_KIND + i] == 2:     # --- effects --- remove_status (docs/rules.md §16.4)
+            elif a[X.FX_KIND + i] == 2:     # remove_status (docs/rules.md §16.4)
                 fx["removes"] = status_names(a[X.FX_STATUS + i])
             else:
                 fx["statuses"] = status_names(a[X.FX_STATUS + i])

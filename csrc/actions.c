@@ -6,6 +6,10 @@
  * ascending flat order; it is the single definition of legality: the mask,
  * the legal list, step validation and the one-answer rule all use it, so they
  * cannot disagree.
+ *
+ * Layer (csrc/layers.def): reads the game through the pure queries
+ * (query.c: costs, statuses, requirements) only; the turn machine (engine.c)
+ * and the services above use it.
  */
 #include "game.h"
 #include "action_space.h"

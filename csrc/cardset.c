@@ -7,6 +7,9 @@
  * azk_cardset_load() is how a run-time set's bytes (azuki/convert/pack.py)
  * become a set; azk_cardset_layout() reports the compiled layout of the
  * records declared in azk_cardset.def.
+ *
+ * Layer (csrc/layers.def): above the VM, whose verifier it runs; it reads
+ * no game.
  */
 #include "cards_autogen.h"
 #include "game.h"
@@ -113,7 +116,7 @@ static void derive_def(const azk_cardset *cs, int d, int lowers_health, azk_def_
             if (ab->health < 0) f->min_health = (int16_t)(f->min_health + ab->health);
             if (ab->static_target == AZK_STT_SELF && (ab->attack || ab->health)) f->flags |= AZK_DF_SELF_STAT;
             if (ab->static_target == AZK_STT_SELECTOR && ab->set_bonus) f->flags |= AZK_DF_SET_BONUS;
-            if (ab->static_target == AZK_STT_AURA) f->flags |= AZK_DF_AURA; /* --- cont --- */
+            if (ab->static_target == AZK_STT_AURA) f->flags |= AZK_DF_AURA;
             if (ab->static_target == AZK_STT_COST) f->flags |= AZK_DF_COST;
             break;
         default: break;
@@ -188,7 +191,6 @@ static int selector_ok(const azk_cardset *cs, const azk_selector *s) {
     return 1;
 }
 
-/* --- cont --- */
 /* Auras and cost modifiers (rules §18): the engine's fast paths rely on
  * these shapes. An aura changes field cards only (leader, garden, alley:
  * the places the aura hint and azk_attack_of / azk_status_of look at),
@@ -239,7 +241,7 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
         if (ab->kind == AZK_AB_STATIC && ab->static_target == AZK_STT_SELECTOR && ab->selector >= cs->num_selectors)
             return AZK_ERR_CARDSET;
         if (ab->static_target > AZK_STT_COST) return AZK_ERR_CARDSET;
-        if (!cont_ability_ok(cs, ab)) return AZK_ERR_CARDSET; /* --- cont --- */
+        if (!cont_ability_ok(cs, ab)) return AZK_ERR_CARDSET;
         /* events (rules §15.5): a replacement names its event, what it applies to, and does something */
         if (ab->kind == AZK_AB_REPLACEMENT &&
             ((ab->trigger != AZK_TRIG_ON_DESTROYED && ab->trigger != AZK_TRIG_ON_DAMAGED) ||
@@ -277,7 +279,7 @@ azk_status azk_cardset_finish(azk_cardset *cs) {
             if (ab->kind == AZK_AB_ACTIVATED && def->card_type != AZK_CT_LEADER && def->card_type != AZK_CT_ENTITY)
                 return AZK_ERR_CARDSET;
             if ((ab->flags & AZK_ABF_SACRIFICE_COST) && def->card_type != AZK_CT_ENTITY) return AZK_ERR_CARDSET;
-            /* --- cont --- auras and cost modifiers come from leaders and entities
+            /* auras and cost modifiers come from leaders and entities
              * (the aura_src / cost_src hints watch leader, garden and alley) */
             if (ab->kind == AZK_AB_STATIC && ab->static_target >= AZK_STT_AURA && def->card_type != AZK_CT_LEADER &&
                 def->card_type != AZK_CT_ENTITY)

@@ -81,7 +81,6 @@ enum azk_ability_kind {
     AZK_AB_ACTIVATED = 1,  /* ACTIVATE_ABILITY action: pay costs, run `program` */
     AZK_AB_STATIC = 2,     /* continuous: modifies stats while `condition` holds */
     AZK_AB_SPELL = 3,      /* the spell's effect: runs `program` when played */
-    /* --- events --- */
     AZK_AB_REPLACEMENT = 4, /* rules §15.5: when `trigger` (ON_DESTROYED or ON_DAMAGED) would happen to
                              * the source (static_target SELF) or a card matching `selector`, `amount`
                              * of the damage is prevented and/or `program` (never asks) runs instead */
@@ -103,7 +102,6 @@ enum azk_ability_flag {
 enum azk_static_target {
     AZK_STT_SELF = 0,        /* the source card itself (for a weapon: its bonus) */
     AZK_STT_SELECTOR = 1,    /* every card matching `selector`, relative to the source */
-    /* --- cont --- */
     AZK_STT_AURA = 2,        /* attack / health / grant / remove for every field card matching `selector`
                               * (leader, garden, alley), relative to the source's controller (rules §18) */
     AZK_STT_COST = 3         /* cost_change for every hand card matching `selector` (rules §18.4) */
@@ -151,10 +149,8 @@ enum azk_def_fact_flag {
     AZK_DF_ACTIVATED = 1u << 0,   /* has an ACTIVATED ability */
     AZK_DF_SELF_STAT = 1u << 1,   /* has a STATIC, target SELF, attack or health != 0 */
     AZK_DF_SET_BONUS = 1u << 2,   /* has a STATIC, target SELECTOR, set_bonus != 0 */
-    /* --- cont --- */
     AZK_DF_AURA = 1u << 3,        /* has a STATIC, target AURA (the aura_src hint, game.h) */
     AZK_DF_COST = 1u << 4,        /* has a STATIC, target COST (the cost_src hint, game.h) */
-    /* --- events --- */
     AZK_DF_REPLACE = 1u << 5      /* has a REPLACEMENT ability */
 };
 /* Set-wide facts (azk_cardset.set_facts): mechanics no card of the set can

@@ -9,9 +9,11 @@
  * (`g->flow`). Every step is explicit data in the struct, so the game can be
  * cloned, hashed or serialized at any decision.
  *
- * Layer: the top of the rules. It uses the primitives (zones.c), the VM
- * (vm.c) and legality (actions.c, for the one-answer rule, §12); nothing
- * below calls back into it. No function allocates; nothing prints.
+ * Layer (csrc/layers.def): the top of the rules. It uses the pure reads
+ * (query.c), the primitives (zones.c), the VM (vm.c), legality (actions.c,
+ * for the one-answer rule, §12) and, in debug builds, the invariant checker
+ * (state.c); nothing below calls into it. Playing a spell is here (it
+ * starts the spell's program). No function allocates; nothing prints.
  */
 #include "game.h"
 #include "action_space.h"
@@ -174,32 +176,36 @@ static void mulligan(azk_game *g, const azk_cardset *cs, int p) {
     azk_event(g, AZK_EV_MULLIGAN, p, -1, 1);
 }
 
-static int mulligan_chooser(const azk_game *g) {
-    return g->pl[g->first_player].mulligan_done ? 1 - g->first_player : g->first_player;
-}
-
-/* Which player decides at the current decision point. */
-int azk_current_player(const azk_game *g) {
-    switch (g->phase) {
-    case AZK_PHASE_MULLIGAN: return mulligan_chooser(g);
-    case AZK_PHASE_MAIN: return g->active;
-    case AZK_PHASE_RESPONSE:
-    case AZK_PHASE_DEFENDER: return 1 - g->active;
-    case AZK_PHASE_PROMPT: return g->prompt.chooser;
-    default: return -1;
-    }
-}
-
 /* ---------------------------------------------------------------------------
  * Applying one validated decision (azk_step has checked it is legal)
  * ------------------------------------------------------------------------- */
+/* A spell played from hand (rules §5.4): it goes onto the resolving zone
+ * and its program starts (vm.c moves it to the discard pile when the program
+ * ends); a spell without a program goes straight to the discard pile. Only
+ * the turn machine plays spells: an effect plays entities and weapons only
+ * (the PLAY_FREE op, azk_play_card in zones.c), so starting a program stays
+ * above the VM. */
+static void play_spell(azk_game *g, const azk_cardset *cs, int c) {
+    int p = g->cards[c].owner;
+    azk_event(g, AZK_EV_PLAYED, p, c, 0);
+    azk_move(g, cs, c, AZK_Z_RESOLVING, 0);
+    int ab = cs->facts[g->cards[c].def].spell_ability;
+    if (ab != AZK_NO_ABILITY && cs->abilities[ab].program != AZK_NO_PC) {
+        azk_vm_start(g, cs, ab, c, p, -1, 0, c);
+    } else {
+        azk_move(g, cs, c, AZK_Z_DISCARD, 0);
+    }
+    azk_state_check(g, cs);
+}
+
 /* Main phase (rules §4.2, §5): play a card from hand, paying its IKZ first. */
 static void apply_play(azk_game *g, const azk_cardset *cs, int me, int type, int p0, int p1) {
     azk_player *pl = &g->pl[me];
     int c = pl->hand[p0];
     azk_pay_ikz(g, cs, me, azk_cost_of(g, cs, c)); /* the cost as modified now (rules §18.4) */
     int zone = type == AZK_ACT_PLAY_ENTITY_TO_GARDEN ? AZK_Z_GARDEN : type == AZK_ACT_PLAY_ENTITY_TO_ALLEY ? AZK_Z_ALLEY : 0;
-    azk_play_card(g, cs, c, zone, p1);
+    if (azk_def(cs, g, c)->card_type == AZK_CT_SPELL) play_spell(g, cs, c);
+    else azk_play_card(g, cs, c, zone, p1);
 }
 
 /* Rules §6.1: the attacker taps, "when attacking" abilities trigger, and
@@ -224,19 +230,6 @@ static void apply_attack(azk_game *g, const azk_cardset *cs, int me, int p0, int
  * (not played: no on-play), then the gate's extra effect with its GP. */
 static void apply_portal(azk_game *g, const azk_cardset *cs, int me, int p0, int p1) {
     azk_portal(g, cs, g->pl[me].alley[p0], p1, 1);
-}
-
-/* The one portal code path: the gate action (tap_gate) and the portal
- * effect (docs/rules.md §16.6, the VM's PORTAL op, which does not tap the
- * gate). Alley entity e goes to garden slot `slot` (replacing, §2.3), is not
- * played and gets cooldown; the gate's portal ability triggers with e's GP. */
-void azk_portal(azk_game *g, const azk_cardset *cs, int e, int slot, int tap_gate) {
-    int me = g->cards[e].owner;
-    azk_player *pl = &g->pl[me];
-    if (tap_gate) azk_set_tapped(g, pl->gate, 1);
-    azk_place_in_row(g, cs, e, AZK_Z_GARDEN, slot);
-    azk_event(g, AZK_EV_PORTALED, me, e, slot);
-    azk_fire_card(g, cs, pl->gate, AZK_TRIG_PORTAL, e, azk_def(cs, g, e)->gate_points);
 }
 
 /* Rules §8: the p1-th activated ability of the card at place p0; costs are

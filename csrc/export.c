@@ -54,7 +54,7 @@ int azk_card_health(const azk_game *g, const azk_cardset *cs, int card) {
 int azk_card_statuses(const azk_game *g, const azk_cardset *cs, int card) {
     return card_ok(g, cs, card) ? (int)azk_status_of(g, cs, card) : -1;
 }
-int azk_card_cost(const azk_game *g, const azk_cardset *cs, int card) { /* --- cont --- */
+int azk_card_cost(const azk_game *g, const azk_cardset *cs, int card) {
     return card_ok(g, cs, card) ? azk_cost_of(g, cs, card) : -1;
 }
 
@@ -76,7 +76,7 @@ static inline int32_t card_or_none(int c) { return c == AZK_NONE ? -1 : c; }
 int azk_placing_card(const azk_game *g, const azk_cardset *cs) {
     const azk_vm_frame *f = &g->vm;
     if (!f->active || !f->waiting || f->pc + 1 >= cs->bytecode_len) return -1;
-    uint8_t op = cs->bytecode[f->pc]; /* --- effects --- MOVE, PORTAL and ATTACH place T[a] too */
+    uint8_t op = cs->bytecode[f->pc]; /* MOVE, PORTAL and ATTACH place T[a] too */
     if (op != AZK_OP_PLAY_FREE && op != AZK_OP_MOVE && op != AZK_OP_PORTAL && op != AZK_OP_ATTACH) return -1;
     int reg = cs->bytecode[f->pc + 1];
     if (reg >= AZK_TREGS) return -1;
@@ -190,6 +190,6 @@ int azk_export(const azk_game *g, const azk_cardset *cs, int32_t *out, int cap) 
     int placing = pending ? azk_placing_card(g, cs) : -1;
     o[AZK_XO_PROMPT_PLACING] = placing;
     o[AZK_XO_PROMPT_PLACING_OWNER] = placing >= 0 ? g->cards[placing].owner : pending ? q->chooser : -1;
-    o[AZK_XO_PROMPT_PC] = pending ? g->vm.pc : -1; /* --- effects --- */
+    o[AZK_XO_PROMPT_PC] = pending ? g->vm.pc : -1;
     return AZK_EXPORT_SIZE_;
 }

@@ -75,7 +75,6 @@ _Noreturn void azk_assert_fail(const char *what, const char *file, int line);
 #else
 #define AZK_ALWAYS_INLINE
 #endif
-/* --- effects --- */
 #define AZK_VM_DEPTH 3                  /* VM frames: one ability + 2 nested trigger_ability runs */
 #define AZK_MAX_MODES 7                 /* modes of one choose_mode (a 7-bit availability mask) */
 #define AZK_TRIG_NTH_SHIFT 5            /* RUN_ABILITY's TRIG operand: kind code below, 0-based n-th above */
@@ -160,7 +159,7 @@ enum azk_invariant {
     X(RESPONSE_REQUESTED) X(DEFENDER_DECLARED) X(ATTACK_ENDED) X(PORTALED) \
     X(ABILITY) X(PROMPT) X(IKZ_GAINED) X(REPLACED) X(GAME_OVER) X(LOOKED) \
     X(TO_HAND) X(UNTAPPED_IKZ) X(EFFECT) X(OPTIONS_TRUNCATED) X(TRUNCATED) X(EVENTS_DROPPED) \
-    /* --- deck --- */ X(SEARCHED) X(SHUFFLED) X(PUT_ON_DECK)
+ X(SEARCHED) X(SHUFFLED) X(PUT_ON_DECK)
 #define AZK_EV_ENUM_(name) AZK_EV_##name,
 enum azk_event_type { AZK_EVENT_LIST(AZK_EV_ENUM_) AZK_EV_COUNT };
 #undef AZK_EV_ENUM_
@@ -172,7 +171,6 @@ enum azk_card_flag {
     AZK_CF_SHOCKED = 1u << 2,    /* skips its controller's next untap (RULES 7) */
     AZK_CF_REVEALED = 1u << 3,   /* in a hand, known to the opponent: revealed into it (RULES §8.9)
                                     or returned to it from the field (azk_return_to_hand) */
-    /* --- events --- */
     AZK_CF_POISONED = 1u << 4,   /* dealt damage by a poisonous card: the next state check destroys it
                                     (rules §15.4); never set at a decision point */
     AZK_CF_EXPOSED = 1u << 5     /* has attacked since it entered: stealth no longer protects it (§15.4) */
@@ -215,7 +213,7 @@ typedef struct azk_player {
 /* A temporary effect with a duration (RULES 8). It is dead once its card has
  * a new incarnation. */
 enum azk_effect_kind { AZK_FX_ATTACK = 0, AZK_FX_STATUS = 1,
-    AZK_FX_REMOVE = 2 /* --- effects --- statuses masked off (remove_status): printed, granted and conditions */ };
+    AZK_FX_REMOVE = 2 /* statuses masked off (remove_status): printed, granted and conditions */ };
 typedef struct azk_effect {
     uint8_t card;
     uint8_t kind;         /* enum azk_effect_kind */
@@ -313,12 +311,11 @@ struct azk_game {
     uint16_t attacker_inc, target_inc;
     uint16_t decisions;       /* decisions applied by azk_step this game (rules 13) */
     uint16_t decision_cap;    /* reaching it ends the game as TRUNCATED (DECISION_CAP) */
-    /* --- events --- */
     uint8_t pending_end;      /* bit p: player p won by an effect (WIN), bit 2 + p: p lost (LOSE); the
                                * next state check ends the game (rules §15.6); 0 at every decision */
     uint8_t replacing;        /* a replacement's own statements are running (rules §15.5): no further
                                * replacement applies until they end; 0 at every decision */
-    /* --- effects --- the frames suspended under `vm` by trigger_ability
+    /* the frames suspended under `vm` by trigger_ability
      * (RUN_ABILITY): vm_saved[0 .. vm_depth-1], the innermost last. `vm`
      * stays the running frame, so the interpreter's hot path is unchanged. */
     uint8_t vm_depth;
@@ -374,7 +371,6 @@ struct azk_game {
      * changes definition). An event nobody can hear skips the field walk.
      * Rebuilt and checked like the others. */
     uint32_t listen[AZK_PLAYERS];
-    /* --- cont --- */
     /* ---- not hashed, not serialized: aura and cost-modifier sources hints ----
      * Same place codes as act_src: bit code of aura_src[p] / cost_src[p] when
      * that place holds a card whose definition has a static AURA / COST
@@ -450,11 +446,17 @@ static inline void azk_set_tapped(azk_game *g, int c, int tapped) {
 }
 void azk_truncate(azk_game *g, int reason); /* end the game TRUNCATED (enum azk_end_reason) */
 
+/* A temporary effect is live while its card keeps the incarnation it was
+ * given to (a card that changed zone is a new object, RULES §2.1). */
+static inline int azk_fx_live(const azk_game *g, const azk_effect *e) {
+    return g->cards[e->card].incarnation == e->incarnation;
+}
+
+/* May some effect record name card c (the fx_cards hint)? */
+static inline int azk_fx_names(const azk_game *g, int c) { return (int)(g->fx_cards[c >> 6] >> (c & 63)) & 1; }
 /* Statuses granted by live temporary effects (an effect on an earlier
  * incarnation of the card is dead, RULES §2.1), and in *removed those that
  * live remove_status effects mask off (docs/rules.md §16.4). */
-/* May some effect record name card c (the fx_cards hint)? */
-static inline int azk_fx_names(const azk_game *g, int c) { return (int)(g->fx_cards[c >> 6] >> (c & 63)) & 1; }
 static inline unsigned azk_fx_status(const azk_game *g, int c, unsigned *removed) {
     unsigned s = 0, m = 0;
     if (azk_fx_names(g, c))
@@ -473,7 +475,7 @@ static inline unsigned azk_granted_status(const azk_game *g, int c) {
     return s & ~m;
 }
 
-/* --- cont --- auras (zones.c, rules §18): the statuses the active auras
+/* auras (query.c, rules §18): the statuses the active auras
  * give card c (the hints said some aura source stands on the field). */
 unsigned azk_aura_status(const azk_game *g, const azk_cardset *cs, int c, unsigned s);
 
@@ -505,17 +507,27 @@ static inline int azk_zone_allows(const azk_game *g, int c, unsigned flags) {
     return 1;
 }
 
-/* zones.c: rule primitives (see its opening comment for the layers) */
+/* query.c: pure reads of a position (csrc/layers.def: the bottom layer) */
 int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_health_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w);
-static inline int azk_untapped_ikz(const azk_game *g, int p) { return g->ikz_untapped[p]; }
 int azk_count_untapped_ikz(const azk_game *g, int p); /* by walking the area (the hint's definition) */
 int azk_weapon_count(const azk_game *g, int holder);
+unsigned azk_count_occ(const azk_game *g, int p); /* the occ hint's definition */
+unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p); /* the listen hint's definition */
+unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p); /* the act_src hint's definition */
+unsigned azk_count_fact_src(const azk_game *g, const azk_cardset *cs, int p, unsigned fact); /* aura_src / cost_src's definition */
+int azk_cost_modified(const azk_game *g, const azk_cardset *cs, int c); /* azk_cost_of's slow path */
+int azk_holder_code_card(const azk_game *g, int p, int code);
+int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller);
+int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
+                       int source, const int16_t *regs, const uint8_t *tregs, int c);
+static inline int azk_untapped_ikz(const azk_game *g, int p) { return g->ikz_untapped[p]; }
+
+/* zones.c: rule primitives that change a game */
 void azk_move(azk_game *g, const azk_cardset *cs, int c, int zone, int slot);
 void azk_draw(azk_game *g, const azk_cardset *cs, int p, int n);
 void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect);
-/* --- events (rules §15) --- */
 /* Damage dealt by card `source` (-1: none): its lifesteal and poisonous apply,
  * and replacement effects on "damaged" (azk_deal_damage is source -1). */
 void azk_deal_damage_from(azk_game *g, const azk_cardset *cs, int c, int amount, int is_effect, int source);
@@ -530,7 +542,6 @@ static inline int azk_stealthed_from(const azk_game *g, const azk_cardset *cs, i
 void azk_vm_run_replacement(azk_game *g, const azk_cardset *cs, int ability, int source, int ctx_card,
                             int ctx_value);
 void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c);
-/* --- deck --- */
 void azk_shuffle_deck(azk_game *g, int p);                                  /* positions forgotten (seen = 0) */
 void azk_put_on_deck(azk_game *g, const azk_cardset *cs, int c, int bottom); /* docs/rules.md §17.4 */
 void azk_state_check_slow(azk_game *g, const azk_cardset *cs);
@@ -547,12 +558,7 @@ static inline void azk_state_check(azk_game *g, const azk_cardset *cs) {
 void azk_state_check_all(azk_game *g, const azk_cardset *cs); /* after writing the state directly */
 void azk_fx_hint_rebuild(azk_game *g); /* the fx_cards hint from the effect records */
 void azk_rebuild_hints(azk_game *g, const azk_cardset *cs);   /* rebuild every derived hint (at_risk .. listen) exactly */
-unsigned azk_count_occ(const azk_game *g, int p); /* the occ hint's definition */
-unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p); /* the listen hint's definition */
-unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p); /* the act_src hint's definition */
-unsigned azk_count_fact_src(const azk_game *g, const azk_cardset *cs, int p, unsigned fact); /* --- cont ---: aura_src / cost_src's definition */
-int azk_cost_modified(const azk_game *g, const azk_cardset *cs, int c); /* --- cont ---: azk_cost_of's slow path */
-/* --- cont --- The IKZ a card costs now: printed, plus the active cost
+/* The IKZ a card costs now: printed, plus the active cost
  * modifiers, at least 0 (rules §18.4). Inline: the legal enumeration asks for
  * every hand card, and without a modifier source on the field it is the
  * printed cost. */
@@ -573,7 +579,7 @@ void azk_gain_ikz(azk_game *g, const azk_cardset *cs, int c, int is_token); /* I
 void azk_pay_ikz(azk_game *g, const azk_cardset *cs, int p, int n);
 void azk_expire_effects(azk_game *g, int duration, int creator);
 void azk_game_over(azk_game *g, int result, int reason);
-void azk_portal(azk_game *g, const azk_cardset *cs, int e, int slot, int tap_gate); /* RULES §5.6 (engine.c, PORTAL op) */
+void azk_portal(azk_game *g, const azk_cardset *cs, int e, int slot, int tap_gate); /* RULES §5.6 (the gate action, PORTAL op) */
 /* Queue `source`'s abilities for `trigger`. Inline: every event asks every
  * card on the field, and most definitions do not listen (cs->facts). */
 static inline void azk_fire_card(azk_game *g, const azk_cardset *cs, int source, int trigger, int ctx_card,
@@ -581,7 +587,6 @@ static inline void azk_fire_card(azk_game *g, const azk_cardset *cs, int source,
     if (cs->facts[g->cards[source].def].trigger_mask & (1u << trigger))
         azk_fire_card_slow(g, cs, source, trigger, ctx_card, ctx_value);
 }
-int azk_holder_code_card(const azk_game *g, int p, int code);
 
 /* Can card c attack now (rules §6.1)? An untapped, non-frozen garden
  * entity without cooldown (or with charge), or the leader with a weapon.
@@ -605,9 +610,6 @@ void azk_advance(azk_game *g, const azk_cardset *cs);
 void azk_vm_start(azk_game *g, const azk_cardset *cs, int ability, int source, int controller, int ctx_card,
                   int ctx_value, int spell_card);
 void azk_vm_run(azk_game *g, const azk_cardset *cs);
-int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller);
-int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                       int source, const int16_t *regs, const uint8_t *tregs, int c);
 /* What a program may contain (azk_verify_program's `pure`): an effect; a
  * condition program (requirement: pure ops only); a replacement's statements
  * (never ask a player, §15.5); a static's condition (pure, and no STAT of

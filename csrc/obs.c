@@ -275,11 +275,11 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
         unsigned seen = g->cards[mp->deck[i]].seen;
         if (!seen) continue; /* nobody knows it: the common case */
         int top = mp->deck_n - 1 - i;
-        if (seen >> me & 1) o[AZK_OO_DECK_TOP + top] = card_id(g, mp->deck[i]); /* --- deck --- (docs/rules.md §17.5) */
+        if (seen >> me & 1) o[AZK_OO_DECK_TOP + top] = card_id(g, mp->deck[i]); /* (docs/rules.md §17.5) */
         if (seen >> opp & 1) set_bit(o, AZK_OO_DECK_OPP_KNOWS, top);
     }
     bag_write(&bag, o, AZK_OO_DECK, AZK_DECK_CAP);
-    for (int i = 0; i < op->deck_n && i < AZK_DECK_CAP; i++) { /* --- deck ---: what I know of the opponent's deck */
+    for (int i = 0; i < op->deck_n && i < AZK_DECK_CAP; i++) { /* what I know of the opponent's deck */
         int c = op->deck[i];
         if (g->cards[c].seen >> me & 1) o[AZK_OO_OPP_DECK_TOP + op->deck_n - 1 - i] = card_id(g, c);
         else bag_add(&bag, g, c);
@@ -331,7 +331,7 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
                 switch (q->kind) {
                 case AZK_PK_CARD:
                 case AZK_PK_BOTTOM_ORDER:
-                case AZK_PK_SEARCH:    /* --- deck --- */
+                case AZK_PK_SEARCH:
                 case AZK_PK_TOP_ORDER:
                     if (v >= AZK_NUM_CARDS) break;
                     /* a searcher sees the matching cards of its own deck (docs/rules.md §17.1) */
@@ -347,7 +347,7 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
                 case AZK_PK_HOLDER: place = v; break;
                 case AZK_PK_NUMBER: o[AZK_OO_OPT_NUMBER + i] = num8(v); break;
                 case AZK_PK_YES_NO: o[AZK_OO_OPT_NUMBER + i] = v != 0; break;
-                case AZK_PK_MODE: o[AZK_OO_OPT_NUMBER + i] = num8(v); break; /* --- effects --- the mode index */
+                case AZK_PK_MODE: o[AZK_OO_OPT_NUMBER + i] = num8(v); break; /* the mode index */
                 default: break;
                 }
                 if (place >= 0 && place < AZK_OBS_PLACES) {
@@ -390,7 +390,7 @@ static unsigned pinned_zones(const azk_game *g, int p) {
         for (int i = 0; i < AZK_TREGS; i++) PIN(g->vm.t[i]);
         for (int i = 0; i < g->vm.each_n && i < AZK_MAX_EACH; i++) PIN(g->vm.each[i]);
     }
-    for (int d = 0; d < g->vm_depth && d < AZK_VM_DEPTH - 1; d++) { /* --- effects --- suspended frames */
+    for (int d = 0; d < g->vm_depth && d < AZK_VM_DEPTH - 1; d++) { /* suspended frames */
         const azk_vm_frame *sf = &g->vm_saved[d];
         PIN(sf->source);
         PIN(sf->ctx_card);

@@ -145,7 +145,7 @@ static void write_position(azk_game *g, const int32_t *plan) {
     memset(&g->vm, 0, sizeof g->vm); /* as azk_game_init leaves it: one position, one hash */
     g->vm.source = g->vm.ctx_card = g->vm.spell_card = AZK_NONE;
     memset(g->vm.t, AZK_NONE, sizeof g->vm.t);
-    g->vm_depth = 0; /* --- effects --- no suspended frames */
+    g->vm_depth = 0; /* no suspended frames */
     memset(g->vm_saved, 0, sizeof g->vm_saved);
     for (int p = 0; p < AZK_PLAYERS; p++) {
         azk_player *pl = &g->pl[p];

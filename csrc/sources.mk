@@ -2,6 +2,7 @@
 # Read by the Makefile (include) and by setup.py (parsed), so the two builds
 # can never compile different files. One path per line, relative to the repo.
 AZK_CORE_SOURCES = \
+	csrc/query.c \
 	csrc/zones.c \
 	csrc/engine.c \
 	csrc/actions.c \

@@ -1,5 +1,9 @@
-/* state.c — engine services over the flat game struct: queries, hash, clone,
- * serialization, the invariant checker, the event log and render().
+/* state.c — services over the flat game struct: simple accessors, hash,
+ * clone, serialization, the invariant checker, the event log and render().
+ *
+ * Layer (csrc/layers.def): above legality (the checker compares the cached
+ * legal set with azk_enumerate) and below the turn machine, whose debug
+ * build runs the checker after every step; it never advances a game.
  *
  * Serialized form (little-endian host layout; the version changes whenever
  * the struct does):
@@ -78,14 +82,6 @@ uint64_t azk_hash(const azk_game *g) { return azk_hash_bytes(g, AZK_HASHED_BYTES
 
 /* Only the set's data: the derived tables are a function of it. */
 uint64_t azk_cardset_hash(const azk_cardset *cs) { return azk_hash_bytes(cs, AZK_CARDSET_HASHED_BYTES); }
-
-#ifdef AZK_DEBUG
-#include <stdlib.h>
-_Noreturn void azk_assert_fail(const char *what, const char *file, int line) {
-    fprintf(stderr, "%s:%d: azuki assertion failed: %s\n", file, line, what);
-    abort();
-}
-#endif
 
 /* ---- invariants ------------------------------------------------------------ */
 typedef struct inv_entry { int code; const char *name, *message; } inv_entry;
@@ -282,7 +278,7 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
                 t->ability - sd->ability_first < AZK_MAX_CARD_ABILITIES && cs->abilities[t->ability].kind == AZK_AB_TRIGGERED &&
                 t->controller == g->cards[t->source].owner, AZK_INV_TRIGGER_OWN_ABILITY);
     }
-    /* --- effects --- the frames trigger_ability suspended (docs/rules.md
+    /* the frames trigger_ability suspended (docs/rules.md
      * §16.3): each a running ability, not waiting, without an answer, and
      * checked like the running one below; unused ones are all zero */
     INV(g->vm_depth < AZK_VM_DEPTH && (g->vm_depth == 0 || g->vm.active || g->result != AZK_RES_ONGOING),
@@ -342,7 +338,7 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
                       : q->kind == AZK_PK_SEARCH ? AZK_OP_SEARCH
                       : q->kind == AZK_PK_TOP_ORDER ? AZK_OP_TOP_LOOKED
                                                       : AZK_OP_PLAY_FREE;
-        /* --- effects --- MOVE and PORTAL ask for a slot, ATTACH for a holder */
+        /* MOVE and PORTAL ask for a slot, ATTACH for a holder */
         if ((q->kind == AZK_PK_SLOT && (op == AZK_OP_MOVE || op == AZK_OP_PORTAL)) ||
             (q->kind == AZK_PK_HOLDER && op == AZK_OP_ATTACH))
             want_op = op;
@@ -357,7 +353,7 @@ static int check_queues(const azk_game *g, const azk_cardset *cs) {
             case AZK_PK_SLOT: ok = o < 16 && (o & 7) < AZK_ROW; break;
             case AZK_PK_HOLDER: ok = o <= AZK_ROW; break;
             case AZK_PK_MODE: ok = o < AZK_MAX_MODES; break;
-            case AZK_PK_SEARCH: ok = o < AZK_NUM_CARDS; break;    /* --- deck --- */
+            case AZK_PK_SEARCH: ok = o < AZK_NUM_CARDS; break;
             case AZK_PK_TOP_ORDER: ok = o < AZK_NUM_CARDS; break;
             }
             INV(ok, AZK_INV_PROMPT_OPTION_RANGE);
@@ -393,7 +389,7 @@ static int check_caches(const azk_game *g, const azk_cardset *cs) {
     for (int p = 0; p < AZK_PLAYERS; p++) /* the untapped-IKZ hint is exact */
         INV(g->ikz_untapped[p] == azk_count_untapped_ikz(g, p) && g->act_src[p] == azk_count_act_src(g, cs, p) &&
                 g->occ[p] == azk_count_occ(g, p) && g->listen[p] == azk_count_listen(g, cs, p) &&
-                g->aura_src[p] == azk_count_fact_src(g, cs, p, AZK_DF_AURA) && /* --- cont --- */
+                g->aura_src[p] == azk_count_fact_src(g, cs, p, AZK_DF_AURA) &&
                 g->cost_src[p] == azk_count_fact_src(g, cs, p, AZK_DF_COST),
             AZK_INV_HINTS_EXACT);
     return 0;

@@ -21,57 +21,16 @@
  * Bounds: AZK_VM_STEP_LIMIT instructions per program (then the program is
  * abandoned and the step reports AZK_ERR_LIMIT); FOREACH loops do not nest.
  * The verifier rejects anything the interpreter would need to check.
+ *
+ * Layer (csrc/layers.def): above the primitives (zones.c), through which
+ * every instruction changes the game, and the pure reads (query.c, which
+ * runs the pure instructions: pure.h); below the turn machine, which starts
+ * and drives it. Nothing below calls it but the replacement path.
  */
 #include <limits.h>
 
-#include "game.h"
+#include "pure.h"
 
-#include "azk_ops.h"
-
-/* The opcode tables, generated from azk_opcodes.def (operand kinds and bytes,
- * properties). An AZK_OP line without an operand list, with an unknown kind
- * or property, or with too many operands does not compile. */
-#define AZK_OP(name, ops, props, doc) AZK_OP_CHECK(name, ops)
-#include "azk_opcodes.def"
-#undef AZK_OP
-#define AZK_OP(name, ops, props, doc) AZK_OP_BYTES ops,
-static const uint8_t OPERANDS[AZK_NUM_OPCODES] = {
-#include "azk_opcodes.def"
-};
-#undef AZK_OP
-#define AZK_OP(name, ops, props, doc) AZK_OPP_##props,
-static const uint8_t PROPS[AZK_NUM_OPCODES] = {
-#include "azk_opcodes.def"
-};
-#undef AZK_OP
-#define AZK_OP(name, ops, props, doc) AZK_OP_KINDS ops,
-static const uint8_t KINDS[AZK_NUM_OPCODES][AZK_OP_MAX_OPERANDS] = {
-#include "azk_opcodes.def"
-};
-#undef AZK_OP
-#define AZK_OPERAND(kind, bytes, doc) bytes,
-static const uint8_t KIND_BYTES[AZK_OPK_COUNT] = {
-#include "azk_opcodes.def"
-};
-#undef AZK_OPERAND
-#define PURE_OP(op) (PROPS[op] & AZK_OPP_PURE)
-
-/* Case labels of every opcode with (or without) the PURE property, for the
- * exhaustive switches below: each switch names every opcode, so an opcode
- * added to the .def without its case is a compile error (-Wswitch, no
- * default label), not a silent no-op. */
-#define AZK_PURE_CASE_PURE(name) case AZK_OP_##name:
-#define AZK_PURE_CASE_ASK(name)
-#define AZK_PURE_CASE_FIELD(name)
-#define AZK_PURE_CASE_ASK_FIELD(name)
-#define AZK_PURE_CASE_EFFECT(name)
-#define AZK_PURE_CASE_LOOP(name)
-#define AZK_IMPURE_CASE_PURE(name)
-#define AZK_IMPURE_CASE_ASK(name) case AZK_OP_##name:
-#define AZK_IMPURE_CASE_FIELD(name) case AZK_OP_##name:
-#define AZK_IMPURE_CASE_ASK_FIELD(name) case AZK_OP_##name:
-#define AZK_IMPURE_CASE_EFFECT(name) case AZK_OP_##name:
-#define AZK_IMPURE_CASE_LOOP(name) case AZK_OP_##name:
 
 /* Status masks are 16 bits wide wherever they are stored: the keyword set
  * (azk_card_def.keywords), a temporary effect (azk_effect.status) and GRANT's
@@ -81,26 +40,6 @@ _Static_assert(AZK_KWI_COUNT <= 8 * sizeof(((azk_card_def *)0)->keywords), "keyw
 _Static_assert(AZK_STI_COUNT <= 8 * sizeof(((azk_effect *)0)->status), "statuses fit azk_effect.status");
 _Static_assert(AZK_STI_COUNT <= 8 * AZK_OPB_STATUS, "statuses fit GRANT's STATUS operand");
 
-#define AZK_REF(name, doc) AZK_REF_##name,
-enum azk_ref {
-#include "azk_enums.def"
-    AZK_REF_COUNT
-};
-#undef AZK_REF
-#define AZK_CTX(name, doc) AZK_CTXV_##name,
-enum azk_ctx_value {
-#include "azk_enums.def"
-    AZK_CTXV_COUNT
-};
-#undef AZK_CTX
-
-/* --- effects --- */
-#define AZK_STAT(name, doc) AZK_STAT_##name,
-enum azk_stat {
-#include "azk_enums.def"
-    AZK_STAT_COUNT
-};
-#undef AZK_STAT
 
 int azk_op_operands(int op) { return op >= 0 && op < AZK_NUM_OPCODES ? OPERANDS[op] : 0; }
 int azk_op_props(int op) { return op >= 0 && op < AZK_NUM_OPCODES ? PROPS[op] : 0; }
@@ -109,344 +48,7 @@ int azk_op_kind(int op, int i) {
 }
 int azk_operand_bytes(int kind) { return kind >= 0 && kind < AZK_OPK_COUNT ? KIND_BYTES[kind] : 0; }
 
-#define U16(lo, hi) ((uint16_t)((lo) | ((hi) << 8)))
 
-/* ---------------------------------------------------------------------------
- * Selectors
- * ------------------------------------------------------------------------- */
-/* Selector zone bit of each card zone (0: no selector names it). */
-static const uint8_t ZONE_BIT[AZK_Z_COUNT] = {
-    [AZK_Z_LEADER] = AZK_SZ_LEADER, [AZK_Z_GARDEN] = AZK_SZ_GARDEN, [AZK_Z_ALLEY] = AZK_SZ_ALLEY,
-    [AZK_Z_HAND] = AZK_SZ_HAND, [AZK_Z_DISCARD] = AZK_SZ_DISCARD, [AZK_Z_WEAPON] = AZK_SZ_WEAPON,
-    [AZK_Z_LOOK] = AZK_SZ_LOOK, [AZK_Z_IKZ_AREA] = AZK_SZ_IKZ_AREA,
-};
-
-/* Every test of a selector but zone and side: the counting and collecting
- * loops walk exactly the selector's zones of the selector's sides, so they
- * call this directly. Inlined there: selector matching is the hottest part
- * of condition programs (requirements, statics). */
-static inline int sel_props(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int source,
-                            const int16_t *regs, const uint8_t *tregs, int c) {
-    const azk_card *k = &g->cards[c];
-    const azk_card_def *d = &cs->defs[k->def];
-    if (s->types && !(s->types & (1u << d->card_type))) return 0;
-    int cost_max = s->cost_max;
-    if (s->cost_max_reg != AZK_NONE && regs && regs[s->cost_max_reg] < cost_max) cost_max = regs[s->cost_max_reg];
-    if (d->cost < s->cost_min || d->cost > cost_max) return 0;
-    if (s->element != AZK_NONE && d->element != s->element) return 0;
-    if (s->def != AZK_NONE && k->def != s->def) return 0;
-    if (s->subtypes && !(s->subtypes & d->subtypes)) return 0;
-    if (s->flags) {
-        if ((s->flags & AZK_SF_NOT_SELF) && c == source) return 0;
-        if ((s->flags & AZK_SF_HAS_WEAPON) && azk_weapon_count(g, c) == 0) return 0;
-        if ((s->flags & AZK_SF_TAPPED) && !(k->flags & AZK_CF_TAPPED)) return 0;
-        if ((s->flags & AZK_SF_UNTAPPED) && (k->flags & AZK_CF_TAPPED)) return 0;
-        if ((s->flags & AZK_SF_ATTACHED_TO_SELF) && k->holder != source) return 0;
-    }
-    if (s->exclude_t != AZK_NONE && tregs && tregs[s->exclude_t] == c) return 0;
-    return 1;
-}
-
-static inline int sel_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                            int source, const int16_t *regs, const uint8_t *tregs, int c) {
-    const azk_card *k = &g->cards[c];
-    if (s->zones && !(s->zones & ZONE_BIT[k->zone])) return 0;
-    if (!(s->side & (k->owner == controller ? AZK_SIDE_SELF : AZK_SIDE_OPP))) return 0;
-    return sel_props(g, cs, s, source, regs, tregs, c);
-}
-
-int azk_selector_match(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                       int source, const int16_t *regs, const uint8_t *tregs, int c) {
-    return sel_match(g, cs, s, controller, source, regs, tregs, c);
-}
-
-/* The occ-hint codes (game.h) of the rows a selector zone mask names. */
-static inline unsigned row_codes(unsigned z) {
-    return ((z & AZK_SZ_GARDEN) ? AZK_CODES_GARDEN : 0u) | ((z & AZK_SZ_ALLEY) ? AZK_CODES_ALLEY : 0u);
-}
-
-/* Matches among n cards of one zone array. */
-/* n plus the matches among len cards of one zone array; with need > 0 it
- * may stop once that reaches need (need 0: count them all). */
-static inline int count_in(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int source,
-                           const int16_t *regs, const uint8_t *tregs, const uint8_t *arr, int len, int n, int need) {
-    for (int i = 0; i < len && !(need && n >= need); i++) n += sel_props(g, cs, s, source, regs, tregs, arr[i]);
-    return n;
-}
-
-/* Count matching cards without building a list (COUNT in conditions is the
- * hottest selector use: requirements are read at every decision point and
- * statics on every stat query). Order does not matter for a count and COUNT
- * never collapses copies, so every zone is walked in place. The zone arrays
- * of a player hold only that player's cards (game.h invariants), so walking
- * the selector's zones of the selector's sides replaces those two tests.
- * need > 0: the count may stop once it reaches need (COUNT_GE). */
-static inline int count_upto(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                             int source, const int16_t *regs, const uint8_t *tregs, int need) {
-    unsigned z = s->zones ? s->zones : 0xFFu;
-    int n = 0;
-    for (int k = 0; k < AZK_PLAYERS; k++) {
-        if (!(s->side & (k == 0 ? AZK_SIDE_SELF : AZK_SIDE_OPP))) continue;
-        int p = k == 0 ? controller : 1 - controller;
-        const azk_player *pl = &g->pl[p];
-        /* weapons attach only to their owner's cards: none, no holder here */
-        if ((s->flags & AZK_SF_HAS_WEAPON) && pl->weapons_n == 0) continue;
-        if (z & AZK_SZ_LEADER) n += sel_props(g, cs, s, source, regs, tregs, pl->leader);
-        for (unsigned m = g->occ[p] & row_codes(z); m; m &= m - 1) { /* occupied slots (game.h) */
-            int code = __builtin_ctz(m);
-            n += sel_props(g, cs, s, source, regs, tregs, azk_row_card(pl, code));
-        }
-        if (need && n >= need) return n;
-        if (z & AZK_SZ_WEAPON) n = count_in(g, cs, s, source, regs, tregs, pl->weapons, pl->weapons_n, n, need);
-        if (z & AZK_SZ_HAND) n = count_in(g, cs, s, source, regs, tregs, pl->hand, pl->hand_n, n, need);
-        if (z & AZK_SZ_DISCARD) n = count_in(g, cs, s, source, regs, tregs, pl->discard, pl->discard_n, n, need);
-        if (z & AZK_SZ_LOOK) n = count_in(g, cs, s, source, regs, tregs, pl->look, pl->look_n, n, need);
-        if (z & AZK_SZ_IKZ_AREA) n = count_in(g, cs, s, source, regs, tregs, pl->ikz_area, pl->ikz_area_n, n, need);
-        if (need && n >= need) return n;
-    }
-    return n;
-}
-static int count_matching(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                          int source, const int16_t *regs, const uint8_t *tregs) {
-    return count_upto(g, cs, s, controller, source, regs, tregs, 0);
-}
-/* "At least k match" (COUNT_GE): the count may stop once it reaches k, the
- * answer is the same (selector tests read the game, never change it). */
-static int count_at_least(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                          int source, const int16_t *regs, const uint8_t *tregs, int k) {
-    return k <= 0 || count_upto(g, cs, s, controller, source, regs, tregs, k) >= k;
-}
-
-/* Matching cards in a fixed order: controller first, then opponent; per
- * player leader, garden, alley, weapons, hand, discard, looked-at, IKZ area.
- * `collapse`: identical copies in hand / discard / look count once (only the
- * first is offered, RULES §12). Returns the total count; writes up to cap. */
-static int collect(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller, int source,
-                   const int16_t *regs, const uint8_t *tregs, uint8_t *out, int cap, int collapse) {
-    int n = 0;
-    for (int k = 0; k < AZK_PLAYERS; k++) {
-        int p = k == 0 ? controller : 1 - controller;
-        if (!(s->side & (k == 0 ? AZK_SIDE_SELF : AZK_SIDE_OPP))) continue;
-        const azk_player *pl = &g->pl[p];
-        uint8_t buf[AZK_NUM_CARDS];
-        int m = 0;
-        unsigned z = s->zones ? s->zones : 0xFFu;
-        if (z & AZK_SZ_LEADER) buf[m++] = pl->leader;
-        for (unsigned o = g->occ[p] & row_codes(z); o; o &= o - 1) { /* garden slots, then alley slots */
-            int code = __builtin_ctz(o);
-            buf[m++] = azk_row_card(pl, code);
-        }
-        if (z & AZK_SZ_WEAPON)
-            for (int i = 0; i < pl->weapons_n; i++) buf[m++] = pl->weapons[i];
-        int piles_from = m;
-        if (z & AZK_SZ_HAND)
-            for (int i = 0; i < pl->hand_n; i++) buf[m++] = pl->hand[i];
-        if (z & AZK_SZ_DISCARD)
-            for (int i = 0; i < pl->discard_n; i++) buf[m++] = pl->discard[i];
-        if (z & AZK_SZ_LOOK)
-            for (int i = 0; i < pl->look_n; i++) buf[m++] = pl->look[i];
-        if (z & AZK_SZ_IKZ_AREA)
-            for (int i = 0; i < pl->ikz_area_n; i++) buf[m++] = pl->ikz_area[i];
-        uint64_t seen[4] = {0, 0, 0, 0}; /* per zone kind: definitions already offered */
-        for (int i = 0; i < m; i++) {
-            int c = buf[i];
-            if (!sel_props(g, cs, s, source, regs, tregs, c)) continue;
-            if (collapse && i >= piles_from) {
-                int zk = g->cards[c].zone == AZK_Z_HAND ? 0 : g->cards[c].zone == AZK_Z_DISCARD ? 1
-                         : g->cards[c].zone == AZK_Z_LOOK ? 2 : 3;
-                uint64_t bit = 1ull << (g->cards[c].def & 63);
-                if (seen[zk] & bit) continue;
-                seen[zk] |= bit;
-            }
-            if (out && n < cap) out[n] = (uint8_t)c;
-            n++;
-        }
-    }
-    return n;
-}
-
-/* The candidates of a CHOOSE from `s` by `controller` (written to opts, at
- * most AZK_NUM_CARDS): the matching cards, identical copies in piles once,
- * less the opponent's stealthed entities on the field (rules §15.4). One
- * definition for CHOOSE itself and for CAN_CHOOSE, the play condition the
- * compiler derives from a mandatory choice (rules §5.4, §8.7), so the two
- * cannot disagree about what a candidate is. */
-static int choose_candidates(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller,
-                             int source, const int16_t *regs, const uint8_t *tregs, uint8_t *opts) {
-    int n = collect(g, cs, s, controller, source, regs, tregs, opts, AZK_NUM_CARDS, 1);
-    if (n > AZK_NUM_CARDS) n = AZK_NUM_CARDS;
-    if (cs->set_facts & AZK_SETF_STEALTH) { /* rules §15.4: not chosen by the opponent's effects */
-        int w = 0;
-        for (int i = 0; i < n; i++)
-            if (!azk_on_field(g, opts[i]) || !azk_stealthed_from(g, cs, opts[i], controller)) opts[w++] = opts[i];
-        n = w;
-    }
-    return n;
-}
-
-/* CAN_CHOOSE: does a CHOOSE from `s` have a candidate? Without stealth in the
- * set a candidate is any match (the COUNT_GE walk, no list). */
-static int can_choose(const azk_game *g, const azk_cardset *cs, const azk_selector *s, int controller, int source,
-                      const int16_t *regs, const uint8_t *tregs) {
-    if (!(cs->set_facts & AZK_SETF_STEALTH)) return count_upto(g, cs, s, controller, source, regs, tregs, 1) >= 1;
-    uint8_t opts[AZK_NUM_CARDS];
-    return choose_candidates(g, cs, s, controller, source, regs, tregs, opts) > 0;
-}
-
-/* ---------------------------------------------------------------------------
- * Pure instructions, shared by the VM and condition programs
- * ------------------------------------------------------------------------- */
-typedef struct pure_ctx {
-    int16_t *r;
-    uint8_t *t;
-    uint16_t *t_inc;
-    int source, controller, ctx_card;
-    int ctx_value;
-    uint16_t source_inc; /* the source object the ability belongs to (RULES §2.1) */
-} pure_ctx;
-
-static int t_valid(const azk_game *g, const pure_ctx *x, int i) {
-    return x->t[i] != AZK_NONE && g->cards[x->t[i]].incarnation == x->t_inc[i];
-}
-
-static void set_t(const azk_game *g, pure_ctx *x, int i, int c) {
-    x->t[i] = (uint8_t)(c < 0 ? AZK_NONE : c);
-    x->t_inc[i] = c < 0 || c == AZK_NONE ? 0 : g->cards[c].incarnation;
-}
-
-static int load_ref(const azk_game *g, const pure_ctx *x, int ref) {
-    switch (ref) {
-    /* `self` is the object the ability belongs to: once that card has
-     * changed zone it is a new object (RULES §2.1) and `self` names nothing,
-     * so a program cannot return its card to hand and then play it again
-     * through `self` (found by the compiler's self-replay check) */
-    case AZK_REF_SELF:
-        return x->source != AZK_NONE && g->cards[x->source].incarnation == x->source_inc ? x->source : AZK_NONE;
-    case AZK_REF_HOLDER:
-        return x->source != AZK_NONE && g->cards[x->source].incarnation == x->source_inc ? g->cards[x->source].holder
-                                                                                            : AZK_NONE;
-    case AZK_REF_SUBJECT: return x->ctx_card;
-    case AZK_REF_OWN_LEADER: return g->pl[x->controller].leader;
-    case AZK_REF_OPP_LEADER: return g->pl[1 - x->controller].leader;
-    case AZK_REF_ATTACKER: return g->in_attack ? g->attacker : AZK_NONE;
-    case AZK_REF_TARGET: return g->in_attack ? g->target : AZK_NONE;
-    default: return AZK_NONE;
-    }
-}
-
-static int ctx_value(const azk_game *g, const azk_cardset *cs, const pure_ctx *x, int which) {
-    const azk_player *pl = &g->pl[x->controller];
-    switch (which) {
-    case AZK_CTXV_TRIGGER_VALUE: return x->ctx_value;
-    case AZK_CTXV_HAND_SIZE: return pl->hand_n;
-    case AZK_CTXV_DECK_SIZE: return pl->deck_n;
-    case AZK_CTXV_DISCARD_SIZE: return pl->discard_n;
-    case AZK_CTXV_UNTAPPED_IKZ: return azk_untapped_ikz(g, x->controller);
-    case AZK_CTXV_TAPPED_IKZ: return pl->ikz_area_n - azk_untapped_ikz(g, x->controller);
-    case AZK_CTXV_SUBJECT_GP: /* printed, so the same on the field and in the discard pile */
-        return x->ctx_card != AZK_NONE ? azk_def(cs, g, x->ctx_card)->gate_points : 0;
-    default: return 0;
-    }
-}
-
-/* --- effects --- A card's statistic for the STAT op, as the rules compute
- * it now (docs/rules.md §16.8). */
-static int card_stat(const azk_game *g, const azk_cardset *cs, int c, int which) {
-    const azk_card_def *d = azk_def(cs, g, c);
-    switch (which) {
-    case AZK_STAT_ATTACK: return azk_attack_of(g, cs, c);
-    case AZK_STAT_HEALTH: return azk_health_of(g, cs, c);
-    case AZK_STAT_DAMAGE: return g->cards[c].damage;
-    case AZK_STAT_REMAINING: return azk_health_of(g, cs, c) - g->cards[c].damage;
-    case AZK_STAT_GP: return d->gate_points;
-    case AZK_STAT_COST: return d->cost;
-    default: return 0;
-    }
-}
-
-static int16_t sat16(int v) { return (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v); }
-
-/* Execute pure op at pc; returns the next pc. */
-static uint16_t exec_pure(const azk_game *g, const azk_cardset *cs, pure_ctx *x, uint16_t pc) {
-    const uint8_t *a = &cs->bytecode[pc + 1];
-    uint8_t op = cs->bytecode[pc];
-    uint16_t next = (uint16_t)(pc + 1 + OPERANDS[op]);
-    int16_t *r = x->r;
-    switch ((enum azk_opcode)op) {
-    case AZK_OP_END: break; /* callers stop at END */
-    case AZK_OP_JMP: return U16(a[0], a[1]);
-    case AZK_OP_JZ: return r[a[0]] == 0 ? U16(a[1], a[2]) : next;
-    case AZK_OP_SETI: r[a[0]] = (int8_t)a[1]; break;
-    case AZK_OP_ADDI: r[a[0]] = sat16(r[a[0]] + (int8_t)a[1]); break;
-    case AZK_OP_ADD: r[a[0]] = sat16(r[a[0]] + r[a[1]]); break;
-    case AZK_OP_SUB: r[a[0]] = sat16(r[a[0]] - r[a[1]]); break;
-    case AZK_OP_MIN: if (r[a[1]] < r[a[0]]) r[a[0]] = r[a[1]]; break;
-    case AZK_OP_GE: r[a[0]] = r[a[0]] >= r[a[1]]; break;
-    case AZK_OP_GEI: r[a[0]] = r[a[0]] >= (int8_t)a[1]; break;
-    case AZK_OP_LEI: r[a[0]] = r[a[0]] <= (int8_t)a[1]; break;
-    case AZK_OP_NOT: r[a[0]] = !r[a[0]]; break;
-    case AZK_OP_COUNT: {
-        const azk_selector *s = &cs->selectors[a[1]];
-        r[a[0]] = sat16(count_matching(g, cs, s, x->controller, x->source, r, x->t));
-        break;
-    }
-    case AZK_OP_CTX: r[a[0]] = sat16(ctx_value(g, cs, x, a[1])); break;
-    case AZK_OP_VALID: r[a[0]] = t_valid(g, x, a[1]); break;
-    case AZK_OP_MATCH:
-        r[a[0]] = t_valid(g, x, a[1]) &&
-                  sel_match(g, cs, &cs->selectors[a[2]], x->controller, x->source, r, x->t, x->t[a[1]]);
-        break;
-    case AZK_OP_LOAD: set_t(g, x, a[0], load_ref(g, x, a[1])); break;
-    case AZK_OP_COUNT_GE: {
-        const azk_selector *s = &cs->selectors[a[1]];
-        r[a[0]] = (int16_t)count_at_least(g, cs, s, x->controller, x->source, r, x->t, (int8_t)a[2]);
-        break;
-    }
-    case AZK_OP_CAN_CHOOSE:
-        r[a[0]] = (int16_t)can_choose(g, cs, &cs->selectors[a[1]], x->controller, x->source, r, x->t);
-        break;
-    /* --- effects --- */
-    case AZK_OP_MUL: r[a[0]] = sat16((int)r[a[0]] * (int)r[a[1]]); break;
-    case AZK_OP_MAX: if (r[a[1]] > r[a[0]]) r[a[0]] = r[a[1]]; break;
-    case AZK_OP_ABS: r[a[0]] = sat16(r[a[0]] < 0 ? -(int)r[a[0]] : r[a[0]]); break;
-    case AZK_OP_STAT: r[a[0]] = t_valid(g, x, a[1]) ? sat16(card_stat(g, cs, x->t[a[1]], a[2])) : 0; break;
-    case AZK_OP_JTAB: /* the verifier checked that b JMPs stand at off */
-        return r[a[0]] >= 0 && r[a[0]] < a[1] ? (uint16_t)(U16(a[2], a[3]) + 3 * r[a[0]]) : next;
-#define AZK_OP(name, ops, props, doc) AZK_IMPURE_CASE_##props(name)
-#include "azk_opcodes.def"
-#undef AZK_OP
-    case AZK_NUM_OPCODES: /* not an opcode: the verifier rejects it */
-        AZK_UNREACHABLE(); /* the VM runs impure ops itself; the verifier keeps them out of conditions */
-        break;
-    }
-    return next;
-}
-
-/* Registers as a condition program starts: R all 0, T all empty. */
-static const int16_t ZERO_R[AZK_REGS];
-static const uint8_t EMPTY_T[AZK_TREGS] = {AZK_NONE, AZK_NONE, AZK_NONE, AZK_NONE};
-_Static_assert(AZK_TREGS == 4, "EMPTY_T lists every T register");
-
-int azk_vm_condition(const azk_game *g, const azk_cardset *cs, uint16_t pc, int source, int controller) {
-    /* The commonest requirement, "at least k cards match" (the compiler's
-     * COUNT_GE r0,sel,k; END), straight to the count: the same result without
-     * the interpreter. The second opcode is read only after the first
-     * matched, so a verified program (ending in END) is never read past its
-     * end. */
-    const uint8_t *b = &cs->bytecode[pc];
-    if (b[0] == AZK_OP_COUNT_GE && b[1] == 0 && b[4] == AZK_OP_END)
-        return count_at_least(g, cs, &cs->selectors[b[2]], controller, source, ZERO_R, EMPTY_T, (int8_t)b[3]);
-    int16_t r[AZK_REGS] = {0};
-    uint8_t t[AZK_TREGS];
-    uint16_t t_inc[AZK_TREGS] = {0};
-    memset(t, AZK_NONE, sizeof t);
-    pure_ctx x = {r, t, t_inc, source, controller, AZK_NONE, 0, g->cards[source].incarnation};
-    for (int steps = 0; steps < AZK_VM_STEP_LIMIT; steps++) {
-        if (cs->bytecode[pc] == AZK_OP_END) return r[0] != 0;
-        pc = exec_pure(g, cs, &x, pc);
-    }
-    return 0; /* unreachable for verified programs: conditions have no loops back */
-}
 
 /* ---------------------------------------------------------------------------
  * The interpreter
@@ -606,7 +208,6 @@ static int placement_options(const azk_game *g, const azk_cardset *cs, int c, in
     return n;
 }
 
-/* --- effects --- */
 /* The ability `which` (operand kind TRIG) of card c's definition: its first
  * triggered ability on that trigger, its spell ability (AZK_TRIG_COUNT) or
  * its first activated ability (AZK_TRIG_COUNT + 1); -1 if none has a program. */
@@ -706,7 +307,6 @@ static void move_to_slot(azk_game *g, const azk_cardset *cs, int c, int code) {
     azk_place_in_row(g, cs, c, zone, slot);
 }
 
-/* --- deck --- */
 /* SEARCH's options: the controller's deck cards matching selector s (its
  * props; a search selector has no zones, the verifier checks), one per
  * definition (identical copies once, RULES §12.3), in definition order and
@@ -741,7 +341,6 @@ static __attribute__((noinline)) int vm_ext(azk_game *g, const azk_cardset *cs, 
     azk_vm_frame *f = &g->vm;
     int v;
     switch (op) {
-    /* --- effects --- */
     case AZK_OP_RANDOM: { /* the game's own rng: clones and replays draw the same (§16.8) */
         int lo = f->r[a[0]], hi = f->r[a[1]];
         if (hi > lo) f->r[a[0]] = (int16_t)(lo + (int)azk_rng_bounded(&g->rng, (uint32_t)(hi - lo + 1)));
@@ -850,7 +449,6 @@ static __attribute__((noinline)) int vm_ext(azk_game *g, const azk_cardset *cs, 
         if (ab < 0) break;
         return push_frame(g, cs, ab, next) ? VX_FRAME : VX_SUSPEND;
     }
-    /* --- deck --- */
     case AZK_OP_SEARCH: {
         if (take_answer(f, &v)) {
             /* the answer is an option: a card of the controller's deck */
@@ -924,14 +522,14 @@ AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) 
 #define AZK_OP(name, ops, props, doc) AZK_PURE_CASE_##props(name)
 #include "azk_opcodes.def"
 #undef AZK_OP
-            f->pc = exec_pure(g, cs, &x, pc);
+            f->pc = azk_exec_pure(g, cs, &x, pc);
             continue;
         case AZK_OP_CHOOSE: {
             if (take_answer(f, &v)) {
                 set_t(g, &x, a[0], v < 0 ? -1 : v);
                 break;
             }
-            int n = choose_candidates(g, cs, &cs->selectors[a[1]], f->controller, f->source, f->r, f->t, opts);
+            int n = azk_choose_candidates(g, cs, &cs->selectors[a[1]], f->controller, f->source, f->r, f->t, opts);
             if (n == 0) { set_t(g, &x, a[0], -1); break; }
             if (n == 1 && !a[2]) { set_t(g, &x, a[0], opts[0]); break; }
             ask(g, AZK_PK_CARD, a[2], opts, n);
@@ -1031,7 +629,7 @@ AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) 
             }
             break;
         case AZK_OP_BOTTOM_LOOKED:
-        case AZK_OP_TOP_LOOKED: { /* --- deck ---: TOP_LOOKED is the same walk onto the top */
+        case AZK_OP_TOP_LOOKED: { /* TOP_LOOKED is the same walk onto the top */
             int top = op == AZK_OP_TOP_LOOKED;
             if (take_answer(f, &v) && v >= 0 && v < AZK_NUM_CARDS && g->cards[v].zone == AZK_Z_LOOK) {
                 azk_move(g, cs, v, AZK_Z_DECK, top);
@@ -1097,7 +695,7 @@ AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) 
             if (valid_on_field(g, &x, a[0])) azk_set_tapped(g, f->t[a[0]], 1);
             break;
         case AZK_OP_FOREACH: {
-            int n = collect(g, cs, &cs->selectors[a[1]], f->controller, f->source, f->r, f->t, f->each,
+            int n = azk_sel_collect(g, cs, &cs->selectors[a[1]], f->controller, f->source, f->r, f->t, f->each,
                             AZK_MAX_EACH, 0);
             if (n > AZK_MAX_EACH) { /* the snapshot would drop cards: a bound (rules §13) */
                 azk_truncate(g, AZK_END_EACH);
@@ -1129,7 +727,7 @@ AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) 
             f->each_n = f->each_i = 0;
             break;
         }
-        /* the extended language (--- effects ---, --- deck ---): out of line */
+        /* the extended language (the rarer effect and deck ops): out of line */
         case AZK_OP_RANDOM:
         case AZK_OP_CHOOSE_MODE:
         case AZK_OP_HEAL:
@@ -1201,7 +799,6 @@ static int kind_ok(const azk_cardset *cs, uint8_t kind, const uint8_t *a) {
     case AZK_OPK_FLAG: return a[0] <= 1;
     case AZK_OPK_PLACE: return a[0] >= 1 && a[0] <= 3;
     case AZK_OPK_OFF: return 1;
-    /* --- effects --- */
     case AZK_OPK_TRIG: return (a[0] & ((1 << AZK_TRIG_NTH_SHIFT) - 1)) <= AZK_TRIG_COUNT + 1 &&
                               (a[0] >> AZK_TRIG_NTH_SHIFT) < AZK_MAX_CARD_ABILITIES;
     case AZK_OPK_STAT: return a[0] < AZK_STAT_COUNT;
@@ -1273,11 +870,11 @@ int azk_verify_program(const azk_cardset *cs, uint16_t pc, int pure) {
         if (!operand_ok(cs, op, a, &target)) return -5;
         boundary[pc >> 3] |= (uint8_t)(1u << (pc & 7));
         if (op == AZK_OP_FOREACH && ++depth > 1) return -6;
-        /* --- deck --- a search reads its selector's props on the deck only:
+        /* a search reads its selector's props on the deck only:
          * a selector with zones would mean something SEARCH does not do */
         if (op == AZK_OP_SEARCH && cs->selectors[a[1]].zones != 0) return -10;
         if (op == AZK_OP_NEXT && --depth < 0) return -6;
-        if (op == AZK_OP_JTAB && target >= 0) { /* --- effects --- b JMPs at off: each entry is a jump too */
+        if (op == AZK_OP_JTAB && target >= 0) { /* b JMPs at off: each entry is a jump too */
             for (int i = 0; i < a[1]; i++) {
                 int e = target + 3 * i;
                 if (e < start || e + 2 >= cs->bytecode_len || cs->bytecode[e] != AZK_OP_JMP) return -7;

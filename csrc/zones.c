@@ -1,12 +1,13 @@
-/* zones.c — the rule primitives every higher layer builds on (docs/rules.md
- * §2, §5.1, §7-§9): stats computed on read, zones and moves, draws and IKZ
- * payment, temporary effects, damage, state checks, the trigger queue, and
- * the derived hints (game.h) with their mutators.
+/* zones.c — the rule primitives that change a game (docs/rules.md §2, §5,
+ * §7-§9): zones and moves, draws and IKZ payment, temporary effects, damage,
+ * state checks, the trigger queue, the derived hints (game.h) with their
+ * mutators, playing an entity or weapon and the portal (both used by the
+ * turn machine and by the VM's PLAY_FREE / PORTAL ops).
  *
- * Layers (each file uses only those below it): zones.c <- vm.c (the effect
- * VM: abilities change the game only through these primitives) <- actions.c
- * (legality and the action space) <- engine.c (the turn machine, combat,
- * applying decisions, azk_step) <- state.c, setup/export (services).
+ * Layer (csrc/layers.def): above the pure reads (query.c: stats, auras,
+ * selectors), below the effect VM (vm.c: abilities change the game only
+ * through these primitives). One call goes up, listed there: damage and
+ * destruction run replacement effects through azk_vm_run_replacement.
  *
  * Invariants kept here: a card changes zone only through azk_move (which
  * gives it a new incarnation, rules §2.1, sends a leaving holder's weapons to
@@ -15,185 +16,6 @@
  * ends only through azk_game_over; no function allocates; nothing prints.
  */
 #include "game.h"
-
-/* ---------------------------------------------------------------------------
- * Stats: computed on every read from the card, its weapons, live temporary
- * effects and static abilities, so they never go stale (RULES §8).
- * ------------------------------------------------------------------------- */
-static int fx_live(const azk_game *g, const azk_effect *e) {
-    return g->cards[e->card].incarnation == e->incarnation;
-}
-
-/* granted_status and azk_status_of are static inline in game.h: the legal
- * enumeration asks for statuses several times per decision. */
-
-static int fx_attack(const azk_game *g, int c) {
-    int a = 0;
-    if (!azk_fx_names(g, c)) return 0;
-    for (int i = 0; i < g->fx_n; i++) {
-        const azk_effect *e = &g->fx[i];
-        if (e->card == c && e->kind == AZK_FX_ATTACK && fx_live(g, e)) a += e->amount;
-    }
-    return a;
-}
-
-/* Does static ability `ab` of `src` apply now? Statics work only while the
- * source is in play and not frozen. */
-static int static_active(const azk_game *g, const azk_cardset *cs, const azk_ability *ab, int src) {
-    uint8_t z = g->cards[src].zone;
-    if (!(z == AZK_Z_LEADER || z == AZK_Z_GARDEN || z == AZK_Z_ALLEY || z == AZK_Z_WEAPON)) return 0;
-    if (azk_granted_status(g, src) & AZK_ST_FROZEN) return 0;
-    if (!azk_zone_allows(g, src, ab->flags)) return 0; /* --- cont --- [Garden Only] / [Alley Only] statics */
-    if (ab->condition == AZK_NO_PC) return 1;
-    return azk_vm_condition(g, cs, ab->condition, src, g->cards[src].owner);
-}
-
-/* Sum of a card's own static modifications (target SELF). */
-static void self_statics(const azk_game *g, const azk_cardset *cs, int c, int *attack, int *health) {
-    if (!(cs->facts[g->cards[c].def].flags & AZK_DF_SELF_STAT)) return;
-    const azk_card_def *d = azk_def(cs, g, c);
-    for (int i = 0; i < d->ability_count; i++) {
-        const azk_ability *ab = &cs->abilities[d->ability_first + i];
-        if (ab->kind != AZK_AB_STATIC || ab->static_target != AZK_STT_SELF) continue;
-        if (!((attack && ab->attack) || (health && ab->health))) continue; /* skip unneeded conditions */
-        if (!static_active(g, cs, ab, c)) continue;
-        if (attack) *attack += ab->attack;
-        if (health) *health += ab->health;
-    }
-}
-
-/* A weapon's bonus: printed, unless a static of its controller's field sets it
- * ("+5 instead of +4", D12: set, so two sources never stack), plus its own
- * statics and effects (Dagger's +1). */
-int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w) {
-    int base = azk_def(cs, g, w)->attack;
-    int p = g->cards[w].owner;
-    const azk_player *pl = &g->pl[p];
-    for (int k = 0; k < 2 * AZK_ROW + 1; k++) {
-        int src = k == 0 ? pl->leader : (k <= AZK_ROW ? pl->garden[k - 1] : pl->alley[k - 1 - AZK_ROW]);
-        if (src == AZK_NONE || !(cs->facts[g->cards[src].def].flags & AZK_DF_SET_BONUS)) continue;
-        const azk_card_def *d = azk_def(cs, g, src);
-        for (int i = 0; i < d->ability_count; i++) {
-            const azk_ability *ab = &cs->abilities[d->ability_first + i];
-            if (ab->kind != AZK_AB_STATIC || !ab->set_bonus || ab->static_target != AZK_STT_SELECTOR) continue;
-            if (!azk_selector_match(g, cs, &cs->selectors[ab->selector], p, src, NULL, NULL, w)) continue;
-            if (!static_active(g, cs, ab, src)) continue;
-            base = ab->set_bonus;
-        }
-    }
-    int bonus = base + fx_attack(g, w);
-    self_statics(g, cs, w, &bonus, NULL);
-    return bonus;
-}
-
-/* --- cont --- */
-/* ---------------------------------------------------------------------------
- * Auras and cost modifiers (rules §18): static abilities that change other
- * cards. Recomputed on every read like every static; found through the
- * aura_src / cost_src hints (game.h), so a set without them never gets here.
- * Every active aura whose selector (relative to its source's controller)
- * matches adds up: attack and health sum, grants unite, removals unite and
- * win over every grant (§18.3). Static conditions are pure VM programs that
- * read no attack, health or status, so none of this recurses.
- * ------------------------------------------------------------------------- */
-typedef struct aura_sum {
-    int attack, health;
-    unsigned grant, remove;
-} aura_sum;
-
-/* Sum the active auras, of both players' sources, that apply to card c. */
-static void aura_collect(const azk_game *g, const azk_cardset *cs, int c, aura_sum *out) {
-    out->attack = out->health = 0;
-    out->grant = out->remove = 0;
-    uint8_t z = g->cards[c].zone;
-    if (z != AZK_Z_LEADER && z != AZK_Z_GARDEN && z != AZK_Z_ALLEY) return; /* auras change field cards only */
-    for (int p = 0; p < AZK_PLAYERS; p++) {
-        for (unsigned m = g->aura_src[p]; m; m &= m - 1) {
-            int src = azk_place_card(&g->pl[p], __builtin_ctz(m));
-            const azk_card_def *d = azk_def(cs, g, src);
-            for (int i = 0; i < d->ability_count; i++) {
-                const azk_ability *ab = &cs->abilities[d->ability_first + i];
-                if (ab->kind != AZK_AB_STATIC || ab->static_target != AZK_STT_AURA) continue;
-                if (!azk_selector_match(g, cs, &cs->selectors[ab->selector], p, src, NULL, NULL, c)) continue;
-                if (!static_active(g, cs, ab, src)) continue;
-                out->attack += ab->attack;
-                out->health += ab->health;
-                out->grant |= ab->grant;
-                out->remove |= ab->remove;
-            }
-        }
-    }
-}
-
-unsigned azk_aura_status(const azk_game *g, const azk_cardset *cs, int c, unsigned s) {
-    aura_sum a;
-    aura_collect(g, cs, c, &a);
-    return (s | a.grant) & ~a.remove;
-}
-
-static int aura_attack(const azk_game *g, const azk_cardset *cs, int c) {
-    if (__builtin_expect(!(g->aura_src[0] | g->aura_src[1]), 1)) return 0;
-    aura_sum a;
-    aura_collect(g, cs, c, &a);
-    return a.attack;
-}
-
-static int aura_health(const azk_game *g, const azk_cardset *cs, int c) {
-    if (__builtin_expect(!(g->aura_src[0] | g->aura_src[1]), 1)) return 0;
-    aura_sum a;
-    aura_collect(g, cs, c, &a);
-    return a.health;
-}
-
-/* Printed cost plus every active cost modifier matching the hand card c,
- * summed, then at least 0 (rules §18.4). */
-int azk_cost_modified(const azk_game *g, const azk_cardset *cs, int c) {
-    int cost = azk_def(cs, g, c)->cost;
-    if (g->cards[c].zone != AZK_Z_HAND) return cost;
-    for (int p = 0; p < AZK_PLAYERS; p++) {
-        for (unsigned m = g->cost_src[p]; m; m &= m - 1) {
-            int src = azk_place_card(&g->pl[p], __builtin_ctz(m));
-            const azk_card_def *d = azk_def(cs, g, src);
-            for (int i = 0; i < d->ability_count; i++) {
-                const azk_ability *ab = &cs->abilities[d->ability_first + i];
-                if (ab->kind != AZK_AB_STATIC || ab->static_target != AZK_STT_COST) continue;
-                if (!azk_selector_match(g, cs, &cs->selectors[ab->selector], p, src, NULL, NULL, c)) continue;
-                if (!static_active(g, cs, ab, src)) continue;
-                cost += ab->cost_change;
-            }
-        }
-    }
-    return cost < 0 ? 0 : cost;
-}
-
-int azk_weapon_count(const azk_game *g, int holder) {
-    const azk_player *pl = &g->pl[g->cards[holder].owner];
-    int n = 0;
-    for (int i = 0; i < pl->weapons_n; i++) n += g->cards[pl->weapons[i]].holder == holder;
-    return n;
-}
-
-int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c) {
-    int a = azk_def(cs, g, c)->attack + fx_attack(g, c) + aura_attack(g, cs, c);
-    self_statics(g, cs, c, &a, NULL);
-    const azk_player *pl = &g->pl[g->cards[c].owner];
-    for (int i = 0; i < pl->weapons_n; i++)
-        if (g->cards[pl->weapons[i]].holder == c) a += azk_weapon_bonus(g, cs, pl->weapons[i]);
-    return a;
-}
-
-int azk_health_of(const azk_game *g, const azk_cardset *cs, int c) {
-    int h = azk_def(cs, g, c)->health + aura_health(g, cs, c);
-    self_statics(g, cs, c, NULL, &h);
-    return h;
-}
-
-int azk_count_untapped_ikz(const azk_game *g, int p) {
-    const azk_player *pl = &g->pl[p];
-    int n = 0;
-    for (int i = 0; i < pl->ikz_area_n; i++) n += !(g->cards[pl->ikz_area[i]].flags & AZK_CF_TAPPED);
-    return n;
-}
 
 /* ---------------------------------------------------------------------------
  * Zones
@@ -235,7 +57,7 @@ static void list_insert(azk_game *g, uint8_t *arr, uint8_t *n, int pos, int c) {
 static inline void row_hints_leave(azk_game *g, const azk_card *k, unsigned code) {
     g->act_src[k->owner] &= (uint16_t)~code;
     g->occ[k->owner] &= (uint16_t)~code;
-    g->aura_src[k->owner] &= (uint16_t)~code; /* --- cont --- */
+    g->aura_src[k->owner] &= (uint16_t)~code;
     g->cost_src[k->owner] &= (uint16_t)~code;
 }
 static inline void row_hints_enter(azk_game *g, const azk_cardset *cs, const azk_card *k, unsigned code) {
@@ -243,7 +65,7 @@ static inline void row_hints_enter(azk_game *g, const azk_cardset *cs, const azk
     g->occ[k->owner] |= (uint16_t)code;
     if (__builtin_expect(fl & (AZK_DF_ACTIVATED | AZK_DF_AURA | AZK_DF_COST), 0)) {
         if (fl & AZK_DF_ACTIVATED) g->act_src[k->owner] |= (uint16_t)code;
-        if (fl & AZK_DF_AURA) g->aura_src[k->owner] |= (uint16_t)code; /* --- cont --- */
+        if (fl & AZK_DF_AURA) g->aura_src[k->owner] |= (uint16_t)code;
         if (fl & AZK_DF_COST) g->cost_src[k->owner] |= (uint16_t)code;
     }
 }
@@ -383,7 +205,7 @@ void azk_game_over(azk_game *g, int result, int reason) {
     g->vm.active = 0;
     g->vm.waiting = 0;
     g->trig_n = 0;
-    /* --- effects --- frames suspended by trigger_ability are abandoned too */
+    /* frames suspended by trigger_ability are abandoned too */
     g->vm_depth = 0;
     memset(g->vm_saved, 0, sizeof g->vm_saved);
     if (result == AZK_RES_TRUNCATED) azk_event(g, AZK_EV_TRUNCATED, -1, -1, reason);
@@ -447,7 +269,7 @@ void azk_add_effect(azk_game *g, int c, int kind, int duration, int creator, int
     if (g->fx_n >= AZK_MAX_EFFECTS) { /* compact dead entries first */
         int w = 0;
         for (int i = 0; i < g->fx_n; i++)
-            if (fx_live(g, &g->fx[i])) g->fx[w++] = g->fx[i];
+            if (azk_fx_live(g, &g->fx[i])) g->fx[w++] = g->fx[i];
         g->fx_n = (uint8_t)w;
         azk_fx_hint_rebuild(g);
         if (g->fx_n >= AZK_MAX_EFFECTS) { /* a bound, never a silent drop */
@@ -474,7 +296,7 @@ void azk_expire_effects(azk_game *g, int duration, int creator) {
     int w = 0;
     for (int i = 0; i < g->fx_n; i++) {
         azk_effect *e = &g->fx[i];
-        int expire = !fx_live(g, e) || (e->duration == duration && (creator < 0 || e->creator == creator));
+        int expire = !azk_fx_live(g, e) || (e->duration == duration && (creator < 0 || e->creator == creator));
         if (!expire) g->fx[w++] = *e;
     }
     memset(&g->fx[w], 0, sizeof(azk_effect) * (size_t)(g->fx_n - w));
@@ -494,8 +316,7 @@ void azk_deal_damage(azk_game *g, const azk_cardset *cs, int c, int amount, int 
     azk_deal_damage_from(g, cs, c, amount, is_effect, -1);
 }
 
-/* --- events (rules §15) ------------------------------------------------------
- * Replacement effects (rules §15.5): REPLACEMENT abilities of the cards on
+/* Replacement effects (rules §15.5): REPLACEMENT abilities of the cards on
  * the field. Applied in one place per event (azk_destroy, damage below), in
  * a fixed order: the affected card's own abilities first, then the other
  * cards of its controller, then the opponent's, each side in field order
@@ -628,43 +449,6 @@ int azk_destroy(azk_game *g, const azk_cardset *cs, int c) {
     return 1;
 }
 
-unsigned azk_count_occ(const azk_game *g, int p) {
-    unsigned m = 1u; /* the leader */
-    for (int s = 0; s < AZK_ROW; s++) {
-        if (g->pl[p].garden[s] != AZK_NONE) m |= AZK_CODE_GARDEN(s);
-        if (g->pl[p].alley[s] != AZK_NONE) m |= AZK_CODE_ALLEY(s);
-    }
-    return m;
-}
-
-/* The occupied places (azk_count_occ) whose card has an activated ability. */
-unsigned azk_count_act_src(const azk_game *g, const azk_cardset *cs, int p) {
-    unsigned m = 0;
-    for (unsigned o = azk_count_occ(g, p); o; o &= o - 1) {
-        int code = __builtin_ctz(o);
-        if (cs->facts[g->cards[azk_place_card(&g->pl[p], code)].def].flags & AZK_DF_ACTIVATED) m |= 1u << code;
-    }
-    return m;
-}
-
-/* --- cont --- The occupied places whose card's definition has `fact`
- * (AZK_DF_AURA: the aura_src hint; AZK_DF_COST: cost_src). */
-unsigned azk_count_fact_src(const azk_game *g, const azk_cardset *cs, int p, unsigned fact) {
-    unsigned m = 0;
-    for (unsigned o = azk_count_occ(g, p); o; o &= o - 1) {
-        int code = __builtin_ctz(o);
-        if (cs->facts[g->cards[azk_place_card(&g->pl[p], code)].def].flags & fact) m |= 1u << code;
-    }
-    return m;
-}
-
-unsigned azk_count_listen(const azk_game *g, const azk_cardset *cs, int p) {
-    unsigned m = 0;
-    for (int c = p * AZK_CARDS_PER_PLAYER; c < (p + 1) * AZK_CARDS_PER_PLAYER; c++)
-        m |= cs->facts[g->cards[c].def].trigger_mask;
-    return m;
-}
-
 void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
     azk_fx_hint_rebuild(g);
     for (int p = 0; p < AZK_PLAYERS; p++) {
@@ -672,7 +456,7 @@ void azk_rebuild_hints(azk_game *g, const azk_cardset *cs) {
         g->act_src[p] = (uint16_t)azk_count_act_src(g, cs, p);
         g->occ[p] = (uint16_t)azk_count_occ(g, p);
         g->listen[p] = azk_count_listen(g, cs, p);
-        g->aura_src[p] = (uint16_t)azk_count_fact_src(g, cs, p, AZK_DF_AURA); /* --- cont --- */
+        g->aura_src[p] = (uint16_t)azk_count_fact_src(g, cs, p, AZK_DF_AURA);
         g->cost_src[p] = (uint16_t)azk_count_fact_src(g, cs, p, AZK_DF_COST);
         g->at_risk[p] = p == 0 && g->pending_end ? AZK_RISK_END : 0;
         for (unsigned o = g->occ[p] & (AZK_CODES_GARDEN | AZK_CODES_ALLEY); o; o &= o - 1) {
@@ -817,7 +601,6 @@ void azk_return_to_hand(azk_game *g, const azk_cardset *cs, int c) {
     azk_fire(g, cs, AZK_TRIG_ENTITY_RETURNED, c, 0);
 }
 
-/* --- deck --- */
 /* Shuffle player p's deck: afterwards nobody knows where any card lies
  * (docs/rules.md §17.3). The mulligan and the SHUFFLE instruction share it. */
 void azk_shuffle_deck(azk_game *g, int p) {
@@ -851,15 +634,6 @@ void azk_put_on_deck(azk_game *g, const azk_cardset *cs, int c, int bottom) {
 /* ---------------------------------------------------------------------------
  * Playing cards (RULES §5)
  * ------------------------------------------------------------------------- */
-/* Holder code (0 leader, 1..5 garden slot+1) to card index, AZK_NONE if empty. */
-int azk_holder_code_card(const azk_game *g, int p, int code) {
-    if (code == 0) return g->pl[p].leader;
-    if (code < 1 || code > AZK_ROW) return AZK_NONE;
-    return g->pl[p].garden[code - 1];
-}
-
-/* Play card `c` (already paid for unless free): entity to `zone` slot, weapon
- * onto holder code, spell onto the resolving zone with its program started. */
 /* Attach weapon c to its owner's holder at holder code `where` (0 leader,
  * 1..5 garden slot + 1): the one attach path, for a played weapon (RULES
  * §5.3) and the attach effect (docs/rules.md §16.7, not a play). Returns the
@@ -871,9 +645,15 @@ int azk_attach_weapon(azk_game *g, const azk_cardset *cs, int c, int where) {
     return holder;
 }
 
+/* Play entity or weapon `c` (already paid for unless free): an entity to
+ * `zone` slot `where`, a weapon onto holder code `where`, and their on-play
+ * triggers queued. The turn machine and the VM's PLAY_FREE op both come
+ * here; a spell is played only from hand, by the turn machine (engine.c
+ * play_spell), because playing it starts its program. */
 void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int where) {
     int p = g->cards[c].owner;
     const azk_card_def *d = azk_def(cs, g, c);
+    AZK_ASSERT(d->card_type == AZK_CT_ENTITY || d->card_type == AZK_CT_WEAPON);
     azk_event(g, AZK_EV_PLAYED, p, c, zone);
     if (d->card_type == AZK_CT_ENTITY) {
         int before = g->pl[p].played_entities;
@@ -881,18 +661,23 @@ void azk_play_card(azk_game *g, const azk_cardset *cs, int c, int zone, int wher
         azk_place_in_row(g, cs, c, zone, where);
         azk_fire_card(g, cs, c, AZK_TRIG_ON_PLAY, c, before);
         azk_fire_card(g, cs, c, zone == AZK_Z_GARDEN ? AZK_TRIG_ON_PLAY_GARDEN : AZK_TRIG_ON_PLAY_ALLEY, c, before);
-    } else if (d->card_type == AZK_CT_WEAPON) {
+    } else {
         int holder = azk_attach_weapon(g, cs, c, where);
         azk_fire_card(g, cs, c, AZK_TRIG_ON_PLAY, holder, 0);
         azk_fire_card(g, cs, c, AZK_TRIG_WHEN_EQUIPPING, holder, 0);
-    } else if (d->card_type == AZK_CT_SPELL) {
-        move_card(g, cs, c, AZK_Z_RESOLVING, 0);
-        int ab = cs->facts[g->cards[c].def].spell_ability;
-        if (ab != AZK_NO_ABILITY && cs->abilities[ab].program != AZK_NO_PC) {
-            azk_vm_start(g, cs, ab, c, p, -1, 0, c);
-        } else {
-            azk_move(g, cs, c, AZK_Z_DISCARD, 0);
-        }
     }
     azk_state_check(g, cs);
+}
+
+/* The one portal code path: the gate action (tap_gate) and the portal
+ * effect (docs/rules.md §16.6, the VM's PORTAL op, which does not tap the
+ * gate). Alley entity e goes to garden slot `slot` (replacing, §2.3), is not
+ * played and gets cooldown; the gate's portal ability triggers with e's GP. */
+void azk_portal(azk_game *g, const azk_cardset *cs, int e, int slot, int tap_gate) {
+    int me = g->cards[e].owner;
+    azk_player *pl = &g->pl[me];
+    if (tap_gate) azk_set_tapped(g, pl->gate, 1);
+    azk_place_in_row(g, cs, e, AZK_Z_GARDEN, slot);
+    azk_event(g, AZK_EV_PORTALED, me, e, slot);
+    azk_fire_card(g, cs, pl->gate, AZK_TRIG_PORTAL, e, azk_def(cs, g, e)->gate_points);
 }

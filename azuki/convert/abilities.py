@@ -56,7 +56,7 @@ STATUSES = _family("AZK_STATUS")
 DURATIONS = _family("AZK_DURATION")
 REFS = _family("AZK_REF")
 CTX = _family("AZK_CTX")
-STATS = _family("AZK_STAT")                 # --- effects --- {"stat": {"of": ...}}
+STATS = _family("AZK_STAT")                 # {"stat": {"of": ...}}
 # Statistics computed through the statics (azk_attack_of / azk_health_of): a
 # static condition reading them would recurse (docs/abilities.md, auras).
 STATIC_UNSAFE_STATS = frozenset({"ATTACK", "HEALTH", "REMAINING"})
@@ -65,7 +65,7 @@ TRIG_NTH_SHIFT = CAPS["AZK_TRIG_NTH_SHIFT"]  # trigger_ability's nth, above the 
 MAX_CARD_ABILITIES = CAPS["AZK_MAX_CARD_ABILITIES"]
 CARD_TYPES = _family("AZK_CARD_TYPE")
 ELEMENTS = _family("AZK_ELEMENT")
-KEYWORDS = _family("AZK_KEYWORD")   # --- cont ---: aura grant / remove
+KEYWORDS = _family("AZK_KEYWORD")   # aura grant / remove
 # "all_keywords": one word for every keyword of the table (statuses list the
 # keywords first, csrc/azk_enums.def, so a keyword's status bit is its index)
 ALL_KEYWORDS = "all_keywords"
@@ -173,7 +173,6 @@ class Ability:
     attack: int = 0
     health: int = 0
     set_bonus: int = 0
-    # --- cont ---
     grant: int = 0          # aura: keyword bits the matching cards gain
     remove: int = 0         # aura: keyword bits they lose
     cost_change: int = 0    # cost modifier: added to matching hand cards' cost
@@ -187,7 +186,7 @@ class CompiledAbilities:
     selectors: list = field(default_factory=list)      # [Selector]
     bytecode: bytearray = field(default_factory=bytearray)
     ranges: list = field(default_factory=list)         # per card: (ability_first, ability_count)
-    # --- effects --- pc of each CHOOSE_MODE -> its modes' labels (the MODE
+    # pc of each CHOOSE_MODE -> its modes' labels (the MODE
     # prompt's option i is mode i: Game.prompt() names it by these)
     mode_labels: dict = field(default_factory=dict)
 
@@ -264,7 +263,6 @@ class Compiler:
             "R": (0, NUM_REGS - 1), "T": (0, NUM_TREGS - 1), "SEL": (0, len(self.out.selectors) - 1),
             "REF": (0, len(REFS) - 1), "CTXV": (0, len(CTX) - 1), "DUR": (0, len(DURATIONS) - 1),
             "STATUS": (1, (1 << len(STATUSES)) - 1), "I8": (0, 255), "FLAG": (0, 1), "PLACE": (1, 3),
-            # --- effects ---
             "TRIG": (0, (MAX_CARD_ABILITIES - 1) << TRIG_NTH_SHIFT | (len(TRIGGERS) + 1)),   # kind | nth << shift
             "STAT": (0, len(STATS) - 1), "NMODES": (1, MAX_MODES),
         }.get(kind)
@@ -439,7 +437,6 @@ class Compiler:
             self.value(arg[1], f"{p}[1]", scope, t)
             self._emit(p, {"min": "MIN", "add": "ADD", "sub": "SUB"}[k], reg, t)
             scope.release()
-        # --- effects ---
         elif k in ("mul", "max"):
             if not isinstance(arg, list) or len(arg) != 2:
                 raise AbilityError(p, f"{k} takes a list of two values")
@@ -868,7 +865,6 @@ class Compiler:
             if literal:     # a computed count is bounded at run time only (the step limit)
                 self._steps = before + times * (self._steps - before) + 1
                 self._check_steps(f"{p}.times", "repeat")
-        # --- effects ---
         elif k == "choose_mode":
             self._choose_mode(arg, p, scope)
         elif k == "trigger_ability":
@@ -912,7 +908,7 @@ class Compiler:
             t = self.card_ref(a["card"], f"{p}.card", scope)
             to = self._place(a, p)
             self._emit(p, "MOVE", t, PLACES[to])
-        # --- deck --- (docs/rules.md §17)
+        # (docs/rules.md §17)
         elif k == "search":
             a = self._fields(arg, p, ("for",), ("as", "to"))
             spec = a["for"]
@@ -966,7 +962,6 @@ class Compiler:
         else:
             raise AbilityError(p, f"unknown statement {k!r}")
 
-    # --- effects ---
     def _status_bits(self, status, path):
         """Status names -> their bit mask; "all_keywords" (alone or in the
         list) is every keyword of the keyword table (csrc/azk_enums.def), so
@@ -1297,7 +1292,6 @@ class Compiler:
                 raise AbilityError(path, "a static ability must change attack, health or a weapon bonus")
         return ab
 
-    # --- cont ---
     def _keywords(self, v, path, allow_all=False):
         """A list of keyword names -> their bit mask (conditions such as
         frozen are not keywords: an aura cannot give or take them).

@@ -177,7 +177,7 @@ CAPACITY_NAMES = (
     # bounds the binding and the CLI check (game.h)
     "AZK_MAX_TURN_CAP", "AZK_DEFAULT_DECISION_CAP", "AZK_MAX_DECISION_CAP", "AZK_MAX_DAMAGE",
     "AZK_GAME_RNG_STREAM", "AZK_SIM_RNG_STREAM",
-    # --- effects --- choose_mode, trigger_ability (game.h)
+    # choose_mode, trigger_ability (game.h)
     "AZK_MAX_MODES", "AZK_VM_DEPTH", "AZK_TRIG_NTH_SHIFT",
     # the card-set record's dimensions and byte format (azk_cardset.def, pack.py)
     "AZK_MAX_CARD_DEFS", "AZK_CARD_ID_SCALE", "AZK_MAX_SUBTYPES", "AZK_MAX_DECKS", "AZK_CARD_ID_LEN", "AZK_CARD_NAME_LEN",
