@@ -212,6 +212,26 @@ cdef extern from "azuki.h" nogil:
     int azk_bot_act_search(const azk_game *g, const azk_cardset *cs, uint64_t *rng, const azk_search_params *p)
     int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int *kinds, uint64_t *rng,
                                  const azk_search_params *p)
+    enum:
+        AZK_PBOT_POLICY
+        AZK_PBOT_PSEARCH
+        AZK_PBOT_POLICY_VERSION
+        AZK_PSEARCH_VERSION
+        AZK_PSEARCH_MAX_SIMS
+    ctypedef struct azk_pbot_params:
+        int kind
+        int temp_milli
+        int sims
+        int cpuct_milli
+        int prior_temp_milli
+        int value_milli
+        azk_search_ctl *ctl
+    void azk_pbot_defaults(azk_pbot_params *p, int kind)
+    const char *azk_pbot_name(int kind)
+    int azk_pbot_version(int kind)
+    size_t azk_pbot_work_size(const azk_policy *pol, const azk_pbot_params *p)
+    int azk_pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *p,
+                     uint64_t *rng, void *work, size_t work_len)
 
 cdef extern from "rng.h" nogil:
     ctypedef struct azk_rng:

@@ -1396,6 +1396,95 @@ SEARCH_SIMS = AZK_BOT_SEARCH_SIMS            # the search bot's default simulati
 SEARCH_MAX_SIMS = AZK_BOT_SEARCH_MAX_SIMS
 
 
+# The policy bots (azuki.h "Policy bots"): a loaded CPolicy plays alone ("policy") or guides a PUCT
+# information-set search ("psearch"). Settings are a dict (pbot_defaults(kind) lists them).
+PBOT_KINDS = tuple(azk_pbot_name(k).decode() for k in (AZK_PBOT_POLICY, AZK_PBOT_PSEARCH))
+PBOT_VERSIONS = {PBOT_KINDS[k]: azk_pbot_version(k) for k in range(2)}
+PSEARCH_MAX_SIMS = AZK_PSEARCH_MAX_SIMS
+_PBOT_SETTINGS = {"policy": ("temp",), "psearch": ("sims", "cpuct", "prior_temp", "value")}
+
+
+def pbot_defaults(kind):
+    """The default settings of policy bot `kind` ("policy" or "psearch") as a dict: policy: temp (0:
+    the most likely legal action, else sample softmax(log p / temp)); psearch: sims, cpuct,
+    prior_temp, value (the value head's share of a leaf's score; the rest a greedy playout)."""
+    cdef azk_pbot_params p
+    k = _pbot_kind(kind)
+    azk_pbot_defaults(&p, k)
+    full = {"temp": p.temp_milli / 1000, "sims": p.sims, "cpuct": p.cpuct_milli / 1000,
+            "prior_temp": p.prior_temp_milli / 1000, "value": p.value_milli / 1000}
+    return {n: full[n] for n in _PBOT_SETTINGS[kind]}
+
+
+cdef int _pbot_kind(object kind) except -1:
+    if isinstance(kind, str) and kind in PBOT_KINDS:
+        return PBOT_KINDS.index(kind)
+    raise ValueError(f"unknown policy bot {excerpt(kind)}: expected one of {', '.join(PBOT_KINDS)}")
+
+
+cdef int _milli(object v, str what, double lo, double hi) except? -1:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
+        raise ValueError(f"{what} must be a number in [{lo:g}, {hi:g}], got {excerpt(v)}")
+    return <int>round(v * 1000)
+
+
+cdef azk_pbot_params _pbot_params(object kind, object settings) except *:
+    """The C settings for policy bot `kind` with `settings` (a dict; missing keys: the defaults)."""
+    cdef azk_pbot_params p
+    cdef int k = _pbot_kind(kind)
+    azk_pbot_defaults(&p, k)
+    settings = dict(settings or {})
+    for name in settings:
+        if name not in _PBOT_SETTINGS[kind]:
+            raise ValueError(f"{kind}: unknown setting {excerpt(name)} (settings: {', '.join(_PBOT_SETTINGS[kind])})")
+    if "temp" in settings:
+        p.temp_milli = _milli(settings["temp"], "temp", 0, 1000)
+    if "sims" in settings:
+        p.sims = _int_in(settings["sims"], "sims", 1, AZK_PSEARCH_MAX_SIMS)
+    if "cpuct" in settings:
+        p.cpuct_milli = _milli(settings["cpuct"], "cpuct", 0, 1000)
+    if "prior_temp" in settings:
+        p.prior_temp_milli = _milli(settings["prior_temp"], "prior_temp", 0.001, 1000)
+    if "value" in settings:
+        p.value_milli = _milli(settings["value"], "value", 0, 1)
+    return p
+
+
+def _check_pbot_settings(kind, settings):
+    """ValueError (one line) for an unknown policy bot kind or a bad setting."""
+    _pbot_params(kind, settings)
+
+
+def pbot_act(Game game, CPolicy policy, kind, rng, settings=None, control=None):
+    """The action policy bot `kind` ("policy" / "psearch") takes in `game` with the C policy `policy`
+    and `settings` (pbot_defaults); `rng` (from bot_rng) is advanced in place; `control` (psearch): a
+    SearchControl another thread may stop the search with. The game is not modified. ValueError for
+    a policy that cannot read this card set's observations."""
+    if game is None or policy is None:
+        raise TypeError("pbot_act needs an azuki.Game and a CPolicy")
+    game._ck()
+    cdef azk_pbot_params p = _pbot_params(kind, settings)
+    if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (2,) \
+            or not rng.flags.c_contiguous or not rng.flags.writeable:
+        raise TypeError("rng must be a writeable numpy uint64 array of shape (2,) (azuki._core.bot_rng)")
+    if control is not None and not isinstance(control, SearchControl):
+        raise TypeError(f"control must be an azuki._core.SearchControl, got {type(control).__name__}")
+    if control is not None:
+        p.ctl = &(<SearchControl>control).c
+    if azk_is_terminal(game.g):
+        raise ValueError(f"the game is over ({S.RESULT[azk_result(game.g)]}): a bot has nothing to choose")
+    cdef uint64_t[::1] v = rng
+    cdef int a
+    with nogil:
+        a = azk_pbot_act(game.g, game.cs, policy.p, &p, &v[0], NULL, 0)
+    if a == -<int>AZK_ERR_CARDSET:
+        raise ValueError(f"{kind}: the policy cannot read this card set's observations (a card outside its "
+                         f"card table)")
+    if a < 0:
+        raise AzukiError(f"azk_pbot_act failed: {azk_status_name(<azk_status>(-a)).decode()}")
+    return a
+
+
 cdef azk_search_params _search_params(object sims) except *:
     """The search settings for `sims` simulations per decision (None: default)."""
     cdef azk_search_params p
@@ -1527,7 +1616,7 @@ def bot_act(Game game, kind, rng, sims=None, control=None):
 
 
 def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, turn_cap=200, decision_cap=10000,
-               sims=None):
+               sims=None, pbots=()):
     """Play one game per row of the equal-length integer arrays: engine seed,
     the deck indices of seats 0 and 1, their bot kinds and bot seeds; in C,
     without the GIL. Returns a dict of numpy arrays: result (azk result
@@ -1535,6 +1624,8 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
     error (1 where the engine refused a bot's action: a bug), seat0/1_seconds
     and seat0/1_decisions (time in each seat's bot and its decisions), and
     seconds. `sims`: the search bot's simulations per decision (None: SEARCH_SIMS).
+    `pbots`: policy bots, a sequence of (CPolicy, kind, settings) (pbot_act); kind -1 - j in a kind
+    column plays pbots[j] (its workspace allocated once here, not per decision).
     Several threads may call it at once (each game is independent)."""
     cdef CardSet cs = _resolve_cards(cards)
     cdef azk_search_params sp = _search_params(sims)
@@ -1550,9 +1641,24 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
     for a in ints[:2]:
         if n and (a.min() < 0 or a.max() >= ndecks):
             raise ValueError(f"play_games: deck index out of range [0, {ndecks})")
+    pbots = list(pbots)
+    if len(pbots) > 2:
+        raise ValueError("play_games: at most two policy bots")
+    cdef azk_pbot_params pbp[2]
+    cdef const azk_policy *pbpol[2]
+    cdef void *pbw[2]
+    cdef size_t pbwl[2]
+    pbw[0] = pbw[1] = NULL
+    for j, spec in enumerate(pbots):
+        pol, pkind, psettings = spec
+        if not isinstance(pol, CPolicy):
+            raise TypeError(f"play_games: a policy bot needs a CPolicy, got {type(pol).__name__}")
+        pbp[j] = _pbot_params(pkind, psettings)
+        pbpol[j] = (<CPolicy>pol).p
+        pbwl[j] = azk_pbot_work_size(pbpol[j], &pbp[j])
     for a in ints[2:]:
-        if n and (a.min() < 0 or a.max() >= azk_bot_num_kinds()):
-            raise ValueError(f"play_games: bot kind out of range [0, {azk_bot_num_kinds()})")
+        if n and (a.min() < -len(pbots) or a.max() >= azk_bot_num_kinds()):
+            raise ValueError(f"play_games: bot kind out of range [{-len(pbots)}, {azk_bot_num_kinds()})")
     cdef const uint64_t[::1] sd = cols[0], b0 = cols[1], b1 = cols[2]
     cdef const int32_t[::1] d0 = ints[0], d1 = ints[1], k0 = ints[2], k1 = ints[3]
     res = {name: np.zeros(n, dtype=np.int32) for name in
@@ -1570,6 +1676,12 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
     cdef azk_game *g = <azk_game *>PyMem_Malloc(azk_game_size())
     if g == NULL:
         raise MemoryError()
+    for j in range(len(pbots)):
+        pbw[j] = PyMem_Malloc(pbwl[j])
+        if pbw[j] == NULL:
+            PyMem_Free(g)
+            PyMem_Free(pbw[0])
+            raise MemoryError()
     cdef int kinds[2]
     cdef uint64_t rng[4]
     cdef int m
@@ -1591,7 +1703,10 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
                     while not azk_is_terminal(g):
                         q = azk_current_player(g)
                         t1 = _now()
-                        if kinds[q] == AZK_BOT_SEARCH:
+                        if kinds[q] < 0:
+                            act = azk_pbot_act(g, cs.cs, pbpol[-1 - kinds[q]], &pbp[-1 - kinds[q]], &rng[2 * q],
+                                               pbw[-1 - kinds[q]], pbwl[-1 - kinds[q]])
+                        elif kinds[q] == AZK_BOT_SEARCH:
                             act = azk_bot_act_search(g, cs.cs, &rng[2 * q], &sp)
                         else:
                             act = azk_bot_act(g, cs.cs, kinds[q], &rng[2 * q])
@@ -1617,6 +1732,8 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
             PyErr_CheckSignals()
     finally:
         PyMem_Free(g)
+        PyMem_Free(pbw[0])
+        PyMem_Free(pbw[1])
     res["seconds"] = time.perf_counter() - t0
     return res
 

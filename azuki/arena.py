@@ -28,7 +28,8 @@ def schedule(games, seed, players, decks, lo=0, hi=None):
     pairing index)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
         raise ValueError(f"games must be an even integer >= 2 (each deal is played from both seats), got {games!r}")
-    kinds = [_core.bot_kind(p) for p in players]
+    # a bot name, or a kind code (an int: -1 - j is play_games' policy bot j)
+    kinds = [p if isinstance(p, int) and not isinstance(p, bool) else _core.bot_kind(p) for p in players]
     if len(kinds) != 2:
         raise ValueError("players must be two bot names")
     names = list(decks)
@@ -50,7 +51,7 @@ def schedule(games, seed, players, decks, lo=0, hi=None):
     return cols, pairings
 
 
-def _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs):
+def _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs, pbots=()):
     """play_games over the schedule, split over `jobs` threads (the games are
     independent and played without the GIL: the same results for any jobs)."""
     import numpy as np
@@ -59,7 +60,8 @@ def _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs):
     def run(lo, hi):
         return _core.play_games(cols["seed"][lo:hi], d0[lo:hi], d1[lo:hi], cols["kind0"][lo:hi],
                                 cols["kind1"][lo:hi], cols["bseed0"][lo:hi], cols["bseed1"][lo:hi],
-                                cards=cs_obj, turn_cap=turn_cap, decision_cap=decision_cap, sims=sims)
+                                cards=cs_obj, turn_cap=turn_cap, decision_cap=decision_cap, sims=sims,
+                                pbots=pbots)
     if jobs <= 1 or n < 2:
         return run(0, n)
     import time
@@ -87,7 +89,7 @@ SEARCH_CHUNK = 64
 
 def chunk_for(kinds):
     """Games per play_games call for a match of these bot kinds."""
-    return SEARCH_CHUNK if "search" in kinds else CHUNK
+    return SEARCH_CHUNK if {"search", "psearch", "policy"} & set(kinds) else CHUNK
 
 
 def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, decision_cap=10000, sims=None,

@@ -101,6 +101,94 @@ class SearchBot(Bot):
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
+PBOT_KINDS = _core.PBOT_KINDS          # ("policy", "psearch"): bots that play a loaded C policy
+PBOT_VERSIONS = _core.PBOT_VERSIONS
+
+
+def parse_pbot_spec(spec):
+    """Split a policy-bot spec into (kind, path, settings), or None when `spec`
+    names no policy bot. Spec: ``KIND:PATH[:k=v,k=v]`` with KIND ``policy``
+    or ``psearch``, PATH an ``.azkw`` weight file or a checkpoint that
+    azuki.policy_np loads (``NAME.json`` / ``.npz`` / ``.pt``; ``reference``
+    is the shipped one), settings as _core.pbot_defaults(KIND) lists them
+    (policy: temp; psearch: sims, cpuct, prior_temp, value). ValueError for a
+    malformed spec or setting."""
+    if not isinstance(spec, str):
+        return None
+    kind, sep, rest = spec.partition(":")
+    if kind not in PBOT_KINDS:
+        return None
+    if not sep or not rest:
+        raise ValueError(f"player {spec!r}: {kind} needs a weight file: {kind}:PATH[:k=v,...]")
+    path, settings = rest, {}
+    head, sep2, tail = rest.rpartition(":")
+    if sep2 and "=" in tail and head:
+        path = head
+        allowed = _core.pbot_defaults(kind)
+        for kv in tail.split(","):
+            k, eq, v = kv.partition("=")
+            if not eq or k not in allowed:
+                raise ValueError(f"player {spec!r}: unknown setting {kv!r} ({kind} takes {', '.join(allowed)})")
+            try:
+                settings[k] = int(v, 10) if k == "sims" else float(v)
+            except ValueError:
+                raise ValueError(f"player {spec!r}: {k} must be a number, got {v!r}") from None
+    if path == "reference":
+        from .policy_np import REFERENCE
+        path = REFERENCE + ".azkw"
+    _core._check_pbot_settings(kind, settings)
+    return kind, path, settings
+
+
+class PolicyBot:
+    """A policy bot (csrc/bot.c azk_pbot_act): kind "policy" plays the C
+    policy alone (its most likely legal action, or sampled with temp > 0),
+    "psearch" runs PUCT information-set search with its priors and value
+    (settings: _core.pbot_defaults). `policy`: a CPolicy, or a path loaded
+    with azuki.policy_np.cpolicy_for (compatibility checked, CheckpointError
+    otherwise). Draws from its own pcg32 stream like the built-in bots."""
+
+    def __init__(self, kind, policy, seed=0, cards=None, **settings):
+        if kind not in PBOT_KINDS:
+            raise ValueError(f"unknown policy bot {kind!r}: expected one of {', '.join(PBOT_KINDS)}")
+        if not isinstance(policy, _core.CPolicy):
+            from .policy_np import cpolicy_for
+            policy = cpolicy_for(policy, cards)
+        _core._check_pbot_settings(kind, settings)
+        self.kind, self.policy, self.settings = kind, policy, dict(settings)
+        self.name = kind
+        self.reset(seed)
+
+    def reset(self, seed=None):
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
+            self.seed = seed
+        self._rng = _core.bot_rng(self.seed)
+
+    @property
+    def version(self):
+        return PBOT_VERSIONS[self.kind]
+
+    def act(self, game, control=None) -> int:
+        if not isinstance(game, _core.Game):
+            raise TypeError(f"act needs an azuki.Game, got {type(game).__name__}")
+        return _core.pbot_act(game, self.policy, self.kind, self._rng, self.settings, control)
+
+    __call__ = act
+
+    def __repr__(self):
+        return f"PolicyBot({self.kind!r}, seed={self.seed}, {self.settings})"
+
+
+def make_pbot(spec, seed=0, cards=None) -> PolicyBot:
+    """A PolicyBot from a spec string (parse_pbot_spec)."""
+    parsed = parse_pbot_spec(spec)
+    if parsed is None:
+        raise ValueError(f"not a policy bot spec: {spec!r} (policy:PATH or psearch:PATH[:k=v,...])")
+    kind, path, settings = parsed
+    return PolicyBot(kind, path, seed=seed, cards=cards, **settings)
+
 
 def make_bot(name, seed=0, **kw) -> Bot:
     """A bot by name (BOT_KINDS); keyword settings (SearchBot: sims) pass on."""

@@ -74,6 +74,31 @@ class BotPlayer:
         return f"BotPlayer({self.name!r})"
 
 
+class PBotPlayer(BotPlayer):
+    """A policy bot (azuki.bots.PolicyBot's C player: ``policy:PATH`` or
+    ``psearch:PATH[:k=v,...]``): plays in C like the built-in bots (the
+    arena's play_games, or on game copies opposite a batched player)."""
+
+    def __init__(self, spec, cards=None):
+        from .bots import parse_pbot_spec
+        from .policy_np import cpolicy_for
+        kind, path, settings = parse_pbot_spec(spec)
+        self.kind, self.path, self.settings = kind, path, settings
+        self.sims = settings.get("sims")
+        self.name = spec
+        self.policy = cpolicy_for(path, _cardset(cards))
+
+    @property
+    def default_settings(self):
+        return False          # never VecGame's built-in bot: answered from Python on the game copies
+
+    def act_game(self, game, rng):
+        return _core.pbot_act(game, self.policy, self.kind, rng, self.settings)
+
+    def __repr__(self):
+        return f"PBotPlayer({self.name!r})"
+
+
 class _Wrapped:
     """A batched player (anything with act(obs, masks)) with a display name."""
 
@@ -85,10 +110,15 @@ class _Wrapped:
         return self.obj.act(obs, masks)
 
 
-def parse_bot(spec):
-    """BotPlayer for 'random', 'greedy', 'search', 'search:sims=N'; None if
-    `spec` names no bot; ValueError for a bot name with bad settings."""
+def parse_bot(spec, cards=None):
+    """BotPlayer for 'random', 'greedy', 'search', 'search:sims=N', and the
+    policy bots 'policy:PATH[:temp=T]', 'psearch:PATH[:sims=N,cpuct=C,
+    prior_temp=T,value=V]' (azuki.bots.parse_pbot_spec; PATH 'reference' is
+    the shipped policy; the weights loaded and checked against `cards`); None
+    if `spec` names no bot; ValueError for a bot name with bad settings."""
     base, _, opts = spec.partition(":")
+    if base in _core.PBOT_KINDS:
+        return PBotPlayer(spec, cards)
     if base not in _core.BOT_KINDS:
         return None
     sims = None
@@ -117,7 +147,7 @@ def check_player(spec, cards=None):
             return getattr(spec, "name", type(spec).__name__)
         raise TypeError(f"a player is a bot name, a checkpoint path or an object with act(obs, masks), "
                         f"got {type(spec).__name__}")
-    bot = parse_bot(spec)
+    bot = parse_bot(spec, cards)
     if bot is not None:
         return bot.name
     path, greedy = _split_ckpt(spec)
@@ -145,7 +175,7 @@ def make_player(spec, seed=0, cards=None):
     name = check_player(spec, cards)
     if not isinstance(spec, str):
         return spec if isinstance(spec, BotPlayer) else _Wrapped(spec, name)
-    bot = parse_bot(spec)
+    bot = parse_bot(spec, cards)
     if bot is not None:
         return bot
     path, greedy = _split_ckpt(spec)
@@ -306,13 +336,21 @@ def _run_arena(pa, pb, games, seed, decks, cards, on_end, record, on_chunk=None)
     sims = sims.pop() if sims else None
     cs = _cardset(cards)
     res_names = dict(enumerate(_result_names()))
+    # policy bots play in C too: kind -1 - j is pbots[j] (_core.play_games)
+    pbots, codes = [], []
+    for p in (pa, pb):
+        if isinstance(p, PBotPlayer):
+            pbots.append((p.policy, p.kind, p.settings))
+            codes.append(-len(pbots))
+        else:
+            codes.append(p.kind)
     chunk = chunk_for((pa.kind, pb.kind))        # one chunk's schedule and results are all that is held
     for lo in range(0, games, chunk):
         hi = min(games, lo + chunk)
-        cols, _ = schedule(games, seed, (pa.kind, pb.kind), list(decks), lo=lo, hi=hi)
+        cols, _ = schedule(games, seed, tuple(codes), list(decks), lo=lo, hi=hi)
         d0 = [cs.deck_index(x) for x in cols["deck0"]]
         d1 = [cs.deck_index(x) for x in cols["deck1"]]
-        r = _play(cols, d0, d1, cs, 200, 10000, sims, 1)
+        r = _play(cols, d0, d1, cs, 200, 10000, sims, 1, pbots)
         if int(r["error"].sum()):
             raise RuntimeError(f"the arena reported {int(r['error'].sum())} engine errors")
         if on_chunk is not None:

@@ -927,6 +927,18 @@ def load_cpolicy(path, cards=None):
     return cp
 
 
+def cpolicy_for(path, cards=None):
+    """The CPolicy a bot plays from `path`: an AZKW weight file (NAME.azkw, load_cpolicy) or any
+    checkpoint load_numpy_policy reads (NAME.json with .npz, or torch .pt); every loader's
+    compatibility check applies (CheckpointError naming what differs)."""
+    p = os.fspath(path)
+    if p.endswith(".azkw"):
+        if not os.path.isfile(p):
+            raise CheckpointError(f"weight file {p}: no such file")
+        return load_cpolicy(p, cards)
+    return load_numpy_policy(p, cards).cpolicy
+
+
 def load_numpy_policy(path, cards=None):
     """A NumpyPolicy from NAME.json and the weights it names (NAME.npz, or a
     torch NAME....pt when torch is installed), numpy only. CheckpointError when

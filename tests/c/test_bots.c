@@ -240,6 +240,117 @@ static void test_search_cancel(void) {
     AZK_CHECK(tested > 0);
 }
 
+static uint8_t *file_bytes(const char *path, long *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    *n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)*n);
+    if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    return b;
+}
+
+/* The policy bots with the shipped reference policy (read from the repository root, where make
+ * ctest / asan run): every answer legal, the game unchanged, deterministic; psearch never peeks (a
+ * position and its resample from the bot's seat get the same decision and leave the same rng
+ * words, as the search bot's test); the caller's workspace means no allocation; bad settings and a
+ * short workspace refused. */
+static void test_policy_bots(void) {
+    long nb = 0;
+    uint8_t *bytes = file_bytes("azuki/data/reference/reference.azkw", &nb);
+    AZK_CHECK(bytes != NULL);
+    if (!bytes) return;
+    azk_policy *pol = NULL;
+    AZK_CHECK(azk_policy_load(bytes, (size_t)nb, &pol, NULL, 0) == AZK_POLICY_OK);
+    free(bytes);
+    if (!pol) return;
+    static azk_game g, before, v;
+    int32_t legal[2048];
+    azk_pbot_params pp, ps;
+    azk_pbot_defaults(&pp, AZK_PBOT_POLICY);
+    azk_pbot_defaults(&ps, AZK_PBOT_PSEARCH);
+    AZK_CHECK(pp.kind == AZK_PBOT_POLICY && ps.kind == AZK_PBOT_PSEARCH && ps.sims == AZK_BOT_SEARCH_SIMS);
+    AZK_CHECK(strcmp(azk_pbot_name(AZK_PBOT_PSEARCH), "psearch") == 0 && azk_pbot_name(2) == NULL);
+    ps.sims = 8;
+    azk_pbot_params pt = pp;
+    pt.temp_milli = 1000;
+    size_t wl = azk_pbot_work_size(pol, &ps);
+    AZK_CHECK(wl > azk_pbot_work_size(pol, &pp) && azk_pbot_work_size(pol, &pp) > 0);
+    void *work = malloc(wl);
+    long checked = 0, changed = 0, sampled_differs = 0;
+    long long alloc0 = n_alloc;
+    for (int i = 0; i < 6; i++) {
+        uint64_t grng[2], srng[2];
+        azk_bot_seed(grng, 40 + (uint64_t)i);
+        azk_bot_seed(srng, 90 + (uint64_t)i);
+        AZK_CHECK(azk_game_init(&g, CS, 300 + (uint64_t)i, i & 1, (i >> 1) & 1) == AZK_OK);
+        int k = 0;
+        while (!azk_is_terminal(&g)) {
+            int n = azk_legal_actions(&g, CS, legal, NA);
+            if (n >= 2 && (k++ % 4) == 0) {
+                int me = azk_current_player(&g);
+                uint64_t r1[2] = {srng[0], srng[1]}, r2[2] = {srng[0], srng[1]}, r3[2] = {srng[0], srng[1]};
+                azk_game_clone(&before, &g);
+                int a = azk_pbot_act(&g, CS, pol, &ps, r1, work, wl);
+                AZK_CHECK(memcmp(&before, &g, sizeof g) == 0);
+                int ok = 0;
+                for (int j = 0; j < n; j++) ok |= legal[j] == a;
+                AZK_CHECK(ok);
+                azk_game_clone(&v, &g);
+                AZK_CHECK(azk_resample(&v, CS, me, 1000 + (uint64_t)checked) == AZK_OK);
+                changed += azk_hash(&v) != azk_hash(&g);
+                int b = azk_pbot_act(&v, CS, pol, &ps, r2, work, wl);
+                AZK_CHECK(a == b);
+                AZK_CHECK(r1[0] == r2[0] && r1[1] == r2[1]);
+                /* the policy alone: legal, greedy deterministic, sampling from the stream */
+                uint64_t q1[2] = {srng[0], srng[1]};
+                int pa = azk_pbot_act(&g, CS, pol, &pp, q1, work, wl);
+                ok = 0;
+                for (int j = 0; j < n; j++) ok |= legal[j] == pa;
+                AZK_CHECK(ok && pa == azk_pbot_act(&v, CS, pol, &pp, q1, work, wl));
+                int sa = azk_pbot_act(&g, CS, pol, &pt, r3, work, wl);
+                ok = 0;
+                for (int j = 0; j < n; j++) ok |= legal[j] == sa;
+                AZK_CHECK(ok && !(r3[0] == srng[0] && r3[1] == srng[1]));
+                sampled_differs += sa != pa;
+                checked++;
+                srng[0] = r1[0];
+                srng[1] = r1[1];
+            }
+            AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, grng)) == AZK_OK);
+        }
+    }
+    AZK_CHECK(n_alloc == alloc0); /* the caller's workspace: nothing allocated */
+    AZK_CHECK(checked > 60 && changed > checked / 2 && sampled_differs > 0);
+    /* refusals */
+    uint64_t rng[2];
+    azk_bot_seed(rng, 1);
+    AZK_CHECK(azk_game_init(&g, CS, 9, 0, 1) == AZK_OK);
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &ps, rng, work, wl - 1) == -(int)AZK_ERR_ARG);
+    AZK_CHECK(azk_pbot_act(&g, CS, NULL, &ps, rng, work, wl) == -(int)AZK_ERR_ARG);
+    azk_pbot_params bad = ps;
+    bad.sims = 0;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) == -(int)AZK_ERR_ARG && azk_pbot_work_size(pol, &bad) == 0);
+    bad = ps;
+    bad.prior_temp_milli = 0;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) == -(int)AZK_ERR_ARG);
+    bad = ps;
+    bad.kind = 7;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) == -(int)AZK_ERR_ARG);
+    /* NULL workspace: the same answer (one malloc per decision) */
+    uint64_t w1[2] = {rng[0], rng[1]}, w2[2] = {rng[0], rng[1]};
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &ps, w1, NULL, 0) == azk_pbot_act(&g, CS, pol, &ps, w2, work, wl));
+    printf("policy bots: %ld positions (no peeking: %ld changed by the resample), sampled != greedy on %ld\n",
+           checked, changed, sampled_differs);
+    free(work);
+    azk_policy_free(pol);
+}
+
 int main(void) {
     CS = azk_default_cardset();
     NA = azk_num_actions();
@@ -249,5 +360,6 @@ int main(void) {
     AZK_RUN(test_timing);
     AZK_RUN(test_search);
     AZK_RUN(test_search_cancel);
+    AZK_RUN(test_policy_bots);
     return azk_test_summary();
 }

@@ -1,0 +1,136 @@
+"""The policy bots (csrc/bot.c azk_pbot_act, docs/bots.md): `policy` plays a
+loaded C policy alone, `psearch` runs PUCT information-set search with its
+priors and value.
+
+* specs: ``policy:PATH[:temp=T]``, ``psearch:PATH[:sims=N,cpuct=C,
+  prior_temp=T,value=V]`` (PATH ``reference`` = the shipped weights), parsed
+  in one place (azuki.bots.parse_pbot_spec) and accepted by azuki.evaluate
+  (and so ``azuki eval``); bad specs, settings and weight files refused with
+  a one-line error;
+* always legal, the game left unchanged, deterministic for a seed; sampling
+  (temp > 0) draws from the bot's stream;
+* no peeking: psearch decides the same on a position and on its resample from
+  the bot's seat (the search bot's test, tests/test_search.py);
+* play_games (the arena's C loop) plays them with the same choices as
+  PolicyBot step by step.
+Strength is a measurement (docs/bots.md), not a test.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from azuki import Game, _core
+from azuki.bots import PBOT_KINDS, PolicyBot, make_pbot, parse_pbot_spec, GreedyBot
+from azuki.policy_np import REFERENCE, CheckpointError, cpolicy_for
+
+REF = REFERENCE + ".azkw"
+SIMS = 6
+
+
+@pytest.fixture(scope="module")
+def cpol():
+    return cpolicy_for(REF)
+
+
+def positions(seed, decks=("STT01", "STT02"), every=4):
+    g = Game(seed=seed, decks=decks)
+    bots = (GreedyBot(seed), GreedyBot(seed + 1))
+    k = 0
+    while not g.is_terminal:
+        if len(g.legal_actions()) >= 2:
+            k += 1
+            if k % every == 0:
+                yield g.clone()
+        g.step(bots[g.current_player].act(g))
+
+
+def test_specs():
+    assert PBOT_KINDS == ("policy", "psearch")
+    assert parse_pbot_spec("greedy") is None and parse_pbot_spec("search:sims=4") is None
+    assert parse_pbot_spec("policy:reference") == ("policy", REF, {})
+    assert parse_pbot_spec("psearch:x/y.azkw:sims=16,cpuct=2,value=0.5") == \
+        ("psearch", "x/y.azkw", {"sims": 16, "cpuct": 2.0, "value": 0.5})
+    assert parse_pbot_spec("policy:reference:temp=0.5")[2] == {"temp": 0.5}
+    for bad in ("policy", "policy:", "psearch:reference:sims=0", "psearch:reference:bogus=1",
+                "policy:reference:sims=4", "psearch:reference:sims=x", "psearch:reference:value=2"):
+        with pytest.raises(ValueError):
+            parse_pbot_spec(bad)
+    assert set(_core.pbot_defaults("psearch")) == {"sims", "cpuct", "prior_temp", "value"}
+
+
+def test_bad_weight_files(tmp_path):
+    with pytest.raises(CheckpointError, match="no such file"):
+        cpolicy_for(tmp_path / "missing.azkw")
+    b = open(REF, "rb").read()
+    (tmp_path / "cut.azkw").write_bytes(b[: len(b) // 2])
+    with pytest.raises(CheckpointError):
+        make_pbot(f"policy:{tmp_path / 'cut.azkw'}")
+    flipped = bytearray(b)
+    flipped[len(b) // 3] ^= 0x40
+    (tmp_path / "flip.azkw").write_bytes(bytes(flipped))
+    with pytest.raises(CheckpointError):
+        PolicyBot("psearch", tmp_path / "flip.azkw")
+    from azuki.evaluate import check_player
+    with pytest.raises((ValueError, CheckpointError)):
+        check_player(f"psearch:{tmp_path / 'cut.azkw'}")
+
+
+def test_legal_unchanged_deterministic(cpol):
+    for kind, settings in (("policy", {}), ("policy", {"temp": 1.0}), ("psearch", {"sims": SIMS})):
+        n = 0
+        for g in positions(3, every=7):
+            before = g.to_bytes()
+            a = PolicyBot(kind, cpol, seed=5, **settings).act(g)
+            assert a in g.legal_actions() and g.to_bytes() == before
+            assert a == PolicyBot(kind, cpol, seed=5, **settings).act(g)
+            n += 1
+        assert n > 5
+
+
+def test_greedy_policy_is_cpolicy_argmax(cpol):
+    for g in positions(11, every=5):
+        assert PolicyBot("policy", cpol).act(g) == int(cpol.act(g.observe(g.current_player), greedy=True)[0])
+
+
+def test_psearch_no_peeking(cpol):
+    """Same bot seed + same information set => same decision (tests/test_search.py's test)."""
+    checked = changed = 0
+    for i, decks in enumerate([("STT01", "STT02"), ("STT02", "STT01")]):
+        for g in positions(40 + i, decks, every=5):
+            me = g.current_player
+            v = g.clone()
+            v.resample(me, 1000 * i + checked)
+            assert (v.observe(me) == g.observe(me)).all()
+            changed += v.to_bytes() != g.to_bytes()
+            b1, b2 = PolicyBot("psearch", cpol, seed=i, sims=SIMS), PolicyBot("psearch", cpol, seed=i, sims=SIMS)
+            assert b1.act(g) == b2.act(v)
+            assert (b1._rng == b2._rng).all()
+            checked += 1
+    assert checked >= 20 and changed >= checked * 0.8
+
+
+def test_play_games_equals_step_by_step(cpol):
+    """The arena's C loop (play_games with policy bots) makes PolicyBot's choices."""
+    settings = {"sims": 4}
+    r = _core.play_games([7], [0], [1], [-1], [-2], [11], [12], pbots=[(cpol, "psearch", settings),
+                                                                         (cpol, "policy", {"temp": 1.0})])
+    g = Game(seed=7, decks=("STT01", "STT02"))
+    bots = [PolicyBot("psearch", cpol, seed=0, **settings), PolicyBot("policy", cpol, seed=0, temp=1.0)]
+    bots[0]._rng, bots[1]._rng = _core.bot_rng(11), _core.bot_rng(12)
+    n = 0
+    while not g.is_terminal:
+        g.step(bots[g.current_player].act(g))
+        n += 1
+    assert int(r["decisions"][0]) == n and int(r["error"][0]) == 0
+    assert int(r["winner"][0]) == (g.winner if g.winner is not None else -1)
+    with pytest.raises(ValueError):
+        _core.play_games([7], [0], [1], [-2], [0], [1], [2], pbots=[(cpol, "policy", {})])
+
+
+def test_evaluate_accepts_policy_bots():
+    from azuki.evaluate import evaluate
+    r = evaluate("psearch:reference:sims=4", "random", games=2, seed=0)
+    assert r["games"] == 2 if "games" in r else True
+    r = evaluate("policy:reference", "greedy", games=2, seed=1)
+    assert r["win_rate"]["games"] == 2
