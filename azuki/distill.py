@@ -56,15 +56,21 @@ def parse_teacher(spec):
 
 
 def teacher_dataset(decisions, teacher="greedy", pairings=(("STT01", "STT02"),), seed=0, cards=None, gamma=0.99,
-                    progress=None):
+                    progress=None, threads=1):
     """Play teacher-vs-teacher games until `decisions` decisions are recorded
     (the last game is cut there). Returns dict(obs uint8 [N, OBS_LEN],
     actions int32 [N], values float32 [N], games int, seconds float).
     Games cycle over `pairings`, each from both seats; game i is dealt from
-    seed (seed, i) and the teacher's rng from bot_seed_for(seed, i)."""
+    seed (seed, i) and the teacher's rng from bot_seed_for(seed, i).
+    threads > 1: the games are played on that many threads (the bot's move
+    runs without the GIL: worth it for the search teacher) and put together
+    in game order, so the dataset is the one of threads=1, byte for byte."""
     decisions = int(decisions)
     if decisions < 1:
         raise ValueError(f"decisions must be >= 1, got {decisions}")
+    threads = int(threads)
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
     kind_name, sims = parse_teacher(teacher)
     kind = _core.bot_kind(kind_name)
     pairs = [tuple(p) for p in pairings]
@@ -74,36 +80,108 @@ def teacher_dataset(decisions, teacher="greedy", pairings=(("STT01", "STT02"),),
     obs = np.zeros((decisions, OBS_LEN), dtype=np.uint8)
     actions = np.zeros(decisions, dtype=np.int32)
     values = np.zeros(decisions, dtype=np.float32)
-    n, games, t0 = 0, 0, time.perf_counter()
-    while n < decisions:
-        decks = schedule[games % len(schedule)]
-        g = _core.Game(seed=int(_core.splitmix64((int(seed) * 1_000_003 + games) & ((1 << 64) - 1))),
-                       decks=decks, cards=cards)
-        rng = _core.bot_rng(_core.bot_seed_for(int(seed), games))
-        start, who = n, []
-        while not g.is_terminal and n < decisions:
+    t0 = time.perf_counter()
+
+    def play(i, out, limit):
+        """Game i, at most `limit` decisions, its observations into out[:k] (an array) or appended to
+        out (a list): (k, actions, players, result per seat or None when cut)."""
+        g = _core.Game(seed=int(_core.splitmix64((int(seed) * 1_000_003 + i) & ((1 << 64) - 1))),
+                       decks=schedule[i % len(schedule)], cards=cards)
+        rng = _core.bot_rng(_core.bot_seed_for(int(seed), i))
+        acts, who = [], []
+        while not g.is_terminal and len(acts) < limit:
             p = g.current_player
-            g.observe(p, out=obs[n])
+            if isinstance(out, list):
+                out.append(g.observe(p))
+            else:
+                g.observe(p, out=out[len(acts)])
             a = _core.bot_act(g, kind, rng, sims=sims)
-            actions[n] = a
+            acts.append(a)
             who.append(p)
-            n += 1
             g.step(a)
-        games += 1
-        if g.is_terminal:
-            w = g.winner
-            z = [0.0, 0.0] if w is None or w < 0 else [1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0]
-        else:
-            z = [0.0, 0.0]      # cut at the budget: no result to learn from
+        if not g.is_terminal:
+            return len(acts), acts, who, None
+        w = g.winner
+        return len(acts), acts, who, ([0.0, 0.0] if w is None or w < 0 else [1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0])
+
+    def record(start, k, acts, who, z):
+        actions[start:start + k] = acts
         left = [0, 0]
-        for i in range(n - 1, start - 1, -1):       # own decisions left, as PPO's returns count them
-            p = who[i - start]
-            values[i] = z[p] * gamma ** left[p]
+        for j in range(k - 1, -1, -1):       # own decisions left, as PPO's returns count them
+            p = who[j]
+            values[start + j] = 0.0 if z is None else z[p] * gamma ** left[p]    # cut: no result to learn from
             left[p] += 1
-        if progress is not None:
-            progress(n, decisions)
+
+    if threads == 1:
+        n = games = 0
+        while n < decisions:
+            k, acts, who, z = play(games, obs[n:], decisions - n)
+            record(n, k, acts, who, z)
+            n += k
+            games += 1
+            if progress is not None:
+                progress(n, decisions)
+    else:
+        n, games = _played_in_threads(play, record, obs, decisions, threads, progress)
     return {"obs": obs, "actions": actions, "values": values, "games": games,
             "seconds": time.perf_counter() - t0}
+
+
+def _played_in_threads(play, record, obs, decisions, threads, progress):
+    """teacher_dataset's games on `threads` threads: each takes the next game number, plays it
+    whole into a buffer of its own; the main thread copies finished games in game order (the
+    game that crosses the budget cut there, as threads=1 cuts it) until `decisions` are recorded.
+    (decisions recorded, games used)."""
+    import threading
+    lock = threading.Condition()
+    done, state = {}, {"next": 0, "stop": False, "error": None}
+
+    def worker():
+        try:
+            while True:
+                with lock:
+                    if state["stop"]:
+                        return
+                    i = state["next"]
+                    state["next"] += 1
+                rows = []
+                res = play(i, rows, decisions)
+                with lock:
+                    done[i] = (rows, res)
+                    lock.notify_all()
+        except BaseException as e:        # reported by the main thread
+            with lock:
+                state["error"] = e
+                state["stop"] = True
+                lock.notify_all()
+
+    pool = [threading.Thread(target=worker, name=f"azuki-teacher-{t}", daemon=True) for t in range(threads)]
+    n = games = 0
+    try:
+        for t in pool:
+            t.start()
+        while n < decisions:
+            with lock:
+                while games not in done and state["error"] is None:
+                    lock.wait(0.2)        # a timeout, so Ctrl-C reaches the main thread
+                if state["error"] is not None:
+                    raise state["error"]
+                buf, (k, acts, who, z) = done.pop(games)
+            if k > decisions - n:          # the game that crosses the budget is cut: no result
+                k, acts, who, z = decisions - n, acts[:decisions - n], who[:decisions - n], None
+            if k:
+                obs[n:n + k] = np.stack(buf[:k])
+            record(n, k, acts, who, z)
+            n += k
+            games += 1
+            if progress is not None:
+                progress(n, decisions)
+    finally:
+        with lock:
+            state["stop"] = True
+        for t in pool:
+            t.join()
+    return n, games
 
 
 def _action_log_prob(policy, obs, actions):

@@ -233,6 +233,8 @@ def _kickstart(cfg, policy, seed, log):
     from . import distill
     import threading
     distill.parse_teacher(ks["teacher"])        # a bad teacher is refused before any work
+    if not isinstance(ks["threads"], int) or ks["threads"] < 1:
+        raise ValueError(f"kickstart.threads must be an integer >= 1, got {ks['threads']!r}")
     # Ctrl-C here: importing pufferl installed a handler that exits silently (os._exit(0)); the loop's own
     # handler is not up yet. Raise instead, so `azuki train` says so and exits 130 (nothing was saved yet).
     main = threading.current_thread() is threading.main_thread()
@@ -256,7 +258,7 @@ def _kickstart_fit(cfg, policy, seed, log, distill):
     n = int(ks["decisions"])
     t0 = time.perf_counter()
     data = distill.teacher_dataset(n, ks["teacher"], pairings=[tuple(p) for p in cfg["env"]["pairings"]],
-                                   seed=seed, gamma=float(cfg["ppo"]["gamma"]))
+                                   seed=seed, gamma=float(cfg["ppo"]["gamma"]), threads=int(ks["threads"]))
     t1 = time.perf_counter()
     log(f"kickstart: {n:,} {ks['teacher']} decisions from {data['games']:,} games in {t1 - t0:.1f} s")
     r = distill.fit(policy, data, epochs=int(ks["epochs"]), batch=int(ks["batch"]), lr=float(ks["learning_rate"]),

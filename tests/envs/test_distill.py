@@ -45,6 +45,18 @@ def test_dataset_is_the_teachers_games_and_deterministic():
         i += 1
 
 
+@pytest.mark.parametrize("teacher,decisions", [("greedy", 1500), ("greedy", 77), ("search:2", 300)])
+def test_threads_give_the_same_dataset(teacher, decisions):
+    """The games are played on several threads and put together in game order: the dataset
+    (observations, actions, value targets, the game cut at the budget) is threads=1's."""
+    d = distill.teacher_dataset(decisions, teacher, seed=7)
+    assert not d["values"][-1]                                   # the last game is cut: no result
+    for threads in (2, 3):
+        e = distill.teacher_dataset(decisions, teacher, seed=7, threads=threads)
+        assert all(np.array_equal(d[k], e[k]) for k in ("obs", "actions", "values")), threads
+        assert d["games"] == e["games"]
+
+
 def test_value_targets_are_discounted_results_per_player():
     gamma = 0.9
     d = distill.teacher_dataset(400, "greedy", seed=1, gamma=gamma)
@@ -73,6 +85,8 @@ def test_bad_arguments_are_refused():
         distill.teacher_dataset(10, "nobody")
     with pytest.raises(ValueError):
         distill.teacher_dataset(10, "greedy", pairings=[])
+    with pytest.raises(ValueError, match="threads"):
+        distill.teacher_dataset(10, "greedy", threads=0)
 
 
 torch = pytest.importorskip("torch")
@@ -118,6 +132,11 @@ def test_a_bad_teacher_stops_the_run_before_any_work(tmp_path):
     with pytest.raises(Exception, match="nobody"):
         T.train(cfg, tmp_path / "run", log=lambda s: None)
     assert not (tmp_path / "run" / "checkpoint").exists()
+    cfg = tiny_config()
+    cfg["kickstart"].update({"decisions": 10, "threads": 0})
+    with pytest.raises(ValueError, match="kickstart.threads"):
+        T.train(cfg, tmp_path / "run2", log=lambda s: None)
+    assert not (tmp_path / "run2" / "checkpoint").exists()
 
 
 def test_ctrl_c_during_the_kickstart_says_so_and_exits_130(tmp_path):
