@@ -269,6 +269,19 @@ def _bot_name(text):
     return text
 
 
+def _arena_player(text):
+    """A built-in bot name or a policy-bot spec (policy:PATH, psearch:PATH[:k=v,...]); the weights
+    are loaded (and checked) by the arena."""
+    import argparse
+    from .bots import parse_pbot_spec
+    try:
+        if parse_pbot_spec(text) is not None:
+            return text
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return _bot_name(text)
+
+
 def _load_replay(path):
     """The replay dict, or a ValueError naming the file and the problem."""
     try:
@@ -374,8 +387,10 @@ def build_parser() -> Parser:
                         "(default: uniform-random legal players)")
     s.set_defaults(fn=cmd_simulate)
     a = sub.add_parser("arena", help="bot against bot, balanced, with confidence intervals", description=ARENA_DOC)
-    a.add_argument("--players", nargs=2, type=_bot_name, required=True, metavar=("BOT_A", "BOT_B"),
-                   help="the two built-in bots (random, greedy, search)")
+    a.add_argument("--players", nargs=2, type=_arena_player, required=True, metavar=("BOT_A", "BOT_B"),
+                   help="the two bots: built-in (random, greedy, search) or a policy bot "
+                        "(policy:PATH[:temp=T], psearch:PATH[:sims=N,cpuct=C,prior_temp=T,value=V]; "
+                        "PATH an .azkw file, a checkpoint, or 'reference'; docs/bots.md)")
     a.add_argument("--sims", type=_int_in(1, 1000000, "--sims"), default=None, metavar="N",
                    help="the search bot's simulations per decision (default: azuki.bots.SEARCH_SIMS)")
     a.add_argument("--jobs", type=_int_in(1, 1024, "--jobs"), default=1, metavar="J",

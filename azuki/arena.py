@@ -94,7 +94,9 @@ def chunk_for(kinds):
 
 def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, decision_cap=10000, sims=None,
               jobs=1, progress=None):
-    """Play the arena and return its report (a JSON-able dict). `sims`: the
+    """Play the arena and return its report (a JSON-able dict). `players`:
+    two built-in bot names or policy-bot specs (``policy:PATH``,
+    ``psearch:PATH[:sims=N,...]``, azuki.bots.parse_pbot_spec). `sims`: the
     search bot's simulations per decision (None: its default); `jobs`: threads
     playing games at once (the results do not depend on it). The games are
     played chunk_for(players) at a time and counted as they end; `progress(done, total)`
@@ -104,12 +106,27 @@ def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, deci
     if len(players) != 2:
         raise ValueError(f"players must be two bot names, got {players!r}")
     cs_obj = _core.CardSet.default() if cards is None else _core.CardSet.from_json(cards)
+    # policy bots (azuki.bots.parse_pbot_spec: policy:PATH, psearch:PATH[:k=v,...]) play in C too:
+    # their weights are loaded (and checked against the card set) once; kind code -1 - j is pbots[j]
+    from .bots import PBOT_VERSIONS, parse_pbot_spec
+    pbots, codes, versions = [], [], {}
+    for p in players:
+        spec = parse_pbot_spec(p)
+        if spec is None:
+            codes.append(p)
+            versions[p] = _core.BOT_VERSIONS.get(p)
+            continue
+        from .policy_np import cpolicy_for
+        pbots.append((cpolicy_for(spec[1], cs_obj), spec[0], spec[2]))
+        codes.append(-len(pbots))
+        versions[p] = PBOT_VERSIONS[spec[0]]
+    kinds_used = [parse_pbot_spec(p)[0] if parse_pbot_spec(p) else p for p in players]
     decks = list(dict.fromkeys(cs_obj.decks if decks is None else decks))
     for d in decks:
         cs_obj.deck_index(d)      # ValueError for an unknown deck
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
-    schedule(2, seed, players, decks)                 # argument checks (games, players) before any play
+    schedule(2, seed, tuple(codes), decks)            # argument checks (games, players) before any play
     if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
         raise ValueError(f"games must be an even integer >= 2 (each deal is played from both seats), got {games!r}")
     pairings = [(a, b) for a in decks for b in decks]
@@ -124,12 +141,12 @@ def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, deci
     secs = wall = 0.0
     t_bot = [0.0, 0.0]
     n_bot = [0, 0]
-    chunk = chunk_for(players)
+    chunk = chunk_for(kinds_used)
     for lo in range(0, games, chunk):
-        cols, _ = schedule(games, seed, players, decks, lo=lo, hi=lo + chunk)
+        cols, _ = schedule(games, seed, tuple(codes), decks, lo=lo, hi=lo + chunk)
         d0 = [index[d] for d in cols["deck0"]]
         d1 = [index[d] for d in cols["deck1"]]
-        r = _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs)
+        r = _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs, pbots)
         a_seat = np.asarray(cols["a_seat"], dtype=np.int64)
         winner = r["winner"].astype(np.int64)
         res = r["result"].astype(np.int64)
@@ -159,7 +176,7 @@ def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, deci
     tot = by_seat.sum(axis=0)
     draws, trunc = int(tot[3]), int(tot[4])
     return {
-        "players": labels, "bot_versions": {p: _core.BOT_VERSIONS[p] for p in players},
+        "players": labels, "bot_versions": versions,
         "search_sims": (_core.SEARCH_SIMS if sims is None else sims) if "search" in players else None,
         "jobs": jobs, "wall_seconds": wall,
         "games": games, "seed": seed, "decks": decks, "turn_cap": turn_cap, "decision_cap": decision_cap,

@@ -134,3 +134,23 @@ def test_evaluate_accepts_policy_bots():
     assert r["games"] == 2 if "games" in r else True
     r = evaluate("policy:reference", "greedy", games=2, seed=1)
     assert r["win_rate"]["games"] == 2
+
+
+def test_arena_accepts_policy_bots(tmp_path):
+    from azuki.arena import run_arena
+    r = run_arena(("psearch:reference:sims=4", "greedy"), 4, seed=0, decks=["STT01", "STT02"])
+    assert r["players"] == ["psearch:reference:sims=4", "greedy"] and r["errors"] == 0
+    assert r["overall"]["games"] == 4 and r["bot_versions"]["psearch:reference:sims=4"] == 1
+    r2 = run_arena(("psearch:reference:sims=4", "greedy"), 4, seed=0, decks=["STT01", "STT02"], jobs=2)
+    assert r2["overall"] == r["overall"]           # the same games whatever the threads
+    with pytest.raises(CheckpointError):
+        run_arena(("policy:" + str(tmp_path / "none.azkw"), "greedy"), 2)
+
+
+def test_cli_arena_policy_bot_errors_are_one_line():
+    import subprocess
+    import sys
+    for player, msg in (("psearch:reference:sims=0", "sims must be in"), ("policy:/no/such.azkw", "no such file")):
+        p = subprocess.run([sys.executable, "-m", "azuki", "arena", "--players", player, "greedy", "--games", "2"],
+                           capture_output=True, text=True)
+        assert p.returncode != 0 and msg in p.stderr and "Traceback" not in p.stderr
