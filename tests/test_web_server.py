@@ -795,3 +795,25 @@ def test_remote_mode_serves_each_seat_to_its_own_key(server):
     st, q = call(url, "POST", f"/api/game/{gid}/act", {"seat": d, "key": keys[str(d)], "token": pd["token"],
                                                        "action": pd["legal"][0]["id"]})
     assert st == 200 and q["token"] != pd["token"]
+
+
+def test_routes_are_declared_once_and_documented():
+    """The endpoints are one table (azuki.web.server.ROUTES): every route names
+    a handler that exists, no two routes serve the same request, and
+    docs/play.md's endpoint table lists exactly these method + path pairs."""
+    import pathlib
+    import re
+    from azuki.web import server as srv
+    seen = set()
+    for r in srv.ROUTES:
+        assert callable(getattr(srv.Handler, r.handler, None)), r
+        assert r.body is None or len(r.body) == 3
+        shape = (r.method, re.sub(r"\{id\}", "*", r.path))
+        assert shape not in seen, r
+        seen.add(shape)
+        assert r.match(r.method, r.path.replace("{id}", "X").split("/")) == ["X"] * r.path.count("{id}")
+        assert r.match("PUT", r.path.replace("{id}", "X").split("/")) is None
+    doc = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "play.md").read_text()
+    documented = {(m, re.sub(r"\bID\b", "{id}", p)) for m, p in re.findall(r"^\| `(GET|POST) /api/([\w/]+)", doc, re.M)}
+    assert documented == {(r.method, r.path) for r in srv.ROUTES}
+    assert "/api/meta" not in (srv.__doc__ or ""), "the module docstring repeats the route table"

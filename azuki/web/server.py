@@ -2,20 +2,10 @@
 browser (docs/play.md). Standard library only (http.server + json).
 
 The page (azuki/web/static/: plain HTML, CSS and ES modules, no build step)
-talks JSON to these endpoints:
-
-    GET  /api/meta                      card set (names, stats, text), decks, the engine's tables
-                                        (prompt kinds, statuses, keywords, phases, action types), opponents
-    POST /api/new                       {"mode": "bot"|"hotseat", "decks": [d0, d1], "human_seat": 0|1,
-                                         "opponent": "random"|"greedy"|"search"|"ckpt:NAME", "sims": N}
-                                        -> {"game", "keys": {seat: key}}
-    GET  /api/game/ID?seat=S&since=N    the seat's view (azuki.view.seat_view), its legal actions with the
-                                        places each involves, events since N in words, a state token
-    POST /api/game/ID/act               {"seat", "token", "action"}: 409 for a stale token or not
-                                        your decision, 400 for an illegal action; nothing changes then
-    GET  /api/game/ID/replay?seat=S     the replay file, once the game is over
-    POST /api/replay                    a replay file (JSON): checked and verified -> {"replay", "steps"}
-    GET  /api/replay/ID?step=K&view=0|1|full    the position after K steps as that seat / everyone sees it
+talks JSON to the endpoints declared once in ROUTES below (method, path,
+handler, body limits, what it does; docs/play.md's table lists the same,
+tests/test_web_server.py checks it). Every other path under /api/ is a 404;
+paths outside /api/ are the static files (GET and HEAD only).
 
 A seat's key travels in the X-Azuki-Key request header only: a key in a
 query string is refused (URLs end up in logs and histories), and the log
@@ -43,6 +33,7 @@ import sys
 import threading
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import NamedTuple
 
 from .. import spec_autogen as S
 from .words import Words
@@ -58,6 +49,57 @@ MAX_REPLAY_DEPTH, MAX_REPLAY_CONTAINERS = 6, 20 * MAX_REPLAY_STEPS + 16
 UPLOAD_SLOTS = 2             # replay uploads parsed at once (each may build ~30 MB while parsed); others wait
 UPLOAD_WAIT_S = 10.0
 MAX_ACT_DEPTH, MAX_ACT_CONTAINERS = 3, 16
+
+# Body limits of a route: (bytes, JSON nesting depth, JSON objects + arrays), checked before parsing.
+ACT_BODY = (MAX_ACT_BODY, MAX_ACT_DEPTH, MAX_ACT_CONTAINERS)
+REPLAY_BODY = (MAX_REPLAY_BODY, MAX_REPLAY_DEPTH, MAX_REPLAY_CONTAINERS)
+
+
+class Route(NamedTuple):
+    """One endpoint. `path` is below /api/, "{id}" matching one path segment;
+    `handler` names a Handler method called as handler(ids, q, key, gone,
+    read_body), read_body() parsing the body within `body`'s limits (None: the
+    route takes no body); `doc` is what it answers (the only place it is said
+    in the code)."""
+    method: str
+    path: str
+    handler: str
+    body: tuple | None
+    doc: str
+
+    def match(self, method, segments):
+        """The {id} segments when this route serves (method, segments), else None."""
+        pattern = self.path.split("/")
+        if method != self.method or len(segments) != len(pattern):
+            return None
+        ids = []
+        for want, got in zip(pattern, segments):
+            if want == "{id}":
+                ids.append(got)
+            elif want != got:
+                return None
+        return ids
+
+
+ROUTES = (
+    Route("GET", "meta", "_api_meta", None,
+          "card set (names, stats, text), decks, the engine's tables (prompt kinds, statuses, keywords, phases, "
+          "action types), opponents"),
+    Route("POST", "new", "_api_new", ACT_BODY,
+          '{"mode": "bot"|"hotseat"|"remote", "decks": [d0, d1], "human_seat": 0|1, '
+          '"opponent": "random"|"greedy"|"search"|"ckpt:NAME", "sims": N} -> {"game", "keys": {seat: key}}'),
+    Route("GET", "game/{id}", "_api_game", None,
+          "?seat=S&since=N: the seat's view (azuki.view.seat_view), its legal actions with the places each "
+          "involves, events since N in words, a state token"),
+    Route("POST", "game/{id}/act", "_api_act", ACT_BODY,
+          '{"seat", "token", "action"}: 409 for a stale token or not your decision, 400 for an illegal action; '
+          "nothing changes then"),
+    Route("GET", "game/{id}/replay", "_api_game_replay", None, "?seat=S: the replay file, once the game is over"),
+    Route("POST", "replay", "_api_upload", REPLAY_BODY,
+          'a replay file (JSON): checked and verified -> {"replay", "steps"}; UPLOAD_SLOTS parsed at once'),
+    Route("GET", "replay/{id}", "_api_replay", None,
+          "?step=K&view=0|1|full: the position after K steps as that seat / everyone sees it"),
+)
 PLAY_MAX_SIMS = 5000         # the search opponent's simulations per decision, at most (the page's slider)
 IDLE_TIMEOUT_S = 30.0        # a connection silent this long (no request, a stalled body) is closed
 BACKLOG = 128                # connections waiting to be accepted
@@ -412,7 +454,6 @@ class Handler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         parts = [p for p in url.path.split("/") if p]
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query, keep_blank_values=True).items()}
-        app = self.app
         m = self.command
         key = self.headers.get(KEY_HEADER)
         gone = self._client_gone
@@ -423,37 +464,49 @@ class Handler(BaseHTTPRequestHandler):
                 if m not in ("GET", "HEAD"):
                     raise RequestError(405, "method not allowed")
                 return self._static(parts)
-            route = parts[1:]
-            if m == "GET" and route == ["meta"]:
-                return self._send(200, app.meta)
-            if m == "POST" and route == ["new"]:
-                return self._send(200, app.new_game(self._body(MAX_ACT_BODY, MAX_ACT_DEPTH, MAX_ACT_CONTAINERS),
-                                                    gone=gone))
-            if m == "GET" and len(route) == 2 and route[0] == "game":
-                return self._send(200, app.game_state(route[1], q, key=key, gone=gone))
-            if m == "POST" and len(route) == 3 and route[0] == "game" and route[2] == "act":
-                body = self._body(MAX_ACT_BODY, MAX_ACT_DEPTH, MAX_ACT_CONTAINERS)
-                return self._send(200, app.game_act(route[1], body, key=key, gone=gone))
-            if m == "GET" and len(route) == 3 and route[0] == "game" and route[2] == "replay":
-                return self._send(200, app.game_replay(route[1], q, key=key))
-            if m == "POST" and route == ["replay"]:
-                if not app.upload_slots.acquire(timeout=UPLOAD_WAIT_S):
-                    self.close_connection = True
-                    raise RequestError(503, "the server is busy with other replay uploads; try again")
-                try:
-                    body = self._body(MAX_REPLAY_BODY, MAX_REPLAY_DEPTH, MAX_REPLAY_CONTAINERS)
-                    out = app.new_replay(body)
-                    del body
-                finally:
-                    app.upload_slots.release()
-                return self._send(200, out)
-            if m == "GET" and len(route) == 2 and route[0] == "replay":
-                return self._send(200, app.replay_state(route[1], q))
+            for route in ROUTES:
+                ids = route.match(m, parts[1:])
+                if ids is not None:
+                    limits = route.body
+                    read_body = (lambda: self._body(*limits)) if limits else None
+                    return self._send(200, getattr(self, route.handler)(ids, q, key, gone, read_body))
             raise RequestError(404, f"no such endpoint: {m} {url.path[:80]}")
         except RequestError as e:
             return self._error(e.status, e.message, **e.extra)
         except Exception as e:   # a bug: say so, keep serving
             return self._error(500, f"internal error: {type(e).__name__}: {str(e)[:200]}")
+
+    # ---- the handlers of ROUTES: (ids, query, seat key, client-gone check, body reader) -> payload
+    def _api_meta(self, ids, q, key, gone, read_body):
+        return self.app.meta
+
+    def _api_new(self, ids, q, key, gone, read_body):
+        return self.app.new_game(read_body(), gone=gone)
+
+    def _api_game(self, ids, q, key, gone, read_body):
+        return self.app.game_state(ids[0], q, key=key, gone=gone)
+
+    def _api_act(self, ids, q, key, gone, read_body):
+        return self.app.game_act(ids[0], read_body(), key=key, gone=gone)
+
+    def _api_game_replay(self, ids, q, key, gone, read_body):
+        return self.app.game_replay(ids[0], q, key=key)
+
+    def _api_upload(self, ids, q, key, gone, read_body):
+        app = self.app
+        if not app.upload_slots.acquire(timeout=UPLOAD_WAIT_S):
+            self.close_connection = True
+            raise RequestError(503, "the server is busy with other replay uploads; try again")
+        try:               # parsed inside the slot: at most UPLOAD_SLOTS bodies are being built at once
+            body = read_body()
+            out = app.new_replay(body)
+            del body
+        finally:
+            app.upload_slots.release()
+        return out
+
+    def _api_replay(self, ids, q, key, gone, read_body):
+        return self.app.replay_state(ids[0], q)
 
     def _static(self, parts):
         name = "index.html" if not parts else "/".join(parts)
