@@ -102,10 +102,6 @@ class Position:
         return self.a[off + p * cap:off + p * cap + cap].tolist()
 
     @property
-    def num_cards(self):
-        return self.a[self.X.NUM_CARDS]
-
-    @property
     def cards_per_player(self):
         return self.a[self.X.CARDS_PER_PLAYER]
 
