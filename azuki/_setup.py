@@ -32,8 +32,10 @@ CARDS_PER_PLAYER = 1 + 1 + DECK_MAIN + DECK_IKZ + 1   # leader, gate, main deck,
 ZONE = {n.lower(): i for i, n in enumerate(S.ZONE)}
 STATUS = {n.lower(): i for i, n in enumerate(S.STATUS)}
 DURATION = {n.lower(): i for i, n in enumerate(S.DURATION)}
-CF_TAPPED, CF_COOLDOWN, CF_SHOCKED, CF_REVEALED = 1, 2, 4, 8   # card flags (csrc/azk_export.def: CARD_FLAGS)
-CF_EXPOSED = 32                                 # events: stealth ended (docs/rules.md §15.4)
+# card flags (the export's CARD_FLAGS): bits of AZK_CARD_FLAG (csrc/azk_enums.def, via spec_autogen)
+CF_TAPPED, CF_COOLDOWN, CF_SHOCKED, CF_REVEALED, CF_EXPOSED = (
+    1 << i for i in (S.CARD_FLAG_TAPPED, S.CARD_FLAG_COOLDOWN, S.CARD_FLAG_SHOCKED, S.CARD_FLAG_REVEALED,
+                     S.CARD_FLAG_EXPOSED))   # EXPOSED: has attacked, stealth no longer protects it (rules §15.4)
 
 TOP_KEYS = {"players", "turn", "active", "first_player", "turn_cap", "decision_cap", "decisions", "end_reason", "decks", "seed", "effects", "cards",
             # derived keys that state_dict() emits; accepted and checked or ignored

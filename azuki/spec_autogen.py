@@ -53,6 +53,24 @@ CAPS = {
     'AZK_CARDSET_HEADER_BYTES': 8,
 }
 
+ABILITY_FLAG = ('ONCE_PER_TURN', 'ALLEY_ONLY', 'GARDEN_ONLY', 'RESPONSE', 'TAP_COST', 'SACRIFICE_COST', 'IGNORES_COOLDOWN')
+ABILITY_FLAG_DOC = ('[Once/Turn], per object (rules §8)', 'works only while the source is in the alley', 'works only while the source is in the garden', 'activated / spell: response step (a) only', 'activated: TAP the source (needs no cooldown)', 'activated: the source is sacrificed first', 'TAP costs of this ability ignore cooldown')
+ABILITY_FLAG_ONCE_PER_TURN = 0
+ABILITY_FLAG_ALLEY_ONLY = 1
+ABILITY_FLAG_GARDEN_ONLY = 2
+ABILITY_FLAG_RESPONSE = 3
+ABILITY_FLAG_TAP_COST = 4
+ABILITY_FLAG_SACRIFICE_COST = 5
+ABILITY_FLAG_IGNORES_COOLDOWN = 6
+
+ABILITY_KIND = ('TRIGGERED', 'ACTIVATED', 'STATIC', 'SPELL', 'REPLACEMENT')
+ABILITY_KIND_DOC = ('runs its program when its trigger happens', 'ACTIVATE_ABILITY action: pay the costs, run the program', 'continuous: modifies stats while its condition holds', "the spell's effect: runs its program when the spell is played", 'rules §15.5: when its trigger (ON_DESTROYED or ON_DAMAGED) would happen to the source or a matching card, amount of the damage is prevented and/or its program (never asks) runs instead')
+ABILITY_KIND_TRIGGERED = 0
+ABILITY_KIND_ACTIVATED = 1
+ABILITY_KIND_STATIC = 2
+ABILITY_KIND_SPELL = 3
+ABILITY_KIND_REPLACEMENT = 4
+
 ACTION = ('NO_OP', 'PLAY_ENTITY_TO_GARDEN', 'PLAY_ENTITY_TO_ALLEY', 'PLAY_WEAPON', 'PLAY_SPELL_MAIN', 'PLAY_SPELL_RESPONSE', 'ATTACK', 'DECLARE_DEFENDER', 'PORTAL_GATE', 'ACTIVATE_ABILITY', 'END_TURN', 'MULLIGAN_KEEP', 'MULLIGAN_SHUFFLE', 'CHOOSE')
 ACTION_DOC = ('decline / pass / done (response window, optional prompts)', 'p0 hand index, p1 garden slot (slot to replace when full)', 'p0 hand index, p1 alley slot (slot to replace when full)', 'p0 hand index, p1 holder: 0 leader, 1..5 garden slot+1', 'p0 hand index; targets come as prompts', 'p0 hand index; targets come as prompts', 'p0 attacker: 0 leader, 1..5 garden slot+1; p1 target: 0 enemy leader, 1..5 enemy garden slot+1', 'p0 garden slot of the new defender', 'p0 alley slot, p1 garden slot (slot to replace when full)', 'p0 source: 0 leader, 1..5 garden, 6..10 alley; p1 activated-ability index', 'end the main phase', 'keep the opening hand', 'hand to the bottom, draw 7, shuffle', 'p0 option index of the pending prompt')
 ACTION_ARGS = ((1, 1, 'NONE', 'NONE'), ('AZK_HAND_CAP', 'AZK_ROW', 'HAND', 'GARDEN'), ('AZK_HAND_CAP', 'AZK_ROW', 'HAND', 'ALLEY'), ('AZK_HAND_CAP', '1 + AZK_ROW', 'HAND', 'HOLDER'), ('AZK_HAND_CAP', 1, 'HAND', 'NONE'), ('AZK_HAND_CAP', 1, 'HAND', 'NONE'), ('1 + AZK_ROW', '1 + AZK_ROW', 'HOLDER', 'ENEMY_HOLDER'), ('AZK_ROW', 1, 'GARDEN', 'NONE'), ('AZK_ROW', 'AZK_ROW', 'ALLEY', 'GARDEN'), ('1 + 2 * AZK_ROW', 'AZK_MAX_ACTIVATED', 'SOURCE', 'ABILITY'), (1, 1, 'NONE', 'NONE'), (1, 1, 'NONE', 'NONE'), (1, 1, 'NONE', 'NONE'), ('AZK_MAX_OPTIONS', 1, 'OPTION', 'NONE'))
@@ -82,6 +100,15 @@ ACTION_PARAM_ENEMY_HOLDER = 5
 ACTION_PARAM_SOURCE = 6
 ACTION_PARAM_ABILITY = 7
 ACTION_PARAM_OPTION = 8
+
+CARD_FLAG = ('TAPPED', 'COOLDOWN', 'SHOCKED', 'REVEALED', 'POISONED', 'EXPOSED')
+CARD_FLAG_DOC = ('tapped', 'entered the garden this turn (rules §5.5)', "skips its controller's next untap (rules §7)", 'in a hand, known to the opponent: revealed into it (rules §8.9) or returned to it from the field (azk_return_to_hand)', 'dealt damage by a poisonous card: the next state check destroys it (rules §15.4); never set at a decision point', 'has attacked since it entered: stealth no longer protects it (rules §15.4)')
+CARD_FLAG_TAPPED = 0
+CARD_FLAG_COOLDOWN = 1
+CARD_FLAG_SHOCKED = 2
+CARD_FLAG_REVEALED = 3
+CARD_FLAG_POISONED = 4
+CARD_FLAG_EXPOSED = 5
 
 CARD_TYPE = ('LEADER', 'GATE', 'ENTITY', 'WEAPON', 'SPELL', 'IKZ')
 CARD_TYPE_DOC = ('Leader: 20 health, always on the field', 'Gate: portals an alley entity into the garden', 'Entity: played to garden or alley', 'Weapon: equipped to own leader or garden entity', 'Spell: resolves, then goes to the discard pile', 'IKZ: the resource')
@@ -531,6 +558,31 @@ RESULT_WIN_P1 = 2
 RESULT_DRAW = 3
 RESULT_TRUNCATED = 4
 
+SEL_FLAG = ('NOT_SELF', 'HAS_WEAPON', 'TAPPED', 'UNTAPPED', 'ATTACHED_TO_SELF', 'IN_RESPONSE_OK')
+SEL_FLAG_DOC = ('another: not the source card', 'at least one weapon attached', 'tapped', 'untapped', 'weapons whose holder is the source', 'reserved')
+SEL_FLAG_NOT_SELF = 0
+SEL_FLAG_HAS_WEAPON = 1
+SEL_FLAG_TAPPED = 2
+SEL_FLAG_UNTAPPED = 3
+SEL_FLAG_ATTACHED_TO_SELF = 4
+SEL_FLAG_IN_RESPONSE_OK = 5
+
+SEL_SIDE = ('SELF', 'OPP')
+SEL_SIDE_DOC = ("the controller's cards", "the opponent's cards")
+SEL_SIDE_SELF = 0
+SEL_SIDE_OPP = 1
+
+SEL_ZONE = ('LEADER', 'GARDEN', 'ALLEY', 'HAND', 'DISCARD', 'WEAPON', 'LOOK', 'IKZ_AREA')
+SEL_ZONE_DOC = ('the leader', 'the garden', 'the alley', 'the hand', 'the discard pile', 'attached weapons', 'cards being looked at', 'the IKZ area')
+SEL_ZONE_LEADER = 0
+SEL_ZONE_GARDEN = 1
+SEL_ZONE_ALLEY = 2
+SEL_ZONE_HAND = 3
+SEL_ZONE_DISCARD = 4
+SEL_ZONE_WEAPON = 5
+SEL_ZONE_LOOK = 6
+SEL_ZONE_IKZ_AREA = 7
+
 STAT = ('ATTACK', 'HEALTH', 'DAMAGE', 'REMAINING', 'GP', 'COST')
 STAT_DOC = ('current attack as the rules compute it (azk_attack_of)', 'current maximum health (azk_health_of)', 'damage marked on it', 'current health minus damage', 'printed gate points', 'printed cost')
 STAT_ATTACK = 0
@@ -539,6 +591,13 @@ STAT_DAMAGE = 2
 STAT_REMAINING = 3
 STAT_GP = 4
 STAT_COST = 5
+
+STATIC_TARGET = ('SELF', 'SELECTOR', 'AURA', 'COST')
+STATIC_TARGET_DOC = ('the source card itself (for a weapon: its bonus)', 'every card matching the selector, relative to the source', "attack / health / grant / remove for every field card matching the selector (leader, garden, alley), relative to the source's controller (rules §18)", 'cost_change for every hand card matching the selector (rules §18.4)')
+STATIC_TARGET_SELF = 0
+STATIC_TARGET_SELECTOR = 1
+STATIC_TARGET_AURA = 2
+STATIC_TARGET_COST = 3
 
 STATUS = ('CHARGE', 'DEFENDER', 'INFILTRATE', 'GODMODE', 'EFFECT_IMMUNE', 'LIFESTEAL', 'POISONOUS', 'STEALTH', 'FROZEN', 'SHOCKED')
 STATUS_DOC = ('may attack during the turn it entered the garden', 'may be tapped in response step (b) to become the target', 'when it attacks, response step (b) is skipped', 'does not leave the field because of damage or card effects', 'cannot take damage from card effects', "damage it deals heals its controller's leader by the amount dealt (rules 15.4)", 'an entity it deals damage to is destroyed (rules 15.4)', "cannot be attacked or chosen by the opponent's effects until it attacks (rules 15.4)", 'abilities disabled, cannot attack, cannot be damaged', "does not untap in its controller's next untap step")

@@ -20,8 +20,10 @@ ZONE_NAMES = tuple(z.lower() for z in S.ZONE)
 DURATION_NAMES = tuple(d.lower() for d in S.DURATION)
 STATUS_NAMES = tuple(s.lower() for s in S.STATUS)
 # card record flags (csrc/azk_export.def: CARD_FLAGS)
-CF_TAPPED, CF_COOLDOWN, CF_SHOCKED, CF_REVEALED = 1, 2, 4, 8
-CF_EXPOSED = 32   # events: has attacked, stealth no longer protects it (docs/rules.md §15.4)
+# card flags (the export's CARD_FLAGS): bits of AZK_CARD_FLAG (csrc/azk_enums.def, via spec_autogen)
+CF_TAPPED, CF_COOLDOWN, CF_SHOCKED, CF_REVEALED, CF_EXPOSED = (
+    1 << i for i in (S.CARD_FLAG_TAPPED, S.CARD_FLAG_COOLDOWN, S.CARD_FLAG_SHOCKED, S.CARD_FLAG_REVEALED,
+                     S.CARD_FLAG_EXPOSED))   # EXPOSED: has attacked, stealth no longer protects it (rules §15.4)
 STATE_FORMAT = "azuki-state/1"
 
 

@@ -75,37 +75,35 @@ enum azk_duration {
 };
 #undef AZK_DURATION
 
-/* What an ability is. */
+/* What an ability is (azk_enums.def AZK_ABILITY_KIND). */
+#define AZK_ABILITY_KIND(name, doc) AZK_AB_##name,
 enum azk_ability_kind {
-    AZK_AB_TRIGGERED = 0,  /* runs `program` when `trigger` happens */
-    AZK_AB_ACTIVATED = 1,  /* ACTIVATE_ABILITY action: pay costs, run `program` */
-    AZK_AB_STATIC = 2,     /* continuous: modifies stats while `condition` holds */
-    AZK_AB_SPELL = 3,      /* the spell's effect: runs `program` when played */
-    AZK_AB_REPLACEMENT = 4, /* rules §15.5: when `trigger` (ON_DESTROYED or ON_DAMAGED) would happen to
-                             * the source (static_target SELF) or a card matching `selector`, `amount`
-                             * of the damage is prevented and/or `program` (never asks) runs instead */
+#include "azk_enums.def"
     AZK_AB_KIND_COUNT
 };
+#undef AZK_ABILITY_KIND
 
-/* Ability flags. */
+/* Ability flags (azk_enums.def AZK_ABILITY_FLAG): a bit each. */
+#define AZK_ABILITY_FLAG(name, doc) AZK_ABFI_##name,
+enum azk_ability_flag_index {
+#include "azk_enums.def"
+    AZK_ABFI_COUNT
+};
+#undef AZK_ABILITY_FLAG
+#define AZK_ABILITY_FLAG(name, doc) AZK_ABF_##name = 1u << AZK_ABFI_##name,
 enum azk_ability_flag {
-    AZK_ABF_ONCE_PER_TURN = 1u << 0,   /* [Once/Turn], per object (RULES 8) */
-    AZK_ABF_ALLEY_ONLY = 1u << 1,      /* works only while the source is in the alley */
-    AZK_ABF_GARDEN_ONLY = 1u << 2,     /* works only while the source is in the garden */
-    AZK_ABF_RESPONSE = 1u << 3,        /* activated/spell: response step (a) only */
-    AZK_ABF_TAP_COST = 1u << 4,        /* activated: TAP the source (needs no cooldown) */
-    AZK_ABF_SACRIFICE_COST = 1u << 5,  /* activated: the source is sacrificed first */
-    AZK_ABF_IGNORES_COOLDOWN = 1u << 6 /* TAP costs of this ability ignore cooldown */
+#include "azk_enums.def"
+    AZK_ABF_NONE_ = 0
 };
+#undef AZK_ABILITY_FLAG
 
-/* Where a static ability's modification applies. */
+/* Where a static ability's modification applies (azk_enums.def AZK_STATIC_TARGET). */
+#define AZK_STATIC_TARGET(name, doc) AZK_STT_##name,
 enum azk_static_target {
-    AZK_STT_SELF = 0,        /* the source card itself (for a weapon: its bonus) */
-    AZK_STT_SELECTOR = 1,    /* every card matching `selector`, relative to the source */
-    AZK_STT_AURA = 2,        /* attack / health / grant / remove for every field card matching `selector`
-                              * (leader, garden, alley), relative to the source's controller (rules §18) */
-    AZK_STT_COST = 3         /* cost_change for every hand card matching `selector` (rules §18.4) */
+#include "azk_enums.def"
+    AZK_STT_COUNT
 };
+#undef AZK_STATIC_TARGET
 
 /* One ability; fields in azk_cardset.def. */
 typedef struct azk_ability {
@@ -113,27 +111,47 @@ typedef struct azk_ability {
 #include "azk_cardset.def"
 #undef AZK_ABILITY_FIELD
 } azk_ability;
+_Static_assert(AZK_AB_KIND_COUNT <= 256 && AZK_STT_COUNT <= 256, "ability kinds and static targets fit a byte");
+_Static_assert(AZK_ABFI_COUNT <= 8 * sizeof(((azk_ability *)0)->flags), "ability flags fit azk_ability.flags");
 
-/* Selector zones (bit per zone kind, relative to the selector's side). */
+/* Selector zones, sides and flags (azk_enums.def AZK_SEL_ZONE, AZK_SEL_SIDE,
+ * AZK_SEL_FLAG): a bit each; a zone is relative to the selector's side. */
+#define AZK_SEL_ZONE(name, doc) AZK_SZI_##name,
+enum azk_sel_zone_index {
+#include "azk_enums.def"
+    AZK_SZI_COUNT
+};
+#undef AZK_SEL_ZONE
+#define AZK_SEL_ZONE(name, doc) AZK_SZ_##name = 1u << AZK_SZI_##name,
 enum azk_sel_zone {
-    AZK_SZ_LEADER = 1u << 0,
-    AZK_SZ_GARDEN = 1u << 1,
-    AZK_SZ_ALLEY = 1u << 2,
-    AZK_SZ_HAND = 1u << 3,
-    AZK_SZ_DISCARD = 1u << 4,
-    AZK_SZ_WEAPON = 1u << 5,     /* attached weapons */
-    AZK_SZ_LOOK = 1u << 6,       /* cards being looked at */
-    AZK_SZ_IKZ_AREA = 1u << 7
+#include "azk_enums.def"
+    AZK_SZ_NONE_ = 0
 };
-enum azk_sel_side { AZK_SIDE_SELF = 1, AZK_SIDE_OPP = 2, AZK_SIDE_ANY = 3 };
+#undef AZK_SEL_ZONE
+#define AZK_SEL_SIDE(name, doc) AZK_SIDEI_##name,
+enum azk_sel_side_index {
+#include "azk_enums.def"
+    AZK_SIDEI_COUNT
+};
+#undef AZK_SEL_SIDE
+#define AZK_SEL_SIDE(name, doc) AZK_SIDE_##name = 1u << AZK_SIDEI_##name,
+enum azk_sel_side {
+#include "azk_enums.def"
+    AZK_SIDE_ANY = (1u << AZK_SIDEI_COUNT) - 1 /* every side */
+};
+#undef AZK_SEL_SIDE
+#define AZK_SEL_FLAG(name, doc) AZK_SFI_##name,
+enum azk_sel_flag_index {
+#include "azk_enums.def"
+    AZK_SFI_COUNT
+};
+#undef AZK_SEL_FLAG
+#define AZK_SEL_FLAG(name, doc) AZK_SF_##name = 1u << AZK_SFI_##name,
 enum azk_sel_flag {
-    AZK_SF_NOT_SELF = 1u << 0,       /* "another": not the source card */
-    AZK_SF_HAS_WEAPON = 1u << 1,     /* at least one weapon attached */
-    AZK_SF_TAPPED = 1u << 2,
-    AZK_SF_UNTAPPED = 1u << 3,
-    AZK_SF_ATTACHED_TO_SELF = 1u << 4, /* weapons whose holder is the source */
-    AZK_SF_IN_RESPONSE_OK = 1u << 5    /* reserved */
+#include "azk_enums.def"
+    AZK_SF_NONE_ = 0
 };
+#undef AZK_SEL_FLAG
 
 /* One card selector; fields in azk_cardset.def. */
 typedef struct azk_selector {
@@ -141,6 +159,9 @@ typedef struct azk_selector {
 #include "azk_cardset.def"
 #undef AZK_SELECTOR_FIELD
 } azk_selector;
+_Static_assert(AZK_SZI_COUNT <= 8 * sizeof(((azk_selector *)0)->zones), "selector zones fit azk_selector.zones");
+_Static_assert(AZK_SIDEI_COUNT <= 8 * sizeof(((azk_selector *)0)->side), "selector sides fit azk_selector.side");
+_Static_assert(AZK_SFI_COUNT <= 8 * sizeof(((azk_selector *)0)->flags), "selector flags fit azk_selector.flags");
 
 /* Facts about one definition that the hot path would otherwise recompute by
  * walking the definition's abilities on every query. Derived from the set by

@@ -159,22 +159,24 @@ enum azk_invariant {
     X(RESPONSE_REQUESTED) X(DEFENDER_DECLARED) X(ATTACK_ENDED) X(PORTALED) \
     X(ABILITY) X(PROMPT) X(IKZ_GAINED) X(REPLACED) X(GAME_OVER) X(LOOKED) \
     X(TO_HAND) X(UNTAPPED_IKZ) X(EFFECT) X(OPTIONS_TRUNCATED) X(TRUNCATED) X(EVENTS_DROPPED) \
- X(SEARCHED) X(SHUFFLED) X(PUT_ON_DECK)
+    X(SEARCHED) X(SHUFFLED) X(PUT_ON_DECK)
 #define AZK_EV_ENUM_(name) AZK_EV_##name,
 enum azk_event_type { AZK_EVENT_LIST(AZK_EV_ENUM_) AZK_EV_COUNT };
 #undef AZK_EV_ENUM_
 
-/* Card record flags. */
-enum azk_card_flag {
-    AZK_CF_TAPPED = 1u << 0,
-    AZK_CF_COOLDOWN = 1u << 1,   /* entered the garden this turn (RULES 5.5) */
-    AZK_CF_SHOCKED = 1u << 2,    /* skips its controller's next untap (RULES 7) */
-    AZK_CF_REVEALED = 1u << 3,   /* in a hand, known to the opponent: revealed into it (RULES §8.9)
-                                    or returned to it from the field (azk_return_to_hand) */
-    AZK_CF_POISONED = 1u << 4,   /* dealt damage by a poisonous card: the next state check destroys it
-                                    (rules §15.4); never set at a decision point */
-    AZK_CF_EXPOSED = 1u << 5     /* has attacked since it entered: stealth no longer protects it (§15.4) */
+/* Card record flags (azk_enums.def AZK_CARD_FLAG): a bit each in azk_card.flags. */
+#define AZK_CARD_FLAG(name, doc) AZK_CFI_##name,
+enum azk_card_flag_index {
+#include "azk_enums.def"
+    AZK_CFI_COUNT
 };
+#undef AZK_CARD_FLAG
+#define AZK_CARD_FLAG(name, doc) AZK_CF_##name = 1u << AZK_CFI_##name,
+enum azk_card_flag {
+#include "azk_enums.def"
+    AZK_CF_NONE_ = 0
+};
+#undef AZK_CARD_FLAG
 
 /* One physical card. */
 typedef struct azk_card {
@@ -192,6 +194,7 @@ typedef struct azk_card {
     int16_t damage;       /* damage marked on it */
     uint16_t incarnation; /* new value on every zone change (RULES 2.1) */
 } azk_card;
+_Static_assert(AZK_CFI_COUNT <= 8 * sizeof(((azk_card *)0)->flags), "card flags fit azk_card.flags");
 
 typedef struct azk_player {
     uint8_t deck[AZK_DECK_CAP];        /* deck[deck_n-1] is the top */

@@ -71,23 +71,44 @@ KEYWORDS = _family("AZK_KEYWORD")   # aura grant / remove
 ALL_KEYWORDS = "all_keywords"
 ALL_KEYWORD_BITS = sum(1 << STATUSES[k] for k in KEYWORDS)
 assert all(STATUSES[k] == i for k, i in KEYWORDS.items()), "statuses start with the keywords"
-STT_SELF, STT_SELECTOR, STT_AURA, STT_COST = 0, 1, 2, 3   # enum azk_static_target (csrc/cardset.h)
+_STT = _family("AZK_STATIC_TARGET")         # enum azk_static_target (csrc/cardset.h, from the .def)
+STT_SELF, STT_SELECTOR, STT_AURA, STT_COST = _STT["SELF"], _STT["SELECTOR"], _STT["AURA"], _STT["COST"]
 AURA_ZONES = ("leader", "garden", "alley")   # the places an aura changes (rules §18.1)
 
-ABILITY_KINDS = {"triggered": 0, "activated": 1, "static": 2, "spell": 3, "replacement": 4}
+# JSON "kind": the lower-case names of AZK_ABILITY_KIND (csrc/azk_enums.def)
+ABILITY_KINDS = {name.lower(): v for name, v in _family("AZK_ABILITY_KIND").items()}
 # events (docs/rules.md §15.5): the events a replacement ability can replace (enum azk_trigger)
 REPLACE_EVENTS = {"destroyed": "ON_DESTROYED", "damaged": "ON_DAMAGED"}
 # triggers that fire on the card after it left the field (it runs from the discard pile)
 LEAVE_TRIGGERS = ("on_destroyed", "on_discarded")
-FLAG_ONCE, FLAG_ALLEY, FLAG_GARDEN, FLAG_RESPONSE, FLAG_TAP, FLAG_SACRIFICE, FLAG_NO_COOLDOWN = (1 << i for i in range(7))
-ZONE_BITS = {"leader": 1, "garden": 2, "alley": 4, "hand": 8, "discard": 16, "weapon": 32, "looked": 64, "ikz_area": 128}
+
+
+def _bits(name):
+    """A bit family of csrc/azk_enums.def: C name -> 1 << its index."""
+    return {entry: 1 << i for entry, i in _family(name).items()}
+
+
+_ABF = _bits("AZK_ABILITY_FLAG")
+FLAG_ONCE, FLAG_ALLEY, FLAG_GARDEN, FLAG_RESPONSE, FLAG_TAP, FLAG_SACRIFICE, FLAG_NO_COOLDOWN = (
+    _ABF[n] for n in ("ONCE_PER_TURN", "ALLEY_ONLY", "GARDEN_ONLY", "RESPONSE", "TAP_COST", "SACRIFICE_COST",
+                      "IGNORES_COOLDOWN"))
+# The JSON words of the selector vocabularies -> their C names (bits from csrc/azk_enums.def).
+# tests/test_def_families.py: every C name is named here (or listed as unused) and C agrees.
+ZONE_WORDS = {"leader": "LEADER", "garden": "GARDEN", "alley": "ALLEY", "hand": "HAND", "discard": "DISCARD",
+              "weapon": "WEAPON", "looked": "LOOK", "ikz_area": "IKZ_AREA"}
+SIDE_WORDS = {"self": ("SELF",), "opponent": ("OPP",), "any": ("SELF", "OPP")}
+SEL_FLAG_WORDS = {"another": "NOT_SELF", "has_weapon": "HAS_WEAPON", "tapped": "TAPPED", "untapped": "UNTAPPED",
+                  "attached_to_self": "ATTACHED_TO_SELF"}
+SEL_FLAGS_UNUSED = ("IN_RESPONSE_OK",)      # reserved in C, no JSON word
+_SZ, _SIDE, _SF = _bits("AZK_SEL_ZONE"), _bits("AZK_SEL_SIDE"), _bits("AZK_SEL_FLAG")
+ZONE_BITS = {w: _SZ[c] for w, c in ZONE_WORDS.items()}
 # Most cards one player can have in each selector zone (RULES §2; a weapon
 # zone and the discard pile can hold the whole 50-card main deck).
 ZONE_MAX = {"leader": 1, "garden": CAPS["AZK_ROW"], "alley": CAPS["AZK_ROW"], "hand": CAPS["AZK_HAND_CAP"],
             "discard": CAPS["AZK_DISCARD_CAP"], "weapon": CAPS["AZK_WEAPON_CAP"], "looked": LOOK_CAP,
             "ikz_area": IKZ_AREA_CAP}
-SIDES = {"self": 1, "opponent": 2, "any": 3}
-SEL_FLAGS = {"another": 1, "has_weapon": 2, "tapped": 4, "untapped": 8, "attached_to_self": 16}
+SIDES = {w: sum(_SIDE[c] for c in cs) for w, cs in SIDE_WORDS.items()}
+SEL_FLAGS = {w: _SF[c] for w, c in SEL_FLAG_WORDS.items()}
 PLACES = {"garden": 1, "alley": 2, "either": 3}
 REF_NAMES = {
     "self": "SELF", "holder": "HOLDER", "subject": "SUBJECT", "own_leader": "OWN_LEADER",
