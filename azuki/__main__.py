@@ -151,13 +151,21 @@ def cmd_simulate(args) -> int:
         raise ValueError(f"--seed: games use seeds {args.seed}..{args.seed + args.games - 1}, "
                          f"past the largest seed {SEED_MAX}")
     _check_decks(args.decks, args.cards)
-    from ._core import simulate
+    from ._core import CardSet, simulate
 
     chunk = max(100, min(5000, args.games // 50 or 100))
     show = _progress_bar(not args.quiet and args.games >= 2000 and sys.stderr.isatty() or args.progress)
+    pbots = None
+    if args.players:                  # policy-bot specs: the weights loaded and checked once, played in C
+        from .bots import parse_pbot_spec
+        from .policy_np import cpolicy_for
+        specs = [parse_pbot_spec(p) for p in args.players]
+        if any(specs):
+            cs = CardSet.default() if args.cards is None else CardSet.from_json(args.cards)
+            pbots = [None if sp is None else (cpolicy_for(sp[1], cs), sp[0], sp[2]) for sp in specs]
     r = simulate(args.games, seed=args.seed, decks=tuple(args.decks), cards=args.cards,
                  turn_cap=args.turn_cap, decision_cap=args.decision_cap, progress=show, chunk=chunk,
-                 players=tuple(args.players) if args.players else None)
+                 players=tuple(args.players) if args.players else None, pbots=pbots)
     if args.json:
         print(json.dumps(r, indent=1))
         return 0 if r["errors"] == 0 else 1
@@ -382,9 +390,9 @@ def build_parser() -> Parser:
     s.add_argument("--progress", action="store_true", help="always show the progress bar")
     s.add_argument("--quiet", action="store_true",
                    help="never show the progress bar (otherwise shown for 2,000+ games on a terminal)")
-    s.add_argument("--players", nargs=2, type=_bot_name, default=None, metavar=("BOT0", "BOT1"),
-                   help="built-in bots (random, greedy, search; docs/bots.md) playing DECK0 and DECK1 "
-                        "(default: uniform-random legal players)")
+    s.add_argument("--players", nargs=2, type=_arena_player, default=None, metavar=("BOT0", "BOT1"),
+                   help="bots playing DECK0 and DECK1: built-in (random, greedy, search) or policy bots "
+                        "(policy:PATH, psearch:PATH[:k=v,...]; docs/bots.md) (default: uniform-random legal players)")
     s.set_defaults(fn=cmd_simulate)
     a = sub.add_parser("arena", help="bot against bot, balanced, with confidence intervals", description=ARENA_DOC)
     a.add_argument("--players", nargs=2, type=_arena_player, required=True, metavar=("BOT_A", "BOT_B"),

@@ -1105,7 +1105,7 @@ SIM_SIGNAL_GAMES = 64
 
 
 def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, progress=None, chunk=500,
-             decision_cap=10000, players=None):
+             decision_cap=10000, players=None, pbots=None):
     """Play `games` games between two uniform-random legal players. Game i uses
     engine seed `seed + i` (mod 2**64); the players draw from a separate pcg32
     stream. Returns a dict of results; `progress(done, games)` is called after
@@ -1118,14 +1118,41 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
     players[k] plays decks[k] (a "side"); sides alternate seats like the
     decks, and side k's bot draws from its own stream seeded with
     azuki.bot_seed_for(seed, k). The result then also has `players` and
-    `wins_by_side`. Played in C without the GIL."""
+    `wins_by_side`. Played in C without the GIL. `pbots`: None, or per side
+    None or a policy bot (CPolicy, kind, settings) (pbot_act) that plays that
+    side instead; its players entry is then only the label (e.g. the spec).
+    """
     cdef int kinds[2]
     cdef uint64_t brng[4]
     cdef uint64_t seat_rng[4]
     cdef int seat_kinds[2]
     cdef bint use_bots = players is not None
+    cdef bint any_pbot = False
+    cdef azk_pbot_params sbp[2]
+    cdef const azk_policy *sbpol[2]
+    cdef void *sbw[2]
+    cdef size_t sbwl[2]
+    cdef int q2, act2, side
+    sbw[0] = sbw[1] = NULL
+    labels = None
     if use_bots:
-        pk = _bot_kinds(players)
+        pb = list(pbots) if pbots is not None else [None, None]
+        if isinstance(players, str) or not hasattr(players, "__len__") or len(players) != 2 or len(pb) != 2:
+            raise ValueError(f"players must be two bot names, got {excerpt(players)}")
+        pk = [0, 0]
+        for sk in range(2):
+            if pb[sk] is None:
+                pk[sk] = bot_kind(players[sk])
+                continue
+            pol, pkind, psettings = pb[sk]
+            if not isinstance(pol, CPolicy):
+                raise TypeError(f"simulate: a policy bot needs a CPolicy, got {type(pol).__name__}")
+            sbp[sk] = _pbot_params(pkind, psettings)
+            sbpol[sk] = (<CPolicy>pol).p
+            sbwl[sk] = azk_pbot_work_size(sbpol[sk], &sbp[sk])
+            pk[sk] = -1 - sk
+            any_pbot = True
+        labels = (str(players[0]), str(players[1]))
         kinds[0] = pk[0]
         kinds[1] = pk[1]
         azk_bot_seed(&brng[0], bot_seed_for(seed, 0))
@@ -1162,6 +1189,15 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
     memset(by_deck, 0, sizeof(by_deck))
     memset(results, 0, sizeof(results))
     next_report = min(ngames, chunk_)
+    if any_pbot:
+        for k in range(2):
+            if kinds[k] < 0:
+                sbw[k] = PyMem_Malloc(sbwl[k])
+                if sbw[k] == NULL:
+                    PyMem_Free(sbw[0])
+                    PyMem_Free(g)
+                    PyMem_Free(legal)
+                    raise MemoryError()
     t0 = time.perf_counter()
     try:
         while start < ngames:
@@ -1177,7 +1213,22 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
                             seat_kinds[k] = kinds[k ^ swap]
                             seat_rng[2 * k] = brng[2 * (k ^ swap)]
                             seat_rng[2 * k + 1] = brng[2 * (k ^ swap) + 1]
-                        n = azk_bot_play_game(g, cs.cs, seat_kinds, seat_rng)
+                        if not any_pbot:
+                            n = azk_bot_play_game(g, cs.cs, seat_kinds, seat_rng)
+                        else:   # a policy bot plays a side: the decisions one by one
+                            n = 0
+                            while not azk_is_terminal(g):
+                                q2 = azk_current_player(g)
+                                if seat_kinds[q2] < 0:
+                                    side = -1 - seat_kinds[q2]
+                                    act2 = azk_pbot_act(g, cs.cs, sbpol[side], &sbp[side], &seat_rng[2 * q2],
+                                                        sbw[side], sbwl[side])
+                                else:
+                                    act2 = azk_bot_act(g, cs.cs, seat_kinds[q2], &seat_rng[2 * q2])
+                                if act2 < 0 or azk_step(g, cs.cs, act2) != AZK_OK:
+                                    n = -1
+                                    break
+                                n += 1
                         for k in range(2):
                             brng[2 * (k ^ swap)] = seat_rng[2 * k]
                             brng[2 * (k ^ swap) + 1] = seat_rng[2 * k + 1]
@@ -1214,11 +1265,13 @@ def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, 
     finally:
         PyMem_Free(g)
         PyMem_Free(legal)
+        PyMem_Free(sbw[0])
+        PyMem_Free(sbw[1])
     dt = time.perf_counter() - t0
     games = ngames
     extra = {}
     if use_bots:
-        extra = {"players": (BOT_KINDS[kinds[0]], BOT_KINDS[kinds[1]]), "wins_by_side": [by_deck[0], by_deck[1]]}
+        extra = {"players": labels, "wins_by_side": [by_deck[0], by_deck[1]]}
     return extra | {"games": games, "decks": (cs.decks[d0], cs.decks[d1]),
             "wins_by_deck": {cs.decks[d0]: by_deck[0], cs.decks[d1]: by_deck[1]} if d0 != d1 else None,
             "wins_by_seat": [by_seat[0], by_seat[1]], "wins_first_player": first_wins,

@@ -154,3 +154,18 @@ def test_cli_arena_policy_bot_errors_are_one_line():
         p = subprocess.run([sys.executable, "-m", "azuki", "arena", "--players", player, "greedy", "--games", "2"],
                            capture_output=True, text=True)
         assert p.returncode != 0 and msg in p.stderr and "Traceback" not in p.stderr
+
+
+def test_simulate_accepts_policy_bots():
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-m", "azuki", "simulate", "--games", "4", "--players", "policy:reference",
+                        "greedy", "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    import json
+    r = json.loads(p.stdout)
+    assert r["players"] == ["policy:reference", "greedy"] and r["errors"] == 0
+    assert sum(r["wins_by_side"]) + r["draws"] + r["truncated"] == 4
+    q = subprocess.run([sys.executable, "-m", "azuki", "simulate", "--games", "2", "--players", "psearch:/no.azkw",
+                        "greedy"], capture_output=True, text=True)
+    assert q.returncode != 0 and "no such file" in q.stderr and "Traceback" not in q.stderr
