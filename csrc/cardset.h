@@ -159,6 +159,18 @@ typedef struct azk_selector {
 #include "azk_cardset.def"
 #undef AZK_SELECTOR_FIELD
 } azk_selector;
+
+/* The rows of a PLACE operand (azk_enums.def AZK_PLACE_ROW): bit z names
+ * row z; AZK_PLACE_ANY every row (the verifier's bound). */
+#define AZK_PLACE_ROW(name, doc) AZK_PRI_##name,
+enum azk_place_row {
+#include "azk_enums.def"
+    AZK_PRI_COUNT
+};
+#undef AZK_PLACE_ROW
+#define AZK_PLACE_ANY ((1 << AZK_PRI_COUNT) - 1)
+_Static_assert(AZK_PRI_GARDEN == 0 && AZK_PRI_ALLEY == 1 && AZK_PRI_COUNT == 2,
+               "PLACE bit z is row z (garden 0, alley 1): the VM's slot codes are z * 8 + slot");
 _Static_assert(AZK_SZI_COUNT <= 8 * sizeof(((azk_selector *)0)->zones), "selector zones fit azk_selector.zones");
 _Static_assert(AZK_SIDEI_COUNT <= 8 * sizeof(((azk_selector *)0)->side), "selector sides fit azk_selector.side");
 _Static_assert(AZK_SFI_COUNT <= 8 * sizeof(((azk_selector *)0)->flags), "selector flags fit azk_selector.flags");

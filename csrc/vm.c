@@ -197,9 +197,9 @@ static int placement_options(const azk_game *g, const azk_cardset *cs, int c, in
     }
     if (d->card_type != AZK_CT_ENTITY) return 0;
     *kind = AZK_PK_SLOT;
-    for (int z = 0; z < 2; z++) {
+    for (int z = 0; z < AZK_PRI_COUNT; z++) {
         if (!(where & (1 << z))) continue;
-        const uint8_t *row = z == 0 ? pl->garden : pl->alley;
+        const uint8_t *row = z == AZK_PRI_GARDEN ? pl->garden : pl->alley;
         int full = 1;
         for (int s = 0; s < AZK_ROW; s++) full &= row[s] != AZK_NONE;
         for (int s = 0; s < AZK_ROW; s++)
@@ -271,13 +271,13 @@ static void pop_frame(azk_game *g) {
 }
 
 /* Empty slot codes (garden s, alley 8 + s) of player p's rows named by
- * `where` (1 garden, 2 alley, 3 either): where MOVE may put an entity. */
+ * `where` (PLACE: bit AZK_PRI_GARDEN, AZK_PRI_ALLEY): where MOVE may put an entity. */
 static int empty_slots(const azk_game *g, int p, int where, uint8_t *opts) {
     const azk_player *pl = &g->pl[p];
     int n = 0;
-    for (int z = 0; z < 2; z++) {
+    for (int z = 0; z < AZK_PRI_COUNT; z++) {
         if (!(where & (1 << z))) continue;
-        const uint8_t *row = z == 0 ? pl->garden : pl->alley;
+        const uint8_t *row = z == AZK_PRI_GARDEN ? pl->garden : pl->alley;
         for (int s = 0; s < AZK_ROW; s++)
             if (row[s] == AZK_NONE) opts[n++] = (uint8_t)(z * 8 + s);
     }
@@ -797,7 +797,7 @@ static int kind_ok(const azk_cardset *cs, uint8_t kind, const uint8_t *a) {
     }
     case AZK_OPK_I8: return 1;
     case AZK_OPK_FLAG: return a[0] <= 1;
-    case AZK_OPK_PLACE: return a[0] >= 1 && a[0] <= 3;
+    case AZK_OPK_PLACE: return a[0] >= 1 && a[0] <= AZK_PLACE_ANY;
     case AZK_OPK_OFF: return 1;
     case AZK_OPK_TRIG: return (a[0] & ((1 << AZK_TRIG_NTH_SHIFT) - 1)) <= AZK_TRIG_COUNT + 1 &&
                               (a[0] >> AZK_TRIG_NTH_SHIFT) < AZK_MAX_CARD_ABILITIES;

@@ -1,5 +1,6 @@
 """One source per fact (issue 31, item 1): the card-set record vocabularies
-(ability kinds and flags, static targets, selector zones / sides / flags) and
+(ability kinds and flags, static targets, selector zones / sides / flags, the
+rows of a PLACE operand) and
 the card flags are declared once, in csrc/azk_enums.def; the C enums
 (cardset.h, game.h) and the Python constants (azuki.spec_autogen, and from it
 azuki.convert.abilities, azuki.state, azuki._setup) are generated from it.
@@ -28,6 +29,7 @@ FAMILIES = {
     "SEL_SIDE": ("AZK_SIDE_", True),
     "SEL_FLAG": ("AZK_SF_", True),
     "CARD_FLAG": ("AZK_CF_", True),
+    "PLACE_ROW": ("AZK_PRI_", False),
 }
 
 
@@ -36,7 +38,8 @@ def c_values(tmp_path_factory):
     """{C enum name: value} as the C headers compile them."""
     if shutil.which("gcc") is None:
         pytest.skip("needs gcc")
-    names = [prefix + n for fam, (prefix, _) in FAMILIES.items() for n in getattr(S, fam)] + ["AZK_SIDE_ANY"]
+    names = [prefix + n for fam, (prefix, _) in FAMILIES.items() for n in getattr(S, fam)] + ["AZK_SIDE_ANY",
+                                                                                             "AZK_PLACE_ANY"]
     src = '#include <stdio.h>\n#include "game.h"\nint main(void) {\n'
     src += "".join(f'    printf("{n} %ld\\n", (long){n});\n' for n in names) + "    return 0;\n}\n"
     d = tmp_path_factory.mktemp("fam")
@@ -87,6 +90,12 @@ def test_selector_zones_sides_flags(c_values):
     assert c_values["AZK_SIDE_ANY"] == c_values["AZK_SIDE_SELF"] | c_values["AZK_SIDE_OPP"]
 
 
+def test_place_operands(c_values):
+    """PLACE (PLAY_FREE, MOVE "to"): bit z names row z, as the VM reads it."""
+    assert A.PLACES == {"garden": 1 << c_values["AZK_PRI_GARDEN"], "alley": 1 << c_values["AZK_PRI_ALLEY"],
+                        "either": c_values["AZK_PLACE_ANY"]}
+
+
 @pytest.mark.parametrize("mod", [state, _setup], ids=["state", "_setup"])
 def test_card_flags(c_values, mod):
     for n in ("TAPPED", "COOLDOWN", "SHOCKED", "REVEALED", "EXPOSED"):
@@ -99,6 +108,7 @@ def test_no_hand_copy_came_back():
                           ("azuki/convert/abilities.py", '{"leader": 1, "garden": 2'),
                           ("azuki/convert/abilities.py", '{"another": 1'),
                           ("azuki/convert/abilities.py", "= 0, 1, 2, 3"),
+                          ("azuki/convert/abilities.py", '{"garden": 1, "alley": 2'),
                           ("azuki/state.py", "= 1, 2, 4, 8"), ("azuki/_setup.py", "= 1, 2, 4, 8"),
                           ("csrc/cardset.h", "AZK_AB_TRIGGERED = 0"), ("csrc/cardset.h", "AZK_SZ_LEADER = 1u"),
                           ("csrc/game.h", "AZK_CF_TAPPED = 1u")):

@@ -109,7 +109,8 @@ ZONE_MAX = {"leader": 1, "garden": CAPS["AZK_ROW"], "alley": CAPS["AZK_ROW"], "h
             "ikz_area": IKZ_AREA_CAP}
 SIDES = {w: sum(_SIDE[c] for c in cs) for w, cs in SIDE_WORDS.items()}
 SEL_FLAGS = {w: _SF[c] for w, c in SEL_FLAG_WORDS.items()}
-PLACES = {"garden": 1, "alley": 2, "either": 3}
+_ROW = _bits("AZK_PLACE_ROW")               # PLACE operands (PLAY_FREE, MOVE): a bit per row
+PLACES = {"garden": _ROW["GARDEN"], "alley": _ROW["ALLEY"], "either": _ROW["GARDEN"] | _ROW["ALLEY"]}
 REF_NAMES = {
     "self": "SELF", "holder": "HOLDER", "subject": "SUBJECT", "own_leader": "OWN_LEADER",
     "opponent_leader": "OPP_LEADER", "attacker": "ATTACKER", "target_of_attack": "TARGET",
