@@ -188,6 +188,11 @@ int azk_count_untapped_ikz(const azk_game *g, int p) {
     return n;
 }
 
+/* ---------------------------------------------------------------------------
+ * The derived hints' definitions (game.h: occ, act_src, aura_src / cost_src,
+ * listen), computed by walking the game: the hints are rebuilt from these
+ * and the invariant checker compares them.
+ * ------------------------------------------------------------------------- */
 unsigned azk_count_occ(const azk_game *g, int p) {
     unsigned m = 1u; /* the leader */
     for (int s = 0; s < AZK_ROW; s++) {
