@@ -667,7 +667,8 @@ AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) 
                 if (d->card_type == AZK_CT_WEAPON) {
                     if (azk_holder_code_card(g, g->cards[c].owner, v) != AZK_NONE) azk_play_card(g, cs, c, 0, v);
                 }
-                else azk_play_card(g, cs, c, v >= 8 ? AZK_Z_ALLEY : AZK_Z_GARDEN, v & 7);
+                else if (d->card_type == AZK_CT_ENTITY) /* only entities and weapons have places (placement_options) */
+                    azk_play_card(g, cs, c, v >= 8 ? AZK_Z_ALLEY : AZK_Z_GARDEN, v & 7);
                 break;
             }
             int n = placement_options(g, cs, c, a[1], opts, &kind);
