@@ -69,6 +69,7 @@ def test_every_core_source_has_one_layer():
         assert len(why) > 40, f"AZK_UPCALL {a} -> {b} {f}: give the reason"
 
 
+@pytest.mark.slow    # compiles the core (a few seconds): make quick-test skips it, make test runs it
 @pytest.mark.parametrize("flags", ["-DNDEBUG", "-DAZK_DEBUG"])
 def test_no_unlisted_upward_call(tmp_path, flags):
     files, upcalls = read_layers()

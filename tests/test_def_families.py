@@ -56,16 +56,19 @@ def expected(fam):
     return {prefix + n: (1 << i if bits else i) for i, n in enumerate(getattr(S, fam))}
 
 
+@pytest.mark.slow    # the tests that read c_values build a C program: make quick-test skips them
 @pytest.mark.parametrize("fam", sorted(FAMILIES))
 def test_c_enums_are_the_def(c_values, fam):
     want = expected(fam)
     assert {k: c_values[k] for k in want} == want
 
 
+@pytest.mark.slow
 def test_ability_kinds(c_values):
     assert A.ABILITY_KINDS == {n.lower(): c_values["AZK_AB_" + n] for n in S.ABILITY_KIND}
 
 
+@pytest.mark.slow
 def test_ability_flags(c_values):
     py = {"ONCE_PER_TURN": A.FLAG_ONCE, "ALLEY_ONLY": A.FLAG_ALLEY, "GARDEN_ONLY": A.FLAG_GARDEN,
           "RESPONSE": A.FLAG_RESPONSE, "TAP_COST": A.FLAG_TAP, "SACRIFICE_COST": A.FLAG_SACRIFICE,
@@ -74,12 +77,14 @@ def test_ability_flags(c_values):
     assert py == {n: c_values["AZK_ABF_" + n] for n in S.ABILITY_FLAG}
 
 
+@pytest.mark.slow
 def test_static_targets(c_values):
     py = {"SELF": A.STT_SELF, "SELECTOR": A.STT_SELECTOR, "AURA": A.STT_AURA, "COST": A.STT_COST}
     assert set(py) == set(S.STATIC_TARGET)
     assert py == {n: c_values["AZK_STT_" + n] for n in S.STATIC_TARGET}
 
 
+@pytest.mark.slow
 def test_selector_zones_sides_flags(c_values):
     assert set(A.ZONE_WORDS.values()) == set(S.SEL_ZONE), "a selector zone without its JSON word (or the reverse)"
     assert A.ZONE_BITS == {w: c_values["AZK_SZ_" + c] for w, c in A.ZONE_WORDS.items()}
@@ -90,12 +95,14 @@ def test_selector_zones_sides_flags(c_values):
     assert c_values["AZK_SIDE_ANY"] == c_values["AZK_SIDE_SELF"] | c_values["AZK_SIDE_OPP"]
 
 
+@pytest.mark.slow
 def test_place_operands(c_values):
     """PLACE (PLAY_FREE, MOVE "to"): bit z names row z, as the VM reads it."""
     assert A.PLACES == {"garden": 1 << c_values["AZK_PRI_GARDEN"], "alley": 1 << c_values["AZK_PRI_ALLEY"],
                         "either": c_values["AZK_PLACE_ANY"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mod", [state, _setup], ids=["state", "_setup"])
 def test_card_flags(c_values, mod):
     for n in ("TAPPED", "COOLDOWN", "SHOCKED", "REVEALED", "EXPOSED"):
