@@ -131,25 +131,26 @@ class _ObsIndex(nn.Module):
                     src = np.concatenate([v[op][0] for op in FEATURE_OPS] + [t[f"{k}_id"][:, None]], axis=1)
                     self.register_buffer(f"{k}_src", torch.as_tensor(src.astype(np.int64)), persistent=False)
 
-    def onehot(self, u, name):
+    def onehot(self, u, name):      # u: a _Cols
         """The one-hot features of block `name` as row indices [B, R, F_oh] into that block's
         one-hot columns (base of the field + value; the width, a zero row, for a value out of
         range), or None: azuki.policy_np._features expands the same columns."""
         if name not in self.onehot_width:
             return None
         col = getattr(self, f"{name}_oh_col")
-        v = torch.index_select(u, 1, col.reshape(-1)).reshape((u.shape[0],) + tuple(col.shape))
+        v = _gather(u, col)
         n, base = getattr(self, f"{name}_oh_n"), getattr(self, f"{name}_oh_base")
         return torch.where(v < n, base + v.long(), torch.full_like(base, self.onehot_width[name]))
 
-    def features(self, u, s, name):
+    def features(self, u, name):    # u: a _Cols
         """float32 [B, R, F] features of block `name` (azuki.policy_np._features), the one-hot
         ones left out (onehot)."""
         parts = []
-        b = u.shape[0]
         for op in self.blocks[name]:
             col, k = getattr(self, f"{name}_{op}_col"), getattr(self, f"{name}_{op}_k")
-            v = torch.index_select(s if op == "SNUM" else u, 1, col.reshape(-1)).reshape((b,) + tuple(col.shape))
+            v = _gather(u, col)
+            if op == "SNUM":
+                v = v.view(torch.int8)
             if op in ("NUM", "SNUM"):
                 parts.append(v.float() * k)
             elif op == "EQ":
@@ -159,6 +160,20 @@ class _ObsIndex(nn.Module):
             else:
                 parts.append(((v >> k) & 1).float())
         return torch.cat(parts, dim=-1)
+
+
+class _Cols:
+    """A uint8 batch [B, L] with its columns gathered as rows: `_gather(u, cols)` = u[:, cols]
+    ([B, *cols.shape]). torch's index_select along dim 1 gathers byte by byte; one transpose per
+    batch, then whole-row copies, takes about half its time (the same bytes)."""
+
+    def __init__(self, u):
+        self.u, self.ut = u, u.t().contiguous()
+
+
+def _gather(c, cols):
+    b = c.u.shape[0]
+    return torch.index_select(c.ut, 0, cols.reshape(-1)).t().reshape((b,) + tuple(cols.shape))
 
 
 def _row0(x):
@@ -177,25 +192,25 @@ def obs_inputs(ix, obs, flat=False):
         raise ValueError(f"observations are uint8 with at least OBS_LEN = {OBS_LEN} entries on the last axis, "
                          f"got dtype {obs.dtype} shape {tuple(obs.shape)}")
     u = obs.reshape(-1, obs.shape[-1])
-    s = u.view(torch.int8)
+    c = _Cols(u)
     if flat:
-        return dict(flat=ix.features(u, s, "flat")[:, 0], mask=mask_from_obs(u))
+        return dict(flat=ix.features(c, "flat")[:, 0], mask=mask_from_obs(u))
     b, nc = u.shape[0], ix.n_cards
-    idx = ix.list_bag * nc + torch.index_select(u, 1, ix.list_cols).long()
+    idx = ix.list_bag * nc + _gather(c, ix.list_cols).long()
     counts = torch.zeros(b, ix.n_bags * nc, device=u.device).scatter_add_(
         1, idx, torch.ones(idx.shape, device=u.device)).reshape(b, ix.n_bags, nc)
     counts[..., 0] = 0.0
     def ids(cols):
-        return torch.index_select(u, 1, cols).long()
+        return _gather(c, cols).long()
 
     def used(name):     # bool [B, S]: the slot has a nonzero byte (else it reads as the all-zero observation's)
         src = getattr(ix, f"{name}_src")
-        return torch.index_select(u, 1, src.reshape(-1)).reshape(b, *src.shape).amax(dim=-1) > 0
+        return _gather(c, src).amax(dim=-1) > 0
 
-    return dict(place_x=ix.features(u, s, "place"), place_oh=ix.onehot(u, "place"), place_id=ids(ix.place_id),
-                hand_x=ix.features(u, s, "hand"), hand_oh=ix.onehot(u, "hand"), hand_id=ids(ix.hand_id),
-                opt_x=ix.features(u, s, "opt"), opt_oh=ix.onehot(u, "opt"), opt_id=ids(ix.opt_id), bags=counts,
-                glob_x=ix.features(u, s, "glob")[:, 0], glob_oh=_row0(ix.onehot(u, "glob")), glob_id=ids(ix.glob_id),
+    return dict(place_x=ix.features(c, "place"), place_oh=ix.onehot(c, "place"), place_id=ids(ix.place_id),
+                hand_x=ix.features(c, "hand"), hand_oh=ix.onehot(c, "hand"), hand_id=ids(ix.hand_id),
+                opt_x=ix.features(c, "opt"), opt_oh=ix.onehot(c, "opt"), opt_id=ids(ix.opt_id), bags=counts,
+                glob_x=ix.features(c, "glob")[:, 0], glob_oh=_row0(ix.onehot(c, "glob")), glob_id=ids(ix.glob_id),
                 mask=mask_from_obs(u), place_used=used("place"), hand_used=used("hand"), opt_used=used("opt"))
 
 
