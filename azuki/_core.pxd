@@ -232,6 +232,9 @@ cdef extern from "azuki.h" nogil:
     size_t azk_pbot_work_size(const azk_policy *pol, const azk_pbot_params *p)
     int azk_pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *p,
                      uint64_t *rng, void *work, size_t work_len)
+    size_t azk_vec_pbot_work_size(const azk_vec *v, const azk_policy *p, const azk_pbot_params *pp)
+    azk_status azk_vec_pbot_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p,
+                                     const azk_pbot_params *pp, int32_t *opp_actions, void *work, size_t work_len)
 
 cdef extern from "rng.h" nogil:
     ctypedef struct azk_rng:

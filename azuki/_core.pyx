@@ -2224,6 +2224,46 @@ cdef class VecGame:
         finally:
             self._leave()
 
+    def pbot_opponent_actions(self, policy, kind, settings=None):
+        """mode="policy": policy bot `kind` ("policy" / "psearch", settings as
+        pbot_defaults) playing the C policy `policy` (a CPolicy): its answers
+        for the pending games (int32 [n], 0 where not pending), each from its
+        game's own bot stream (as bot_opponent_actions); pass them to
+        step_opponent. In C, on the vector's threads, without the GIL, in a
+        workspace this VecGame holds (nothing allocated per decision)."""
+        cdef int32_t[::1] ov
+        cdef azk_status st
+        cdef azk_pbot_params pp
+        cdef CPolicy cp
+        cdef void *wp
+        cdef size_t wl, wn
+        if not isinstance(policy, CPolicy):
+            raise TypeError(f"pbot_opponent_actions takes a CPolicy, got {type(policy).__name__}")
+        cp = policy
+        pp = _pbot_params(kind, settings)
+        self._enter("pbot_opponent_actions")
+        try:
+            self._ck()
+            if self.mode != "policy":
+                raise RuntimeError(f"pbot_opponent_actions is for mode='policy' (this VecGame is "
+                                   f"mode={self.mode!r})")
+            wl = azk_vec_pbot_work_size(self.v, cp.p, &pp)
+            if self._pwork is None or self._pwork.shape[0] < wl:
+                self._pwork = np.empty(wl, dtype=np.uint8)
+            wp = <void *>_ptr(self._pwork)
+            wn = self._pwork.shape[0]
+            out = np.zeros(self.n, dtype=np.int32)
+            ov = out
+            with nogil:
+                st = azk_vec_pbot_opponent(self.v, self.cards.cs, cp.p, &pp, &ov[0], wp, wn)
+            if st == AZK_ERR_CARDSET:
+                raise ValueError(f"pbot_opponent_actions: the policy cannot read this card set's observations")
+            if st != AZK_OK:
+                raise AzukiError(f"pbot_opponent_actions failed ({azk_status_name(st).decode()})")
+            return out
+        finally:
+            self._leave()
+
     def episodes(self):
         """int64 [n]: every game's current episode number (episode(i) for all i)."""
         cdef int64_t[::1] ov

@@ -285,7 +285,9 @@ def _run_vec(agent, opp, games, seed, decks, n, cs, on_end, record):
         counted = rows[eps[rows] < games]
         extra = rows[eps[rows] >= games]
         if counted.size:
-            if side == 1 and isinstance(opp, BotPlayer):
+            if side == 1 and isinstance(opp, PBotPlayer):     # in C, each game on its own bot stream
+                a[counted] = v.pbot_opponent_actions(opp.policy, opp.kind, opp.settings)[counted]
+            elif side == 1 and isinstance(opp, BotPlayer):
                 bot_answers(eps, counted, a)
             else:
                 a[counted] = np.asarray((agent, opp)[side].act(obs[counted], masks[counted]), dtype=np.int32)

@@ -381,6 +381,17 @@ azk_status azk_vec_step_opponent(azk_vec *v, const azk_cardset *cs, const int32_
  * (seeded per episode, as in AZK_VEC_BOT): a league can switch an opponent
  * between frozen policies and bots without rebuilding the games. */
 azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind, int32_t *opp_actions);
+/* AZK_VEC_POLICY only: opp_actions[n] = the policy bot's (azk_pbot_act with
+ * policy p and settings pp) answer for each pending game (0 for the
+ * others), drawn from that game's bot stream as azk_vec_bot_opponent's, on
+ * the vector's threads, each in its slot of the caller's workspace of
+ * azk_vec_pbot_work_size bytes (ask again after azk_vec_set_threads; nothing
+ * allocated). AZK_ERR_ARG for bad arguments or a short workspace; else the
+ * first failing game's status (AZK_ERR_CARDSET: the policy cannot read this
+ * card set), its answer 0. */
+size_t azk_vec_pbot_work_size(const azk_vec *v, const azk_policy *p, const azk_pbot_params *pp); /* 0: bad args */
+azk_status azk_vec_pbot_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p, const azk_pbot_params *pp,
+                                 int32_t *opp_actions, void *work, size_t work_len);
 /* AZK_VEC_POLICY only: opp_actions[n] = the policy p's answer for each
  * pending game (0 for the others) from opp_obs (azk_vec_observe_opponent's
  * rows, as the last call left them): azk_policy_act on that game's

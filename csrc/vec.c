@@ -610,6 +610,47 @@ azk_status azk_vec_bot_opponent(azk_vec *v, const azk_cardset *cs, int bot_kind,
     return AZK_OK;
 }
 
+struct pbot_job {
+    const azk_policy *p;
+    const azk_pbot_params *pp;
+    int32_t *out;
+    uint8_t *work;     /* slot k's workspace at work + k * per */
+    size_t per;
+    atomic_int status; /* the first failure (minus an azk_status), 0 while none */
+};
+
+/* A policy bot's answer per pending game, from that game's bot stream, on the caller's or a worker's
+ * thread (each in its own workspace slot). */
+static void job_pbot(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
+    struct pbot_job *j = arg;
+    void *w = j->work + (size_t)slot * j->per;
+    for (int i = lo; i < hi; i++) {
+        struct azk_vec_game *e = &v->games[i];
+        int a = opp_pending(v, i) ? azk_pbot_act(&e->g, cs, j->p, j->pp, e->bot_rng, w, j->per) : 0;
+        if (a < 0) {
+            int none = 0;
+            atomic_compare_exchange_strong(&j->status, &none, -a);
+            a = 0;
+        }
+        j->out[i] = a;
+    }
+}
+
+size_t azk_vec_pbot_work_size(const azk_vec *v, const azk_policy *p, const azk_pbot_params *pp) {
+    size_t per = azk_pbot_work_size(p, pp);
+    return v && per ? (size_t)azk_vec_threads(v) * per : 0;
+}
+
+azk_status azk_vec_pbot_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p, const azk_pbot_params *pp,
+                                 int32_t *opp_actions, void *work, size_t work_len) {
+    if (!v || !cs || !p || !pp || !opp_actions || v->mode != AZK_VEC_POLICY || !work) return AZK_ERR_ARG;
+    size_t need = azk_vec_pbot_work_size(v, p, pp);
+    if (!need || work_len < need) return AZK_ERR_ARG;
+    struct pbot_job j = {p, pp, opp_actions, work, azk_pbot_work_size(p, pp), 0};
+    vec_parallel(v, cs, job_pbot, &j);
+    return (azk_status)atomic_load(&j.status);
+}
+
 struct policy_job {
     const azk_policy *p;
     const uint8_t *obs;

@@ -169,3 +169,48 @@ def test_simulate_accepts_policy_bots():
     q = subprocess.run([sys.executable, "-m", "azuki", "simulate", "--games", "2", "--players", "psearch:/no.azkw",
                         "greedy"], capture_output=True, text=True)
     assert q.returncode != 0 and "no such file" in q.stderr and "Traceback" not in q.stderr
+
+
+def test_vecgame_pbot_opponent_threads_and_streams(cpol):
+    """VecGame.pbot_opponent_actions: legal answers for the pending games, the same for 1 and 3 threads,
+    equal to PolicyBot on each game's bot stream (the stream bot_opponent_actions uses)."""
+    from azuki.evaluate import vec_bot_seed
+    runs = []
+    for threads in (1, 3):
+        v = _core.VecGame(6, seed=3, pairings=[("STT01", "STT02")], mode="policy", threads=threads)
+        rngs = {}
+        trace = []
+        for _ in range(40):
+            a = np.zeros(6, dtype=np.int32)
+            for r in np.nonzero(v.acting)[0]:
+                a[r] = int(np.nonzero(v.masks[r])[0][0])
+            v.step(a)
+            eps = v.episodes()
+            pend = np.nonzero(v.opp_pending)[0]
+            expect = {}
+            for r in pend:
+                e = int(eps[r])
+                rng = rngs.setdefault(e, _core.bot_rng(vec_bot_seed(3, e)))
+                expect[int(r)] = _core.pbot_act(v.game(int(r)), cpol, "psearch", rng, {"sims": 3})
+            o = v.pbot_opponent_actions(cpol, "psearch", {"sims": 3})
+            for r in pend:
+                assert v.opp_masks[r, o[r]] and o[r] == expect[int(r)]
+            trace.append(o.copy())
+            v.step_opponent(o)
+        runs.append(np.stack(trace))
+    assert (runs[0] == runs[1]).all()
+    with pytest.raises(RuntimeError):
+        _core.VecGame(2, mode="bot").pbot_opponent_actions(cpol, "policy")
+    with pytest.raises(ValueError):
+        _core.VecGame(2, mode="policy").pbot_opponent_actions(cpol, "psearch", {"sims": 0})
+
+
+def test_evaluate_checkpoint_against_psearch_replays(tmp_path):
+    """A batched player against psearch (VecGame mode="policy", answered by pbot_opponent_actions):
+    the replays re-play each game alone with PolicyBot's choices and must match (evaluate raises
+    otherwise)."""
+    from azuki.evaluate import evaluate
+    from azuki.policy_np import CPolicyPlayer
+    pl = CPolicyPlayer(cpolicy_for(REF), greedy=True)
+    r = evaluate(pl, "psearch:reference:sims=3", games=4, seed=2, n=4, replays=str(tmp_path))
+    assert r["win_rate"]["games"] == 4 and len(list(tmp_path.glob("*.json"))) == 4

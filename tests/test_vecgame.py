@@ -522,6 +522,7 @@ _CALLS = {
     "log": lambda v: v.log(),
     "bot_opponent_actions": lambda v: v.bot_opponent_actions("random"),
     "policy_opponent_actions": lambda v: v.policy_opponent_actions(_reference_cpolicy(), 0, np.zeros(v.n, np.uint64)),
+    "pbot_opponent_actions": lambda v: v.pbot_opponent_actions(_reference_cpolicy(), "policy"),
     "step": lambda v: v.step(_legal(v)),
     "step_opponent": lambda v: v.step_opponent(_legal(v, opp=True)),
     "__init__": lambda v: v.__init__(2, seed=1, mode="self"),

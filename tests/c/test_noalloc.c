@@ -9,7 +9,9 @@
  * The same for a vector of games whose opponent seat a C policy answers
  * (azk_vec_policy_opponent with the vector's workspace, one and three
  * threads): after the workspace is allocated, observe + answer + step never
- * allocate, and the answers equal the allocating azk_policy_act's bit for bit.
+ * allocate, and the answers equal the allocating azk_policy_act's bit for bit;
+ * the same for the `policy` bot answering through azk_vec_pbot_opponent (its
+ * greedy answers equal the policy's).
  *
  * Under AddressSanitizer the allocator belongs to ASan, so the sanitizer
  * build runs the same steps without interposing (the count is not checked
@@ -106,7 +108,13 @@ static void test_policy_opponent_does_not_allocate(void) {
         uint8_t *work = malloc(wl), *obs = malloc((size_t)N * L), *opp_obs = malloc((size_t)N * L);
         uint8_t *masks = malloc((size_t)N * NA), pending[N], term[N], trunc[N];
         float rew[N];
-        int32_t acts[N], opp[N], ref[N];
+        int32_t acts[N], opp[N], ref[N], opp2[N];
+        azk_pbot_params pp;
+        azk_pbot_defaults(&pp, AZK_PBOT_POLICY); /* the policy bot, greedy: azk_policy_act's greedy action */
+        size_t pwl = azk_vec_pbot_work_size(v, p, &pp);
+        uint8_t *pwork = malloc(pwl);
+        AZK_CHECK(pwl == (size_t)threads * azk_pbot_work_size(p, &pp));
+        AZK_CHECK(azk_vec_pbot_opponent(v, cs, p, &pp, opp2, pwork, pwl - 1) == AZK_ERR_ARG);
         uint64_t keys[N];
         int pst = 0;
         /* a short workspace is refused, changing nothing */
@@ -127,6 +135,9 @@ static void test_policy_opponent_does_not_allocate(void) {
             for (int i = 0; i < N; i++) keys[i] = (uint64_t)step * N + (uint64_t)i;
             int greedy = step & 1;
             AZK_CHECK(azk_vec_policy_opponent(v, cs, p, opp_obs, 5, keys, greedy, opp, work, wl, &pst) == AZK_OK);
+            AZK_CHECK(azk_vec_pbot_opponent(v, cs, p, &pp, opp2, pwork, pwl) == AZK_OK);
+            if (greedy)
+                for (int i = 0; i < N; i++) AZK_CHECK(!pending[i] || opp2[i] == opp[i]);
             if (step % 50 == 0) { /* the allocating call on the same rows (outside the counted path) */
                 long long a0 = n_alloc;
                 for (int i = 0; i < N; i++) {
@@ -148,6 +159,7 @@ static void test_policy_opponent_does_not_allocate(void) {
         AZK_CHECK(checked > 1000 && refs > 20);
         printf("policy opponent, %d thread(s): %lld answers, %lld allocations\n", threads, checked, n_alloc - before);
         azk_vec_set_threads(v, 1);
+        free(pwork);
         free(work);
         free(obs);
         free(opp_obs);
