@@ -7,7 +7,9 @@ intervals, Elo (docs/eval.md).
     rr = round_robin(["random", "greedy", "runs/a.pt"], games_per_pair=200)
 
 A player is a built-in bot name (``random``, ``greedy``, ``search``,
-``search:sims=N``), a policy checkpoint path (``*.pt``, loaded with
+``search:sims=N``), a policy bot (``policy:PATH[:temp=T]``,
+``psearch:PATH[:sims=N,cpuct=C,prior_temp=T,value=V]``: azuki.bots, played
+in C), a policy checkpoint path (``*.pt``, loaded with
 ``azuki.policy.load_checkpoint``; ``PATH:greedy`` takes the argmax action
 instead of sampling), or any object with ``act(obs, masks) -> int32[k]``
 (uint8 observations ``[k, OBS_LEN]`` and masks ``[k, NUM_ACTIONS]``, as
