@@ -101,6 +101,33 @@ ACTION_PARAM_SOURCE = 6
 ACTION_PARAM_ABILITY = 7
 ACTION_PARAM_OPTION = 8
 
+ACTION_PARAM_FORM = ('NONE', 'INDEX', 'PLACE', 'ABILITY', 'OPTION')
+ACTION_PARAM_FORM_DOC = ('no parameter: nothing to read or say', 'the value indexes the zone of that side: p<side>.<zone>[v]', 'a place code of that side (azk_place_card): 0 the leader, 1..AZK_ROW garden slot v - 1, then alley slot v - 1 - AZK_ROW', "not a place: the text says 'ability v' (Game.describe names the ability)", "option v of the pending prompt: the place it names, if any; the text 'v: its label'")
+ACTION_PARAM_FORM_NONE = 0
+ACTION_PARAM_FORM_INDEX = 1
+ACTION_PARAM_FORM_PLACE = 2
+ACTION_PARAM_FORM_ABILITY = 3
+ACTION_PARAM_FORM_OPTION = 4
+
+ACTION_PARAM_READ = ('NONE', 'HAND', 'GARDEN', 'ALLEY', 'HOLDER', 'ENEMY_HOLDER', 'SOURCE', 'ABILITY', 'OPTION')
+ACTION_PARAM_READ_DOC = ('nothing', 'p<me>.hand[v]', 'p<me>.garden[v]', 'p<me>.alley[v]', 'p<me>.leader or p<me>.garden[v - 1]', 'p<opponent>.leader or p<opponent>.garden[v - 1]', 'p<me>.leader, p<me>.garden[v - 1] or p<me>.alley[v - 1 - AZK_ROW]', "'ability v'", "'v: label', the option's place")
+ACTION_PARAM_READ_ARGS = (('NONE', 'NONE', 'NONE'), ('INDEX', 'SELF', 'HAND'), ('INDEX', 'SELF', 'GARDEN'), ('INDEX', 'SELF', 'ALLEY'), ('PLACE', 'SELF', 'NONE'), ('PLACE', 'ENEMY', 'NONE'), ('PLACE', 'SELF', 'NONE'), ('ABILITY', 'NONE', 'NONE'), ('OPTION', 'NONE', 'NONE'))
+ACTION_PARAM_READ_NONE = 0
+ACTION_PARAM_READ_HAND = 1
+ACTION_PARAM_READ_GARDEN = 2
+ACTION_PARAM_READ_ALLEY = 3
+ACTION_PARAM_READ_HOLDER = 4
+ACTION_PARAM_READ_ENEMY_HOLDER = 5
+ACTION_PARAM_READ_SOURCE = 6
+ACTION_PARAM_READ_ABILITY = 7
+ACTION_PARAM_READ_OPTION = 8
+
+ACTION_PARAM_SIDE = ('NONE', 'SELF', 'ENEMY')
+ACTION_PARAM_SIDE_DOC = ("names nobody's place", "the acting player's", "the acting player's opponent's")
+ACTION_PARAM_SIDE_NONE = 0
+ACTION_PARAM_SIDE_SELF = 1
+ACTION_PARAM_SIDE_ENEMY = 2
+
 CARD_FLAG = ('TAPPED', 'COOLDOWN', 'SHOCKED', 'REVEALED', 'POISONED', 'EXPOSED')
 CARD_FLAG_DOC = ('tapped', 'entered the garden this turn (rules §5.5)', "skips its controller's next untap (rules §7)", 'in a hand, known to the opponent: revealed into it (rules §8.9) or returned to it from the field (azk_return_to_hand)', 'dealt damage by a poisonous card: the next state check destroys it (rules §15.4); never set at a decision point', 'has attacked since it entered: stealth no longer protects it (rules §15.4)')
 CARD_FLAG_TAPPED = 0

@@ -5,8 +5,10 @@ The engine resolves each action parameter by the kind csrc/azk_actions.def
 declares for it (azk_describe: the card a hand index, a place or a prompt
 option names; the ability used or answered); this module adds what only the
 Python side has: locations (azuki/locations.py), card names, the prompt's
-option labels. Nothing here lists action types: a parameter is described by
-its kind alone, e.g. "ATTACK p0.garden[0] Crate Rat Kurobo -> p1.leader".
+option labels. Nothing here lists action types or parameter kinds: a
+parameter is described by how its kind reads (AZK_ACTION_PARAM_READ in the
+same file: its form, side and zone), e.g. "ATTACK p0.garden[0] Crate Rat
+Kurobo -> p1.leader".
 """
 from __future__ import annotations
 
@@ -14,29 +16,46 @@ from . import spec_autogen as S
 
 ROW = S.CAPS.get("AZK_ROW", 5)
 PARAM = S.ACTION_PARAM             # parameter kinds, in azk_actions.def order
-PLACE_KINDS = ("HAND", "GARDEN", "ALLEY", "HOLDER", "ENEMY_HOLDER", "SOURCE")
+# how each kind reads (AZK_ACTION_PARAM_READ): kind -> (form, side, zone);
+# every reader (this module, azuki/web/words.py, words.js via site.json)
+# interprets this table and names no kind itself
+READ = dict(zip(S.ACTION_PARAM_READ, S.ACTION_PARAM_READ_ARGS))
+PLACE_FORMS = ("INDEX", "PLACE")   # the forms that name a place a player clicks
 
 # action_str's text omits the card name where it never did (a leader; a
 # portal's garden slot): scripts and tests match the text. Game.describe
-# always has the card.
-_UNNAMED = {("PORTAL_GATE", 1)}
+# always has the card. (The static site reads this table from site.json.)
+UNNAMED = {("PORTAL_GATE", 1)}
+
+
+def param_form(kind):
+    """The declared form of parameter kind `kind` (AZK_ACTION_PARAM_FORM)."""
+    return READ[kind][0]
+
+
+def is_place(kind):
+    """Does a parameter of this kind name a place (a card a player clicks)?"""
+    return READ[kind][0] in PLACE_FORMS
+
+
+def param_zone(kind):
+    """The AZK_ZONE an INDEX kind indexes (e.g. "HAND"), else None."""
+    form, _, zone = READ[kind]
+    return zone if form == "INDEX" else None
 
 
 def param_location(kind, v, me):
     """The location a parameter of place kind `kind` with value v names for
     acting player `me`; None for the other kinds."""
-    if kind == "HAND":
-        return f"p{me}.hand[{v}]"
-    if kind == "GARDEN":
-        return f"p{me}.garden[{v}]"
-    if kind == "ALLEY":
-        return f"p{me}.alley[{v}]"
-    if kind in ("HOLDER", "ENEMY_HOLDER", "SOURCE"):
-        who = 1 - me if kind == "ENEMY_HOLDER" else me
-        if v == 0:
-            return f"p{who}.leader"
-        return f"p{who}.garden[{v - 1}]" if v <= ROW else f"p{who}.alley[{v - ROW - 1}]"
-    return None
+    form, side, zone = READ[kind]
+    if form not in PLACE_FORMS:
+        return None
+    who = 1 - me if side == "ENEMY" else me
+    if form == "INDEX":
+        return f"p{who}.{zone.lower()}[{v}]"
+    if v == 0:                          # PLACE: azk_place_card's code
+        return f"p{who}.leader"
+    return f"p{who}.garden[{v - 1}]" if v <= ROW else f"p{who}.alley[{v - ROW - 1}]"
 
 
 def describe(pos, raw, ability_owner, prompt=None):
@@ -49,11 +68,11 @@ def describe(pos, raw, ability_owner, prompt=None):
     option = None
     for i, (v, k, c) in enumerate(((p0, k0, c0), (p1, k1, c1))):
         kind = PARAM[k]
-        if kind == "NONE":
+        if param_form(kind) == "NONE":
             continue
         d = {"param": i, "kind": kind, "value": v}
         where = param_location(kind, v, me)
-        if kind == "OPTION":
+        if param_form(kind) == "OPTION":
             pr = prompt() if prompt is not None else None
             if pr is not None and v < len(pr["options"]):
                 option = dict(pr["options"][v])
@@ -67,7 +86,7 @@ def describe(pos, raw, ability_owner, prompt=None):
             cards.append(pos.id_of(c))
         params.append(d)
     out = {"type": t, "p0": p0, "p1": p1, "player": me, "params": params, "places": places, "cards": cards,
-           "hand_index": next((d["value"] for d in params if d["kind"] == "HAND"), None),
+           "hand_index": next((d["value"] for d in params if param_zone(d["kind"]) == "HAND"), None),
            "option": option, "ability": None}
     if ab >= 0:
         out["ability"] = {"index": ab}
@@ -83,15 +102,17 @@ def describe_str(desc):
     parts = [t]
     sep = ""
     for d in desc["params"]:
-        kind = d["kind"]
-        if kind == "ABILITY":
+        form = param_form(d["kind"])
+        if form == "ABILITY":
             parts.append(f" ability {d['value']}")
             continue
-        if kind == "OPTION":
+        if form == "OPTION":
             parts.append(f" {d['value']}" + (f": {d['label']}" if d.get("label") is not None else ""))
             continue
+        if form not in PLACE_FORMS:
+            raise ValueError(f"parameter kind {d['kind']}: no text for form {form} (azuki/text.py)")
         txt = d["where"]
-        if "name" in d and (t, d["param"]) not in _UNNAMED and not txt.endswith(".leader"):
+        if "name" in d and (t, d["param"]) not in UNNAMED and not txt.endswith(".leader"):
             txt += f" {d['name']}"
         parts.append(sep + " " + txt)
         sep = " ->"

@@ -164,6 +164,40 @@ def load_opcodes(fams):
 OPERAND_KINDS, OPCODES = load_opcodes(DEF_FAMILIES)
 
 
+# ---- how each action parameter kind reads (csrc/azk_actions.def) ---------------
+
+def check_param_reads(fams):
+    """Refuse an AZK_ACTION_PARAM_READ table that does not read every
+    AZK_ACTION_PARAM kind, in its order, with a declared form and side and a
+    zone of AZK_ZONE (INDEX form) or NONE (the others). azuki/text.py,
+    azuki/web/words.py and words.js interpret this table only."""
+    kinds = [e.name for e in fams.get("AZK_ACTION_PARAM", [])]
+    reads = fams.get("AZK_ACTION_PARAM_READ", [])
+    if [e.name for e in reads] != kinds:
+        raise ValueError("AZK_ACTION_PARAM_READ must read every AZK_ACTION_PARAM kind, in its order: "
+                         f"kinds {kinds}, reads {[e.name for e in reads]}")
+    forms = {e.name for e in fams.get("AZK_ACTION_PARAM_FORM", [])}
+    sides = {e.name for e in fams.get("AZK_ACTION_PARAM_SIDE", [])}
+    zones = {e.name for e in fams.get("AZK_ZONE", [])}
+    for e in reads:
+        if len(e.args) != 3:
+            raise ValueError(f"AZK_ACTION_PARAM_READ({e.name}, ...): expected (KIND, form, side, zone, \"doc\")")
+        form, side, zone = e.args
+        if form not in forms:
+            raise ValueError(f"AZK_ACTION_PARAM_READ({e.name}, ...): unknown form {form} (known: {sorted(forms)})")
+        if side not in sides:
+            raise ValueError(f"AZK_ACTION_PARAM_READ({e.name}, ...): unknown side {side} (known: {sorted(sides)})")
+        if (zone in zones) != (form == "INDEX") or (zone not in zones and zone != "NONE"):
+            raise ValueError(f"AZK_ACTION_PARAM_READ({e.name}, ...): zone {zone}: an INDEX parameter names an "
+                             "AZK_ZONE, every other form NONE")
+        if (side == "NONE") != (form not in ("INDEX", "PLACE")):
+            raise ValueError(f"AZK_ACTION_PARAM_READ({e.name}, ...): side {side}: a place (INDEX, PLACE) has a "
+                             "side, every other form NONE")
+
+
+check_param_reads(DEF_FAMILIES)
+
+
 # ---- capacities (#defines of the C headers) ----------------------------------
 
 CAPACITY_HEADERS = ("card_def.h", "game.h", "cardset.h")

@@ -77,9 +77,12 @@ def site_tables(cs):
     the Python side reads (spec_autogen, the engine's export layout, the card
     set): one source of truth, nothing retyped in JS."""
     from .. import _core
+    from ..text import UNNAMED
     from ..view import VIEW_FORMAT
-    names = ("ACTION", "ACTION_PARAM", "PROMPT", "PHASE", "RESULT", "END", "ZONE", "DURATION", "STATUS")
+    names = ("ACTION", "ACTION_PARAM", "ACTION_PARAM_READ", "ACTION_PARAM_READ_ARGS", "PROMPT", "PHASE", "RESULT",
+             "END", "ZONE", "DURATION", "STATUS", "CARD_FLAG")
     t = {n: list(getattr(S, n)) for n in names}
+    t["UNNAMED"] = sorted(UNNAMED)
     t.update(CAPS=dict(S.CAPS), ZONE_OUT=S.ZONE_OUT, ZONE_ASIDE=S.ZONE_ASIDE, ZONE_RESOLVING=S.ZONE_RESOLVING,
              EVENT_TYPES=list(_core.EVENT_TYPES), VIEW_FORMAT=VIEW_FORMAT, num_cards=_core.NUM_CARDS,
              num_actions=_core.NUM_ACTIONS,

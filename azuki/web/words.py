@@ -5,9 +5,10 @@ prompt, and the engine's events, as one seat may know them.
 
 Everything is generated from the engine's tables and the card data: an
 action is read through Game.describe (the parameter kinds of
-csrc/azk_actions.def), a prompt through Game.prompt and the ability asking it
-(Game.describe of its answers: the ability's printed text from the card
-data), a place through its location. An action, prompt or event type this
+csrc/azk_actions.def, read as its AZK_ACTION_PARAM_READ declares: azuki.text's
+is_place / param_form / param_zone; no kind is named here), a prompt through
+Game.prompt and the ability asking it (Game.describe of its answers: the
+ability's printed text from the card data), a place through its location. An action, prompt or event type this
 module has no verb for still gets words: the card and places it names.
 No text made here contains an engine identifier, a location string or an
 option number (tests/test_web_words.py checks it over seeded games).
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from .. import locations as L
 from .. import spec_autogen as S
+from .. import text as TX
 
 ROW = S.CAPS.get("AZK_ROW", 5)
 
@@ -88,8 +90,7 @@ class Words:
         """The label of a described action (Game.describe) for `seat` (None:
         the full view). `prompt_labels`: option index -> words (CHOOSE)."""
         t = d["type"]
-        ps = {p["kind"]: p for p in d["params"]}
-        named = [p for p in d["params"] if p["kind"] not in ("ABILITY", "OPTION")]
+        named = [p for p in d["params"] if TX.is_place(p["kind"])]
 
         def nm(p):
             return p.get("name") or "a card"
@@ -103,7 +104,7 @@ class Words:
         if t in _ACTION_WORDS:
             return _ACTION_WORDS[t]
         if t == "CHOOSE":
-            v = ps["OPTION"]["value"]
+            v = next(p["value"] for p in d["params"] if TX.param_form(p["kind"]) == "OPTION")
             if prompt_labels and v in prompt_labels:
                 return prompt_labels[v]
             o = d.get("option") or {}
@@ -262,7 +263,7 @@ def action_places(d):
     actions made by a button or a prompt option."""
     if d["type"] == "CHOOSE":
         return []
-    return [p["where"] for p in d["params"] if p["kind"] not in ("OPTION", "ABILITY") and "where" in p]
+    return [p["where"] for p in d["params"] if TX.is_place(p["kind"]) and "where" in p]
 
 
 def legal_entries(game, view, words=None):
@@ -311,7 +312,7 @@ def public_action(game, a, words=None):
         return words.action(d, None)
     if t == "CHOOSE":
         return "makes a choice"
-    if d["params"] and d["params"][0]["kind"] == "HAND":
+    if d["params"] and TX.param_zone(d["params"][0]["kind"]) == "HAND":
         return "plays a card from the hand"
     return humanize(t)
 

@@ -11,7 +11,7 @@
 // for field: the test is what keeps the two from drifting.
 
 let T = null;            // site.json "tables"
-let ZONES, DURATIONS, STATUSES, X, CAP;
+let ZONES, DURATIONS, STATUSES, X, CAP, CF, READ, UNNAMED;
 
 export function setTables(tables) {
   T = tables;
@@ -21,10 +21,14 @@ export function setTables(tables) {
   X = {};
   CAP = {};
   for (const [name, [off, cnt]] of Object.entries(T.export.fields)) { X[name] = off; CAP[name] = Math.floor(cnt / 2); }
+  // card flags: bit i = CARD_FLAG[i] (csrc/azk_enums.def), as azuki/state.py's CF_*
+  CF = Object.fromEntries(T.CARD_FLAG.map((n, i) => [n, 1 << i]));
+  // how each action parameter kind reads (csrc/azk_actions.def AZK_ACTION_PARAM_READ, as azuki/text.py's READ)
+  READ = Object.fromEntries(T.ACTION_PARAM_READ.map((k, i) => [k, T.ACTION_PARAM_READ_ARGS[i]]));
+  UNNAMED = new Set(T.UNNAMED.map(([t, i]) => `${t}/${i}`));
 }
 export const tables = () => T;
 
-const CF_TAPPED = 1, CF_COOLDOWN = 2, CF_SHOCKED = 4, CF_REVEALED = 8, CF_EXPOSED = 32;
 const ROW = () => T.CAPS.AZK_ROW;
 
 function statusNames(mask) {
@@ -159,13 +163,13 @@ export class Position {
     const a = this.a, d = { card: this.idOf(c), index: c };
     if (field) {
       const flags = a[X.CARD_FLAGS + c], used = a[X.CARD_ONCE_USED + c];
-      d.tapped = !!(flags & CF_TAPPED);
+      d.tapped = !!(flags & CF.TAPPED);
       d.damage = a[X.CARD_DAMAGE + c];
-      d.cooldown = !!(flags & CF_COOLDOWN);
-      d.shocked = !!(flags & CF_SHOCKED);
-      if (flags & CF_EXPOSED) d.exposed = true;
+      d.cooldown = !!(flags & CF.COOLDOWN);
+      d.shocked = !!(flags & CF.SHOCKED);
+      if (flags & CF.EXPOSED) d.exposed = true;
       d.once_used = [];
-      for (let i = 0; i < 8; i++) if (used & (1 << i)) d.once_used.push(i);
+      for (let i = 0; i < T.CAPS.AZK_MAX_CARD_ABILITIES; i++) if (used & (1 << i)) d.once_used.push(i);
       d.attack = a[X.CARD_ATTACK + c];
       d.health = a[X.CARD_HEALTH + c];
       d.statuses = statusNames(a[X.CARD_STATUSES + c]);
@@ -225,14 +229,14 @@ export class Position {
     for (let c = p * n; c < (p + 1) * n; c++) if (a[X.CARD_ZONE + c] === T.ZONE_OUT && c !== tok) out.push(idOf(c));
     return {
       leader,
-      gate: { card: this.idOf(gate), tapped: !!(a[X.CARD_FLAGS + gate] & CF_TAPPED) },
+      gate: { card: this.idOf(gate), tapped: !!(a[X.CARD_FLAGS + gate] & CF.TAPPED) },
       hand: this.plist("HAND", p).map(idOf),
-      hand_revealed: this.plist("HAND", p).map((c) => !!(a[X.CARD_FLAGS + c] & CF_REVEALED)),
+      hand_revealed: this.plist("HAND", p).map((c) => !!(a[X.CARD_FLAGS + c] & CF.REVEALED)),
       deck: deck.map(idOf),
       deck_known: deck.map((c) => [0, 1].filter((q) => (a[X.CARD_SEEN + c] >> q) & 1)),
       discard: this.plist("DISCARD", p).map(idOf),
       garden, alley,
-      ikz_area: this.plist("IKZ_AREA", p).map((c) => ({ card: idOf(c), tapped: !!(a[X.CARD_FLAGS + c] & CF_TAPPED),
+      ikz_area: this.plist("IKZ_AREA", p).map((c) => ({ card: idOf(c), tapped: !!(a[X.CARD_FLAGS + c] & CF.TAPPED),
                                                         token: c === tok })),
       ikz_pile: a[X.IKZ_PILE_N + p],
       token: this.zoneOf(tok),
@@ -305,10 +309,10 @@ export class WGame {
     let option = null, pr;
     [[p0, k0, c0], [p1, k1, c1]].forEach(([v, k, c], i) => {
       const kind = T.ACTION_PARAM[k];
-      if (kind === "NONE") return;
+      if (paramForm(kind) === "NONE") return;
       const d = { param: i, kind, value: v };
       let where = paramLocation(kind, v, me);
-      if (kind === "OPTION") {
+      if (paramForm(kind) === "OPTION") {
         if (pr === undefined) pr = pos.prompt();
         if (pr !== null && v < pr.options.length) {
           option = { ...pr.options[v] };
@@ -320,7 +324,7 @@ export class WGame {
       if (c >= 0) { Object.assign(d, { card: pos.idOf(c), card_index: c, name: pos.nameOf(c) }); cards.push(pos.idOf(c)); }
       params.push(d);
     });
-    const hp = params.find((d) => d.kind === "HAND");
+    const hp = params.find((d) => paramZone(d.kind) === "HAND");
     const out = { type: t, p0, p1, player: me, params, places, cards, hand_index: hp ? hp.value : null, option,
                   ability: null };
     if (ab >= 0) {
@@ -333,29 +337,34 @@ export class WGame {
   cardInfo(c) { return this.pos().cardInfo(c); }
 }
 
-function paramLocation(kind, v, me) {
-  if (kind === "HAND") return `p${me}.hand[${v}]`;
-  if (kind === "GARDEN") return `p${me}.garden[${v}]`;
-  if (kind === "ALLEY") return `p${me}.alley[${v}]`;
-  if (kind === "HOLDER" || kind === "ENEMY_HOLDER" || kind === "SOURCE") {
-    const who = kind === "ENEMY_HOLDER" ? 1 - me : me;
-    if (v === 0) return `p${who}.leader`;
-    return v <= ROW() ? `p${who}.garden[${v - 1}]` : `p${who}.alley[${v - ROW() - 1}]`;
-  }
-  return null;
+// ---- action parameters, as their kind reads (azuki/text.py) ---------------------------------
+const PLACE_FORMS = ["INDEX", "PLACE"];
+const paramForm = (kind) => READ[kind][0];
+const isPlace = (kind) => PLACE_FORMS.includes(READ[kind][0]);
+const paramZone = (kind) => (READ[kind][0] === "INDEX" ? READ[kind][2] : null);
+
+export function paramLocation(kind, v, me) {
+  const [form, side, zone] = READ[kind];
+  if (!PLACE_FORMS.includes(form)) return null;
+  const who = side === "ENEMY" ? 1 - me : me;
+  if (form === "INDEX") return `p${who}.${zone.toLowerCase()}[${v}]`;
+  if (v === 0) return `p${who}.leader`;
+  return v <= ROW() ? `p${who}.garden[${v - 1}]` : `p${who}.alley[${v - ROW() - 1}]`;
 }
 
-function describeStr(desc) {
+export function describeStr(desc) {
   const t = desc.type, parts = [t];
   let sep = "";
   for (const d of desc.params) {
-    if (d.kind === "ABILITY") { parts.push(` ability ${d.value}`); continue; }
-    if (d.kind === "OPTION") {
+    const form = paramForm(d.kind);
+    if (form === "ABILITY") { parts.push(` ability ${d.value}`); continue; }
+    if (form === "OPTION") {
       parts.push(` ${d.value}` + (d.label !== undefined && d.label !== null ? `: ${d.label}` : ""));
       continue;
     }
+    if (!PLACE_FORMS.includes(form)) throw new Error(`parameter kind ${d.kind}: no text for form ${form} (words.js)`);
     let txt = d.where;
-    if ("name" in d && !(t === "PORTAL_GATE" && d.param === 1) && !txt.endsWith(".leader")) txt += ` ${d.name}`;
+    if ("name" in d && !UNNAMED.has(`${t}/${d.param}`) && !txt.endsWith(".leader")) txt += ` ${d.name}`;
     parts.push(sep + " " + txt);
     sep = " ->";
   }
@@ -484,16 +493,15 @@ export class Words {
   }
   cardAt(name, where, seat) { return where ? `${name} (${this.place(where, seat)})` : name; }
   action(d, seat, promptLabels) {
-    const t = d.type, ps = {};
-    for (const p of d.params) ps[p.kind] = p;
-    const named = d.params.filter((p) => p.kind !== "ABILITY" && p.kind !== "OPTION");
+    const t = d.type;
+    const named = d.params.filter((p) => isPlace(p.kind));
     const nm = (p) => p.name || "a card";
     const at = (p) => this.place(p.where, seat);
     const ab = this.abilityText(d.ability);
     if (t === "NO_OP") return promptLabels ? "Decline" : "Pass (do nothing)";
     if (t in ACTION_WORDS) return ACTION_WORDS[t];
     if (t === "CHOOSE") {
-      const v = ps.OPTION.value;
+      const v = d.params.find((p) => paramForm(p.kind) === "OPTION").value;
       if (promptLabels && v in promptLabels) return promptLabels[v];
       const o = d.option || {};
       return o.label && !("card" in o) ? o.label : `Choice ${v + 1}`;
@@ -608,9 +616,9 @@ export class Words {
   }
 }
 
-function actionPlaces(d) {
+export function actionPlaces(d) {
   if (d.type === "CHOOSE") return [];
-  return d.params.filter((p) => p.kind !== "OPTION" && p.kind !== "ABILITY" && "where" in p).map((p) => p.where);
+  return d.params.filter((p) => isPlace(p.kind) && "where" in p).map((p) => p.where);
 }
 
 export function legalEntries(game, view, words) {
@@ -650,7 +658,7 @@ export function publicAction(game, a, words) {
   if (["ATTACK", "DECLARE_DEFENDER", "PORTAL_GATE", "ACTIVATE_ABILITY", "END_TURN", "NO_OP", "MULLIGAN_KEEP",
        "MULLIGAN_SHUFFLE"].includes(t)) return words.action(d, null);
   if (t === "CHOOSE") return "makes a choice";
-  if (d.params.length && d.params[0].kind === "HAND") return "plays a card from the hand";
+  if (d.params.length && paramZone(d.params[0].kind) === "HAND") return "plays a card from the hand";
   return humanize(t);
 }
 
