@@ -214,3 +214,15 @@ def test_evaluate_checkpoint_against_psearch_replays(tmp_path):
     pl = CPolicyPlayer(cpolicy_for(REF), greedy=True)
     r = evaluate(pl, "psearch:reference:sims=3", games=4, seed=2, n=4, replays=str(tmp_path))
     assert r["win_rate"]["games"] == 4 and len(list(tmp_path.glob("*.json"))) == 4
+
+
+def test_weights_for_another_card_set_are_refused():
+    """The compatibility hashes the weight file carries are checked (policy_np.check_compat) wherever a
+    policy bot is loaded: the shipped reference against the expansion set is a CheckpointError."""
+    import os
+    from azuki.arena import run_arena
+    exp = os.path.join(os.path.dirname(REF), "..", "expansion.json")
+    with pytest.raises(CheckpointError, match="card set"):
+        cpolicy_for(REF, _core.CardSet.from_json(exp))
+    with pytest.raises(CheckpointError, match="card set"):
+        run_arena(("psearch:reference", "greedy"), 2, cards=exp)
