@@ -12,8 +12,10 @@
  *  - the choice is a pure function of (game bytes, card set, kind, the two
  *    rng words), and the only state a bot keeps is those words (a search
  *    stopped early through azk_search_ctl also depends on when it stopped);
- *  - all arithmetic on scores is integer (no floating point), so optimized
- *    and sanitizer builds choose identically;
+ *  - the built-in bots' arithmetic on scores is integer (no floating point),
+ *    so optimized and sanitizer builds choose identically (the search bot's
+ *    UCB1 uses doubles without libm, the same in every build; the policy bots
+ *    compute in floating point, as the network does: see their section);
  *  - nothing allocates (the clones live on the stack: a few KB per level of
  *    the bounded lookahead) and nothing prints; the policy bots use the
  *    caller's workspace, or one malloc per decision when given none.
