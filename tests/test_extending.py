@@ -1,4 +1,5 @@
-"""The recipes of docs/extending.md, proven: a test-only keyword (TESTKW) and a
+"""The recipes of docs/extending.md, proven. The keyword and opcode recipes: a
+test-only keyword (TESTKW) and a
 test-only opcode (TESTOP) are added to a copy of the tree exactly as the
 recipes say (a line in a .def file; the opcode's VM case, which vm.c keeps
 under AZK_TEST_EXTENSIONS), and nothing else is touched:
@@ -11,6 +12,12 @@ under AZK_TEST_EXTENSIONS), and nothing else is touched:
 * the Python side (azuki.convert) picks both up from the .def files: the
   status names, the opcode's operand kinds, the compiler's operand checks
   and the generated azuki/spec_autogen.py.
+
+The observation-field, bot and action-parameter-kind recipes (a field
+TESTOBS, a bot "first", a kind TESTKIND used by a never-legal TEST_PICK) are
+applied to a second copy, built once; tests/c/ext/test_recipe_*.c check each
+in C, and the Python side reads the field and the kind from the .def files
+(the kind all the way to Game.action_str's text and the page's words).
 """
 import os
 import pathlib
@@ -113,3 +120,166 @@ print("ok")
     r = subprocess.run([sys.executable, "-c", code, str(tree)], capture_output=True, text=True, env=env,
                        cwd=str(tree), timeout=60)
     assert r.returncode == 0 and r.stdout == "ok\n", r.stdout + r.stderr
+
+
+# ---- the recipes for an observation field, a bot and an action parameter kind ----------------
+# One copy of the tree gets all three (they touch different lines), built once
+# into objects; each recipe's test links its own tests/c/ext/test_recipe_*.c.
+# Every edit is made in the copy only; a line the recipe names that is gone
+# from the real file fails here with the recipe's name (the doc is stale).
+
+PARAM_KIND = 'AZK_ACTION_PARAM(TESTKIND, "test only: an index into the acting player\'s discard pile")'
+PARAM_READ = 'AZK_ACTION_PARAM_READ(TESTKIND, INDEX, SELF, DISCARD, "p<me>.discard[v]")'
+PARAM_ACTION = 'AZK_ACTION(TEST_PICK, AZK_DISCARD_CAP, 1, TESTKIND, NONE, "test only: never legal")'
+PARAM_CASE = "    case AZK_PARAM_TESTKIND: return v < pl->discard_n ? pl->discard[v] : -1;"
+OBS_FIELD = 'AZK_OBS(TESTOBS, 2, 1, NUM, AZK_HAND_CAP, "test only: the hand sizes again")'
+OBS_WRITE = "        o[AZK_OO_TESTOBS + s] = num8(pl->hand_n);"
+
+
+def _edit(path, recipe, old, new, count=1):
+    """Replace `old` (a str, or a compiled regex) in `path` once."""
+    text = path.read_text()
+    if isinstance(old, str):
+        assert text.count(old) == count, f"{recipe}: {path.name} no longer has {old!r}: update docs/extending.md"
+        text = text.replace(old, new)
+    else:
+        text, n = old.subn(new, text)
+        assert n == count, f"{recipe}: {path.name} no longer matches {old.pattern!r}: update docs/extending.md"
+    path.write_text(text)
+
+
+def _insert_after_line(path, recipe, startswith, line):
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    hits = [i for i, s in enumerate(lines) if s.startswith(startswith)]
+    assert hits, f"{recipe}: {path.name} has no line starting {startswith!r}: update docs/extending.md"
+    lines.insert(hits[-1] + 1, line + "\n")
+    path.write_text("".join(lines))
+
+
+def apply_param_kind_recipe(t):
+    r = "adding an action parameter kind"
+    d = t / "csrc" / "azk_actions.def"
+    _insert_after_line(d, r, "AZK_ACTION_PARAM(", PARAM_KIND)
+    _insert_after_line(d, r, "AZK_ACTION_PARAM_READ(", PARAM_READ)
+    _insert_after_line(d, r, "AZK_ACTION(", PARAM_ACTION)      # an action that uses it
+    _insert_after_line(t / "csrc" / "actions.c", r, "    case AZK_PARAM_ALLEY:", PARAM_CASE)
+
+
+def apply_obs_field_recipe(t):
+    r = "adding an observation field"
+    d = t / "csrc" / "azk_obs.def"
+    text = d.read_text()
+    assert "\nAZK_OBS(MASK," in text, f"{r}: azk_obs.def has no MASK field: update docs/extending.md"
+    d.write_text(text.replace("\nAZK_OBS(MASK,", "\n" + OBS_FIELD + "\nAZK_OBS(MASK,", 1))
+    _insert_after_line(t / "csrc" / "obs.c", r, "        o[AZK_OO_HAND_N + s] =", OBS_WRITE)
+    _edit(t / "csrc" / "azuki.h", r, re.compile(r"#define AZK_OBS_VERSION (\d+)"),
+          lambda m: f"#define AZK_OBS_VERSION {int(m.group(1)) + 1}")
+
+
+def apply_bot_recipe(t):
+    r = "adding a bot"
+    h = t / "csrc" / "azuki.h"
+    _edit(h, r, re.compile(r"#define AZK_BOT_COUNT (\d+)"),
+          lambda m: f"#define AZK_BOT_FIRST {m.group(1)}  /* test only: the first legal action */\n"
+                    f"#define AZK_BOT_COUNT {int(m.group(1)) + 1}")
+    b = t / "csrc" / "bot.c"
+    _edit(b, r, re.compile(r'(names\[AZK_BOT_COUNT\] = \{[^}]*)\}'), r'\1, "first"}')
+    _edit(b, r, re.compile(r"(int azk_bot_version\(int kind\) \{\n)"), r"\1    if (kind == AZK_BOT_FIRST) return 1;\n")
+    _edit(b, r, re.compile(r"(    int a;\n    if \(kind == AZK_BOT_RANDOM\) \{)"),
+          "    int a;\n"
+          "    if (kind == AZK_BOT_FIRST) {\n"
+          "        int32_t legal[AZK_NUM_ACTIONS_];\n"
+          "        if (azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_) <= 0) return -(int)AZK_ERR_ARG;\n"
+          "        a = legal[0];\n"
+          "    } else if (kind == AZK_BOT_RANDOM) {")
+
+
+@pytest.fixture(scope="module")
+def recipes(tmp_path_factory):
+    """A copy of the tree with the three recipes applied, its C core compiled
+    into objects (-Wall -Wextra -Werror)."""
+    t = tmp_path_factory.mktemp("recipes")
+    for d in ("csrc", "generated", "tests/c"):
+        shutil.copytree(ROOT / d, t / d)
+    shutil.copytree(ROOT / "azuki", t / "azuki", ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
+    apply_param_kind_recipe(t)
+    apply_obs_field_recipe(t)
+    apply_bot_recipe(t)
+    objs = []
+    for s in SOURCES:
+        o = t / (pathlib.Path(s).stem + ".o")
+        r = _gcc(t, "-DAZK_DEBUG", "-c", "-o", str(o), str(t / s))
+        assert r.returncode == 0, f"{s}: {r.stderr}"
+        objs.append(str(o))
+    return t, objs
+
+
+def _run_recipe_test(recipes, name):
+    t, objs = recipes
+    exe = t / name
+    r = _gcc(t, "-DAZK_DEBUG", "-o", str(exe), str(t / "tests" / "c" / "ext" / f"{name}.c"), *objs, "-lm")
+    assert r.returncode == 0, r.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout == "ok\n", run.stdout + run.stderr
+
+
+def _run_python(t, code):
+    env = dict(os.environ, PYTHONPATH=str(t))
+    r = subprocess.run([sys.executable, "-c", code, str(t)], capture_output=True, text=True, env=env,
+                       cwd=str(t), timeout=120)
+    assert r.returncode == 0 and r.stdout.endswith("ok\n"), r.stdout + r.stderr
+
+
+def test_param_kind_recipe_builds_and_describes(recipes):
+    _run_recipe_test(recipes, "test_recipe_param")
+
+
+def test_param_kind_recipe_reaches_python_text_and_words(recipes):
+    """After `make regen`, Game.describe's location, Game.action_str's text
+    and the page's words read the new kind from the declaration alone."""
+    t, _ = recipes
+    _run_python(t, r"""
+import sys, pathlib
+from azuki.convert import spec_source
+(pathlib.Path(sys.argv[1]) / "azuki" / "spec_autogen.py").write_text(spec_source())   # make regen
+import importlib
+from azuki import spec_autogen as S
+S = importlib.reload(S)              # azuki.convert had read the old one
+from azuki import text as T
+from azuki.web import words as W
+assert S.ACTION_PARAM[-1] == "TESTKIND" and S.ACTION[-1] == "TEST_PICK", (S.ACTION_PARAM, S.ACTION)
+assert T.param_location("TESTKIND", 2, 1) == "p1.discard[2]"
+p = {"param": 0, "kind": "TESTKIND", "value": 2, "where": "p1.discard[2]", "name": "Crate Rat Kurobo"}
+d = {"type": "TEST_PICK", "player": 1, "params": [p], "ability": None, "option": None}
+assert T.describe_str(d) == "TEST_PICK p1.discard[2] Crate Rat Kurobo", T.describe_str(d)
+label = W.Words({}).action(d, 1)
+assert label == "Test pick Crate Rat Kurobo (your discard pile)", label
+assert W.action_places(d) == ["p1.discard[2]"]
+print("ok")
+""")
+
+
+def test_obs_field_recipe_builds_and_observes(recipes):
+    _run_recipe_test(recipes, "test_recipe_obs")
+
+
+def test_obs_field_recipe_reaches_python(recipes):
+    t, _ = recipes
+    _run_python(t, r"""
+from azuki.convert import spec_source
+src = spec_source()
+assert "OBS_TESTOBS = " in src and src.index("OBS_TESTOBS = ") < src.index("OBS_MASK = "), src
+print("ok")
+""")
+
+
+def test_bot_recipe_builds_and_plays(recipes):
+    _run_recipe_test(recipes, "test_recipe_bot")
+
+
+def test_bot_recipe_needs_nothing_in_python():
+    """The binding lists the bots from the C library (azk_bot_num_kinds,
+    azk_bot_name): a new bot is a name azuki knows after `make venv`."""
+    src = (ROOT / "azuki" / "_core.pyx").read_text()
+    assert re.search(r"BOT_KINDS = tuple\(azk_bot_name\(k\)\.decode\(\) for k in range\(azk_bot_num_kinds\(\)\)\)", src)
