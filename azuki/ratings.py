@@ -161,6 +161,24 @@ def diff_ci(fit, i, j):
     return d, [d - Z95 * se, d + Z95 * se]
 
 
+def elo_update(ratings, a, b, score, k, initial=0.0):
+    """THE online Elo update (EloTable and the training league's table use
+    this one): a's result `score` against b (1 win, 0.5 draw, 0 loss) moves
+    a by k (score - expected) and b by the opposite, in the dict `ratings`
+    (name -> rating; a name not in it starts at `initial`). Returns the new
+    (rating of a, rating of b)."""
+    if a == b:
+        raise ValueError("a player does not play itself")
+    score = float(score)
+    if not 0.0 <= score <= 1.0:
+        raise ValueError(f"score must be in [0, 1], got {score}")
+    ra, rb = ratings.get(a, initial), ratings.get(b, initial)
+    delta = float(k) * (score - expected(ra, rb))
+    ratings[a] = ra + delta
+    ratings[b] = rb - delta
+    return ratings[a], ratings[b]
+
+
 class EloTable:
     """Online Elo ratings by name: ``update(a, b, score)`` after each game
     (score of a: 1 win, 0.5 draw, 0 loss). Unknown names start at `initial`.
@@ -183,18 +201,10 @@ class EloTable:
         """Record one result of a against b (score in [0, 1]; several games
         at once: pass the mean score and k times the number of games).
         Returns the new (rating of a, rating of b)."""
-        if a == b:
-            raise ValueError("a player does not play itself")
-        score = float(score)
-        if not 0.0 <= score <= 1.0:
-            raise ValueError(f"score must be in [0, 1], got {score}")
-        k = self.k if k is None else float(k)
-        delta = k * (score - self.expected(a, b))
-        self.ratings[a] = self.rating(a) + delta
-        self.ratings[b] = self.rating(b) - delta
+        out = elo_update(self.ratings, a, b, score, self.k if k is None else k, self.initial)
         for x in (a, b):
             self.games[x] = self.games.get(x, 0) + 1
-        return self.ratings[a], self.ratings[b]
+        return out
 
     def table(self):
         """[(name, rating, games)] best first."""

@@ -119,3 +119,38 @@ def test_elo_table_hand_computed():
         t.update("a", "a", 1.0)
     with pytest.raises(ValueError):
         t.update("a", "b", 2.0)
+
+
+def test_elo_update_is_the_one_online_update():
+    """elo_update is the online Elo step EloTable uses, bit for bit the
+    classic formula (the training league's table was written as it)."""
+    from azuki.ratings import elo_update
+    r = {"learner": 12.5}
+    for score in (1.0, 0.0, 0.5, 1.0):
+        ra, rb = r["learner"], r.get("random", 0.0)
+        exp = 1.0 / (1.0 + 10 ** ((rb - ra) / 400.0))
+        want = (ra + 16.0 * (score - exp), rb - 16.0 * (score - exp))
+        assert elo_update(r, "learner", "random", score, 16.0) == want
+        assert (r["learner"], r["random"]) == want
+    t = EloTable(k=16.0)
+    t.ratings = {"learner": 12.5}
+    assert t.update("learner", "random", 1.0) == elo_update({"learner": 12.5}, "learner", "random", 1.0, 16.0)
+    for bad in ((r, "a", "a", 1.0, 16.0), (r, "a", "b", 1.5, 16.0)):
+        before = dict(r)
+        with pytest.raises(ValueError):
+            elo_update(*bad)
+        assert r == before
+
+
+def test_no_other_online_elo_formula():
+    """issue 31 item 1: online Elo lives in azuki.ratings only. A copy of the
+    expected-score formula elsewhere in azuki/ fails; train.py's league still
+    has one until it calls ratings.elo_update (reported to the lead)."""
+    root = Path(__file__).resolve().parent.parent / "azuki"
+    formula = __import__("re").compile(r"10(?:\.0)?\s*\*\*\s*\(\s*\(?[^)\n]*\)?\s*/\s*400")
+    copies = sorted(str(f.relative_to(root)) for f in root.rglob("*.py")
+                    if f.name != "ratings.py" and formula.search(f.read_text(encoding="utf-8")))
+    pending = {"train.py"}       # its one-line change belongs to the helper that owns train.py
+    assert not set(copies) - pending, f"online Elo copied outside azuki.ratings: {copies}"
+    if copies:
+        pytest.xfail(f"{copies}: still to call azuki.ratings.elo_update")
