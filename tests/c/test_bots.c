@@ -342,6 +342,26 @@ static void test_policy_bots(void) {
     bad = ps;
     bad.kind = 7;
     AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) == -(int)AZK_ERR_ARG);
+    /* a stop flag set before the call: no simulation runs, the answer is still legal */
+    {
+        azk_search_ctl ctl = {0, -1};
+        azk_pbot_params pc = ps;
+        pc.sims = AZK_PSEARCH_MAX_SIMS;
+        pc.ctl = &ctl;
+        azk_search_cancel(&ctl);
+        static azk_game m;
+        AZK_CHECK(azk_game_init(&m, CS, 11, 0, 1) == AZK_OK);
+        int guard = 0;
+        while (!azk_is_terminal(&m) && (azk_phase(&m) != AZK_PHASE_MAIN || azk_legal_actions(&m, CS, legal, NA) < 2) &&
+               guard++ < 100)
+            AZK_CHECK(azk_step(&m, CS, azk_bot_act(&m, CS, AZK_BOT_GREEDY, rng)) == AZK_OK);
+        int a = azk_pbot_act(&m, CS, pol, &pc, rng, NULL, 0);
+        AZK_CHECK(a >= 0 && azk_is_legal(&m, CS, a) && ctl.sims_run == 0);
+        azk_search_reset(&ctl);
+        pc.sims = 5;
+        a = azk_pbot_act(&m, CS, pol, &pc, rng, NULL, 0);
+        AZK_CHECK(a >= 0 && ctl.sims_run == 5);
+    }
     /* NULL workspace: the same answer (one malloc per decision) */
     uint64_t w1[2] = {rng[0], rng[1]}, w2[2] = {rng[0], rng[1]};
     AZK_CHECK(azk_pbot_act(&g, CS, pol, &ps, w1, NULL, 0) == azk_pbot_act(&g, CS, pol, &ps, w2, work, wl));
