@@ -665,6 +665,22 @@ TRIGGER_ON_DISCARDED = 15
 TRIGGER_GAME_START = 16
 TRIGGER_ALLY_ENTERS = 17
 
+VEC_LOG = ('EPISODES', 'LENGTH', 'DRAWS', 'TRUNCATED', 'WINS_SEAT0', 'WINS_SEAT1', 'AGENT_WINS', 'AGENT_LOSSES', 'AGENT_WINS_SEAT0', 'AGENT_WINS_SEAT1', 'AGENT_GAMES_SEAT0', 'AGENT_GAMES_SEAT1', 'ILLEGAL')
+VEC_LOG_DOC = ('episodes that ended', 'decisions of the ended episodes, summed', 'episodes drawn', 'episodes cut by a cap', 'episodes won by seat 0', 'episodes won by seat 1', 'bot / policy mode: episodes the agent won', 'bot / policy mode: episodes the agent lost', 'bot / policy mode: wins of the agent in seat 0', 'bot / policy mode: wins of the agent in seat 1', 'bot / policy mode: episodes the agent played in seat 0', 'bot / policy mode: episodes the agent played in seat 1', 'episodes ended by an illegal action (AZK_VEC_ILLEGAL_LOSE)')
+VEC_LOG_EPISODES = 0
+VEC_LOG_LENGTH = 1
+VEC_LOG_DRAWS = 2
+VEC_LOG_TRUNCATED = 3
+VEC_LOG_WINS_SEAT0 = 4
+VEC_LOG_WINS_SEAT1 = 5
+VEC_LOG_AGENT_WINS = 6
+VEC_LOG_AGENT_LOSSES = 7
+VEC_LOG_AGENT_WINS_SEAT0 = 8
+VEC_LOG_AGENT_WINS_SEAT1 = 9
+VEC_LOG_AGENT_GAMES_SEAT0 = 10
+VEC_LOG_AGENT_GAMES_SEAT1 = 11
+VEC_LOG_ILLEGAL = 12
+
 ZONE = ('DECK', 'HAND', 'LEADER', 'GATE', 'GARDEN', 'ALLEY', 'WEAPON', 'IKZ_PILE', 'IKZ_AREA', 'DISCARD', 'OUT', 'ASIDE', 'LOOK', 'RESOLVING')
 ZONE_DOC = ('deck (ordered, hidden)', 'hand (hidden from the opponent)', 'leader zone', 'gate zone', 'garden (5 slots)', 'alley (5 slots)', 'attached to a holder', 'IKZ pile (face down)', 'IKZ area (face up)', 'discard pile (public, ordered)', 'out of game (used token)', 'kept aside (unused token)', 'being looked at by its owner during an effect', 'a spell while it resolves')
 ZONE_DECK = 0
