@@ -6,15 +6,8 @@
 #include <stdio.h>
 
 #include "azk_ops.h"
+#include "ext_check.h"
 #include "game.h"
-
-#define CHECK(c)                                                               \
-    do {                                                                       \
-        if (!(c)) {                                                            \
-            printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #c);              \
-            return 1;                                                          \
-        }                                                                      \
-    } while (0)
 
 #define AZK_REF(name, doc) REF_##name,
 enum {

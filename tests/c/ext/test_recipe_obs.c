@@ -7,15 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ext_check.h"
 #include "game.h"
-
-#define CHECK(c)                                                               \
-    do {                                                                       \
-        if (!(c)) {                                                            \
-            printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #c);              \
-            return 1;                                                          \
-        }                                                                      \
-    } while (0)
 
 static azk_game G;
 static uint8_t O[2048];

@@ -7,15 +7,8 @@
  * card standing there. */
 #include <stdio.h>
 
+#include "ext_check.h"
 #include "game.h"
-
-#define CHECK(c)                                                               \
-    do {                                                                       \
-        if (!(c)) {                                                            \
-            printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #c);              \
-            return 1;                                                          \
-        }                                                                      \
-    } while (0)
 
 enum {
 #define AZK_ACTION_PARAM(name, doc) KIND_##name,
