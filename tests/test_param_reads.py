@@ -36,6 +36,12 @@ MUTATED.update(HAND=("INDEX", "ENEMY", "DISCARD"), GARDEN=("INDEX", "SELF", "ALL
                HOLDER=("PLACE", "ENEMY", "NONE"), NEW_KIND=("INDEX", "SELF", "LOOK"))
 
 
+# one made-up kind per declared form: a form added to AZK_ACTION_PARAM_FORM
+# that a reader does not render fails the tests below
+EVERY_FORM = dict(TX.READ, **{f"FORM_{f}": {"INDEX": (f, "SELF", "DISCARD"), "PLACE": (f, "ENEMY", "NONE")}.get(
+    f, (f, "NONE", "NONE")) for f in S.ACTION_PARAM_FORM})
+
+
 def _values(form):
     return (0, 1, ROW, ROW + 1, 2 * ROW) if form == "PLACE" else (0, 3)
 
@@ -132,11 +138,11 @@ def test_the_table_reads_every_declared_kind():
 
 
 def test_every_form_is_rendered_by_python(monkeypatch):
-    """Each declared form has a text and, for places, a location; a form the
-    readers do not know is refused loudly, never rendered as nothing."""
-    got = _python(TX.READ, monkeypatch)
-    for c, g in zip(_cases(TX.READ), got):
-        form, side, zone = TX.READ[c["kind"]]
+    """Each declared kind and form has a text and, for places, a location; a
+    form the readers do not know is refused loudly, never rendered as nothing."""
+    got = _python(EVERY_FORM, monkeypatch)
+    for c, g in zip(_cases(EVERY_FORM), got):
+        form, side, zone = EVERY_FORM[c["kind"]]
         assert g["text"].startswith("X_TEST "), g
         if form in TX.PLACE_FORMS:
             who = c["me"] if side == "SELF" else 1 - c["me"]
@@ -160,7 +166,7 @@ def test_python_follows_a_changed_table(monkeypatch):
 
 
 @needs_node
-@pytest.mark.parametrize("read", [TX.READ, MUTATED], ids=["declared", "changed"])
+@pytest.mark.parametrize("read", [TX.READ, EVERY_FORM, MUTATED], ids=["declared", "every_form", "changed"])
 def test_words_js_reads_the_same_table(tmp_path, monkeypatch, read):
     """words.js gives Python's locations, texts, labels and places for every
     kind of the table site.json carries, the declared one and a changed one
