@@ -131,6 +131,21 @@ def _names(v, path, what):
     return out
 
 
+def _variable(table, name, path, create, what, cap, first, hint):
+    """The register of variable `name` in `table` (name -> register): an
+    existing one; with `create`, the next free one (first + how many exist),
+    at most `cap` of them."""
+    _name(name, path, what)
+    if name in table:
+        return table[name]
+    if not create:
+        raise AbilityError(path, f"unknown {what} {name!r}{hint}")
+    if len(table) >= cap:
+        raise AbilityError(path, f"too many {what}s (at most {cap})")
+    table[name] = first + len(table)
+    return table[name]
+
+
 def _name(v, path, what):
     if not isinstance(v, str):
         raise AbilityError(path, f"expected a {what} name (a string), got {v!r}")
@@ -228,26 +243,13 @@ class _Scope:
         self.plays_self = []      # (path, how) of play_free statements that may play the source again
 
     def card(self, name, path, create=False):
-        _name(name, path, "card variable")
-        if name in self.cards:
-            return self.cards[name]
-        if not create:
-            raise AbilityError(path, f"unknown card variable {name!r} (choose it first with \"as\")")
-        if len(self.cards) >= NUM_TREGS:
-            raise AbilityError(path, f"too many card variables (at most {NUM_TREGS})")
-        self.cards[name] = len(self.cards)
-        return self.cards[name]
+        """The T register of card variable `name` (0.., at most NUM_TREGS)."""
+        return _variable(self.cards, name, path, create, "card variable", NUM_TREGS, 0,
+                         ' (choose it first with "as")')
 
     def num(self, name, path, create=False):
-        _name(name, path, "number variable")
-        if name in self.nums:
-            return self.nums[name]
-        if not create:
-            raise AbilityError(path, f"unknown number variable {name!r}")
-        if len(self.nums) >= NUM_VARS:
-            raise AbilityError(path, f"too many number variables (at most {NUM_VARS})")
-        self.nums[name] = 1 + len(self.nums)
-        return self.nums[name]
+        """The R register of number variable `name` (R1..: R0 is the condition result)."""
+        return _variable(self.nums, name, path, create, "number variable", NUM_VARS, 1, "")
 
     def temp(self, path):
         if self.temps_in_use >= NUM_TEMPS:
