@@ -167,6 +167,12 @@ DURATION_END_OF_TURN = 0
 DURATION_START_OF_NEXT_TURN = 1
 DURATION_WHILE_ON_FIELD = 2
 
+EFFECT_KIND = ('ATTACK', 'STATUS', 'REMOVE')
+EFFECT_KIND_DOC = ('an attack change (amount)', 'statuses granted (status mask)', 'statuses masked off (remove_status, docs/rules.md §16.4): printed, granted and conditions')
+EFFECT_KIND_ATTACK = 0
+EFFECT_KIND_STATUS = 1
+EFFECT_KIND_REMOVE = 2
+
 ELEMENT = ('NEUTRAL', 'LIGHTNING', 'WATER', 'FIRE', 'EARTH', 'WIND', 'LIGHT', 'DARK')
 ELEMENT_DOC = ('Neutral', 'Lightning', 'Water', 'Fire', 'Earth', 'Wind', 'Light', 'Dark')
 ELEMENT_NEUTRAL = 0

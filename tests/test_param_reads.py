@@ -3,8 +3,8 @@ csrc/azk_actions.def's AZK_ACTION_PARAM_READ gives each AZK_ACTION_PARAM kind
 a form (INDEX, PLACE, ABILITY, OPTION, NONE), a side and a zone; azuki/text.py
 (Game.describe's places, Game.action_str), azuki/web/words.py and the static
 site's words.js (fed the table through site.json) interpret that table and
-name no kind themselves. The card flags words.js reads come from the declared
-AZK_CARD_FLAG family the same way.
+name no kind themselves. The card flags and effect kinds words.js reads come
+from the declared AZK_CARD_FLAG and AZK_EFFECT_KIND families the same way.
 
 These tests fail when a declared kind is not rendered by both readers, when
 the two disagree, or when a hand copy of the grammar or of the flag bits comes
@@ -107,6 +107,12 @@ for (const [i, name] of T.CARD_FLAG.entries()) {
   const d = new Position(a).cardDict(0, true);
   out.flags[name] = { tapped: d.tapped, cooldown: d.cooldown, shocked: d.shocked, exposed: !!d.exposed };
 }
+out.effects = {};
+for (const [i, name] of T.EFFECT_KIND.entries()) {
+  const a = new Int32Array(T.export.size);
+  a[X.EFFECTS_N[0]] = 1; a[X.FX_LIVE[0]] = 1; a[X.FX_KIND[0]] = i;
+  out.effects[name] = Object.keys(new Position(a).effects()[0]).filter((k) => ["attack", "statuses", "removes"].includes(k));
+}
 fs.writeFileSync(process.argv[3], JSON.stringify(out));
 """
 
@@ -190,6 +196,17 @@ def test_words_js_reads_card_flags_from_the_declared_family(tmp_path):
             assert got[name] == want, (order, name)
 
 
+@needs_node
+def test_words_js_reads_effect_kinds_from_the_declared_family(tmp_path):
+    """An effect's kind (the export's FX_KIND) is read by its AZK_EFFECT_KIND
+    name from site.json's table: reordered, each kind keeps its field."""
+    field = {"ATTACK": ["attack"], "STATUS": ["statuses"], "REMOVE": ["removes"]}
+    assert set(field) == set(S.EFFECT_KIND)
+    for order in (list(S.EFFECT_KIND), list(S.EFFECT_KIND)[::-1]):
+        got = _js(tmp_path, _tables(TX.READ, EFFECT_KIND=order), [])["effects"]
+        assert got == {k: field[k] for k in order}, order
+
+
 def test_no_copy_of_the_grammar_or_the_flags_comes_back():
     """No reader compares a parameter kind with a literal name, and words.js
     keeps no numbers for the card flags."""
@@ -207,3 +224,4 @@ def test_no_copy_of_the_grammar_or_the_flags_comes_back():
     flags = "|".join(S.CARD_FLAG)
     assert not re.search(r"\b(?:CF_)?(?:%s)\s*=\s*\d" % flags, js), "words.js: card flag bits retyped"
     assert "T.CARD_FLAG" in js and "T.ACTION_PARAM_READ" in js
+    assert not re.search(r"FX_KIND \+ i\] *===? *\d", js), "words.js: effect kinds retyped as numbers"

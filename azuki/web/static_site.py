@@ -80,7 +80,7 @@ def site_tables(cs):
     from ..text import UNNAMED
     from ..view import VIEW_FORMAT
     names = ("ACTION", "ACTION_PARAM", "ACTION_PARAM_READ", "ACTION_PARAM_READ_ARGS", "PROMPT", "PHASE", "RESULT",
-             "END", "ZONE", "DURATION", "STATUS", "CARD_FLAG")
+             "END", "ZONE", "DURATION", "STATUS", "CARD_FLAG", "EFFECT_KIND")
     t = {n: list(getattr(S, n)) for n in names}
     t["UNNAMED"] = sorted(UNNAMED)
     t.update(CAPS=dict(S.CAPS), ZONE_OUT=S.ZONE_OUT, ZONE_ASIDE=S.ZONE_ASIDE, ZONE_RESOLVING=S.ZONE_RESOLVING,

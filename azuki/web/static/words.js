@@ -253,8 +253,9 @@ export class Position {
       const c = a[X.FX_CARD + i];
       const fx = { where: this.where(c), card: this.idOf(c), duration: DURATIONS[a[X.FX_DURATION + i]],
                    creator: a[X.FX_CREATOR + i] };
-      if (a[X.FX_KIND + i] === 0) fx.attack = a[X.FX_AMOUNT + i];
-      else if (a[X.FX_KIND + i] === 2) fx.removes = statusNames(a[X.FX_STATUS + i]);
+      const kind = T.EFFECT_KIND[a[X.FX_KIND + i]];      // csrc/azk_enums.def AZK_EFFECT_KIND
+      if (kind === "ATTACK") fx.attack = a[X.FX_AMOUNT + i];
+      else if (kind === "REMOVE") fx.removes = statusNames(a[X.FX_STATUS + i]);
       else fx.statuses = statusNames(a[X.FX_STATUS + i]);
       out.push(fx);
     }
