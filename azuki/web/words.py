@@ -19,8 +19,6 @@ from .. import locations as L
 from .. import spec_autogen as S
 from .. import text as TX
 
-ROW = S.CAPS.get("AZK_ROW", 5)
-
 
 def humanize(name):
     return str(name).replace("_", " ").lower()
