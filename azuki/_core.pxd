@@ -212,6 +212,8 @@ cdef extern from "azuki.h" nogil:
     int azk_bot_act_search(const azk_game *g, const azk_cardset *cs, uint64_t *rng, const azk_search_params *p)
     int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int *kinds, uint64_t *rng,
                                  const azk_search_params *p)
+    int azk_bot_search_label(const azk_game *g, const azk_cardset *cs, uint64_t *rng, const azk_search_params *p,
+                             float *visits, int visits_len, float *value)
     enum:
         AZK_PBOT_POLICY
         AZK_PBOT_PSEARCH
@@ -232,6 +234,8 @@ cdef extern from "azuki.h" nogil:
     size_t azk_pbot_work_size(const azk_policy *pol, const azk_pbot_params *p)
     int azk_pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *p,
                      uint64_t *rng, void *work, size_t work_len)
+    int azk_pbot_label(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *p,
+                       uint64_t *rng, void *work, size_t work_len, float *visits, int visits_len, float *value)
     size_t azk_vec_pbot_work_size(const azk_vec *v, const azk_policy *p, const azk_pbot_params *pp)
     azk_status azk_vec_pbot_opponent(azk_vec *v, const azk_cardset *cs, const azk_policy *p,
                                      const azk_pbot_params *pp, int32_t *opp_actions, void *work, size_t work_len)

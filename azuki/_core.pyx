@@ -1668,6 +1668,72 @@ def bot_act(Game game, kind, rng, sims=None, control=None):
     return a
 
 
+cdef float[::1] _visits_out(object visits) except *:
+    """The caller's visit-share array for a search label: float32, shape (NUM_ACTIONS,), contiguous, writeable."""
+    if not isinstance(visits, np.ndarray):
+        raise TypeError(f"visits must be a numpy float32 array of shape ({NUM_ACTIONS},), got {type(visits).__name__}")
+    if visits.dtype != np.float32 or visits.shape != (NUM_ACTIONS,) or not visits.flags.c_contiguous \
+            or not visits.flags.writeable:
+        raise ValueError(f"visits must be a writeable contiguous float32 array of shape ({NUM_ACTIONS},), got "
+                         f"{visits.dtype} {visits.shape}{'' if visits.flags.writeable else ' read-only'}")
+    return visits
+
+
+cdef int _rng_ok(object rng) except -1:
+    if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (2,) \
+            or not rng.flags.c_contiguous or not rng.flags.writeable:
+        raise TypeError("rng must be a writeable numpy uint64 array of shape (2,) (azuki._core.bot_rng)")
+    return 0
+
+
+def search_label(Game game, rng, visits, sims=None):
+    """The search bot's decision in `game` with its labels (azk_bot_search_label; training from search,
+    docs/training.md "Expert iteration"): returns (action, value), the action bot_act(game, "search",
+    rng, sims) takes (rng advanced the same), and fills `visits` (float32 [NUM_ACTIONS]) with each root
+    action's share of the simulations (1 on the action when none ran: one legal action, a mulligan);
+    value: the mean simulation result for the player to act in [0, 1], -1.0 when no simulation ran.
+    Runs without the GIL (threads label in parallel). Bad arguments change nothing."""
+    if game is None:
+        raise TypeError("search_label needs an azuki.Game, got None")
+    game._ck()
+    _rng_ok(rng)
+    cdef float[::1] vv = _visits_out(visits)
+    cdef azk_search_params sp = _search_params(sims)
+    if azk_is_terminal(game.g):
+        raise ValueError(f"the game is over ({S.RESULT[azk_result(game.g)]}): a bot has nothing to choose")
+    cdef uint64_t[::1] v = rng
+    cdef float value = -1.0
+    cdef int a
+    with nogil:
+        a = azk_bot_search_label(game.g, game.cs, &v[0], &sp, &vv[0], <int>vv.shape[0], &value)
+    if a < 0:
+        raise AzukiError(f"azk_bot_search_label failed: {azk_status_name(<azk_status>(-a)).decode()}")
+    return a, float(value)
+
+
+def pbot_label(Game game, CPolicy policy, rng, visits, settings=None):
+    """psearch's decision in `game` with the C policy `policy` and `settings` (pbot_defaults("psearch")),
+    with its labels, as search_label: (action, value), visits filled. Runs without the GIL."""
+    if game is None or policy is None:
+        raise TypeError("pbot_label needs an azuki.Game and a CPolicy")
+    game._ck()
+    _rng_ok(rng)
+    cdef float[::1] vv = _visits_out(visits)
+    cdef azk_pbot_params p = _pbot_params("psearch", settings)
+    if azk_is_terminal(game.g):
+        raise ValueError(f"the game is over ({S.RESULT[azk_result(game.g)]}): a bot has nothing to choose")
+    cdef uint64_t[::1] v = rng
+    cdef float value = -1.0
+    cdef int a
+    with nogil:
+        a = azk_pbot_label(game.g, game.cs, policy.p, &p, &v[0], NULL, 0, &vv[0], <int>vv.shape[0], &value)
+    if a == -<int>AZK_ERR_CARDSET:
+        raise ValueError("psearch: the policy cannot read this card set's observations (a card outside its card table)")
+    if a < 0:
+        raise AzukiError(f"azk_pbot_label failed: {azk_status_name(<azk_status>(-a)).decode()}")
+    return a, float(value)
+
+
 def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, turn_cap=200, decision_cap=10000,
                sims=None, pbots=()):
     """Play one game per row of the equal-length integer arrays: engine seed,

@@ -12,6 +12,8 @@ something that is not an azuki.Game and ValueError for a finished game.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from . import _core
 
 BOT_KINDS = _core.BOT_KINDS            # ("random", "greedy", "search")
@@ -95,6 +97,18 @@ class SearchBot(Bot):
 
     __call__ = act
 
+    def label(self, game, visits=None):
+        """act's decision with the search's labels (training from search, azuki.expert): (action,
+        value, visits): the action act would take (the bot's stream advanced the same), the root's
+        mean result for the player to act in [0, 1] (-1.0: no simulation ran) and the visit shares
+        (float32 [NUM_ACTIONS], summing to 1; `visits` is filled when given)."""
+        if not isinstance(game, _core.Game):
+            raise TypeError(f"label needs an azuki.Game, got {type(game).__name__}")
+        if visits is None:
+            visits = np.zeros(_core.NUM_ACTIONS, dtype=np.float32)
+        a, v = _core.search_label(game, self._rng, visits, sims=self.sims)
+        return a, v, visits
+
     def __repr__(self):
         return f"SearchBot(seed={self.seed}, sims={self.sims})"
 
@@ -176,6 +190,17 @@ class PolicyBot:
         return _core.pbot_act(game, self.policy, self.kind, self._rng, self.settings, control)
 
     __call__ = act
+
+    def label(self, game, visits=None):
+        """psearch only: act's decision with the search's labels, as SearchBot.label."""
+        if self.kind != "psearch":
+            raise ValueError(f"only psearch reports search labels, not {self.kind}")
+        if not isinstance(game, _core.Game):
+            raise TypeError(f"label needs an azuki.Game, got {type(game).__name__}")
+        if visits is None:
+            visits = np.zeros(_core.NUM_ACTIONS, dtype=np.float32)
+        a, v = _core.pbot_label(game, self.policy, self._rng, visits, self.settings)
+        return a, v, visits
 
     def __repr__(self):
         return f"PolicyBot({self.kind!r}, seed={self.seed}, {self.settings})"

@@ -249,6 +249,21 @@ int azk_bot_act_search(const azk_game *g, const azk_cardset *cs, uint64_t rng[2]
 /* azk_bot_play_game with settings p for the search seats (NULL: defaults). */
 int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4],
                              const azk_search_params *p);
+/* Search labels (training from search, docs/training.md "Expert iteration"):
+ * the decision azk_bot_act_search takes with the same arguments (the same
+ * action returned, the rng words advanced the same), and the root's
+ * statistics: visits[0 .. azk_num_actions()) gets each root action's share of
+ * the simulations (summing to 1; 0 for the other actions; equivalent empty
+ * slots are merged into the first, which alone gets visits); *value the mean
+ * simulation result for the player to act, in [0, 1] (1 win, 0 loss).
+ * A decision taken without simulating (one legal action, a mulligan, a stop
+ * flag set before the first simulation) puts 1 on the action taken and
+ * *value = -1. The labels read only the player's information set, as the
+ * search does. -AZK_ERR_ARG for NULL outputs or visits_len <
+ * azk_num_actions(), as azk_bot_act_search otherwise; on any error nothing is
+ * written. */
+int azk_bot_search_label(const azk_game *g, const azk_cardset *cs, uint64_t rng[2], const azk_search_params *p,
+                         float *visits, int visits_len, float *value);
 
 
 /* ==== Policy bots (csrc/bot.c, docs/bots.md) ===============================
@@ -287,6 +302,10 @@ size_t azk_pbot_work_size(const azk_policy *pol, const azk_pbot_params *p); /* 0
  * the per-decision malloc fails. `g` is not modified. */
 int azk_pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *p,
                  uint64_t rng[2], void *work, size_t work_len);
+/* azk_pbot_act for psearch (p->kind == AZK_PBOT_PSEARCH, else -AZK_ERR_ARG)
+ * with the root's visit shares and mean result, as azk_bot_search_label. */
+int azk_pbot_label(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *p,
+                   uint64_t rng[2], void *work, size_t work_len, float *visits, int visits_len, float *value);
 
 
 /* ==== Vector of games (csrc/vec.c) ==========================================

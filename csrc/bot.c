@@ -377,13 +377,32 @@ static double search_playout(const azk_cardset *cs, azk_game *g, int me, int roo
     return 0.5 + 0.5 * (double)v / (double)((v < 0 ? -v : v) + SEARCH_SQUASH);
 }
 
+/* Search labels (azk_bot_search_label, azk_pbot_label): the root's visit
+ * shares and mean result, written by the searches when asked for (NULL: not
+ * asked, the common case costs one test per return). */
+typedef struct search_label {
+    float *visits; /* [AZK_NUM_ACTIONS_] */
+    float value;   /* mean result for the player to act, in [0, 1]; -1: no simulation ran */
+} search_label;
+
+/* a decision taken without simulations: all the weight on the action taken */
+static int label_one(search_label *lab, int a) {
+    if (lab && a >= 0) {
+        for (int i = 0; i < AZK_NUM_ACTIONS_; i++) lab->visits[i] = 0.0f;
+        lab->visits[a] = 1.0f;
+        lab->value = -1.0f;
+    }
+    return a;
+}
+
 typedef struct search_arm {
     int32_t a;
     int n;
     double sum;
 } search_arm;
 
-static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, const azk_search_params *sp) {
+static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, const azk_search_params *sp,
+                      search_label *lab) {
     int32_t legal[AZK_NUM_ACTIONS_];
     int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
     if (n <= 0) return -(int)AZK_ERR_ARG;
@@ -391,13 +410,13 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
     if (sp->ctl) sp->ctl->sims_run = 0;
     /* the seeds of this decision: a fixed number of draws, whatever the position */
     uint64_t base = (uint64_t)azk_rng_next(rng) << 32 | azk_rng_next(rng);
-    if (n == 1) return legal[0];
-    if (g->phase == AZK_PHASE_MULLIGAN) return mulligan_choice(g, cs, me);
+    if (n == 1) return label_one(lab, legal[0]);
+    if (g->phase == AZK_PHASE_MULLIGAN) return label_one(lab, mulligan_choice(g, cs, me));
     search_arm arms[AZK_NUM_ACTIONS_];
     int k = 0;
     for (int i = 0; i < n; i++)
         if (!redundant(g, legal[i])) arms[k++] = (search_arm){legal[i], 0, 0.0};
-    if (k == 1) return arms[0].a;
+    if (k == 1) return label_one(lab, arms[0].a);
     azk_game view, sim;
     azk_game_clone(&view, g);
     canonicalize(&view, me);
@@ -446,6 +465,15 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
         if (arms[i].n > arms[bi].n ||
             (arms[i].n == arms[bi].n && arms[i].n > 0 && arms[i].sum / arms[i].n > arms[bi].sum / arms[bi].n))
             bi = i;
+    }
+    if (lab) {
+        int tot = 0;
+        double sum = 0.0;
+        for (int i = 0; i < k; i++) tot += arms[i].n, sum += arms[i].sum;
+        if (tot == 0) return label_one(lab, arms[bi].a);
+        for (int i = 0; i < AZK_NUM_ACTIONS_; i++) lab->visits[i] = 0.0f;
+        for (int i = 0; i < k; i++) lab->visits[arms[i].a] = (float)((double)arms[i].n / tot);
+        lab->value = (float)(sum / tot);
     }
     return arms[bi].a;
 }
@@ -633,7 +661,7 @@ static double ps_terminal(const azk_game *g, int me) {
 }
 
 static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
-                       azk_rng *rng, pbot_ws *w) {
+                       azk_rng *rng, pbot_ws *w, search_label *lab) {
     int32_t legal[AZK_NUM_ACTIONS_];
     int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
     if (n <= 0) return -(int)AZK_ERR_ARG;
@@ -641,8 +669,8 @@ static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_polic
     azk_search_ctl *ctl = pp->ctl;
     if (ctl) ctl->sims_run = 0;
     uint64_t base = (uint64_t)azk_rng_next(rng) << 32 | azk_rng_next(rng); /* a fixed number of draws */
-    if (n == 1) return legal[0];
-    if (g->phase == AZK_PHASE_MULLIGAN) return pbot_greedy(pol, g, cs, w);
+    if (n == 1) return label_one(lab, legal[0]);
+    if (g->phase == AZK_PHASE_MULLIGAN) return label_one(lab, pbot_greedy(pol, g, cs, w));
     azk_game view, sim;
     azk_game_clone(&view, g);
     canonicalize(&view, me);
@@ -650,8 +678,8 @@ static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_polic
     double v0;
     int root = ps_expand(pol, pp, &view, cs, me, w, &nn, &ne, &v0);
     if (root == -2) return -(int)AZK_ERR_CARDSET;
-    if (root < 0) return legal[0]; /* cannot happen: the pools hold the root */
-    if (w->nodes[root].n == 1) return w->edges[w->nodes[root].first].a;
+    if (root < 0) return label_one(lab, legal[0]); /* cannot happen: the pools hold the root */
+    if (w->nodes[root].n == 1) return label_one(lab, w->edges[w->nodes[root].first].a);
     double c = pp->cpuct_milli / 1000.0, mix = pp->value_milli / 1000.0;
     int path[PS_DEPTH_CAP];
     int t = 0;
@@ -746,6 +774,16 @@ static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_polic
         const ps_edge *e = &w->edges[i], *b = &w->edges[bi];
         if (e->n > b->n || (e->n == b->n && e->n > 0 && e->w / e->n > b->w / b->n)) bi = i;
     }
+    if (lab) {
+        int tot = 0;
+        double sum = 0.0;
+        for (int i = rt->first; i < rt->first + rt->n; i++) tot += w->edges[i].n, sum += w->edges[i].w;
+        if (tot == 0) return label_one(lab, w->edges[bi].a);
+        for (int i = 0; i < AZK_NUM_ACTIONS_; i++) lab->visits[i] = 0.0f;
+        for (int i = rt->first; i < rt->first + rt->n; i++)
+            lab->visits[w->edges[i].a] = (float)((double)w->edges[i].n / tot);
+        lab->value = (float)(sum / tot);
+    }
     return w->edges[bi].a;
 }
 
@@ -766,8 +804,8 @@ int azk_pbot_version(int kind) {
     return kind == AZK_PBOT_POLICY ? AZK_PBOT_POLICY_VERSION : kind == AZK_PBOT_PSEARCH ? AZK_PSEARCH_VERSION : -1;
 }
 
-int azk_pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
-                 uint64_t rng[2], void *work, size_t work_len) {
+static int pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
+                    uint64_t rng[2], void *work, size_t work_len, search_label *lab) {
     if (!g || !cs || !pol || !rng || !pbot_params_ok(pp)) return -(int)AZK_ERR_ARG;
     if (azk_is_terminal(g)) return -(int)AZK_TERMINAL;
     size_t need = pbot_layout(pol, pp, NULL, NULL);
@@ -781,11 +819,30 @@ int azk_pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol
     pbot_ws w;
     pbot_layout(pol, pp, (uint8_t *)(((uintptr_t)work + 63) & ~(uintptr_t)63), &w);
     azk_rng r = {rng[0], rng[1] | 1u};
-    int a = pp->kind == AZK_PBOT_POLICY ? policy_act(g, cs, pol, pp, &r, &w) : psearch_act(g, cs, pol, pp, &r, &w);
+    int a = pp->kind == AZK_PBOT_POLICY ? policy_act(g, cs, pol, pp, &r, &w) : psearch_act(g, cs, pol, pp, &r, &w, lab);
     free(mem);
     if (a < 0) return a;
     rng[0] = r.state;
     rng[1] = r.inc;
+    return a;
+}
+
+int azk_pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
+                 uint64_t rng[2], void *work, size_t work_len) {
+    return pbot_act(g, cs, pol, pp, rng, work, work_len, NULL);
+}
+
+/* The labels go to a buffer of ours first: a failed call writes nothing of the caller's. */
+int azk_pbot_label(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
+                   uint64_t rng[2], void *work, size_t work_len, float *visits, int visits_len, float *value) {
+    if (!visits || visits_len < AZK_NUM_ACTIONS_ || !value || !pp || pp->kind != AZK_PBOT_PSEARCH)
+        return -(int)AZK_ERR_ARG;
+    float buf[AZK_NUM_ACTIONS_];
+    search_label lab = {buf, -1.0f};
+    int a = pbot_act(g, cs, pol, pp, rng, work, work_len, &lab);
+    if (a < 0) return a;
+    memcpy(visits, buf, sizeof buf);
+    *value = lab.value;
     return a;
 }
 
@@ -835,7 +892,8 @@ void azk_search_reset(azk_search_ctl *c) {
     if (c) atomic_store_explicit(cancel_flag(c), 0, memory_order_relaxed);
 }
 
-static int bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2], const azk_search_params *sp) {
+static int bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2], const azk_search_params *sp,
+                   search_label *lab) {
     if (!g || !cs || !rng || kind < 0 || kind >= AZK_BOT_COUNT) return -(int)AZK_ERR_ARG;
     if (azk_is_terminal(g)) return -(int)AZK_TERMINAL;
     azk_rng r = {rng[0], rng[1] | 1u};
@@ -849,7 +907,7 @@ static int bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t 
         bot_ctx x = {cs, azk_current_player(g), BOT_BUDGET};
         a = pick(&x, g, BOT_TOP_DEPTH, &r);
     } else {
-        a = search_act(g, cs, &r, sp ? sp : &SEARCH_DEFAULTS);
+        a = search_act(g, cs, &r, sp ? sp : &SEARCH_DEFAULTS, lab);
         if (a < 0) return a;
     }
     rng[0] = r.state;
@@ -858,14 +916,31 @@ static int bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t 
 }
 
 int azk_bot_act(const azk_game *g, const azk_cardset *cs, int kind, uint64_t rng[2]) {
-    return bot_act(g, cs, kind, rng, NULL);
+    return bot_act(g, cs, kind, rng, NULL, NULL);
 }
 
 int azk_bot_act_search(const azk_game *g, const azk_cardset *cs, uint64_t rng[2], const azk_search_params *p) {
     if (!p || p->sims < 1 || p->sims > AZK_BOT_SEARCH_MAX_SIMS || p->explore_milli < 0 || p->rollout_depth < 0 ||
         p->rollout_depth > 2 || p->rollout_budget < 1)
         return -(int)AZK_ERR_ARG;
-    return bot_act(g, cs, AZK_BOT_SEARCH, rng, p);
+    return bot_act(g, cs, AZK_BOT_SEARCH, rng, p, NULL);
+}
+
+static int search_params_ok(const azk_search_params *p) {
+    return p && p->sims >= 1 && p->sims <= AZK_BOT_SEARCH_MAX_SIMS && p->explore_milli >= 0 && p->rollout_depth >= 0 &&
+           p->rollout_depth <= 2 && p->rollout_budget >= 1;
+}
+
+int azk_bot_search_label(const azk_game *g, const azk_cardset *cs, uint64_t rng[2], const azk_search_params *p,
+                         float *visits, int visits_len, float *value) {
+    if (!search_params_ok(p) || !visits || visits_len < AZK_NUM_ACTIONS_ || !value) return -(int)AZK_ERR_ARG;
+    float buf[AZK_NUM_ACTIONS_];
+    search_label lab = {buf, -1.0f};
+    int a = bot_act(g, cs, AZK_BOT_SEARCH, rng, p, &lab);
+    if (a < 0) return a;
+    memcpy(visits, buf, sizeof buf);
+    *value = lab.value;
+    return a;
 }
 
 int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int kinds[2], uint64_t rng[4],
@@ -879,7 +954,7 @@ int azk_bot_play_game_search(azk_game *g, const azk_cardset *cs, const int kinds
     int decisions = 0;
     while (!azk_is_terminal(g)) {
         int q = azk_current_player(g);
-        int a = bot_act(g, cs, kinds[q], rng + 2 * q, p);
+        int a = bot_act(g, cs, kinds[q], rng + 2 * q, p, NULL);
         if (a < 0) return a;
         azk_status st = azk_step(g, cs, a);
         if (st != AZK_OK) return -(int)st;

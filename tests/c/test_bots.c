@@ -200,6 +200,105 @@ static void test_search(void) {
     printf("search no-peeking: %ld positions, %ld changed by the resample\n", checked, changed);
 }
 
+/* Search labels (azk_bot_search_label, azk_pbot_label): the action and rng words of the plain call,
+ * visit shares over the root's legal actions summing to 1 (a forced decision: 1 on the action, value
+ * -1), a value in [0, 1] when simulations ran; no peeking: the labels of a position and of its
+ * resample from the labelled player's seat are the same bytes; bad arguments write nothing.
+ * pol: the reference policy for psearch, or NULL (the search bot only). */
+static long check_labels(const azk_policy *pol) {
+    static azk_game g, v;
+    int32_t legal[2048];
+    static float vis[2048], vis2[2048];
+    azk_search_params p;
+    azk_search_defaults(&p);
+    p.sims = 6;
+    azk_pbot_params ps;
+    azk_pbot_defaults(&ps, AZK_PBOT_PSEARCH);
+    ps.sims = 6;
+    long checked = 0, simulated = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t grng[2], srng[2];
+        azk_bot_seed(grng, 60 + (uint64_t)i);
+        azk_bot_seed(srng, 70 + (uint64_t)i);
+        AZK_CHECK(azk_game_init(&g, CS, 700 + (uint64_t)i, i & 1, (i >> 1) & 1) == AZK_OK);
+        int k = 0;
+        while (!azk_is_terminal(&g)) {
+            int n = azk_legal_actions(&g, CS, legal, NA);
+            if ((k++ % 3) == 0) {
+                int me = azk_current_player(&g);
+                uint64_t r0[2] = {srng[0], srng[1]}, r1[2] = {srng[0], srng[1]}, r2[2] = {srng[0], srng[1]};
+                float val = -2.0f, val2 = -3.0f;
+                int a0 = pol ? azk_pbot_act(&g, CS, pol, &ps, r0, NULL, 0) : azk_bot_act_search(&g, CS, r0, &p);
+                int a = pol ? azk_pbot_label(&g, CS, pol, &ps, r1, NULL, 0, vis, NA, &val)
+                            : azk_bot_search_label(&g, CS, r1, &p, vis, NA, &val);
+                AZK_CHECK(a >= 0 && a == a0 && r0[0] == r1[0] && r0[1] == r1[1]);
+                double sum = 0.0;
+                int on_legal = 1;
+                for (int j = 0; j < NA; j++) {
+                    sum += vis[j];
+                    if (vis[j] != 0.0f) {
+                        int ok = 0;
+                        for (int q = 0; q < n; q++) ok |= legal[q] == j;
+                        on_legal &= ok;
+                    }
+                }
+                AZK_CHECK(on_legal && sum > 0.999 && sum < 1.001 && vis[a] > 0.0f);
+                if (n == 1) AZK_CHECK(vis[a] == 1.0f && val == -1.0f);
+                if (val != -1.0f) {
+                    AZK_CHECK(val >= 0.0f && val <= 1.0f);
+                    simulated++;
+                }
+                azk_game_clone(&v, &g);
+                AZK_CHECK(azk_resample(&v, CS, me, 5000 + (uint64_t)checked) == AZK_OK);
+                int b = pol ? azk_pbot_label(&v, CS, pol, &ps, r2, NULL, 0, vis2, NA, &val2)
+                            : azk_bot_search_label(&v, CS, r2, &p, vis2, NA, &val2);
+                AZK_CHECK(a == b && memcmp(vis, vis2, sizeof(float) * (size_t)NA) == 0 &&
+                          memcmp(&val, &val2, sizeof val) == 0);
+                checked++;
+                srng[0] = r1[0];
+                srng[1] = r1[1];
+            }
+            AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, grng)) == AZK_OK);
+        }
+    }
+    AZK_CHECK(checked > 40 && simulated > checked / 4);
+    /* refusals write nothing */
+    uint64_t rng[2];
+    azk_bot_seed(rng, 3);
+    AZK_CHECK(azk_game_init(&g, CS, 9, 0, 1) == AZK_OK);
+    for (int j = 0; j < NA; j++) vis[j] = 7.0f;
+    float val = 9.0f;
+    if (pol) {
+        AZK_CHECK(azk_pbot_label(&g, CS, pol, &ps, rng, NULL, 0, vis, NA - 1, &val) == -(int)AZK_ERR_ARG);
+        AZK_CHECK(azk_pbot_label(&g, CS, pol, &ps, rng, NULL, 0, NULL, NA, &val) == -(int)AZK_ERR_ARG);
+        azk_pbot_params pp;
+        azk_pbot_defaults(&pp, AZK_PBOT_POLICY);
+        AZK_CHECK(azk_pbot_label(&g, CS, pol, &pp, rng, NULL, 0, vis, NA, &val) == -(int)AZK_ERR_ARG);
+    } else {
+        AZK_CHECK(azk_bot_search_label(&g, CS, rng, &p, vis, NA - 1, &val) == -(int)AZK_ERR_ARG);
+        AZK_CHECK(azk_bot_search_label(&g, CS, rng, &p, vis, NA, NULL) == -(int)AZK_ERR_ARG);
+        AZK_CHECK(azk_bot_search_label(&g, CS, rng, NULL, vis, NA, &val) == -(int)AZK_ERR_ARG);
+        azk_search_params bad = p;
+        bad.sims = 0;
+        AZK_CHECK(azk_bot_search_label(&g, CS, rng, &bad, vis, NA, &val) == -(int)AZK_ERR_ARG);
+        int kinds[2] = {AZK_BOT_RANDOM, AZK_BOT_RANDOM};
+        uint64_t r4[4];
+        azk_bot_seed(r4, 1);
+        azk_bot_seed(r4 + 2, 2);
+        AZK_CHECK(azk_bot_play_game(&g, CS, kinds, r4) > 0);
+        AZK_CHECK(azk_bot_search_label(&g, CS, rng, &p, vis, NA, &val) == -(int)AZK_TERMINAL);
+    }
+    int untouched = val == 9.0f;
+    for (int j = 0; j < NA; j++) untouched &= vis[j] == 7.0f;
+    AZK_CHECK(untouched);
+    return checked;
+}
+
+static void test_search_labels(void) {
+    long n = check_labels(NULL);
+    printf("search labels: %ld positions, the same after a resample\n", n);
+}
+
 /* A search stopped through azk_search_ctl: a flag set before the call runs no
  * simulation (1000000 would take minutes) and still answers a legal action;
  * without the flag the count is the settings' sims. */
@@ -365,6 +464,7 @@ static void test_policy_bots(void) {
     /* NULL workspace: the same answer (one malloc per decision) */
     uint64_t w1[2] = {rng[0], rng[1]}, w2[2] = {rng[0], rng[1]};
     AZK_CHECK(azk_pbot_act(&g, CS, pol, &ps, w1, NULL, 0) == azk_pbot_act(&g, CS, pol, &ps, w2, work, wl));
+    printf("psearch labels: %ld positions, the same after a resample\n", check_labels(pol));
     printf("policy bots: %ld positions (no peeking: %ld changed by the resample), sampled != greedy on %ld\n",
            checked, changed, sampled_differs);
     free(work);
@@ -380,6 +480,7 @@ int main(void) {
     AZK_RUN(test_timing);
     AZK_RUN(test_search);
     AZK_RUN(test_search_cancel);
+    AZK_RUN(test_search_labels);
     AZK_RUN(test_policy_bots);
     return azk_test_summary();
 }

@@ -1,0 +1,220 @@
+"""azuki.expert — training from search (expert iteration, docs/training.md "Expert iteration").
+
+A search player labels the decisions of games it plays against itself: for every decision the
+deciding player's observation, the search root's visit distribution over the legal actions (the
+C search reports it: azuki._core.search_label / pbot_label, azuki.h azk_bot_search_label) and,
+once the game ends, its outcome from that player's seat. The policy is then distilled to those
+labels: cross-entropy of the masked policy to the visit distribution (the "expert"'s improved
+policy, not only its argmax as the greedy kickstart's behavioural cloning) plus vf_coef times the
+squared error of the value head to the discounted outcome gamma ** k * z (z = +1 / -1 / 0 for a
+win / loss / draw of the labelled player, k its own decisions left, as PPO's returns and
+azuki.distill count them).
+
+Teachers: "search:N" (the built-in information-set search bot, N simulations, greedy playouts) or
+"psearch:N" (PUCT search guided by a C policy: the current learner exported with
+policy.state_azkw, its priors and value head; the labels then improve on the policy itself).
+Both search over determinizations of the labelled player's information set (azk_resample), so a
+label never depends on hidden cards (tests/test_expert.py). There is no privileged critic: the
+value head is trained on the player's observation only, as it is played.
+
+Label generation runs on `threads` threads (the search runs without the GIL) and is the same
+dataset byte for byte for any thread count (games are numbered and put together in game order,
+azuki.distill's scheme). Labels are stored sparsely: the `topk` most visited actions per decision
+(renormalized; search-N visits at most N actions, so topk >= N loses nothing).
+
+Used by `azuki train` through [expert] in azuki/data/train.toml. Needs numpy (labels) and torch
+(fit_labels).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from . import _core
+
+OBS_LEN = _core.OBS_LEN
+NUM_ACTIONS = _core.NUM_ACTIONS
+TEACHERS = ("search", "psearch")
+
+
+def parse_teacher(spec):
+    """("search" | "psearch", sims) of a label teacher spec "search:N" / "psearch:N" (N simulations;
+    no N: the search bot's default)."""
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"expert teacher must be 'search:N' or 'psearch:N', got {spec!r}")
+    name, _, sims = spec.partition(":")
+    if name not in TEACHERS:
+        raise ValueError(f"expert teacher {name!r} is not a search (one of {', '.join(TEACHERS)})")
+    if not sims:
+        return name, _core.SEARCH_SIMS
+    try:
+        n = int(sims)
+    except ValueError:
+        raise ValueError(f"expert teacher {spec!r}: simulations must be an integer") from None
+    top = _core.SEARCH_MAX_SIMS if name == "search" else _core.PSEARCH_MAX_SIMS
+    if not 1 <= n <= top:
+        raise ValueError(f"expert teacher {spec!r}: simulations must be in [1, {top}]")
+    return name, n
+
+
+def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),), seed=0, cards=None, gamma=0.99,
+                  threads=1, topk=16, policy=None, settings=None, progress=None):
+    """Self-play games of the teacher until `decisions` labelled decisions (the last game is cut
+    there: its decisions keep their visit labels, value target 0). Game i is dealt from
+    splitmix64(seed * 1000003 + i) with decks schedule[i] (each pairing from both seats, cycled) and
+    the teacher's rng from bot_seed_for(seed, i) — the games azuki.distill.teacher_dataset plays.
+    policy: the CPolicy guiding "psearch" (required there, refused for "search"); settings: extra
+    psearch settings (pbot_defaults("psearch")).
+    Returns dict(obs uint8 [N, OBS_LEN], label_actions int32 [N, topk] (-1 padding), label_probs
+    float32 [N, topk] (rows sum to 1), actions int32 [N] (the action played), values float32 [N]
+    (discounted outcome), search_values float32 [N] (the root's mean result in [0, 1], -1 when no
+    simulation ran), games, simulations (sims x the decisions that simulated), seconds)."""
+    decisions = int(decisions)
+    if decisions < 1:
+        raise ValueError(f"decisions must be >= 1, got {decisions}")
+    threads, topk = int(threads), int(topk)
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    if not 1 <= topk <= NUM_ACTIONS:
+        raise ValueError(f"topk must be in [1, {NUM_ACTIONS}], got {topk}")
+    name, sims = parse_teacher(teacher)
+    if name == "psearch":
+        if not isinstance(policy, _core.CPolicy):
+            raise TypeError("a psearch teacher needs policy=, a CPolicy (azuki.policy.state_azkw of the learner)")
+        psettings = dict(settings or {})
+        psettings["sims"] = sims
+        _core._check_pbot_settings("psearch", psettings)
+    elif policy is not None or settings:
+        raise ValueError("policy= and settings= are for a psearch teacher")
+    pairs = [tuple(p) for p in pairings]
+    if not pairs:
+        raise ValueError("pairings must name at least one pair of decks")
+    schedule = [p for a, b in pairs for p in ((a, b), (b, a))]
+    from .distill import _played_in_threads
+    obs = np.zeros((decisions, OBS_LEN), dtype=np.uint8)
+    lab_a = np.full((decisions, topk), -1, dtype=np.int32)
+    lab_p = np.zeros((decisions, topk), dtype=np.float32)
+    actions = np.zeros(decisions, dtype=np.int32)
+    values = np.zeros(decisions, dtype=np.float32)
+    svalues = np.zeros(decisions, dtype=np.float32)
+    t0 = time.perf_counter()
+
+    def play(i, out, limit):
+        g = _core.Game(seed=int(_core.splitmix64((int(seed) * 1_000_003 + i) & ((1 << 64) - 1))),
+                       decks=schedule[i % len(schedule)], cards=cards)
+        rng = _core.bot_rng(_core.bot_seed_for(int(seed), i))
+        vis = np.zeros(NUM_ACTIONS, dtype=np.float32)
+        labels, who = [], []
+        while not g.is_terminal and len(labels) < limit:
+            p = g.current_player
+            if isinstance(out, list):
+                out.append(g.observe(p))
+            else:
+                g.observe(p, out=out[len(labels)])
+            if name == "search":
+                a, v = _core.search_label(g, rng, vis, sims=sims)
+            else:
+                a, v = _core.pbot_label(g, policy, rng, vis, psettings)
+            nz = np.flatnonzero(vis)
+            if nz.size > topk:          # the most visited (ties: lower action), renormalized
+                nz = nz[np.lexsort((nz, -vis[nz]))[:topk]]
+            labels.append((a, v, nz.astype(np.int32), vis[nz] / vis[nz].sum()))
+            who.append(p)
+            g.step(a)
+        if not g.is_terminal:
+            return len(labels), labels, who, None
+        w = g.winner
+        return len(labels), labels, who, ([0.0, 0.0] if w is None or w < 0 else
+                                          [1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0])
+
+    def record(start, k, labels, who, z):
+        left = [0, 0]
+        for j in range(k - 1, -1, -1):
+            a, v, la, lp = labels[j]
+            r = start + j
+            actions[r], svalues[r] = a, v
+            lab_a[r, :la.size] = la
+            lab_p[r, :lp.size] = lp
+            p = who[j]
+            values[r] = 0.0 if z is None else z[p] * gamma ** left[p]
+            left[p] += 1
+
+    if threads == 1:
+        n = games = 0
+        while n < decisions:
+            k, labels, who, z = play(games, obs[n:], decisions - n)
+            record(n, k, labels, who, z)
+            n += k
+            games += 1
+            if progress is not None:
+                progress(n, decisions)
+    else:
+        n, games = _played_in_threads(play, record, obs, decisions, threads, progress)
+    return {"obs": obs, "label_actions": lab_a, "label_probs": lab_p, "actions": actions, "values": values,
+            "search_values": svalues, "games": games, "simulations": int(sims * np.count_nonzero(svalues >= 0)),
+            "seconds": time.perf_counter() - t0}
+
+
+def _full_log_prob(policy, obs):
+    """(log pi [B, NUM_ACTIONS] over the masked policy, value [B]) on uint8 obs, either head."""
+    import torch
+    from .policy import Factored
+    dist, value = policy.forward_eval(obs)
+    if isinstance(dist, Factored):
+        return dist.full_log_prob(), value.reshape(-1)
+    return torch.log_softmax(dist.float(), dim=-1), value.reshape(-1)
+
+
+def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=None):
+    """Distill the search labels (label_dataset's dict) into `policy` by minibatch Adam:
+    loss = -mean sum_k p_k log pi(a_k) + vf_coef * mean (v - outcome target)^2. Returns the last
+    epoch's mean losses and the share of decisions where the policy's most likely action is the
+    search's most visited one (on up to 4096 sampled decisions)."""
+    import torch
+    if int(epochs) < 1 or int(batch) < 1:
+        raise ValueError("epochs and batch must be >= 1")
+    obs = torch.as_tensor(data["obs"])
+    la = torch.as_tensor(data["label_actions"]).long()
+    lp = torch.as_tensor(data["label_probs"]).float()
+    vals = torch.as_tensor(data["values"]).float()
+    n = obs.shape[0]
+    dev = next(policy.parameters()).device
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    gen = torch.Generator().manual_seed(int(seed) & ((1 << 63) - 1))
+    out = {}
+    policy.train()
+    for ep in range(int(epochs)):
+        perm = torch.randperm(n, generator=gen)
+        tot_pi = tot_v = 0.0
+        seen = 0
+        for s in range(0, n, int(batch)):
+            idx = perm[s:s + int(batch)]
+            o, a, p, v = obs[idx].to(dev), la[idx].to(dev), lp[idx].to(dev), vals[idx].to(dev)
+            logp, value = _full_log_prob(policy, o)
+            picked = logp.gather(1, a.clamp(min=0))
+            picked = torch.where(p > 0, picked, torch.zeros_like(picked))   # padding and -inf off the labels
+            lpi = -(p * picked).sum(1).mean()
+            lv = ((value - v) ** 2).mean()
+            loss = lpi + vf_coef * lv
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            opt.step()
+            tot_pi += float(lpi.detach()) * idx.numel()
+            tot_v += float(lv.detach()) * idx.numel()
+            seen += idx.numel()
+        out = {"epoch": ep + 1, "policy_loss": tot_pi / seen, "value_loss": tot_v / seen}
+        if log:
+            log(f"expert: epoch {ep + 1}/{epochs}: cross-entropy to visits {out['policy_loss']:.3f}, "
+                f"value loss {out['value_loss']:.3f}")
+    with torch.no_grad():
+        k = min(n, 4096)
+        idx = torch.randperm(n, generator=gen)[:k]
+        logp, _ = _full_log_prob(policy, obs[idx].to(dev))
+        best_lab = la[idx].gather(1, lp[idx].argmax(1, keepdim=True)).reshape(-1)
+        out["agreement"] = float((logp.argmax(1).cpu() == best_lab).float().mean())
+    return out
+
+
+__all__ = ["TEACHERS", "parse_teacher", "label_dataset", "fit_labels"]
