@@ -217,4 +217,69 @@ def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0,
     return out
 
 
-__all__ = ["TEACHERS", "parse_teacher", "label_dataset", "fit_labels"]
+# ---- [expert] in `azuki train` (azuki/train.py) ----------------------------------------------------------------
+
+EXPERT_KEYS = ("decisions", "teacher", "every_steps", "epochs", "batch", "learning_rate", "vf_coef", "threads",
+               "topk")
+
+
+def check_config(ex):
+    """ValueError (one line) for a bad [expert] section; the section as typed values otherwise."""
+    missing = [k for k in EXPERT_KEYS if k not in ex]
+    if missing:
+        raise ValueError(f"[expert] lacks {', '.join(missing)}")
+    for k in ("decisions", "every_steps", "epochs", "batch", "threads", "topk"):
+        if isinstance(ex[k], bool) or not isinstance(ex[k], int):
+            raise ValueError(f"expert.{k} must be an integer, got {ex[k]!r}")
+    if ex["decisions"] < 0 or ex["every_steps"] < 0:
+        raise ValueError("expert.decisions and expert.every_steps must be >= 0")
+    if ex["epochs"] < 1 or ex["batch"] < 1 or ex["threads"] < 1 or not 1 <= ex["topk"] <= NUM_ACTIONS:
+        raise ValueError(f"expert.epochs, batch and threads must be >= 1 and topk in [1, {NUM_ACTIONS}]")
+    for k in ("learning_rate", "vf_coef"):
+        if isinstance(ex[k], bool) or not isinstance(ex[k], (int, float)) or ex[k] < 0:
+            raise ValueError(f"expert.{k} must be a number >= 0, got {ex[k]!r}")
+    parse_teacher(ex["teacher"])
+    return ex
+
+
+def round_mark(ex, steps):
+    """The label rounds due by `steps` agent-steps: a round before PPO (mark 0, a fresh run only),
+    then one each time the step count crosses a multiple of every_steps (0: the first round only).
+    Derived from the step count alone, so a resumed run keeps the cadence with no extra state
+    (as the league's snapshots)."""
+    every = int(ex["every_steps"])
+    return int(steps) // every if every > 0 else 0
+
+
+def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None):
+    """One label round of [expert] `ex`: `decisions` labels from the teacher's self-play (game
+    seeds from seed + 7919 * mark: each round plays new deals; a psearch teacher is guided by the
+    current `policy`, exported to the C forward pass), distilled into `policy` in place
+    (fit_labels, its own Adam). Returns a JSON-able dict of what it did."""
+    n = int(ex["decisions"])
+    name, sims = parse_teacher(ex["teacher"])
+    cpol = None
+    was_training = policy.training
+    if name == "psearch":
+        from .policy import state_azkw
+        cpol = _core.CPolicy.from_bytes(state_azkw(policy))
+    rseed = (int(seed) + 7919 * int(mark)) & ((1 << 64) - 1)
+    t0 = time.perf_counter()
+    data = label_dataset(n, ex["teacher"], pairings=pairings, seed=rseed, cards=cards, gamma=gamma,
+                         threads=int(ex["threads"]), topk=int(ex["topk"]), policy=cpol)
+    t1 = time.perf_counter()
+    log(f"expert round {mark}: {n:,} {ex['teacher']} labels ({data['simulations']:,} simulations) from "
+        f"{data['games']:,} games in {t1 - t0:.1f} s")
+    r = fit_labels(policy, data, epochs=int(ex["epochs"]), batch=int(ex["batch"]), lr=float(ex["learning_rate"]),
+                   vf_coef=float(ex["vf_coef"]), seed=rseed, log=log)
+    policy.train(was_training)
+    t2 = time.perf_counter()
+    log(f"expert round {mark}: fitted in {t2 - t1:.1f} s; the policy's most likely action is the search's most "
+        f"visited on {100 * r['agreement']:.1f}%")
+    return {"round": int(mark), "decisions": n, "games": data["games"], "simulations": data["simulations"],
+            "label_seconds": round(t1 - t0, 2), "fit_seconds": round(t2 - t1, 2),
+            "policy_loss": round(r["policy_loss"], 4), "value_loss": round(r["value_loss"], 4),
+            "agreement": round(r["agreement"], 4)}
+
+
+__all__ = ["TEACHERS", "parse_teacher", "label_dataset", "fit_labels", "check_config", "round_mark", "run_round"]

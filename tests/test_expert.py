@@ -175,3 +175,40 @@ def test_fit_labels_lowers_the_cross_entropy():
     last = expert.fit_labels(pol, d, epochs=3, batch=128, seed=0)
     assert np.isfinite(first["policy_loss"]) and last["policy_loss"] < first["policy_loss"]
     assert 0.0 <= last["agreement"] <= 1.0
+
+
+def _ex(**kw):
+    ex = {"decisions": 100, "teacher": "search:4", "every_steps": 1000, "epochs": 1, "batch": 64,
+          "learning_rate": 0.001, "vf_coef": 0.5, "threads": 1, "topk": 16}
+    ex.update(kw)
+    return ex
+
+
+def test_expert_config_and_cadence():
+    assert expert.check_config(_ex())["decisions"] == 100
+    for bad in ({"decisions": -1}, {"every_steps": 1.5}, {"epochs": 0}, {"teacher": "greedy"}, {"topk": 0},
+                {"learning_rate": "x"}, {"threads": True}):
+        with pytest.raises(ValueError):
+            expert.check_config(_ex(**bad))
+    with pytest.raises(ValueError, match="lacks"):
+        expert.check_config({"decisions": 1})
+    # rounds at multiples of every_steps, from the step count alone (a resumed run keeps the cadence)
+    ex = _ex(every_steps=1000)
+    assert [expert.round_mark(ex, s) for s in (0, 999, 1000, 2500)] == [0, 0, 1, 2]
+    assert expert.round_mark(_ex(every_steps=0), 10 ** 9) == 0
+
+
+@pytest.mark.parametrize("teacher", ["search:4", "psearch:4"])
+def test_run_round_distills_into_the_policy(teacher):
+    """One [expert] round: labels (psearch guided by the learner itself, exported to C) fitted in place."""
+    torch = pytest.importorskip("torch")
+    from azuki.policy import make_policy
+    torch.manual_seed(0)
+    pol = make_policy("structured:factored", hidden=32)
+    before = [p.detach().clone() for p in pol.parameters()]
+    logs = []
+    r = expert.run_round(_ex(decisions=200, teacher=teacher), pol, seed=5, mark=1,
+                         pairings=[("STT01", "STT02")], gamma=0.99, log=logs.append)
+    assert r["round"] == 1 and r["decisions"] == 200 and r["simulations"] > 0 and r["games"] >= 1
+    assert any(not torch.equal(a, b) for a, b in zip(before, pol.parameters()))
+    assert any("expert round 1" in m for m in logs)
