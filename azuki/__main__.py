@@ -14,7 +14,7 @@
   python -m azuki train [--minutes M] [--steps N] [--seed S] [--out DIR] [--resume PATH] [--set K=V]
       PPO with a self-play league (needs pufferlib + torch: .venv-puffer); --resume RUN goes on in RUN;
       docs/training.md.
-  python -m azuki eval A B [C ...] [--games N] [--seed S] [--decks D1,D2] [--replays DIR] [--json] [--progress]
+  python -m azuki eval A B [C ...] [--games N] [--seed S] [--decks D1,D2] [--replays DIR] [--json] [--jsonl FILE] [--plot FILE] [--progress]
       Any players (bots, policy checkpoints): head to head, or a round robin
       with a payoff matrix and Elo ratings (docs/eval.md).
   python -m azuki balance CARDS.json [--decks ...] [--bots greedy,search] [--games N] [--jobs J] [--ray W] [--out DIR] [--suggest]
@@ -447,8 +447,14 @@ def build_parser() -> Parser:
                    help="card set JSON (e.g. azuki/data/expansion.json; --decks names its decks) "
                         "(default: the embedded starter set)")
     e.add_argument("--json", action="store_true", help="print the result dict as JSON")
+    e.add_argument("--jsonl", default=None, metavar="FILE",
+                   help="stream the results: one JSON line per pairing as it finishes (then the table), "
+                        "for tail -f")
+    e.add_argument("--plot", default=None, metavar="FILE",
+                   help="write the ratings with their 95%% intervals (and the win-rate matrix) as an SVG file")
     e.add_argument("--progress", action="store_true",
-                   help="always print progress lines on stderr (default: on a terminal, every 2 s of a long run)")
+                   help="always print progress lines (and, for 3+ players, the running table as each pairing "
+                        "finishes) on stderr (default: on a terminal, every 2 s of a long run)")
     e.add_argument("--quiet", action="store_true", help="never print progress lines")
     e.set_defaults(fn=_cmd_eval)
     from . import balance as _balance

@@ -13,6 +13,9 @@ The schedule (exactly reproducible from the seed):
 Results: win rates with 95 % Wilson intervals (azuki.stats), draws and
 truncated games counted and reported (they are not wins for anyone),
 breakdowns by A's seat, by deck pairing and by who went first.
+
+Public API (used by azuki.evaluate and azuki.balance; docs/eval.md):
+schedule(), play_schedule(), chunk_for() / CHUNK / SEARCH_CHUNK, run_arena().
 """
 from __future__ import annotations
 
@@ -51,9 +54,15 @@ def schedule(games, seed, players, decks, lo=0, hi=None):
     return cols, pairings
 
 
-def _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs, pbots=()):
-    """play_games over the schedule, split over `jobs` threads (the games are
-    independent and played without the GIL: the same results for any jobs)."""
+def play_schedule(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs, pbots=()):
+    """Play the games of a schedule() slice: `cols` its columns, `d0` / `d1`
+    the seats' deck indices in `cs_obj` (CardSet.deck_index), `pbots` the
+    policy bots that kind codes -1 - j name ((CPolicy, kind, settings):
+    _core.play_games). Returns play_games' columns (winner, result,
+    end_reason, first_player, decisions, per-seat times, error, seconds). The
+    games are split over `jobs` threads (they are independent and played
+    without the GIL: the same results for any jobs). Public: azuki.evaluate
+    and azuki.balance play the arena's games through it."""
     import numpy as np
     n = len(d0)
 
@@ -146,7 +155,7 @@ def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, deci
         cols, _ = schedule(games, seed, tuple(codes), decks, lo=lo, hi=lo + chunk)
         d0 = [index[d] for d in cols["deck0"]]
         d1 = [index[d] for d in cols["deck1"]]
-        r = _play(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs, pbots)
+        r = play_schedule(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs, pbots)
         a_seat = np.asarray(cols["a_seat"], dtype=np.int64)
         winner = r["winner"].astype(np.int64)
         res = r["result"].astype(np.int64)

@@ -17,7 +17,7 @@ scripts, opens offline):
   * --suggest: a greedy search over +-1 cost / attack / health of flagged cards.
 
 Reuse, not a third runner: the matchup games ARE the arena's schedule (azuki.arena.schedule:
-the deals, seats and bot seeds come from C, azk_arena_deal) played by azuki.arena._play
+the deals, seats and bot seeds come from C, azk_arena_deal) played by azuki.arena.play_schedule
 (play_games in C, no GIL); importance games use the same C deal function with the opponent
 decks as the pairings. Per-card statistics come from the engine's event log (Game.events:
 DRAWN / TO_HAND / PLAYED, the exact source) on Python replays of the very same games (same
@@ -204,7 +204,7 @@ def match_unit(text, bot, decks, total, seed, lo, hi, turn_cap):
     cols, pairings = arena.schedule(total, seed, (name, name), decks, lo=lo, hi=hi)
     d0 = [cs.deck_index(d) for d in cols["deck0"]]
     d1 = [cs.deck_index(d) for d in cols["deck1"]]
-    r = arena._play(cols, d0, d1, cs, turn_cap, 10000, sims, 1)
+    r = arena.play_schedule(cols, d0, d1, cs, turn_cap, 10000, sims, 1)
     P = len(pairings)
     cnt = np.zeros((P, 7), dtype=np.int64)   # games, A wins, B wins, draws, truncated, first-player games/wins
     a_seat = np.asarray(cols["a_seat"])
@@ -359,7 +359,7 @@ def imp_unit(text, bot, deck, opps, seed, lo, hi, turn_cap):
         d0.append(cs.deck_index(pair[0]))
         d1.append(cs.deck_index(pair[1]))
         seats.append(seat)
-    r = arena._play(cols, d0, d1, cs, turn_cap, 10000, sims, 1)
+    r = arena.play_schedule(cols, d0, d1, cs, turn_cap, 10000, sims, 1)
     out = []
     for k, seat in enumerate(seats):
         w = int(r["winner"][k])

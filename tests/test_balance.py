@@ -143,8 +143,8 @@ def test_card_replays_are_the_play_games_games():
     total = 4 * 16
     r = B.card_unit(text, "greedy", decks, total, 7, 0, 24, 200)
     cols, _ = arena.schedule(total, 7, ("greedy", "greedy"), decks, lo=0, hi=24)
-    pg = arena._play(cols, [cs.deck_index(d) for d in cols["deck0"]], [cs.deck_index(d) for d in cols["deck1"]],
-                     cs, 200, 10000, None, 1)
+    pg = arena.play_schedule(cols, [cs.deck_index(d) for d in cols["deck0"]],
+                              [cs.deck_index(d) for d in cols["deck1"]], cs, 200, 10000, None, 1)
     assert r["winners"] == [int(w) for w in pg["winner"]]
     for deck, cards in r["cards"].items():
         assert set(cards) == set(B.main_cards(doc, deck))
