@@ -5,7 +5,7 @@
   far; the final table of azuki.evaluate.round_robin is this function of
   all its matches, the running table printed as pairings finish is the same
   function of the first ones (so streaming cannot change the result);
-* format_head_to_head / format_round_robin: the printed reports;
+* format_head_to_head / format_round_robin / format_markdown: the reports;
 * Progress: progress lines on stderr;
 * MatchStream: the JSON-lines stream of `eval --jsonl FILE` (one line per
   pairing as it finishes, then the table), flushed per line for `tail -f`.
@@ -121,6 +121,25 @@ def format_round_robin(rr, done=None):
         if el["elo"][k] is None:
             lines.append(f"    {names[k]:<{w}}  (not yet rated)")
     lines.append(f"  {rr['seconds']:.1f} s")
+    return "\n".join(lines)
+
+
+def format_markdown(rr):
+    """The round robin's table as Markdown (docs and the README): the
+    ratings with their 95 % intervals, best first, then the win-rate matrix."""
+    names, el = rr["players"], rr["elo"]
+    order = sorted((k for k in range(len(names)) if el["elo"][k] is not None), key=lambda k: -el["elo"][k])
+    lines = [f"| player | Elo ({el['anchor_rule']}) | 95% interval |", "|---|---:|---|"]
+    for k in order:
+        lo, hi = el["ci95"][k]
+        lines.append(f"| `{names[k]}` | {el['elo'][k]:+.0f} | [{lo:+.0f}, {hi:+.0f}] |")
+    lines += ["", "| win rate of row vs column | " + " | ".join(f"`{names[k]}`" for k in order) + " |",
+              "|---|" + "---:|" * len(order)]
+    for i in order:
+        cells = ["-" if i == j else "." if rr["matrix"][i][j] is None else
+                 f"{100 * rr['matrix'][i][j]['rate']:.1f}% [{100 * rr['matrix'][i][j]['ci95'][0]:.1f}, "
+                 f"{100 * rr['matrix'][i][j]['ci95'][1]:.1f}]" for j in order]
+        lines.append(f"| `{names[i]}` | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

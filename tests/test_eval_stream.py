@@ -193,3 +193,13 @@ def test_plot_of_a_round_robin_holds_the_matrix():
     root = _check_svg(plot_result(rr), PLAYERS)
     cells = [t.text for t in root.iter(f"{SVG}text") if (t.text or "").endswith("%")]
     assert len(cells) == len(PLAYERS) * (len(PLAYERS) - 1)       # every off-diagonal cell
+
+
+def test_markdown_table_holds_every_rating_and_cell():
+    from azuki.eval_report import format_markdown
+    rr = E.round_robin(PLAYERS, games_per_pair=4, seed=0, decks=["STT01"])
+    md = format_markdown(rr).splitlines()
+    ratings, matrix = md[2:2 + len(PLAYERS)], md[-len(PLAYERS):]
+    assert sorted(x.split("`")[1] for x in ratings) == sorted(PLAYERS)
+    assert [x.split("`")[1] for x in ratings] == [x.split("`")[1] for x in matrix]        # one order, best first
+    assert sum(x.count("%") for x in matrix) == len(PLAYERS) * (len(PLAYERS) - 1)       # every off-diagonal cell
