@@ -1,9 +1,9 @@
 """azuki.eval_play — playing one match of `azuki eval` on this machine, and counting it.
 
 Two runners, chosen by azuki.evaluate.evaluate from the players:
-* run_vec: a paired VecGame with a batched player as the agent (the
+* play_vec_match: a paired VecGame with a batched player as the agent (the
   opponent a C bot inside step(), or answering step_opponent);
-* run_arena: bot against bot, the arena's schedule (azuki.arena.schedule,
+* play_arena_match: bot against bot, the arena's schedule (azuki.arena.schedule,
   played by azuki.arena.play_schedule), chunk by chunk.
 Each game goes to a callback as it ends; Tally counts A's outcomes in a fixed
 array (memory does not grow with the games) and ReplayWriter writes each
@@ -26,7 +26,7 @@ def first_legal(masks):
     return masks.argmax(axis=1).astype(np.int32)
 
 
-def run_vec(agent, opp, games, seed, decks, n, cs, on_end, record):
+def play_vec_match(agent, opp, games, seed, decks, n, cs, on_end, record):
     """Play `games` episodes of a paired VecGame with `agent` (batched) as the
     agent and `opp` (BotPlayer or batched) as the other seat. Each episode,
     when it ends, goes to on_end(info, actions) (info: game, engine seed, seat
@@ -131,7 +131,7 @@ def replay_vec(info, acts, opp, seed, d, cards=None):
     return rec.to_dict()
 
 
-def run_arena(pa, pb, games, seed, decks, cards, on_end, record, on_chunk=None):
+def play_arena_match(pa, pb, games, seed, decks, cards, on_end, record, on_chunk=None):
     """The arena's schedule played chunk by chunk; each game goes to
     on_end(info, replay dict or None), or each chunk to on_chunk(first game,
     schedule columns, play_games results). Returns the search budget."""

@@ -56,7 +56,7 @@ import time
 import numpy as np
 
 from . import _core
-from .eval_play import ReplayWriter, Tally, replay_vec, run_arena, run_vec
+from .eval_play import ReplayWriter, Tally, play_arena_match, play_vec_match, replay_vec
 from .eval_players import (BatchedPlayer, BotPlayer, PBotPlayer, check_player, load_cardset,  # noqa: F401
                            make_player, parse_bot, split_checkpoint)
 from .eval_ray import evaluate_ray  # noqa: F401
@@ -70,8 +70,8 @@ __all__ = ["evaluate", "round_robin", "evaluate_ray", "main", "check_player", "m
            "format_round_robin", "Progress", "DEFAULT_DECKS", "MASK64"]
 
 
-def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, _players=None, cards=None,
-             outcomes=False, progress=None):
+def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None, cards=None, outcomes=False,
+             progress=None):
     """Player `a` against player `b` (specs or objects; module docstring).
     Returns a JSON-able dict, everything from A's point of view:
     wins / losses / draws / truncated, ``win_rate`` = wins / games with its
@@ -100,7 +100,7 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
         raise ValueError(f"at most 4 decks (16 ordered pairings), got {len(decks)}")
     result_names()
     pseeds = [_core.bot_seed_for(seed, 1000 + k) for k in (0, 1)]
-    pa, pb = _players if _players is not None else (make_player(a, pseeds[0], cs), make_player(b, pseeds[1], cs))
+    pa, pb = make_player(a, pseeds[0], cs), make_player(b, pseeds[1], cs)
     names = [pa.name, pb.name]
     record = replays is not None
     tally = Tally(games, decks, keep_outcomes=outcomes, progress=progress)
@@ -132,7 +132,7 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
             o = np.where(res == result_names().index("DRAW"), 2, o)
             o = np.where(res == result_names().index("TRUNCATED"), 3, o)
             tally.add_many(lo, a_seat, np.asarray(cols["pairing"], dtype=np.int64), o)
-        sims = run_arena(pa, pb, games, seed, decks, cards, on_arena, record, None if record else on_chunk)
+        sims = play_arena_match(pa, pb, games, seed, decks, cards, on_arena, record, None if record else on_chunk)
     else:
         flip = a_bot                      # the agent of the VecGame must be a batched player
         agent, opp = (pb, pa) if flip else (pa, pb)
@@ -145,7 +145,7 @@ def evaluate(a, b, games=1000, seed=0, decks=DEFAULT_DECKS, n=256, replays=None,
                     raise RuntimeError(f"game {info['game']}: the replay ends {rep['result']}, the batched run "
                                        f"counted {info['outcome']} for the agent")
                 writer.write(info, rep)
-        mode = run_vec(agent, opp, games, seed, decks, n, cs, on_vec, record)
+        mode = play_vec_match(agent, opp, games, seed, decks, n, cs, on_vec, record)
         path = f"vecgame-{mode}"
     seconds = time.perf_counter() - t0
     tot = tally.block()
