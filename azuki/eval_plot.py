@@ -63,7 +63,7 @@ def ratings_svg(names, elo, ci95, title="", matrix=None, note=""):
 
     out = []
     h_plot = top + _ROW * (len(rows) + len(unrated)) + 36
-    cw = max(70.0, _CHAR_W * 14)
+    cw = max(80.0, 6.2 * max(len(n) for n in names) + 8)          # a column fits its 10 px header
     h_mat = 0 if matrix is None else 40 + _ROW * (len(names) + 1)
     height = int(h_plot + h_mat + (20 if note else 0) + 10)
     width = int(max(width, label_w + cw * len(names) + 16)) if matrix is not None else width
@@ -101,7 +101,7 @@ def ratings_svg(names, elo, ci95, title="", matrix=None, note=""):
         out.append(f'<text x="8" y="{y0}" font-weight="bold">win rate of row against column</text>')
         for j, n in enumerate(names):
             out.append(f'<text x="{label_w + cw * j + cw / 2:.1f}" y="{y0 + 22}" text-anchor="middle" '
-                       f'font-size="10">{escape(n[:16])}</text>')
+                       f'font-size="10">{escape(n)}</text>')
         for i, n in enumerate(names):
             y = y0 + 30 + _ROW * i
             out.append(f'<text x="8" y="{y + _ROW / 2 + 4:.1f}">{escape(n)}</text>')
