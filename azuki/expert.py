@@ -117,8 +117,8 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
             else:
                 a, v = _core.pbot_label(g, policy, rng, vis, psettings)
             nz = np.flatnonzero(vis)
-            if nz.size > topk:          # the most visited (ties: lower action), renormalized
-                nz = nz[np.lexsort((nz, -vis[nz]))[:topk]]
+            if nz.size > topk:          # the most visited (ties: the played one, then lower actions), renormalized
+                nz = nz[np.lexsort((nz, nz != a, -vis[nz]))[:topk]]
             labels.append((a, v, nz.astype(np.int32), vis[nz] / vis[nz].sum()))
             who.append(p)
             g.step(a)
@@ -166,17 +166,24 @@ def _full_log_prob(policy, obs):
     return torch.log_softmax(dist.float(), dim=-1), value.reshape(-1)
 
 
-def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=None):
+def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=None, played_weight=0.0):
     """Distill the search labels (label_dataset's dict) into `policy` by minibatch Adam:
-    loss = -mean sum_k p_k log pi(a_k) + vf_coef * mean (v - outcome target)^2. Returns the last
-    epoch's mean losses and the share of decisions where the policy's most likely action is the
-    search's most visited one (on up to 4096 sampled decisions)."""
+    loss = -mean sum_k p_k log pi(a_k) + vf_coef * mean (v - outcome target)^2, with the target
+    p = (1 - played_weight) * the visit shares + played_weight * one-hot(the action the search
+    played). played_weight 1 is behavioural cloning of the search; 0 the visit distribution alone,
+    which a few-simulation UCB1 search makes nearly flat (docs/training.md "Expert iteration":
+    measured much worse). Returns the last epoch's mean losses and the share of decisions where the
+    policy's most likely action is the search's played one (on up to 4096 sampled decisions)."""
     import torch
     if int(epochs) < 1 or int(batch) < 1:
         raise ValueError("epochs and batch must be >= 1")
+    if isinstance(played_weight, bool) or not isinstance(played_weight, (int, float)) or not 0 <= played_weight <= 1:
+        raise ValueError(f"played_weight must be a number in [0, 1], got {played_weight!r}")
     obs = torch.as_tensor(data["obs"])
     la = torch.as_tensor(data["label_actions"]).long()
+    played = torch.as_tensor(data["actions"]).long()
     lp = torch.as_tensor(data["label_probs"]).float()
+    lp = (1.0 - played_weight) * lp + played_weight * (la == played[:, None]).float()
     vals = torch.as_tensor(data["values"]).float()
     n = obs.shape[0]
     dev = next(policy.parameters()).device
@@ -212,15 +219,14 @@ def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0,
         k = min(n, 4096)
         idx = torch.randperm(n, generator=gen)[:k]
         logp, _ = _full_log_prob(policy, obs[idx].to(dev))
-        best_lab = la[idx].gather(1, lp[idx].argmax(1, keepdim=True)).reshape(-1)
-        out["agreement"] = float((logp.argmax(1).cpu() == best_lab).float().mean())
+        out["agreement"] = float((logp.argmax(1).cpu() == played[idx]).float().mean())
     return out
 
 
 # ---- [expert] in `azuki train` (azuki/train.py) ----------------------------------------------------------------
 
 EXPERT_KEYS = ("decisions", "teacher", "every_steps", "epochs", "batch", "learning_rate", "vf_coef", "threads",
-               "topk")
+               "topk", "played_weight")
 
 
 def check_config(ex):
@@ -235,9 +241,11 @@ def check_config(ex):
         raise ValueError("expert.decisions and expert.every_steps must be >= 0")
     if ex["epochs"] < 1 or ex["batch"] < 1 or ex["threads"] < 1 or not 1 <= ex["topk"] <= NUM_ACTIONS:
         raise ValueError(f"expert.epochs, batch and threads must be >= 1 and topk in [1, {NUM_ACTIONS}]")
-    for k in ("learning_rate", "vf_coef"):
+    for k in ("learning_rate", "vf_coef", "played_weight"):
         if isinstance(ex[k], bool) or not isinstance(ex[k], (int, float)) or ex[k] < 0:
             raise ValueError(f"expert.{k} must be a number >= 0, got {ex[k]!r}")
+    if ex["played_weight"] > 1:
+        raise ValueError(f"expert.played_weight must be in [0, 1], got {ex['played_weight']!r}")
     parse_teacher(ex["teacher"])
     return ex
 
@@ -271,11 +279,10 @@ def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None):
     log(f"expert round {mark}: {n:,} {ex['teacher']} labels ({data['simulations']:,} simulations) from "
         f"{data['games']:,} games in {t1 - t0:.1f} s")
     r = fit_labels(policy, data, epochs=int(ex["epochs"]), batch=int(ex["batch"]), lr=float(ex["learning_rate"]),
-                   vf_coef=float(ex["vf_coef"]), seed=rseed, log=log)
+                   vf_coef=float(ex["vf_coef"]), seed=rseed, log=log, played_weight=float(ex["played_weight"]))
     policy.train(was_training)
     t2 = time.perf_counter()
-    log(f"expert round {mark}: fitted in {t2 - t1:.1f} s; the policy's most likely action is the search's most "
-        f"visited on {100 * r['agreement']:.1f}%")
+    log(f"expert round {mark}: fitted in {t2 - t1:.1f} s; the policy's most likely action is the search's on {100 * r['agreement']:.1f}%")
     return {"round": int(mark), "decisions": n, "games": data["games"], "simulations": data["simulations"],
             "label_seconds": round(t1 - t0, 2), "fit_seconds": round(t2 - t1, 2),
             "policy_loss": round(r["policy_loss"], 4), "value_loss": round(r["value_loss"], 4),

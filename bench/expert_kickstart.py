@@ -5,7 +5,8 @@ seats), three kickstarts of the default network (structured:factored, hidden 256
 fit: 3 epochs, batch 1024, lr 1e-3, vf_coef 0.5, torch seed 0):
   greedy-bc     behavioural cloning of the greedy bot (today's default kickstart);
   search-bc     behavioural cloning of search-N's played action (the argmax of its visits);
-  search-visits cross-entropy to search-N's root visit distribution (azuki.expert.fit_labels).
+  search-visits cross-entropy to search-N's root visit distribution (azuki.expert.fit_labels);
+  search-mixW   the same to (1 - W) x the visits + W x one-hot(the played action) (played_weight W).
 Each policy alone (most likely legal action, the C forward pass) is then played with the arena
 (paired deals) against greedy and against search-64. Each is saved as a checkpoint OUT/ARM(.json)
 from which `azuki train --resume OUT/ARM.json --out RUN` continues with PPO (same step budget). Usage:
@@ -55,8 +56,13 @@ def main():
             fit = distill.fit(pol, gd, epochs=a.epochs, batch=1024, lr=1e-3, vf_coef=0.5, seed=0)
         elif arm == "search-bc":
             fit = distill.fit(pol, lab, epochs=a.epochs, batch=1024, lr=1e-3, vf_coef=0.5, seed=0)
-        else:
+        elif arm == "search-visits":
             fit = expert.fit_labels(pol, lab, epochs=a.epochs, batch=1024, lr=1e-3, vf_coef=0.5, seed=0)
+        elif arm.startswith("search-mix"):      # search-mixW: played_weight W (e.g. search-mix0.5)
+            fit = expert.fit_labels(pol, lab, epochs=a.epochs, batch=1024, lr=1e-3, vf_coef=0.5, seed=0,
+                                    played_weight=float(arm[len("search-mix"):]))
+        else:
+            raise SystemExit(f"unknown arm {arm}")
         fit["seconds"] = time.perf_counter() - t
         from azuki.policy import save_checkpoint      # for a PPO continuation: azuki train --resume
         save_checkpoint(os.path.join(a.out, arm), pol, arch="structured:factored",

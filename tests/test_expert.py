@@ -175,11 +175,16 @@ def test_fit_labels_lowers_the_cross_entropy():
     last = expert.fit_labels(pol, d, epochs=3, batch=128, seed=0)
     assert np.isfinite(first["policy_loss"]) and last["policy_loss"] < first["policy_loss"]
     assert 0.0 <= last["agreement"] <= 1.0
+    with pytest.raises(ValueError, match="played_weight"):
+        expert.fit_labels(pol, d, played_weight=2)
+    # topk smaller than the visited arms: the played action is kept
+    d2 = expert.label_dataset(300, "search:16", pairings=[("STT01", "STT02")], seed=1, topk=2)
+    assert ((d2["label_actions"] == d2["actions"][:, None]).any(1)).all()
 
 
 def _ex(**kw):
     ex = {"decisions": 100, "teacher": "search:4", "every_steps": 1000, "epochs": 1, "batch": 64,
-          "learning_rate": 0.001, "vf_coef": 0.5, "threads": 1, "topk": 16}
+          "learning_rate": 0.001, "vf_coef": 0.5, "threads": 1, "topk": 16, "played_weight": 0.5}
     ex.update(kw)
     return ex
 
@@ -187,7 +192,7 @@ def _ex(**kw):
 def test_expert_config_and_cadence():
     assert expert.check_config(_ex())["decisions"] == 100
     for bad in ({"decisions": -1}, {"every_steps": 1.5}, {"epochs": 0}, {"teacher": "greedy"}, {"topk": 0},
-                {"learning_rate": "x"}, {"threads": True}):
+                {"learning_rate": "x"}, {"threads": True}, {"played_weight": 1.5}):
         with pytest.raises(ValueError):
             expert.check_config(_ex(**bad))
     with pytest.raises(ValueError, match="lacks"):
