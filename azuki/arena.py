@@ -15,7 +15,8 @@ truncated games counted and reported (they are not wins for anyone),
 breakdowns by A's seat, by deck pairing and by who went first.
 
 Public API (used by azuki.evaluate and azuki.balance; docs/eval.md):
-schedule(), play_schedule(), chunk_for() / CHUNK / SEARCH_CHUNK, run_arena().
+schedule(), kind_codes(), play_schedule(), chunk_for() / CHUNK / SEARCH_CHUNK,
+run_arena().
 """
 from __future__ import annotations
 
@@ -52,6 +53,20 @@ def schedule(games, seed, players, decks, lo=0, hi=None):
         cols["a_seat"].append(a_seat)
         cols["pairing"].append(pi)
     return cols, pairings
+
+
+def kind_codes(entries):
+    """(codes, pbots) for schedule() and play_schedule(): each entry is a
+    built-in bot name (its own code) or a loaded policy bot (CPolicy, kind,
+    settings), which gets code -1 - j for its place j in `pbots`."""
+    codes, pbots = [], []
+    for e in entries:
+        if isinstance(e, tuple):
+            pbots.append(e)
+            codes.append(-len(pbots))
+        else:
+            codes.append(e)                # a name (schedule() checks it)
+    return tuple(codes), pbots
 
 
 def play_schedule(cols, d0, d1, cs_obj, turn_cap, decision_cap, sims, jobs, pbots=()):
@@ -118,17 +133,17 @@ def run_arena(players, games, seed=0, decks=None, cards=None, turn_cap=200, deci
     # policy bots (azuki.bots.parse_pbot_spec: policy:PATH, psearch:PATH[:k=v,...]) play in C too:
     # their weights are loaded (and checked against the card set) once; kind code -1 - j is pbots[j]
     from .bots import PBOT_VERSIONS, parse_pbot_spec
-    pbots, codes, versions = [], [], {}
+    entries, versions = [], {}
     for p in players:
         spec = parse_pbot_spec(p)
         if spec is None:
-            codes.append(p)
+            entries.append(p)
             versions[p] = _core.BOT_VERSIONS.get(p)
             continue
         from .policy_np import cpolicy_for
-        pbots.append((cpolicy_for(spec[1], cs_obj), spec[0], spec[2]))
-        codes.append(-len(pbots))
+        entries.append((cpolicy_for(spec[1], cs_obj), spec[0], spec[2]))
         versions[p] = PBOT_VERSIONS[spec[0]]
+    codes, pbots = kind_codes(entries)
     kinds_used = [parse_pbot_spec(p)[0] if parse_pbot_spec(p) else p for p in players]
     decks = list(dict.fromkeys(cs_obj.decks if decks is None else decks))
     for d in decks:

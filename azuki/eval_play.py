@@ -135,25 +135,20 @@ def play_arena_match(pa, pb, games, seed, decks, cards, on_end, record, on_chunk
     """The arena's schedule played chunk by chunk; each game goes to
     on_end(info, replay dict or None), or each chunk to on_chunk(first game,
     schedule columns, play_games results). Returns the search budget."""
-    from .arena import chunk_for, play_schedule, schedule
+    from .arena import chunk_for, kind_codes, play_schedule, schedule
     sims = {p.sims for p in (pa, pb) if p.kind == "search" and p.sims is not None}
     if len(sims) > 1:
         raise ValueError("two search bots with different sims: the arena runs one search budget")
     sims = sims.pop() if sims else None
     cs = load_cardset(cards)
     res_names = dict(enumerate(result_names()))
-    # policy bots play in C too: kind -1 - j is pbots[j] (_core.play_games)
-    pbots, codes = [], []
-    for p in (pa, pb):
-        if isinstance(p, PBotPlayer):
-            pbots.append((p.policy, p.kind, p.settings))
-            codes.append(-len(pbots))
-        else:
-            codes.append(p.kind)
+    # policy bots play in C too (arena.kind_codes: kind -1 - j is pbots[j])
+    codes, pbots = kind_codes([(p.policy, p.kind, p.settings) if isinstance(p, PBotPlayer) else p.kind
+                               for p in (pa, pb)])
     chunk = chunk_for((pa.kind, pb.kind))        # one chunk's schedule and results are all that is held
     for lo in range(0, games, chunk):
         hi = min(games, lo + chunk)
-        cols, _ = schedule(games, seed, tuple(codes), list(decks), lo=lo, hi=hi)
+        cols, _ = schedule(games, seed, codes, list(decks), lo=lo, hi=hi)
         d0 = [cs.deck_index(x) for x in cols["deck0"]]
         d1 = [cs.deck_index(x) for x in cols["deck1"]]
         r = play_schedule(cols, d0, d1, cs, 200, 10000, sims, 1, pbots)
