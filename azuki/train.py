@@ -37,6 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .ratings import elo_update
+
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "data" / "train.toml"
 
 
@@ -145,10 +147,7 @@ class League:
         self.games[name] = self.games.get(name, 0) + wins + losses + draws
         # online Elo: one update per game, learner against the opponent
         for score in [1.0] * wins + [0.0] * losses + [0.5] * draws:
-            ra, rb = self.elo["learner"], self.elo.setdefault(name, 0.0)
-            exp = 1.0 / (1.0 + 10 ** ((rb - ra) / 400.0))
-            self.elo["learner"] = ra + self.k * (score - exp)
-            self.elo[name] = rb - self.k * (score - exp)
+            elo_update(self.elo, "learner", name, score, self.k)
 
     def state(self):
         return {"order": list(self.order), "recent": self.recent, "elo": self.elo, "games": self.games,
