@@ -20,12 +20,14 @@ for arm in "$@"; do
     else
         from=(--resume "$dir/$arm.json")
     fi
-    "$py" -m azuki train "${from[@]}" --out "$run" --minutes 0 --steps "$steps" --seed 0 --quiet \
-        --set eval.final_games=0 --set eval.minutes=1000.0 > "$run.log" 2>&1
+    if ! grep -q '^stopped: step budget' "$run.log" 2>/dev/null; then     # a finished arm is not trained again
+        "$py" -m azuki train "${from[@]}" --out "$run" --minutes 0 --steps "$steps" --seed 0 --quiet \
+            --set eval.final_games=0 --set eval.minutes=1000.0 > "$run.log" 2>&1
+    fi
     echo "$arm: PPO $steps steps in $(( $(date +%s) - start )) s: $(grep -m1 '^stopped' "$run.log")"
-    .venv/bin/python -m azuki arena --players "policy:$run/checkpoint/latest.json" greedy --games 400 --seed 1 \
+    "$py" -m azuki arena --players "policy:$run/checkpoint/latest.json" greedy --games 400 --seed 1 \
         --jobs 2 > "$run.vs-greedy.txt" 2>&1
-    .venv/bin/python -m azuki arena --players "policy:$run/checkpoint/latest.json" search --sims 64 --games 200 \
+    "$py" -m azuki arena --players "policy:$run/checkpoint/latest.json" search --sims 64 --games 200 \
         --seed 1 --jobs 2 > "$run.vs-search64.txt" 2>&1
     echo "$arm:"; grep -h -m2 "%" "$run.vs-greedy.txt" "$run.vs-search64.txt"
 done
