@@ -12,6 +12,8 @@ in the progress line; `python -m azuki eval` fits Elo properly afterwards.
 The snapshot opponents of all slots are answered together, one forward per
 snapshot and round (azuki.envs.puffer.play_opponents), and PuffeRL samples
 with azuki.sampler's masked sampler (installed for the run, the one hook).
+[expert] (off by default) alternates PPO with rounds of search labels
+distilled into the learner (azuki.expert; docs/training.md "Expert iteration").
 
 Budgets: `--minutes` (wall clock of the loop) and/or `--steps` (agent
 steps); Ctrl-C saves a checkpoint and exits cleanly (PuffeRL's own SIGINT
@@ -224,28 +226,53 @@ def train(cfg, out, resume=None, quiet=False, log=print):
 def _kickstart(cfg, policy, seed, log):
     """[kickstart]: fit a fresh policy to a built-in bot's decisions before
     PPO (azuki.distill); a resumed run never repeats it. Records what it did
-    in cfg["kickstart"]["result"] (saved with the config and the summary)."""
+    in cfg["kickstart"]["result"] (saved with the config and the summary).
+    Then [expert]'s round 0 (search labels distilled, azuki.expert) when it is
+    on; returns the list of expert rounds done (checkpointed by the loop)."""
     ks = cfg["kickstart"]
     n = int(ks["decisions"])
-    if n <= 0:
-        return
+    ex = _expert_config(cfg)        # a bad [expert] is refused before any work
+    rounds = []
+    if n <= 0 and ex is None:
+        return rounds
     from . import distill
     import threading
-    distill.parse_teacher(ks["teacher"])        # a bad teacher is refused before any work
-    if not isinstance(ks["threads"], int) or ks["threads"] < 1:
-        raise ValueError(f"kickstart.threads must be an integer >= 1, got {ks['threads']!r}")
+    if n > 0:
+        distill.parse_teacher(ks["teacher"])        # a bad teacher is refused before any work
+        if not isinstance(ks["threads"], int) or ks["threads"] < 1:
+            raise ValueError(f"kickstart.threads must be an integer >= 1, got {ks['threads']!r}")
     # Ctrl-C here: importing pufferl installed a handler that exits silently (os._exit(0)); the loop's own
     # handler is not up yet. Raise instead, so `azuki train` says so and exits 130 (nothing was saved yet).
     main = threading.current_thread() is threading.main_thread()
     prev = signal.signal(signal.SIGINT, signal.default_int_handler) if main else None
     try:
-        _kickstart_fit(cfg, policy, seed, log, distill)
+        if n > 0:
+            _kickstart_fit(cfg, policy, seed, log, distill)
+        if ex is not None:        # [expert]: the round before PPO (round 0)
+            rounds.append(_expert_round(cfg, policy, seed, 0, log))
     except KeyboardInterrupt:
         raise KickstartInterrupted("train: interrupted during the kickstart, before PPO began (nothing was saved)") \
             from None
     finally:
         if main:
             signal.signal(signal.SIGINT, prev if prev is not None else signal.SIG_DFL)
+    return rounds
+
+
+def _expert_config(cfg):
+    """[expert] checked (azuki.expert.check_config), or None when it is off (decisions = 0)."""
+    ex = cfg.get("expert")
+    if not ex or int(ex.get("decisions", 0)) <= 0:
+        return None
+    from . import expert
+    return expert.check_config(ex)
+
+
+def _expert_round(cfg, policy, seed, mark, log):
+    """One [expert] label round (azuki.expert.run_round) on the run's pairings and gamma."""
+    from . import expert
+    return expert.run_round(cfg["expert"], policy, seed, mark, [tuple(p) for p in cfg["env"]["pairings"]],
+                            float(cfg["ppo"]["gamma"]), log=log)
 
 
 class KickstartInterrupted(KeyboardInterrupt):
@@ -284,7 +311,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
 
     env_cfg = cfg["env"]
     arch, hidden = cfg["policy"]["arch"], int(cfg["policy"]["hidden"])
-    curve, steps0, minutes0, league_state, opt_state = [], 0, 0.0, None, None
+    curve, steps0, minutes0, league_state, opt_state, expert_rounds = [], 0, 0.0, None, None, []
     ck_dir = out / "checkpoint"
     src_dir = ck_dir            # where the league's snapshots are read from
     if resume:
@@ -300,6 +327,8 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
         ex = meta.get("extra", {})
         curve, steps0, minutes0 = ex.get("curve", []), int(ex.get("steps", 0)), float(ex.get("minutes", 0.0))
         league_state = ex.get("league")
+        expert_rounds = list(ex.get("expert", []))
+        _expert_config(cfg)         # a bad [expert] is refused before any work
         if "optimizer" in files:
             opt_state = torch.load(files["optimizer"], map_location=device, weights_only=True)
         else:
@@ -308,7 +337,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
         log(f"resumed from {js}: {steps0:,} steps, {minutes0:.1f} min")
     else:
         policy = make_policy(arch, hidden=hidden).to(device)
-        _kickstart(cfg, policy, seed, log)
+        expert_rounds = _kickstart(cfg, policy, seed, log)
     policy.train()
 
     league = League(cfg, np_rng)
@@ -349,7 +378,8 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
         trainer.global_step = steps0
         from .sampler import installed
         with installed():      # PuffeRL samples with azuki.sampler (its own sample_logits is back afterwards)
-            return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng)
+            return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
+                         expert_rounds)
     finally:
         if trainer is not None:
             trainer.utilization.stop()      # its thread is not a daemon: the process would hang otherwise
@@ -359,7 +389,8 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
             pass
 
 
-def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng):
+def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
+          expert_rounds=None):
     """The training loop, its saves and the summary."""
     import warnings
 
@@ -407,7 +438,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                     save_checkpoint(ck_dir / name, snap, arch=arch)
                     _test_kill("save.snapshot")
             extra = {"steps": int(trainer.global_step), "minutes": minutes0 + (time.time() - t0) / 60,
-                     "curve": curve, "league": league.state(), "seed": seed}
+                     "curve": curve, "league": league.state(), "seed": seed, "expert": expert_rounds}
             js = save_checkpoint(ck_dir / tag, policy, arch=arch, train_config=cfg, extra=extra,
                                  optimizer=trainer.optimizer)
             if tag == "latest":   # a numpy copy for `python -m azuki play` (no torch there): out/play.{npz,json}
@@ -440,6 +471,13 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
         raise ValueError(f"league.snapshot_steps must be >= 0, got {snap_every}")
     # snapshots at multiples of snap_every agent-steps: a resumed run keeps the cadence without extra state
     snap_mark = int(trainer.global_step) // snap_every if snap_every else -1
+    # [expert] label rounds at multiples of every_steps agent-steps, from the step count alone (as the snapshots)
+    expert_rounds = [] if expert_rounds is None else expert_rounds
+    ex_cfg = _expert_config(cfg)
+    ex_mark = None
+    if ex_cfg is not None and int(ex_cfg["every_steps"]) > 0:
+        from .expert import round_mark
+        ex_mark = round_mark(ex_cfg, trainer.global_step)
     eval_time = 0.0
     last_losses = {}
     ep_stats = [0.0, 0.0]           # episodes, summed lengths (decisions of both seats) since the last line
@@ -472,6 +510,9 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                 name = f"snap{league.made}-{int(trainer.global_step) // 1000}k"
                 league.add_snapshot(name, copy.deepcopy(policy).eval())
                 snap_mark = mark
+            if ex_mark is not None and round_mark(ex_cfg, trainer.global_step) > ex_mark:
+                ex_mark = round_mark(ex_cfg, trainer.global_step)
+                expert_rounds.append(_expert_round(cfg, policy, seed, ex_mark, log))
             if now - last_eval >= float(cfg["eval"]["minutes"]) * 60:
                 te = time.time()
                 curve_point()
@@ -513,6 +554,11 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                "budget": budget, "steps_per_second": round((int(trainer.global_step) - steps0) / this_s, 1),
                "checkpoint": str(ck), "final": final, "elo": league.elo, "games": league.games,
                "losses": last_losses}
+    if expert_rounds:                     # search labels are not agent-steps either
+        summary["expert"] = {"teacher": cfg["expert"]["teacher"], "rounds": len(expert_rounds),
+                             "decisions": sum(r["decisions"] for r in expert_rounds),
+                             "simulations": sum(r["simulations"] for r in expert_rounds),
+                             "seconds": round(sum(r["label_seconds"] + r["fit_seconds"] for r in expert_rounds), 2)}
     if "result" in cfg["kickstart"]:      # teacher decisions are not agent-steps: said beside them
         summary["kickstart"] = dict(cfg["kickstart"]["result"], teacher=cfg["kickstart"]["teacher"],
                                     decisions=int(cfg["kickstart"]["decisions"]))

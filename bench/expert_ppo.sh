@@ -2,7 +2,7 @@
 # bench/expert_ppo.sh DIR STEPS ARM... — the PPO continuation of bench/expert_kickstart.py's
 # kickstarted policies (docs/training.md "Expert iteration"): each ARM's checkpoint DIR/ARM is
 # resumed by `azuki train` for STEPS agent-steps (ARM "default": a fresh default run, its own
-# greedy kickstart) (the default config, seed 0; no final evaluation),
+# greedy kickstart; ARM "expert": that, then one [expert] round of 30,000 search:16 labels) (the default config, seed 0; no final evaluation),
 # then its policy alone (most likely legal action) plays the arena against greedy (400 games) and
 # search-64 (200 games), paired deals. Run from the repository root, one run at a time:
 #   PYTHONPATH=. nice bash bench/expert_ppo.sh /tmp/expert30k 400000 greedy-bc search-visits
@@ -17,6 +17,8 @@ for arm in "$@"; do
     start=$(date +%s)
     if [ "$arm" = default ]; then     # the default config: its own greedy kickstart (200,000 decisions), then PPO
         from=()
+    elif [ "$arm" = expert ]; then    # the default kickstart, then [expert] round 0: 30,000 search-16 labels
+        from=(--set expert.decisions=30000 --set expert.threads=2)
     else
         from=(--resume "$dir/$arm.json")
     fi

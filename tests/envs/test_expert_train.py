@@ -1,0 +1,69 @@
+"""[expert] in `azuki train` (azuki/expert.py, docs/training.md "Expert iteration"): label rounds
+(search self-play labels distilled into the learner) before PPO and every `every_steps` agent-steps,
+the search bot in the league, and a run SIGKILLed mid-way then resumed: the rounds already done stay
+in the checkpoint, the round before PPO is not repeated, and the cadence continues from the step
+count. Budgets are agent-steps; no clock. Runs in .venv-puffer (torch, pufferlib)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("pufferlib")
+pytest.importorskip("torch")
+
+# 2 envs x 8 games x horizon 8 = 128 agent-steps per epoch; a checkpoint after every epoch
+TINY = ["env.envs=2", "env.games_per_env=8", "ppo.bptt_horizon=8", "ppo.minibatch_size=64", "eval.games=2",
+        "eval.minutes=1000.0", "eval.final_games=0", "league.snapshot_steps=0", "league.pool_size=2",
+        "run.checkpoint_minutes=0.0", "run.log_seconds=1000.0", "policy.hidden=16", "run.threads=1",
+        "kickstart.decisions=0",
+        "expert.decisions=120", "expert.teacher=\"search:2\"", "expert.every_steps=256", "expert.epochs=1",
+        "expert.batch=64", "expert.threads=1",
+        "league.opponents=[\"random\", \"greedy\", \"search\"]"]
+HANG = 300
+
+
+def _train(cwd, *args, kill=None):
+    cmd = [sys.executable, "-m", "azuki", "train", "--minutes", "0", *args]
+    for s in TINY:
+        cmd += ["--set", s]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env.pop("AZUKI_TEST_KILL", None)
+    if kill:
+        env["AZUKI_TEST_KILL"] = kill
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(cwd), timeout=HANG)
+
+
+def _rounds(run):
+    meta = json.loads((run / "checkpoint" / "latest.json").read_text())
+    return [r["round"] for r in meta["extra"]["expert"]], meta["extra"]["steps"]
+
+
+def test_rounds_league_and_resume_after_a_kill(tmp_path):
+    run = tmp_path / "run"
+    # killed (SIGKILL) right after its 5th PPO epoch: the checkpoint of the 4th epoch is the last committed
+    p = _train(tmp_path, "--steps", "2048", "--out", str(run), kill="train.epoch@5")
+    assert p.returncode != 0
+    assert "expert round 0:" in p.stdout, p.stdout + p.stderr
+    done, steps = _rounds(run)
+    assert done[0] == 0 and done == sorted(set(done)) and steps >= 256
+    assert done[-1] == steps // 256          # a round each time the steps crossed a multiple of 256
+    p = _train(tmp_path, "--steps", "1536", "--resume", str(run))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "expert round 0:" not in p.stdout           # the round before PPO is not repeated
+    again, steps2 = _rounds(run)
+    assert again[:len(done)] == done and steps2 >= 1536
+    assert again == list(range(0, steps2 // 256 + 1))  # every due round once, in order, across the kill
+    s = json.loads((run / "summary.json").read_text())
+    assert s["expert"]["rounds"] == len(again) and s["expert"]["simulations"] > 0
+    assert s["expert"]["teacher"] == "search:2"
+    assert s["games"].get("search", 0) > 0              # the search bot played in the league
+
+
+def test_bad_expert_config_stops_before_any_work(tmp_path):
+    from azuki import train as T
+    cfg = T.load_config(overrides=["expert.decisions=10", "expert.teacher=\"greedy\"", "kickstart.decisions=0"])
+    with pytest.raises(ValueError, match="expert teacher"):
+        T.train(cfg, tmp_path / "run", log=lambda s: None)
+    assert not (tmp_path / "run" / "checkpoint").exists()
