@@ -217,3 +217,18 @@ def test_run_round_distills_into_the_policy(teacher):
     assert r["round"] == 1 and r["decisions"] == 200 and r["simulations"] > 0 and r["games"] >= 1
     assert any(not torch.equal(a, b) for a, b in zip(before, pol.parameters()))
     assert any("expert round 1" in m for m in logs)
+
+
+def test_played_weight_one_is_the_full_cross_entropy_to_the_played_action():
+    """played_weight 1 takes the cheap path (the played action's log-probability): the same loss as
+    the full-distribution cross-entropy to a one-hot target."""
+    torch = pytest.importorskip("torch")
+    from azuki.policy import make_policy
+    d = expert.label_dataset(200, "search:4", pairings=[("STT01", "STT02")], seed=2)
+    torch.manual_seed(0)
+    p1 = make_policy("structured:factored", hidden=32)
+    p2 = make_policy("structured:factored", hidden=32)
+    p2.load_state_dict(p1.state_dict())
+    r1 = expert.fit_labels(p1, d, epochs=1, batch=64, lr=0.0, seed=0, played_weight=1.0)
+    r2 = expert.fit_labels(p2, d, epochs=1, batch=64, lr=0.0, seed=0, played_weight=1.0 - 1e-12)
+    assert abs(r1["policy_loss"] - r2["policy_loss"]) < 1e-4
