@@ -112,19 +112,29 @@ def teacher_dataset(decisions, teacher="greedy", pairings=(("STT01", "STT02"),),
             values[start + j] = 0.0 if z is None else z[p] * gamma ** left[p]    # cut: no result to learn from
             left[p] += 1
 
+    games = play_games_into(play, record, obs, decisions, threads, progress)
+    return {"obs": obs, "actions": actions, "values": values, "games": games,
+            "seconds": time.perf_counter() - t0}
+
+
+def play_games_into(play, record, obs, decisions, threads, progress):
+    """The teacher datasets' one collection loop (kickstart here, search
+    labels in azuki.expert): `play(game, obs_rows, budget)` plays game number
+    `game` writing its observations into obs_rows and returns (k, per-decision
+    data, who, result); `record(start, k, data, who, result)` files it. One
+    thread plays the games in order; several put them together in game order,
+    so the dataset is the same byte for byte. Returns the number of games."""
     if threads == 1:
         n = games = 0
         while n < decisions:
-            k, acts, who, z = play(games, obs[n:], decisions - n)
-            record(n, k, acts, who, z)
+            k, data, who, z = play(games, obs[n:], decisions - n)
+            record(n, k, data, who, z)
             n += k
             games += 1
             if progress is not None:
                 progress(n, decisions)
-    else:
-        n, games = _played_in_threads(play, record, obs, decisions, threads, progress)
-    return {"obs": obs, "actions": actions, "values": values, "games": games,
-            "seconds": time.perf_counter() - t0}
+        return games
+    return _played_in_threads(play, record, obs, decisions, threads, progress)[1]
 
 
 def _played_in_threads(play, record, obs, decisions, threads, progress):
@@ -195,6 +205,40 @@ def _action_log_prob(policy, obs, actions):
     return logp.gather(1, actions.long().reshape(-1, 1)).reshape(-1), value.reshape(-1)
 
 
+def fit_epochs(policy, n, losses, epochs, batch, lr, vf_coef, seed, log, what, pi_name):
+    """The distillations' one minibatch Adam loop (kickstart's fit here,
+    azuki.expert.fit_labels): each epoch a fresh permutation of the n rows
+    from a generator seeded by `seed`; `losses(idx)` gives (policy loss,
+    value loss) of those rows; loss = policy + vf_coef * value, gradients
+    clipped to norm 1. Returns (the last epoch's mean losses, the generator,
+    which the callers go on drawing from)."""
+    import torch
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    gen = torch.Generator().manual_seed(int(seed) & ((1 << 63) - 1))
+    out = {}
+    policy.train()
+    for ep in range(int(epochs)):
+        perm = torch.randperm(n, generator=gen)
+        tot_pi = tot_v = 0.0
+        seen = 0
+        for s in range(0, n, int(batch)):
+            idx = perm[s:s + int(batch)]
+            lpi, lv = losses(idx)
+            loss = lpi + vf_coef * lv
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            opt.step()
+            tot_pi += float(lpi.detach()) * idx.numel()
+            tot_v += float(lv.detach()) * idx.numel()
+            seen += idx.numel()
+        out = {"epoch": ep + 1, "policy_loss": tot_pi / seen, "value_loss": tot_v / seen}
+        if log:
+            log(f"{what}: epoch {ep + 1}/{epochs}: {pi_name} {out['policy_loss']:.3f}, "
+                f"value loss {out['value_loss']:.3f}")
+    return out, gen
+
+
 def fit(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=None):
     """Fit `policy` to a teacher dataset (teacher_dataset's dict) by minibatch
     Adam: loss = -mean log pi(teacher action) + vf_coef * mean (v - target)^2.
@@ -209,32 +253,13 @@ def fit(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=No
     vals = torch.as_tensor(data["values"])
     n = obs.shape[0]
     dev = next(policy.parameters()).device
-    opt = torch.optim.Adam(policy.parameters(), lr=lr)
-    gen = torch.Generator().manual_seed(int(seed) & ((1 << 63) - 1))
-    out = {}
-    policy.train()
-    for ep in range(int(epochs)):
-        perm = torch.randperm(n, generator=gen)
-        tot_pi = tot_v = 0.0
-        seen = 0
-        for s in range(0, n, batch):
-            idx = perm[s:s + batch]
-            o, a, v = obs[idx].to(dev), acts[idx].to(dev), vals[idx].to(dev)
-            logp, value = _action_log_prob(policy, o, a)
-            lpi = -logp.mean()
-            lv = ((value - v) ** 2).mean()
-            loss = lpi + vf_coef * lv
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
-            opt.step()
-            tot_pi += float(lpi.detach()) * idx.numel()
-            tot_v += float(lv.detach()) * idx.numel()
-            seen += idx.numel()
-        out = {"epoch": ep + 1, "policy_loss": tot_pi / seen, "value_loss": tot_v / seen}
-        if log:
-            log(f"kickstart: epoch {ep + 1}/{epochs}: -log pi(teacher) {out['policy_loss']:.3f}, "
-                f"value loss {out['value_loss']:.3f}")
+
+    def losses(idx):
+        logp, value = _action_log_prob(policy, obs[idx].to(dev), acts[idx].to(dev))
+        return -logp.mean(), ((value - vals[idx].to(dev)) ** 2).mean()
+
+    out, gen = fit_epochs(policy, n, losses, epochs, batch, lr, vf_coef, seed, log,
+                          "kickstart", "-log pi(teacher)")
     with torch.no_grad():
         k = min(n, 4096)
         idx = torch.randperm(n, generator=gen)[:k]

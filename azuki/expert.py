@@ -91,7 +91,7 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
     if not pairs:
         raise ValueError("pairings must name at least one pair of decks")
     schedule = [p for a, b in pairs for p in ((a, b), (b, a))]
-    from .distill import _played_in_threads
+    from .distill import play_games_into
     obs = np.zeros((decisions, OBS_LEN), dtype=np.uint8)
     lab_a = np.full((decisions, topk), -1, dtype=np.int32)
     lab_p = np.zeros((decisions, topk), dtype=np.float32)
@@ -140,17 +140,7 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
             values[r] = 0.0 if z is None else z[p] * gamma ** left[p]
             left[p] += 1
 
-    if threads == 1:
-        n = games = 0
-        while n < decisions:
-            k, labels, who, z = play(games, obs[n:], decisions - n)
-            record(n, k, labels, who, z)
-            n += k
-            games += 1
-            if progress is not None:
-                progress(n, decisions)
-    else:
-        n, games = _played_in_threads(play, record, obs, decisions, threads, progress)
+    games = play_games_into(play, record, obs, decisions, threads, progress)
     return {"obs": obs, "label_actions": lab_a, "label_probs": lab_p, "actions": actions, "values": values,
             "search_values": svalues, "games": games, "simulations": int(sims * np.count_nonzero(svalues >= 0)),
             "seconds": time.perf_counter() - t0}
@@ -187,39 +177,22 @@ def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0,
     vals = torch.as_tensor(data["values"]).float()
     n = obs.shape[0]
     dev = next(policy.parameters()).device
-    opt = torch.optim.Adam(policy.parameters(), lr=lr)
-    gen = torch.Generator().manual_seed(int(seed) & ((1 << 63) - 1))
-    out = {}
-    policy.train()
-    for ep in range(int(epochs)):
-        perm = torch.randperm(n, generator=gen)
-        tot_pi = tot_v = 0.0
-        seen = 0
-        for s in range(0, n, int(batch)):
-            idx = perm[s:s + int(batch)]
-            o, a, p, v = obs[idx].to(dev), la[idx].to(dev), lp[idx].to(dev), vals[idx].to(dev)
-            if played_weight == 1.0:      # a one-hot target: the played action's log-probability alone (~10x cheaper)
-                from .distill import _action_log_prob
-                logp_a, value = _action_log_prob(policy, o, played[idx].to(dev))
-                lpi = -logp_a.mean()
-            else:
-                logp, value = _full_log_prob(policy, o)
-                picked = logp.gather(1, a.clamp(min=0))
-                picked = torch.where(p > 0, picked, torch.zeros_like(picked))   # padding and -inf off the labels
-                lpi = -(p * picked).sum(1).mean()
-            lv = ((value - v) ** 2).mean()
-            loss = lpi + vf_coef * lv
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
-            opt.step()
-            tot_pi += float(lpi.detach()) * idx.numel()
-            tot_v += float(lv.detach()) * idx.numel()
-            seen += idx.numel()
-        out = {"epoch": ep + 1, "policy_loss": tot_pi / seen, "value_loss": tot_v / seen}
-        if log:
-            log(f"expert: epoch {ep + 1}/{epochs}: cross-entropy to the search's target {out['policy_loss']:.3f}, "
-                f"value loss {out['value_loss']:.3f}")
+    from .distill import _action_log_prob, fit_epochs
+
+    def losses(idx):
+        o, a, p, v = obs[idx].to(dev), la[idx].to(dev), lp[idx].to(dev), vals[idx].to(dev)
+        if played_weight == 1.0:      # a one-hot target: the played action's log-probability alone (~10x cheaper)
+            logp_a, value = _action_log_prob(policy, o, played[idx].to(dev))
+            lpi = -logp_a.mean()
+        else:
+            logp, value = _full_log_prob(policy, o)
+            picked = logp.gather(1, a.clamp(min=0))
+            picked = torch.where(p > 0, picked, torch.zeros_like(picked))   # padding and -inf off the labels
+            lpi = -(p * picked).sum(1).mean()
+        return lpi, ((value - v) ** 2).mean()
+
+    out, gen = fit_epochs(policy, n, losses, epochs, batch, lr, vf_coef, seed, log,
+                          "expert", "cross-entropy to the search's target")
     with torch.no_grad():
         k = min(n, 4096)
         idx = torch.randperm(n, generator=gen)[:k]
