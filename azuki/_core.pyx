@@ -250,7 +250,7 @@ cdef class CardSet:
     cdef readonly uint64_t hash
     cdef object _json        # the JSON text a run-time set was compiled from (for pickling)
     cdef bint _is_default
-    cdef object _mode_labels  # --- effects --- {CHOOSE_MODE pc: [label, ...]}, None until known
+    cdef object _mode_labels  # {CHOOSE_MODE pc: [label, ...]}, None until known
 
     def __cinit__(self):
         self.owned = NULL
@@ -350,7 +350,7 @@ cdef class CardSet:
         return c
 
     def mode_labels(self, pc):
-        """--- effects --- The labels of the modes of the choose_mode whose
+        """The labels of the modes of the choose_mode whose
         CHOOSE_MODE instruction is at bytecode `pc` (a MODE prompt's
         PROMPT_PC), in mode order; None if no choose_mode is there. The
         embedded default set compiles azuki/data/cards.json once to know them."""
@@ -1860,9 +1860,9 @@ def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, tu
 # ---------------------------------------------------------------------------
 # VecGame: n games stepped by one C call (csrc/vec.c)
 # ---------------------------------------------------------------------------
-_VEC_LOG_NAMES = ("episodes", "length", "draws", "truncated", "wins_seat0", "wins_seat1", "agent_wins",
-                  "agent_losses", "agent_wins_seat0", "agent_wins_seat1", "agent_games_seat0", "agent_games_seat1",
-                  "illegal")
+# the vector log's entry names, as azk_enums.def declares them (AZK_VEC_LOG; tests/test_def_mirrors.py)
+from azuki.spec_autogen import VEC_LOG as _VEC_LOG_DECL
+_VEC_LOG_NAMES = tuple(n.lower() for n in _VEC_LOG_DECL)
 _VEC_BUFFERS = ("obs", "masks", "rewards", "terminals", "truncations", "acting", "opp_obs", "opp_masks",
                 "opp_pending")
 

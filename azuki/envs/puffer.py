@@ -43,7 +43,7 @@ import gymnasium
 import pufferlib
 
 from .. import _core
-from . import HEAD_SIZES, NUM_ACTIONS, OBS_LEN, head_masks, mask_from_obs, resolve_heads
+from . import HEAD_SIZES, NUM_ACTIONS, OBS_LEN, head_masks, resolve_heads
 
 MODES = ("self", "bot", "policy")
 _M64 = (1 << 64) - 1
@@ -285,12 +285,6 @@ class AzukiEnv(pufferlib.PufferEnv):
             out["heads_replaced"] = float(self._heads_replaced)
             self._heads_replaced = 0
         return out
-
-    @property
-    def legal_masks(self):
-        """bool [num_agents, NUM_ACTIONS]: the legal actions of every agent
-        (the MASK slice of the observations)."""
-        return mask_from_obs(self.observations)
 
     def render(self):
         if self.vec is None:
