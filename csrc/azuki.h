@@ -146,7 +146,7 @@ int azk_card_definition(const azk_game *g, int card);
 int azk_card_attack(const azk_game *g, const azk_cardset *cs, int card);
 int azk_card_health(const azk_game *g, const azk_cardset *cs, int card);
 int azk_card_statuses(const azk_game *g, const azk_cardset *cs, int card);
-/* --- cont --- What the card costs to play now: printed cost plus the cost
+/* What the card costs to play now: printed cost plus the cost
  * modifiers on the field for a card in hand, at least 0 (rules §18.4); the
  * printed cost elsewhere; -1 for an out-of-range card. */
 int azk_card_cost(const azk_game *g, const azk_cardset *cs, int card);

@@ -71,7 +71,7 @@ static int lasting_attack(const azk_game *g, const azk_cardset *cs, int c) {
 /* Lasting value of an entity on the field (full health: damage heals at the
  * end of every turn). Attack, health and statuses are the rules' values,
  * auras included (rules §18); the printed cost is a proxy of card quality
- * here, not what the card would cost to play now (--- cont ---). */
+ * here, not what the card would cost to play now (azk_card_cost). */
 static int entity_value(const azk_game *g, const azk_cardset *cs, int c) {
     const azk_card_def *d = azk_def(cs, g, c);
     int hp = azk_health_of(g, cs, c);
