@@ -104,10 +104,10 @@ $(OUT)/san/libazuki_core.a: $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def g
 	@mkdir -p $(OUT)/san
 	cd $(OUT)/san && rm -f *.o && for s in $(AZK_CORE_SOURCES); do $(CC) $(CFLAGS_SAN) -I../../csrc -I../../generated -c ../../$$s || exit 1; done && ar rcs libazuki_core.a *.o
 
-$(OUT)/opt/%: tests/c/%.c $(OUT)/opt/libazuki_core.a tests/c/azk_test.h tests/c/azk_noalloc.h tests/c/azk_cardset_env.h
+$(OUT)/opt/%: tests/c/%.c $(OUT)/opt/libazuki_core.a tests/c/azk_test.h tests/c/azk_noalloc.h tests/c/azk_cardset_env.h tests/c/azk_reference.h
 	$(CC) $(CFLAGS_OPT) -o $@ $< $(OUT)/opt/libazuki_core.a -lm
 
-$(OUT)/san/%: tests/c/%.c $(OUT)/san/libazuki_core.a tests/c/azk_test.h tests/c/azk_noalloc.h tests/c/azk_cardset_env.h
+$(OUT)/san/%: tests/c/%.c $(OUT)/san/libazuki_core.a tests/c/azk_test.h tests/c/azk_noalloc.h tests/c/azk_cardset_env.h tests/c/azk_reference.h
 	$(CC) $(CFLAGS_SAN) -o $@ $< $(OUT)/san/libazuki_core.a -lm
 
 # The optimized build runs the random-play property test on CTEST_GAMES games

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "azk_test.h"
+#include "azk_reference.h"
 #include "game.h"
 
 #include "azk_noalloc.h"
@@ -339,34 +340,14 @@ static void test_search_cancel(void) {
     AZK_CHECK(tested > 0);
 }
 
-static uint8_t *file_bytes(const char *path, long *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    *n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)*n);
-    if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
-
 /* The policy bots with the shipped reference policy (read from the repository root, where make
  * ctest / asan run): every answer legal, the game unchanged, deterministic; psearch never peeks (a
  * position and its resample from the bot's seat get the same decision and leave the same rng
  * words, as the search bot's test); the caller's workspace means no allocation; bad settings and a
  * short workspace refused. */
 static void test_policy_bots(void) {
-    long nb = 0;
-    uint8_t *bytes = file_bytes("azuki/data/reference/reference.azkw", &nb);
-    AZK_CHECK(bytes != NULL);
-    if (!bytes) return;
-    azk_policy *pol = NULL;
-    AZK_CHECK(azk_policy_load(bytes, (size_t)nb, &pol, NULL, 0) == AZK_POLICY_OK);
-    free(bytes);
+    azk_policy *pol = azk_test_reference_policy();
+    AZK_CHECK(pol != NULL);
     if (!pol) return;
     static azk_game g, before, v;
     int32_t legal[2048];

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "azk_test.h"
+#include "azk_reference.h"
 #include "game.h"
 
 #include "azk_noalloc.h"
@@ -68,31 +69,11 @@ static void test_step_path_does_not_allocate(void) {
     (void)sink;
 }
 
-static uint8_t *file_bytes(const char *path, long *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    *n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)*n);
-    if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
-
 /* The shipped reference policy answering a vector's opponent seat: no allocation per decision, on one
  * thread and on three, and the same actions as the allocating azk_policy_act (greedy and keyed). */
 static void test_policy_opponent_does_not_allocate(void) {
-    long nb = 0;
-    uint8_t *bytes = file_bytes("azuki/data/reference/reference.azkw", &nb);
-    AZK_CHECK(bytes != NULL);
-    if (!bytes) return;
-    azk_policy *p = NULL;
-    AZK_CHECK(azk_policy_load(bytes, (size_t)nb, &p, NULL, 0) == AZK_POLICY_OK);
-    free(bytes);
+    azk_policy *p = azk_test_reference_policy();
+    AZK_CHECK(p != NULL);
     if (!p) return;
     const azk_cardset *cs = azk_default_cardset();
     enum { N = 12 };

@@ -5,29 +5,15 @@
  * a garbage observation with a status, never reading out of bounds. The exactness against torch
  * and numpy is tests/test_cpolicy.py and tests/envs/test_cpolicy_torch.py. */
 #include "azk_test.h"
+#include "azk_reference.h"
 #include "azuki.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-static uint8_t *file_bytes(const char *path, long *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    *n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)*n);
-    if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
-
 static void test_reference_plays(void) {
     long n = 0;
-    uint8_t *b = file_bytes("azuki/data/reference/reference.azkw", &n);
+    uint8_t *b = azk_test_file_bytes(AZK_TEST_REFERENCE_AZKW, &n);
     AZK_CHECK(b != NULL);
     if (!b) return;
     char msg[256];
