@@ -63,7 +63,7 @@ FORCE:
 venv: .venv/.installed
 # Rebuilt when the build or anything compiled into azuki._core changes, so
 # `make test` never runs pytest against a stale extension.
-.venv/.installed: setup.py pyproject.toml $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h) azuki/_core.pyx azuki/_core.pxd
+.venv/.installed: setup.py pyproject.toml $(AZK_CORE_SOURCES) $(wildcard csrc/*.h csrc/*.def generated/*.h) azuki/_core.pyx $(wildcard azuki/*.pxi) azuki/_core.pxd
 	bash tools/setup_venv.sh
 	touch $@
 

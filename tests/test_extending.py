@@ -281,5 +281,5 @@ def test_bot_recipe_builds_and_plays(recipes):
 def test_bot_recipe_needs_nothing_in_python():
     """The binding lists the bots from the C library (azk_bot_num_kinds,
     azk_bot_name): a new bot is a name azuki knows after `make venv`."""
-    src = (ROOT / "azuki" / "_core.pyx").read_text()
+    src = "".join(p.read_text() for p in sorted((ROOT / "azuki").glob("_*.px[ix]")))
     assert re.search(r"BOT_KINDS = tuple\(azk_bot_name\(k\)\.decode\(\) for k in range\(azk_bot_num_kinds\(\)\)\)", src)

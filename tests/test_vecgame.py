@@ -821,7 +821,7 @@ def test_seed_mixer_and_deal_schedule_are_written_once():
     azuki._core (deal_schedule, arena_deal, splitmix64, bot_seed_for)."""
     import re
     bad = []
-    for p in sorted((_ROOT / "csrc").glob("*.[ch]")) + [_ROOT / "azuki" / "_core.pyx"]:
+    for p in sorted((_ROOT / "csrc").glob("*.[ch]")) + sorted((_ROOT / "azuki").glob("_*.px[ix]")):
         if "0xBF58476D1CE4E5B9".lower() in p.read_text().lower() and p.name != "bot.c":
             bad.append(f"{p.relative_to(_ROOT)}: a splitmix64 copy (use azk_splitmix64)")
     schedule = re.compile(r"\(\s*\w+\s*//\s*[24]\s*\)\s*%\s*len\s*\(|\bdeal\s*%\s*len\s*\(|//\s*4\s*\)\s*%")

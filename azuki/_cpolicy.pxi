@@ -1,0 +1,177 @@
+# ---- the policy network in C (csrc/policy.c, docs/policy_c.md) --------------------------------------------
+
+class PolicyFileError(ValueError):
+    """An AZKW weight file the C loader refused (truncated, corrupt, another format, or made for
+    another observation layout / action count); the message says what."""
+
+
+def fnv1a64(data):
+    """FNV-1a (64-bit) of bytes: the AZKW weight file's checksum (csrc/policy.c)."""
+    cdef const uint8_t[::1] b = memoryview(bytes(data)).cast("B")
+    cdef uint64_t h = 0xcbf29ce484222325ULL
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(b.shape[0]):
+            h = (h ^ b[i]) * 0x100000001b3ULL
+    return h
+
+
+def _cpolicy_from_bytes(data):
+    return CPolicy.from_bytes(data)
+
+
+def keyed_uniforms_c(uint64_t seed, keys):
+    """azuki.sampler.keyed_uniforms computed by the C hash (azk_keyed_uniform): float64 [k]."""
+    cdef cnp.ndarray[uint64_t, ndim=1] k = np.ascontiguousarray(keys, dtype=np.uint64).reshape(-1)
+    out = np.empty(k.shape[0], dtype=np.float64)
+    cdef double[::1] ov = out
+    cdef Py_ssize_t i
+    for i in range(k.shape[0]):
+        ov[i] = azk_keyed_uniform(seed, k[i])
+    return out
+
+
+cdef class CPolicy:
+    """A trained policy's forward pass in C, from an AZKW weight file
+    (`python -m azuki.policy export CKPT OUT --format azkw`, or
+    azuki.policy_np.azkw_bytes). `from_file(path)` / `from_bytes(b)`;
+    `hashes` (the three compatibility hashes the file carries: compare with
+    azuki.policy_np.check_compat); `arch`, `head`; `forward(obs)` ->
+    (log-probabilities float32 [B, NUM_ACTIONS], -inf where illegal; value
+    float32 [B]); `act(obs, u=None, keys=None, seed=0, greedy=False)` ->
+    int32 [B] actions (uniforms u, or keyed_uniforms(seed, keys), or the most
+    likely legal action). Observations: uint8 [B, OBS_LEN] or [OBS_LEN]
+    (extra trailing columns allowed), C-contiguous rows. Read-only once
+    loaded; the calls release the GIL."""
+    cdef azk_policy *p
+    cdef readonly bytes data
+
+    def __cinit__(self):
+        self.p = NULL
+
+    def __dealloc__(self):
+        if self.p != NULL:
+            azk_policy_free(self.p)
+            self.p = NULL
+
+    @classmethod
+    def from_bytes(cls, data):
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"CPolicy.from_bytes takes bytes, got {type(data).__name__}")
+        cdef bytes b = bytes(data)
+        cdef CPolicy self = cls.__new__(cls)
+        cdef char msg[512]
+        cdef azk_policy *p = NULL
+        cdef const uint8_t *bp = <const uint8_t *><const char *>b
+        cdef size_t n = len(b)
+        cdef azk_policy_status st
+        with nogil:
+            st = azk_policy_load(bp, n, &p, msg, sizeof(msg))
+        if st != AZK_POLICY_OK:
+            raise PolicyFileError(f"weight file refused ({azk_policy_status_name(st).decode()}): "
+                                  f"{msg.decode('utf-8', 'replace')}")
+        self.p = p
+        self.data = b
+        return self
+
+    @classmethod
+    def from_file(cls, path):
+        with open(os.fspath(path), "rb") as f:
+            data = f.read()
+        try:
+            return cls.from_bytes(data)
+        except PolicyFileError as e:
+            raise PolicyFileError(f"{os.fspath(path)}: {e}") from None
+
+    def __reduce__(self):          # pickles as its weight file (multiprocessing envs, copies)
+        return (_cpolicy_from_bytes, (self.data,))
+
+    @property
+    def hashes(self):
+        return {k: azk_policy_hash(self.p, i).decode() for i, k in enumerate(("obs_layout", "action_space", "card_set"))}
+
+    @property
+    def arch(self):
+        return ("structured", "flat")[azk_policy_arch(self.p)]
+
+    @property
+    def head(self):
+        return ("dense", "factored")[azk_policy_head(self.p)]
+
+    @property
+    def hidden(self):
+        return azk_policy_hidden(self.p)
+
+    cdef object _rows(self, obs):
+        if not isinstance(obs, np.ndarray):
+            raise TypeError(f"observations must be a numpy uint8 array, got {type(obs).__name__}")
+        if obs.dtype != np.uint8:
+            raise ValueError(f"observations must be uint8 (layout v{azk_obs_version()}), got {obs.dtype}")
+        if obs.ndim == 1:
+            obs = obs[None, :]
+        if obs.ndim != 2 or obs.shape[1] < OBS_LEN:
+            raise ValueError(f"observations must be [B, >= OBS_LEN = {OBS_LEN}] uint8, got shape {obs.shape}")
+        if not obs.flags.c_contiguous:
+            raise ValueError("observations must be C-contiguous (np.ascontiguousarray)")
+        return obs
+
+    cdef _check(self, azk_policy_status st, int bad):
+        if st == AZK_POLICY_E_OBS:
+            raise ValueError(f"observation row {bad}: an identity byte outside the card table (not an observation "
+                             f"of layout v{azk_obs_version()})")
+        if st != AZK_POLICY_OK:
+            raise RuntimeError(f"policy forward failed ({azk_policy_status_name(st).decode()})")
+
+    def forward(self, obs):
+        """(log-probabilities float32 [B, NUM_ACTIONS] (-inf where illegal), value float32 [B])."""
+        obs = self._rows(obs)
+        cdef int n = obs.shape[0], bad = -1
+        cdef size_t stride = obs.shape[1]
+        logp = np.empty((n, NUM_ACTIONS), dtype=np.float32)
+        value = np.empty(n, dtype=np.float32)
+        if n == 0:
+            return logp, value
+        cdef const uint8_t[:, ::1] ov = obs
+        cdef float[:, ::1] lv = logp
+        cdef float[::1] vv = value
+        cdef azk_policy_status st
+        with nogil:
+            st = azk_policy_forward(self.p, &ov[0, 0], n, stride, &lv[0, 0], &vv[0], &bad)
+        self._check(st, bad)
+        return logp, value
+
+    def act(self, obs, u=None, keys=None, seed=0, greedy=False, with_value=False):
+        """int32 [B]: sampled by inverse CDF with the uniforms u [B] (float64 in [0, 1)), or with
+        azuki.sampler.keyed_uniforms(seed, keys), or the most likely legal action (greedy=True);
+        with_value=True: (actions, value float32 [B])."""
+        obs = self._rows(obs)
+        cdef int n = obs.shape[0], bad = -1
+        cdef size_t stride = obs.shape[1]
+        if greedy:
+            if u is not None or keys is not None:
+                raise ValueError("act: greedy=True takes no uniforms or keys")
+        elif (u is None) == (keys is None):
+            raise ValueError("act: give exactly one of u (uniforms) or keys (keyed uniforms), or greedy=True")
+        elif keys is not None:
+            u = keyed_uniforms_c(int(seed) & 0xFFFFFFFFFFFFFFFF, keys)
+        cdef double[::1] uv
+        if not greedy:
+            u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+            if u.shape[0] != n:
+                raise ValueError(f"act: {u.shape[0]} uniforms for {n} observations")
+            if not ((u >= 0.0) & (u < 1.0)).all():
+                raise ValueError("act: uniforms must lie in [0, 1)")
+            uv = u
+        out = np.zeros(n, dtype=np.int32)
+        value = np.empty(n, dtype=np.float32)
+        if n == 0:
+            return (out, value) if with_value else out
+        cdef const uint8_t[:, ::1] ov = obs
+        cdef int32_t[::1] av = out
+        cdef float[::1] vv = value
+        cdef const double *up = NULL if greedy else &uv[0]
+        cdef azk_policy_status st
+        with nogil:
+            st = azk_policy_act(self.p, &ov[0, 0], n, stride, up, &av[0], &vv[0], &bad)
+        self._check(st, bad)
+        return (out, value) if with_value else out

@@ -1,0 +1,530 @@
+# ---------------------------------------------------------------------------
+# Game
+# ---------------------------------------------------------------------------
+cdef class Game:
+    """One game of Azuki (DESIGN §5). All rules run in C; this object owns
+    one game (opaque to Python: read through the flat export)."""
+    cdef azk_game *g
+    cdef const azk_cardset *cs
+    cdef readonly CardSet cards
+    cdef readonly tuple decks
+
+    def __cinit__(self, *args, **kwargs):
+        self.cs = NULL
+        self.g = <azk_game *>PyMem_Malloc(azk_game_size())
+        if self.g == NULL:
+            raise MemoryError()
+        memset(self.g, 0, azk_game_size())
+
+    def __dealloc__(self):
+        if self.g != NULL:
+            PyMem_Free(self.g)
+
+    def __init__(self, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=None, decision_cap=None):
+        # validate everything before touching the object (a failed re-__init__ changes nothing)
+        cdef CardSet cs = _resolve_cards(cards)
+        d0, d1 = _deck_pair(cs, decks)
+        cdef uint64_t s = _seed(seed)
+        cdef int tc = 0 if turn_cap is None else _turn_cap(turn_cap)
+        cdef int dc = 0 if decision_cap is None else _decision_cap(decision_cap)
+        if azk_game_init(self.g, cs.cs, s, d0, d1) != AZK_OK:
+            self.cs = NULL
+            raise ValueError("could not initialise the game")
+        self.cards = cs
+        self.cs = cs.cs
+        self.decks = (cs.decks[d0], cs.decks[d1])
+        if tc:
+            azk_game_set_turn_cap(self.g, tc)
+        if dc:
+            azk_game_set_decision_cap(self.g, dc)
+
+    cdef inline int _ck(self) except -1:
+        if self.cs == NULL:
+            raise RuntimeError("Game is not initialised; use azuki.Game(...)")
+        return 0
+
+    cdef Game _blank(self):
+        cdef Game o = Game.__new__(Game)
+        o.cards = self.cards
+        o.cs = self.cs
+        o.decks = self.decks
+        return o
+
+    cdef object _position(self):
+        """The position as azuki.state.Position (one azk_export)."""
+        cdef array.array a = array.clone(_EXPORT_TEMPLATE, _EXPORT_SIZE, False)
+        if azk_export(self.g, self.cs, <int32_t *>a.data.as_ints, _EXPORT_SIZE) != _EXPORT_SIZE:
+            raise AzukiError("the engine's export failed")
+        return Position(a, EXPORT_LAYOUT, self.cards)
+
+    def export(self):
+        """The engine's flat export of the position (numpy int32, layout
+        azuki._core.EXPORT_LAYOUT; docs/state_format.md "Flat export")."""
+        self._ck()
+        return np.frombuffer(self._position().a, dtype=np.int32).copy()
+
+    def set_turn_cap(self, turns):
+        self._ck()
+        azk_game_set_turn_cap(self.g, _turn_cap(turns))
+
+    @property
+    def turn_cap(self):
+        self._ck()
+        return azk_turn_cap(self.g)
+
+    # ---- copy / pickle -------------------------------------------------------
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()   # the card set is immutable and shared
+
+    def __reduce__(self):
+        """Pickles carry the card set (the default one by hash, a run-time one
+        as its JSON text), the deck names and the state bytes."""
+        self._ck()
+        return (_restore_game, (self.cards, self.decks, self.to_bytes()))
+
+    def set_decision_cap(self, decisions):
+        """Per-game decision cap (docs/rules.md §13.2, default 10,000): the step
+        that applies the cap-th decision ends a still-ongoing game as
+        TRUNCATED with end_reason "DECISION_CAP"."""
+        self._ck()
+        azk_game_set_decision_cap(self.g, _decision_cap(decisions))
+
+    @property
+    def decisions(self):
+        """Decisions applied so far (steps; one-answer choices do not count)."""
+        self._ck()
+        return azk_decisions(self.g)
+
+    @property
+    def decision_cap(self):
+        self._ck()
+        return azk_decision_cap(self.g)
+
+    @property
+    def end_reason(self):
+        """Why the game ended (END_REASONS): None while it goes on; "LEADER",
+        "DECK_OUT"; for TRUNCATED games the cap or engine bound reached
+        ("TURN_CAP", "DECISION_CAP", "VM_STEPS", ...; docs/rules.md §13)."""
+        self._ck()
+        r = azk_end_reason(self.g)
+        return None if r == 0 else END_REASONS[r]
+
+    # ---- facts ---------------------------------------------------------------
+    @property
+    def current_player(self):
+        self._ck()
+        return azk_current_player(self.g)
+
+    @property
+    def phase(self):
+        self._ck()
+        return S.PHASE[azk_phase(self.g)]
+
+    @property
+    def turn(self):
+        self._ck()
+        return azk_turn(self.g)
+
+    @property
+    def active_player(self):
+        self._ck()
+        return azk_active_player(self.g)
+
+    @property
+    def first_player(self):
+        self._ck()
+        return azk_first_player(self.g)
+
+    @property
+    def is_terminal(self):
+        self._ck()
+        return bool(azk_is_terminal(self.g))
+
+    @property
+    def result(self):
+        self._ck()
+        return S.RESULT[azk_result(self.g)]
+
+    @property
+    def winner(self):
+        self._ck()
+        w = azk_winner(self.g)
+        return None if w < 0 else w
+
+    # ---- actions -------------------------------------------------------------
+    def legal_actions(self):
+        self._ck()
+        out = np.empty(NUM_ACTIONS, dtype=np.int32)
+        cdef int32_t[::1] v = out
+        cdef int n = azk_legal_actions(self.g, self.cs, &v[0], NUM_ACTIONS)
+        return out[:n].copy()
+
+    def action_mask(self, out=None):
+        self._ck()
+        if out is None:
+            out = np.empty(NUM_ACTIONS, dtype=np.uint8)
+        else:
+            if not isinstance(out, np.ndarray):
+                raise TypeError("out must be a numpy array")
+            if out.dtype != np.uint8 or out.shape != (NUM_ACTIONS,):
+                raise ValueError(f"out must have dtype uint8 and shape ({NUM_ACTIONS},), got {out.dtype} {out.shape}")
+            if not out.flags.c_contiguous or not out.flags.writeable:
+                raise ValueError("out must be C-contiguous and writeable")
+        cdef uint8_t[::1] v = out
+        azk_legal_mask(self.g, self.cs, &v[0])
+        return out
+
+    def observe(self, player, out=None):
+        """Player's observation: np.uint8[OBS_LEN] (bytes) in the layout of
+        azuki.obs_layout() (docs/observation.md; azuki.obs.decode names and
+        unpacks it). Only what that player may know; the legal-action mask
+        is field MASK, packed bits (all 0 when the player does not decide).
+        `out`: a C-contiguous, writeable uint8 array of shape (OBS_LEN,) to
+        fill instead of a new one (checked before anything is written)."""
+        self._ck()
+        cdef int p = _int_in(player, "player", 0, 1)
+        if out is None:
+            out = np.empty(OBS_LEN, dtype=np.uint8)
+        else:
+            if not isinstance(out, np.ndarray):
+                raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
+            if out.dtype != np.uint8 or out.shape != (OBS_LEN,):
+                raise ValueError(f"out must have dtype uint8 and shape ({OBS_LEN},), got {out.dtype} {out.shape}")
+            if not out.flags.c_contiguous or not out.flags.writeable:
+                raise ValueError("out must be C-contiguous and writeable")
+        cdef uint8_t[::1] v = out
+        if azk_observe(self.g, self.cs, p, &v[0]) != OBS_LEN:
+            raise AzukiError("the engine's observation failed")
+        return out
+
+    def resample(self, player, seed):
+        """Information-set sampling, in place: redistribute the cards `player`
+        cannot know (the opponent's unknown hand cards, its deck and looked-at
+        cards among themselves; player's own deck order) and reseed the
+        game's RNG, consistently with everything player knows (azk_resample,
+        docs/observation.md). observe(player) is unchanged. ValueError on a
+        finished game."""
+        self._ck()
+        cdef int p = _int_in(player, "player", 0, 1)
+        cdef uint64_t s = _seed(seed)
+        if azk_resample(self.g, self.cs, p, s) != AZK_OK:
+            raise ValueError("cannot resample a finished game")
+
+    def card_known(self, player, card):
+        """May `player` know physical card `card`'s identity where it is now
+        (the rule observe follows; docs/observation.md)?"""
+        self._ck()
+        cdef int p = _int_in(player, "player", 0, 1)
+        cdef int c = _int_in(card, "card", 0, NUM_CARDS - 1)
+        return azk_card_known(self.g, p, c) == 1
+
+    def head_masks(self, type=None, p0=None):
+        """Per-head masks (np.uint8 arrays of HEAD_SIZES) for factored policies.
+
+        With no arguments: marginals (a value is 1 when some legal action has
+        it). With `type` (name or id): p0 and p1 masks over that type's legal
+        actions; with `p0` too: the p1 mask over (type, p0, *). The type mask
+        is always the marginal. Sampling type, then p0 given type, then p1
+        given both always gives a legal action; marginals alone are not exact
+        jointly (see actions.c)."""
+        self._ck()
+        cdef int ti = -1, pi = -1
+        if type is not None:
+            tv = _type_index(type)
+            if not 0 <= tv < HEAD_SIZES[0]:
+                raise ValueError(f"no action type {excerpt(type)}")
+            ti = tv
+        if p0 is not None:
+            if type is None:
+                raise ValueError("p0 needs a type")
+            pv = _as_int(p0, "p0")
+            if not 0 <= pv < HEAD_SIZES[1]:
+                raise ValueError(f"p0 {excerpt(pv)} out of range [0, {HEAD_SIZES[1]})")
+            pi = pv
+        mt = np.zeros(HEAD_SIZES[0], dtype=np.uint8)
+        m0 = np.zeros(HEAD_SIZES[1], dtype=np.uint8)
+        m1 = np.zeros(HEAD_SIZES[2], dtype=np.uint8)
+        cdef uint8_t[::1] vt = mt
+        cdef uint8_t[::1] v0 = m0
+        cdef uint8_t[::1] v1 = m1
+        if azk_head_masks(self.g, ti, pi, &vt[0], &v0[0], &v1[0]) < 0:
+            raise ValueError(f"p0 {pi} out of range for type {ACTION_TYPES[ti]}")
+        return mt, m0, m1
+
+    def is_legal(self, a):
+        self._ck()
+        ai = _as_int(a, "action")
+        if not 0 <= ai < NUM_ACTIONS:
+            return False
+        return bool(azk_is_legal(self.g, self.cs, ai))
+
+    def step(self, a):
+        """Apply flat action `a`. Raises IllegalActionError (state unchanged)."""
+        self._ck()
+        ai = _as_int(a, "action")
+        if not 0 <= ai < NUM_ACTIONS:
+            raise IllegalActionError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
+        cdef azk_status st = azk_step(self.g, self.cs, ai)
+        if st == AZK_OK:
+            return None
+        if st == AZK_TERMINAL:
+            raise IllegalActionError(f"the game is over ({self.result}); action {ai} not applied")
+        if st == AZK_ILLEGAL:
+            raise IllegalActionError(f"illegal action {ai} ({self.action_str(ai)}) in phase {self.phase}")
+        raise AzukiError(f"engine error {azk_status_name(st).decode()} on action {ai}")
+
+    def decode(self, a):
+        self._ck()
+        return decode(a)
+
+    def encode(self, t, p0=0, p1=0, p2=0):
+        self._ck()
+        return encode(t, p0, p1, p2)
+
+    def action_str(self, a):
+        """Text of action `a` in the current position; the places it names
+        are locations (docs/python_api.md), e.g.
+        "ATTACK p0.garden[0] Crate Rat Kurobo -> p1.leader"."""
+        return _text.describe_str(self.describe(a))
+
+    def describe(self, a):
+        """What action `a` names in the current position, resolved from the
+        parameter kinds csrc/azk_actions.def declares (docs/python_api.md):
+        {"type", "p0", "p1", "player" (who would take it), "params" (per
+        parameter: kind, value, and the location / card / option label it
+        names), "places" (their locations, in click order), "cards" (card ids
+        named), "hand_index", "option" (a CHOOSE's prompt option), "ability"
+        (the ability used or answered: index, card, number within the card)}.
+        Legal or not; ValueError for an action out of range."""
+        self._ck()
+        ai = _as_int(a, "action")
+        cdef int32_t raw[16]
+        if not 0 <= ai < NUM_ACTIONS or azk_describe(self.g, self.cs, ai, raw) != 0:
+            raise ValueError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
+        pos = self._position()
+        owner = (raw[9], raw[10]) if raw[9] >= 0 else None
+        return _text.describe(pos, [raw[i] for i in range(9)], owner, lambda: pos.prompt(_choose_action, _NO_OP))
+
+    # ---- locations (one grammar: azuki/locations.py) ---------------------------
+    cdef int _locate(self, object pos, object where) except -1:
+        loc = where if isinstance(where, L.Location) else L.parse_location(where)
+        if isinstance(where, L.Location):
+            L.format_location(loc)   # validates
+        cdef int c = pos.card_at(loc)
+        if c < 0:
+            raise ValueError(f"no card at {excerpt(str(loc))}")
+        return c
+
+    def locate(self, where):
+        """Physical card index (0..125) at a location string (or
+        azuki.locations.Location). TypeError for a non-location type,
+        ValueError for a malformed location or an empty place."""
+        self._ck()
+        return self._locate(self._position(), where)
+
+    def where(self, c):
+        """The location string of physical card index c (= card_info(c)["where"])."""
+        self._ck()
+        ci = _int_in(c, "card index", 0, NUM_CARDS - 1)
+        return self._position().where(ci)
+
+    def card_info(self, c):
+        """Id, name, owner, zone and location of a card given by physical
+        index (0..125) or by location string."""
+        self._ck()
+        pos = self._position()
+        cdef int ci
+        if isinstance(c, (str, L.Location)):
+            ci = self._locate(pos, c)
+        else:
+            ci = _int_in(c, "card index", 0, NUM_CARDS - 1)
+        return pos.card_info(ci)
+
+    def attack_of(self, where):
+        """Current attack of the card at `where` ("p0.garden[1]", "p1.leader")."""
+        self._ck()
+        return azk_card_attack(self.g, self.cs, self.locate(where))
+
+    def health_of(self, where):
+        """Current maximum health of the card at `where`."""
+        self._ck()
+        return azk_card_health(self.g, self.cs, self.locate(where))
+
+    def statuses_of(self, where):
+        """Sorted status names of the card at `where`."""
+        self._ck()
+        return sorted(status_names(azk_card_statuses(self.g, self.cs, self.locate(where))))
+
+    def cost_of(self, where):
+        """What the card at `where` ("p0.hand[2]") costs to play now: its
+        printed cost plus the cost modifiers on the field, at least 0
+        (docs/rules.md §18.4); the printed cost outside a hand."""
+        self._ck()
+        return azk_card_cost(self.g, self.cs, self.locate(where))
+
+    # ---- prompt --------------------------------------------------------------
+    def prompt(self):
+        """None, or the pending choice: kind, chooser, optional, source and the
+        options (each with its CHOOSE action id and what it names). CARD,
+        BOTTOM_ORDER, SEARCH, TOP_ORDER, SLOT and HOLDER options carry a
+        location `where`."""
+        self._ck()
+        if azk_phase(self.g) != S.PHASE_PROMPT:
+            return None
+        return self._position().prompt(_choose_action, _NO_OP)
+
+    # ---- services ------------------------------------------------------------
+    def clone(self):
+        self._ck()
+        cdef Game o = self._blank()
+        azk_game_clone(o.g, self.g)
+        return o
+
+    def state_hash(self):
+        self._ck()
+        return int(azk_hash(self.g))
+
+    def to_bytes(self):
+        self._ck()
+        cdef size_t cap = azk_serialized_size()
+        buf = bytearray(cap)
+        cdef unsigned char[::1] v = buf
+        cdef size_t n = azk_serialize(self.g, self.cs, &v[0], cap)
+        if n == 0:
+            raise AzukiError("serialization failed")
+        return bytes(buf[:n])
+
+    @staticmethod
+    def from_bytes(data, cards=None, decks=None):
+        """Rebuild a game from to_bytes() output (the engine's own format,
+        unchanged). `cards` must be the card set the bytes were made with.
+        The deck names are not part of the bytes: give them as `decks`, or
+        they are recovered from the position (each player's leader, gate,
+        IKZ and main-deck composition matched against the card set's
+        decklists - exact for every game built by Game(); see
+        docs/python_api.md). Raises StateError, TypeError, ValueError."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"state bytes must be bytes-like, got {type(data).__name__}")
+        b = bytes(data)
+        cdef CardSet cs = _resolve_cards(cards)
+        if decks is not None:
+            d0, d1 = _deck_pair(cs, decks)
+        cdef Game o = Game.__new__(Game)
+        cdef const unsigned char *p = b
+        cdef azk_status st = azk_deserialize(o.g, cs.cs, p if len(b) else NULL, len(b))
+        if st != AZK_OK:
+            reason = {AZK_ERR_CARDSET: "the bytes belong to another card set",
+                      AZK_ERR_CORRUPT: "corrupt, truncated or wrong-version state bytes"}.get(st, azk_status_name(st).decode())
+            raise StateError(f"cannot load state ({len(b)} bytes): {reason}")
+        o.cards = cs
+        o.cs = cs.cs
+        o.decks = (cs.decks[d0], cs.decks[d1]) if decks is not None else o._recover_decks()
+        return o
+
+    def _recover_decks(self):
+        """Deck names from the position (azuki.state.Position.recover_decks)."""
+        self._ck()
+        return self._position().recover_decks()
+
+    def events(self):
+        """Semantic events since the last call (drains the log)."""
+        self._ck()
+        cdef uint32_t buf[128]
+        cdef int n, i, t, pl, c, val
+        rows = []
+        while True:
+            n = azk_events(self.g, buf, 128)
+            for i in range(n):
+                azk_event_unpack(buf[i], &t, &pl, &c, &val)
+                rows.append((t, pl, c, val, azk_card_definition(self.g, c) if c >= 0 else -1))
+            if n < 128:
+                return _events.event_dicts(rows, EVENT_TYPES, self.cards.ids)
+
+    def render(self):
+        self._ck()
+        cdef int cap = 16384
+        cdef int n = 0
+        cdef char *p
+        while True:   # azk_render stops at cap - 1 characters: a full buffer means "grow and retry"
+            buf = bytearray(cap)
+            p = buf
+            n = azk_render(self.g, self.cs, p, cap)
+            if n < cap - 1 or cap >= (1 << 22):
+                return bytes(buf[:n]).decode("utf-8", "replace")
+            cap *= 4
+
+    def check_invariants(self):
+        """0 when the engine's invariant checker accepts the state, else the
+        negative code of the first invariant violated (azuki.INVARIANTS,
+        azuki.invariant_text(code))."""
+        self._ck()
+        return azk_check_invariants(self.g, self.cs)
+
+    def __repr__(self):
+        if self.cs == NULL:
+            return "<azuki.Game (not initialised)>"
+        return f"<azuki.Game turn {self.turn} {self.phase} to act P{self.current_player} {self.result}>"
+
+    # ---- state_dict / from_setup ------------------------------------------------
+    def state_dict(self):
+        """The whole position as plain JSON-able data (docs/state_format.md)."""
+        self._ck()
+        pos = self._position()
+        return pos.state_dict(self.decks, azk_hash(self.g), pos.prompt(_choose_action, _NO_OP))
+
+    @staticmethod
+    def from_setup(d, cards=None, seed=None):
+        """Build a position at the start of `active`'s main phase from a dict in
+        state_dict() form (missing parts get defaults; docs/state_format.md).
+        Raises ValueError on anything that cannot be a legal position."""
+        from ._setup import build_setup, pack_plan
+        if not isinstance(d, dict):
+            raise ValueError(f"setup must be a dict, got {type(d).__name__}")
+        cdef CardSet cs = _resolve_cards(cards if cards is not None else d.get("cards"))
+        cdef uint64_t s = 0
+        if seed is not None:
+            s = _seed(seed)
+        plan = build_setup(d, cs)
+        if seed is None:
+            s = plan["seed"]
+        words = np.array(pack_plan(plan, PLAN_LAYOUT), dtype=np.int32)
+        cdef Game o = Game.__new__(Game)
+        if azk_game_init(o.g, cs.cs, s, plan["deck_index"][0], plan["deck_index"][1]) != AZK_OK:
+            raise ValueError("could not initialise the game")
+        o._setup(cs, words)
+        o.decks = tuple(plan["decks"])
+        return o
+
+    cdef _setup(self, CardSet cs, object words):
+        """azk_game_setup with a flat plan (validated again, completely, in C)."""
+        cdef int32_t[::1] w = words
+        cdef int detail = 0
+        cdef azk_status st = azk_game_setup(self.g, cs.cs, &w[0], <size_t>w.shape[0], &detail)
+        if st != AZK_OK:
+            if detail < 0:
+                raise ValueError(f"setup does not describe a valid position ({invariant_text(detail)})")
+            fx = detail - PLAN_LAYOUT.FX_STATUS
+            if 0 <= fx < PLAN_LAYOUT.count("FX_STATUS") and words[PLAN_LAYOUT.FX_KIND + fx] == 1:
+                raise ValueError(f"effects[{fx}].statuses: {', '.join(status_names(words[detail]))}: stealth, "
+                                 f"lifesteal and poisonous work only in card sets where some card has or gives "
+                                 f"them, and no card of this set does")
+            raise ValueError(f"setup plan rejected at word {detail} ({_plan_word_name(detail)})")
+        self.cards = cs
+        self.cs = cs.cs
+
+
+cdef str _plan_word_name(int k):
+    for name, (off, cnt) in PLAN_LAYOUT.fields.items():
+        if off <= k < off + cnt:
+            return name if cnt == 1 else f"{name}[{k - off}]"
+    return "?"
+
+
+def _restore_game(cards, decks, state):
+    """Unpickle a Game (see Game.__reduce__)."""
+    return Game.from_bytes(state, cards=cards, decks=decks)
+
+

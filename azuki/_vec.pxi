@@ -1,0 +1,525 @@
+# ---------------------------------------------------------------------------
+# VecGame: n games stepped by one C call (csrc/vec.c)
+# ---------------------------------------------------------------------------
+# the vector log's entry names, as azk_enums.def declares them (AZK_VEC_LOG; tests/test_def_mirrors.py)
+from azuki.spec_autogen import VEC_LOG as _VEC_LOG_DECL
+_VEC_LOG_NAMES = tuple(n.lower() for n in _VEC_LOG_DECL)
+_VEC_BUFFERS = ("obs", "masks", "rewards", "terminals", "truncations", "acting", "opp_obs", "opp_masks",
+                "opp_pending")
+
+
+cdef inline void *_ptr(object a):
+    """The data pointer of a C-contiguous numpy array (NULL for None)."""
+    return NULL if a is None else <void *><size_t>a.ctypes.data
+
+
+_VEC_MODES = {"self": AZK_VEC_SELF, "bot": AZK_VEC_BOT, "policy": AZK_VEC_POLICY}
+_VEC_DTYPES = {"uint8": AZK_VEC_OBS_U8}   # the one observation encoding since layout v4
+_VEC_WAITING = {"full": AZK_VEC_WAIT_FULL, "mask": AZK_VEC_WAIT_MASK}
+_VEC_ILLEGAL = {"raise": AZK_VEC_ILLEGAL_ERROR, "lose": AZK_VEC_ILLEGAL_LOSE}
+
+
+cdef class VecGame:
+    """n games stepped together in C without the GIL (azuki.h "Vector of
+    games"; docs/vecgame.md), writing into numpy buffers it owns or the
+    caller gives it.
+
+    mode="self": two rows per game (row 2i + s is seat s of game i); the
+    waiting seat's row allows only NO_OP and its action is ignored.
+    mode="bot": one row per game for the agent, whose seat alternates every
+    two episodes; the built-in bot `bot` plays the other seat inside step().
+    mode="policy": rows as in "bot", but the other seat is answered from
+    Python: step() stops each game where its opponent must decide;
+    opp_pending / opp_obs / opp_masks describe those decisions and
+    step_opponent(actions) answers them.
+    pairings: deck pairs drawn in turn, each from both seats. Episode e uses
+    engine seed `seed + e`, so every trajectory equals a Game played alone.
+
+    Buffers (attributes, numpy arrays, zero-copy): obs uint8 [rows, OBS_LEN]
+    (Game.observe's bytes, each row from its seat's view, the packed mask
+    inside; azuki.obs.decode names them; obs=False skips it; obs_dtype
+    accepts only "uint8", the one encoding since layout v4),
+    masks uint8 [rows, NUM_ACTIONS], rewards float32 [rows] (+1 win, -1
+    loss, 0 otherwise), terminals / truncations uint8 [rows] (set by the
+    call during which the episode ended; the buffers then show the next
+    episode), acting uint8 [rows] (1 where the row's action is applied).
+    mode="policy" adds opp_obs [n, OBS_LEN], opp_masks uint8 [n, NUM_ACTIONS]
+    and opp_pending uint8 [n]. waiting_obs="full": a row that does not act
+    gets its seat's full observation with a NO_OP-only MASK field; "mask":
+    only that MASK field is rewritten (cheaper; the row's action is ignored
+    either way). illegal="raise": an illegal action raises IllegalActionError
+    and nothing changes; "lose": it ends its episode, lost by the seat that
+    chose it (reward -1 / +1, terminal; log()["illegal"] counts them), and
+    the other rows' actions are applied. masks=False: no `masks` buffer
+    (None; the mask is still in each observation's MASK field, packed), which saves
+    NUM_ACTIONS bytes of writes per row and step. paired=True (evaluation):
+    episodes 2k and 2k + 1 play the same deal (engine seed seed + k, same
+    decks in the same seats) with the agent in seat 0, then in seat 1.
+
+    threads=k (1 to 64): k - 1 persistent C worker threads, started here
+    once, and the calling thread step, observe and answer with bots slices
+    of the games in every call; every buffer and trajectory equals
+    threads=1's (threads=1: no pool). They stop when the VecGame is freed or
+    re-initialised.
+
+    Threads: one call at a time per VecGame. A call made while another is in
+    progress on the same object (from another thread, or re-entered from a
+    callback) raises RuntimeError and changes nothing; separate VecGames may
+    step in parallel (docs/vecgame.md, Threads). The worker threads of
+    threads=k live inside one call and never see that guard."""
+    cdef azk_vec *v
+    cdef readonly CardSet cards
+    cdef readonly int n, rows, threads
+    cdef readonly str mode, bot, obs_dtype, waiting_obs, illegal
+    cdef readonly bint paired
+    cdef readonly tuple pairings
+    cdef readonly object obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks, opp_pending
+    cdef int32_t[::1] _acting32
+    cdef uint64_t _seedv    # the base seed (the deal schedule's)
+    # policy_opponent_actions' workspace (a slot per thread, azk_vec_policy_work_size): held with the
+    # vector and grown only when a policy or thread count needs more, so the step path allocates nothing
+    cdef object _pwork
+    # The one-call guard. step() runs without the GIL, so a second Python
+    # thread could otherwise re-initialise the object (freeing the games and
+    # buffers the C call is using) or step the same games at once. Every
+    # method that touches the C state or the buffers takes the guard for its
+    # whole run (_enter / _leave) and refuses to start while it is held. The
+    # test and the set in _enter are atomic: the GIL is held and nothing
+    # between them can release it. Threads the C code starts inside one call
+    # never see it.
+    cdef bint _busy
+    cdef long _busy_thread
+    cdef str _busy_call
+
+    def __cinit__(self, *args, **kwargs):
+        self.v = NULL
+        self._busy = False
+
+    def __dealloc__(self):
+        # A call in progress holds a reference to self, so this cannot run
+        # during one; if it ever did, leaking beats freeing what C still uses.
+        if not self._busy and self.v != NULL:
+            azk_vec_set_threads(self.v, 1)    # joins the workers (they are idle between calls)
+            PyMem_Free(self.v)
+
+    cdef int _enter(self, str call) except -1:
+        if self._busy:
+            who = "this thread" if self._busy_thread == PyThread_get_thread_ident() else "another thread"
+            raise RuntimeError(
+                f"VecGame.{call}(): this VecGame is in use by {who} ({self._busy_call}() has not returned); "
+                f"a VecGame serves one call at a time: give each thread its own VecGame or hold one lock "
+                f"around every call (docs/vecgame.md, Threads)")
+        self._busy = True
+        self._busy_thread = PyThread_get_thread_ident()
+        self._busy_call = call
+        return 0
+
+    cdef inline void _leave(self) noexcept:
+        self._busy = False
+
+    def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
+                 obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full", illegal="raise", masks=True,
+                 paired=False, threads=1):
+        self._enter("__init__")
+        try:
+            self._init(n, seed, pairings, mode, bot, cards, obs, buffers, obs_dtype, waiting_obs, illegal, masks,
+                       paired, threads)
+        finally:
+            self._leave()
+
+    cdef _init(self, n, seed, pairings, mode, bot, cards, obs, buffers, obs_dtype, waiting_obs, illegal, masks,
+               paired, threads):
+        cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
+        cdef uint64_t s = _seed(seed)
+        cdef int nthreads = _int_in(threads, "threads", 1, AZK_VEC_MAX_THREADS)
+        if not isinstance(mode, str) or mode not in _VEC_MODES:
+            raise ValueError(f"mode must be 'self', 'bot' or 'policy', got {excerpt(mode)}")
+        if not isinstance(obs_dtype, str) or obs_dtype not in _VEC_DTYPES:
+            raise ValueError(f"obs_dtype must be 'uint8' (the only observation encoding since layout v4), "
+                             f"got {excerpt(obs_dtype)}")
+        if not isinstance(waiting_obs, str) or waiting_obs not in _VEC_WAITING:
+            raise ValueError(f"waiting_obs must be 'full' or 'mask', got {excerpt(waiting_obs)}")
+        if not obs and not masks:
+            raise ValueError("VecGame: obs=False and masks=False leaves no way to see the legal actions")
+        if not isinstance(illegal, str) or illegal not in _VEC_ILLEGAL:
+            raise ValueError(f"illegal must be 'raise' or 'lose', got {excerpt(illegal)}")
+        cdef int kind = bot_kind(bot) if mode == "bot" else 0
+        cdef CardSet cs = _resolve_cards(cards)
+        if isinstance(pairings, (str, bytes)) or not hasattr(pairings, "__len__"):
+            raise TypeError("pairings must be a list of (deck, deck) pairs")
+        if not 1 <= len(pairings) <= AZK_VEC_MAX_PAIRS:
+            raise ValueError(f"pairings: 1 to {AZK_VEC_MAX_PAIRS} deck pairs, got {len(pairings)}")
+        pairs = np.empty(2 * len(pairings), dtype=np.int32)
+        names = []
+        for k, p in enumerate(pairings):
+            d0, d1 = _deck_pair(cs, p)
+            pairs[2 * k], pairs[2 * k + 1] = d0, d1
+            names.append((cs.decks[d0], cs.decks[d1]))
+        cdef int32_t[::1] pv = pairs
+        cdef azk_vec *v = <azk_vec *>PyMem_Malloc(azk_vec_size(nn))
+        if v == NULL:
+            raise MemoryError()
+        cdef azk_status st = azk_vec_init(v, cs.cs, nn, s, _VEC_MODES[mode], kind, &pv[0], len(pairings))
+        if st == AZK_OK:
+            st = azk_vec_set_obs(v, _VEC_DTYPES[obs_dtype], _VEC_WAITING[waiting_obs])
+        if st == AZK_OK:
+            st = azk_vec_set_illegal(v, _VEC_ILLEGAL[illegal])
+        if st == AZK_OK and paired:
+            st = azk_vec_set_paired(v, cs.cs, 1)
+        if st != AZK_OK:
+            PyMem_Free(v)
+            raise ValueError(f"could not create the games ({azk_status_name(st).decode()})")
+        rows = azk_vec_rows(v)
+        odt = np.uint8
+        bufs = {"obs": ((rows, OBS_LEN), odt), "masks": ((rows, NUM_ACTIONS), np.uint8),
+                "rewards": ((rows,), np.float32), "terminals": ((rows,), np.uint8),
+                "truncations": ((rows,), np.uint8), "acting": ((rows,), np.uint8)}
+        if mode == "policy":
+            bufs.update({"opp_obs": ((nn, OBS_LEN), odt), "opp_masks": ((nn, NUM_ACTIONS), np.uint8),
+                         "opp_pending": ((nn,), np.uint8)})
+        given = {} if buffers is None else dict(buffers)
+        for k in given:
+            if k not in bufs:
+                PyMem_Free(v)
+                raise ValueError(f"buffers: unknown buffer {excerpt(k)} (known here: {', '.join(bufs)})")
+        made = {}
+        for k, (shape, dt) in bufs.items():
+            if (k in ("obs", "opp_obs") and not obs) or (k == "masks" and not masks):
+                made[k] = None
+                continue
+            b = given.get(k)
+            if b is None:
+                b = np.zeros(shape, dtype=dt)
+            elif not isinstance(b, np.ndarray) or b.dtype != dt or b.shape != shape or not b.flags.c_contiguous \
+                    or not b.flags.writeable:
+                PyMem_Free(v)
+                raise ValueError(f"buffers[{k!r}] must be a writeable C-contiguous {np.dtype(dt).name} array of "
+                                 f"shape {shape}, got {excerpt(b)}")
+            made[k] = b
+        if nthreads > 1:
+            st = azk_vec_set_threads(v, nthreads)
+            if st != AZK_OK:
+                PyMem_Free(v)
+                raise RuntimeError(f"VecGame: could not start {nthreads - 1} worker threads "
+                                   f"({azk_status_name(st).decode()})")
+        if self.v != NULL:
+            azk_vec_set_threads(self.v, 1)
+        PyMem_Free(self.v)
+        self.v = v
+        self.threads = nthreads
+        self._seedv = s
+        self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
+        self.obs_dtype, self.waiting_obs, self.illegal = obs_dtype, waiting_obs, illegal
+        self.paired = bool(paired)
+        self.pairings = tuple(names)
+        self.obs, self.masks, self.rewards = made["obs"], made["masks"], made["rewards"]
+        self.terminals, self.truncations, self.acting = made["terminals"], made["truncations"], made["acting"]
+        self.opp_obs, self.opp_masks, self.opp_pending = made.get("opp_obs"), made.get("opp_masks"), \
+            made.get("opp_pending")
+        self._acting32 = np.zeros(rows, dtype=np.int32)
+        cdef void *op = _ptr(self.obs)
+        cdef uint8_t *mp = <uint8_t *>_ptr(self.masks)
+        with nogil:
+            azk_vec_observe(self.v, self.cards.cs, op, mp, &self._acting32[0])
+        self._refresh()
+
+    cdef int _ck(self) except -1:
+        if self.v == NULL:
+            raise RuntimeError("VecGame is not initialised; use azuki.VecGame(n, ...)")
+        return 0
+
+    cdef _refresh(self):
+        """acting (all rows) and, in policy mode, the opponent buffers."""
+        cdef void *oo = _ptr(self.opp_obs)
+        cdef uint8_t *om = <uint8_t *>_ptr(self.opp_masks)
+        cdef uint8_t *pp = <uint8_t *>_ptr(self.opp_pending)
+        with nogil:
+            azk_vec_observe(self.v, self.cards.cs, NULL, NULL, &self._acting32[0])
+            if pp != NULL:
+                azk_vec_observe_opponent(self.v, self.cards.cs, oo, om, pp)
+        self.acting[:] = self._acting32
+
+    cdef object _actions(self, object actions, int count):
+        a = np.asarray(actions)
+        if a.shape != (count,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be an integer array of shape ({count},), got {a.dtype} {a.shape}")
+        if a.dtype != np.int32 or not a.flags.c_contiguous:
+            if a.size and (a.min() < -2**31 or a.max() >= 2**31):
+                raise ValueError("actions out of the int32 range")
+            a = np.ascontiguousarray(a, dtype=np.int32)
+        return a
+
+    cdef _run(self, object actions, int opp):
+        self._ck()
+        if opp and self.mode != "policy":
+            raise RuntimeError(f"step_opponent is for mode='policy' (this VecGame is mode={self.mode!r})")
+        a = self._actions(actions, self.n if opp else self.rows)
+        cdef const int32_t[::1] av = a
+        cdef void *op = _ptr(self.obs)
+        cdef uint8_t *mp = <uint8_t *>_ptr(self.masks)
+        cdef float *rp = <float *>_ptr(self.rewards)
+        cdef uint8_t *tp = <uint8_t *>_ptr(self.terminals)
+        cdef uint8_t *up = <uint8_t *>_ptr(self.truncations)
+        cdef int bad = -1
+        cdef azk_status st
+        with nogil:
+            if opp:
+                st = azk_vec_step_opponent(self.v, self.cards.cs, &av[0], op, mp, rp, tp, up, &bad)
+            else:
+                st = azk_vec_step(self.v, self.cards.cs, &av[0], op, mp, rp, tp, up, &bad)
+        if st == AZK_ILLEGAL:
+            if opp:
+                raise IllegalActionError(f"game {bad}: opponent action {int(a[bad])} is not legal")
+            raise IllegalActionError(f"row {bad}: action {int(a[bad])} is not legal in game "
+                                     f"{bad // 2 if self.mode == 'self' else bad}")
+        if st != AZK_OK:
+            raise AzukiError(f"VecGame.step failed ({azk_status_name(st).decode()})")
+        self._refresh()
+        return self.obs, self.rewards, self.terminals, self.truncations
+
+    def step(self, actions):
+        """Apply one action per row (int array of shape [rows]; rows not
+        acting are ignored) to every game at once, in C without the GIL, and
+        refresh the buffers. An illegal action in an acting row raises
+        azuki.IllegalActionError naming the row, and nothing changes. In
+        policy mode each stepped game plays on until its agent or its
+        opponent must decide (opp_pending). Returns (obs, rewards, terminals,
+        truncations) — the buffers, describing this call only."""
+        self._enter("step")
+        try:
+            return self._run(actions, 0)
+        finally:
+            self._leave()
+
+    def step_opponent(self, actions):
+        """mode="policy": apply one opponent action per game (int array of
+        shape [n]; games not pending are ignored) and play each on until its
+        agent or its opponent must decide again; refresh every buffer. An
+        illegal action for a pending game raises azuki.IllegalActionError
+        naming the game, and nothing changes. Returns (obs, rewards,
+        terminals, truncations): the agent rows' buffers for this call (an
+        episode the opponent's move ended is reported here)."""
+        self._enter("step_opponent")
+        try:
+            return self._run(actions, 1)
+        finally:
+            self._leave()
+
+    def log(self):
+        """Episode statistics since the last call (then reset): episodes,
+        mean length in decisions, draws, truncated, wins by seat, in bot and
+        policy modes the agent's wins / losses overall and by seat, and
+        deck_games / deck_wins by deck name (self-play: both seats' decks;
+        bot and policy modes: the agent's deck)."""
+        cdef float buf[64]
+        self._enter("log")
+        try:
+            self._ck()
+            azk_vec_log(self.v, buf, 64)
+        finally:
+            self._leave()
+        d = {name: float(buf[i]) for i, name in enumerate(_VEC_LOG_NAMES)}
+        if d["episodes"]:
+            d["length"] /= d["episodes"]
+        base = len(_VEC_LOG_NAMES)   # then games and wins by deck (AZK_VLOG_DECK_*)
+        names = self.cards.decks
+        d["deck_games"] = {names[k]: float(buf[base + k]) for k in range(len(names))}
+        d["deck_wins"] = {names[k]: float(buf[base + 8 + k]) for k in range(len(names))}
+        return d
+
+    def state_hash(self, i):
+        """State hash of game i (as Game.state_hash())."""
+        self._enter("state_hash")
+        try:
+            self._ck()
+            return azk_hash(azk_vec_game(self.v, <int>_int_in(i, "i", 0, self.n - 1)))
+        finally:
+            self._leave()
+
+    def agent_seat(self, i):
+        self._enter("agent_seat")
+        try:
+            self._ck()
+            return azk_vec_agent_seat(self.v, _int_in(i, "i", 0, self.n - 1))
+        finally:
+            self._leave()
+
+    def episode(self, i):
+        """The episode counter value game i's current episode started with
+        (its engine seed is seed + episode)."""
+        self._enter("episode")
+        try:
+            self._ck()
+            return azk_vec_episode(self.v, _int_in(i, "i", 0, self.n - 1))
+        finally:
+            self._leave()
+
+    def policy_opponent_actions(self, policy, seed, keys, greedy=False):
+        """mode="policy": the C policy `policy`'s (a CPolicy) answers for the
+        pending games (int32 [n], 0 where not pending), each from its
+        opponent observation (opp_obs) with the uniform
+        keyed_uniforms(seed, keys[i]) (keys: uint64 [n], e.g.
+        AzukiEnv.opponent_keys of every game), or its most likely legal
+        action (greedy=True): the action azuki.policy.PolicyPlayer picks for
+        the same key (docs/policy_c.md). In C, on the vector's threads,
+        without the GIL; pass them to step_opponent."""
+        cdef CPolicy cp
+        cdef int32_t[::1] ov
+        cdef const uint64_t[::1] kv
+        cdef const uint8_t *oo
+        cdef azk_status st
+        cdef void *wp
+        cdef size_t wl, wn
+        cdef int pst = 0, g = 1 if greedy else 0
+        cdef uint64_t sd
+        if not isinstance(policy, CPolicy):
+            raise TypeError(f"policy_opponent_actions takes a CPolicy, got {type(policy).__name__}")
+        cp = policy
+        sd = int(seed) & 0xFFFFFFFFFFFFFFFF
+        k = np.ascontiguousarray(keys, dtype=np.uint64).reshape(-1)
+        self._enter("policy_opponent_actions")
+        try:
+            self._ck()
+            if self.mode != "policy":
+                raise RuntimeError(f"policy_opponent_actions is for mode='policy' (this VecGame is "
+                                   f"mode={self.mode!r})")
+            if k.shape[0] != self.n:
+                raise ValueError(f"policy_opponent_actions: {k.shape[0]} keys for {self.n} games")
+            if self.opp_obs is None or self.opp_obs.dtype != np.uint8:
+                raise RuntimeError("policy_opponent_actions needs the uint8 opponent observations (obs=True)")
+            out = np.zeros(self.n, dtype=np.int32)
+            ov = out
+            kv = k
+            oo = <const uint8_t *>_ptr(self.opp_obs)
+            wl = azk_vec_policy_work_size(self.v, cp.p)
+            if self._pwork is None or self._pwork.shape[0] < wl:
+                self._pwork = np.empty(wl, dtype=np.uint8)
+            wp = <void *>_ptr(self._pwork)
+            wn = self._pwork.shape[0]
+            with nogil:
+                st = azk_vec_policy_opponent(self.v, self.cards.cs, cp.p, oo, sd, &kv[0], g, &ov[0], wp, wn, &pst)
+            if st != AZK_OK:
+                if pst:
+                    raise ValueError(f"policy_opponent_actions: the policy cannot read an opponent observation "
+                                     f"({azk_policy_status_name(<azk_policy_status>pst).decode()})")
+                raise AzukiError(f"policy_opponent_actions failed ({azk_status_name(st).decode()})")
+            return out
+        finally:
+            self._leave()
+
+    def bot_opponent_actions(self, bot):
+        """mode="policy": the built-in bot `bot`'s answers for the pending
+        games (int32 [n], 0 where not pending), from each game's own bot
+        stream; pass them to step_opponent. In C, without the GIL."""
+        cdef int kind
+        cdef int32_t[::1] ov
+        cdef azk_status st
+        self._enter("bot_opponent_actions")
+        try:
+            self._ck()
+            if self.mode != "policy":
+                raise RuntimeError(f"bot_opponent_actions is for mode='policy' (this VecGame is "
+                                   f"mode={self.mode!r})")
+            kind = bot_kind(bot)
+            out = np.zeros(self.n, dtype=np.int32)
+            ov = out
+            with nogil:
+                st = azk_vec_bot_opponent(self.v, self.cards.cs, kind, &ov[0])
+            if st != AZK_OK:
+                raise AzukiError(f"bot_opponent_actions failed ({azk_status_name(st).decode()})")
+            return out
+        finally:
+            self._leave()
+
+    def pbot_opponent_actions(self, policy, kind, settings=None):
+        """mode="policy": policy bot `kind` ("policy" / "psearch", settings as
+        pbot_defaults) playing the C policy `policy` (a CPolicy): its answers
+        for the pending games (int32 [n], 0 where not pending), each from its
+        game's own bot stream (as bot_opponent_actions); pass them to
+        step_opponent. In C, on the vector's threads, without the GIL, in a
+        workspace this VecGame holds (nothing allocated per decision)."""
+        cdef int32_t[::1] ov
+        cdef azk_status st
+        cdef azk_pbot_params pp
+        cdef CPolicy cp
+        cdef void *wp
+        cdef size_t wl, wn
+        if not isinstance(policy, CPolicy):
+            raise TypeError(f"pbot_opponent_actions takes a CPolicy, got {type(policy).__name__}")
+        cp = policy
+        pp = _pbot_params(kind, settings)
+        self._enter("pbot_opponent_actions")
+        try:
+            self._ck()
+            if self.mode != "policy":
+                raise RuntimeError(f"pbot_opponent_actions is for mode='policy' (this VecGame is "
+                                   f"mode={self.mode!r})")
+            wl = azk_vec_pbot_work_size(self.v, cp.p, &pp)
+            if self._pwork is None or self._pwork.shape[0] < wl:
+                self._pwork = np.empty(wl, dtype=np.uint8)
+            wp = <void *>_ptr(self._pwork)
+            wn = self._pwork.shape[0]
+            out = np.zeros(self.n, dtype=np.int32)
+            ov = out
+            with nogil:
+                st = azk_vec_pbot_opponent(self.v, self.cards.cs, cp.p, &pp, &ov[0], wp, wn)
+            if st == AZK_ERR_CARDSET:
+                raise ValueError(f"pbot_opponent_actions: the policy cannot read this card set's observations")
+            if st != AZK_OK:
+                raise AzukiError(f"pbot_opponent_actions failed ({azk_status_name(st).decode()})")
+            return out
+        finally:
+            self._leave()
+
+    def episodes(self):
+        """int64 [n]: every game's current episode number (episode(i) for all i)."""
+        cdef int64_t[::1] ov
+        cdef int i
+        self._enter("episodes")
+        try:
+            self._ck()
+            out = np.empty(self.n, dtype=np.int64)
+            ov = out
+            for i in range(self.n):
+                ov[i] = azk_vec_episode(self.v, i)
+            return out
+        finally:
+            self._leave()
+
+    def agent_seats(self):
+        """int8 [n]: every game's agent seat this episode (agent_seat(i) for all i)."""
+        cdef int8_t[::1] ov
+        cdef int i
+        self._enter("agent_seats")
+        try:
+            self._ck()
+            out = np.empty(self.n, dtype=np.int8)
+            ov = out
+            for i in range(self.n):
+                ov[i] = <int8_t>azk_vec_agent_seat(self.v, i)
+            return out
+        finally:
+            self._leave()
+
+    def game(self, i):
+        """A Game holding a copy of game i's current position."""
+        cdef int k, e
+        cdef azk_deal d
+        cdef Game g
+        self._enter("game")
+        try:
+            self._ck()
+            k = _int_in(i, "i", 0, self.n - 1)
+            e = azk_vec_episode(self.v, k)
+            g = Game.__new__(Game)
+            g.cards = self.cards
+            g.cs = self.cards.cs
+            azk_game_clone(g.g, azk_vec_game(self.v, k))
+            azk_deal_schedule(self._seedv, e, len(self.pairings), self.paired, &d)  # the schedule C played
+            pair = self.pairings[d.pairing]
+            g.decks = (pair[1], pair[0]) if d.swapped else pair
+            return g
+        finally:
+            self._leave()
+
+
