@@ -824,7 +824,13 @@ def test_seed_mixer_and_deal_schedule_are_written_once():
     for p in sorted((_ROOT / "csrc").glob("*.[ch]")) + sorted((_ROOT / "azuki").glob("_*.px[ix]")):
         if "0xBF58476D1CE4E5B9".lower() in p.read_text().lower() and p.name != "bot.c":
             bad.append(f"{p.relative_to(_ROOT)}: a splitmix64 copy (use azk_splitmix64)")
-    schedule = re.compile(r"\(\s*\w+\s*//\s*[24]\s*\)\s*%\s*len\s*\(|\bdeal\s*%\s*len\s*\(|//\s*4\s*\)\s*%")
+    schedule = re.compile(
+        r"\(\s*\w+\s*//\s*[24]\s*\)\s*%\s*len\s*\(|\bdeal\s*%\s*len\s*\(|//\s*4\s*\)\s*%"
+        # the schedule's period (e % (2 * len(pairings)), e % (len(p) * 4)): the envs ask C with the whole
+        # episode number (mod 2**64, its uint64) instead of reducing it by a period they would have to know
+        r"|%\s*\(\s*\d+\s*\*\s*len\s*\(|%\s*\(\s*len\s*\([^()]*\)\s*\*\s*\d+\s*\)"
+        # the seat swap of an episode / game number (e % 2, e & 1, (e >> 1) & 1)
+        r"|\b(?:e|ep|episode|game|g)\s*(?:%\s*2|&\s*1)\b|\(\s*(?:e|ep|episode)\s*>>\s*1\s*\)\s*&\s*1")
     for p in sorted((_ROOT / "azuki").rglob("*.py")):
         rel = str(p.relative_to(_ROOT))
         code = _code_of(p)
@@ -871,9 +877,27 @@ def test_python_schedules_equal_the_c_schedule():
         from azuki.envs.pettingzoo import _episode_decks
     except ImportError:
         return
-    for e in list(range(30)) + [2**70 + 5]:
+    for e in range(30):
         d0, d1 = pairs[(e // 2) % 3]
         assert _episode_decks(pairs, e) == ((d1, d0) if e % 2 else (d0, d1))
+    # episode numbers count mod 2**64 (the C schedule's uint64), whatever the number of pairings
+    for e in (2**64 - 1, 2**64, 2**70 + 5, 3 * 2**64 + 7):
+        assert _episode_decks(pairs, e) == _episode_decks(pairs, e % 2**64)
+    try:
+        from azuki.envs.gymnasium import AzukiEnv
+    except ImportError:
+        return
+    envs = {seat: AzukiEnv(seat=seat, decks=[("STT01", "STT02"), ("STT02", "STT02"), ("STT01", "STT01")])
+            for seat in ("alternate", 1)}
+    gp = envs[1].pairings
+    for e in range(40):
+        d0, d1 = gp[(e // 4) % 3]
+        assert envs["alternate"]._setup(e) == (e % 2, (d1, d0) if (e // 2) % 2 else (d0, d1))
+        d0, d1 = gp[(e // 2) % 3]
+        assert envs[1]._setup(e) == (1, (d1, d0) if e % 2 else (d0, d1))
+    for e in (2**64, 2**70 + 5):
+        for env in envs.values():
+            assert env._setup(e) == env._setup(e % 2**64)
 
 
 def test_threads_vecgame_in_a_forked_child_runs_on_one_thread():

@@ -33,7 +33,8 @@ seeded) picks the seats: with `seat="alternate"` (default) the agent plays seat
 `e % 2` (each reset swaps it) and the pairing's decks are swapped when
 `(e // 2)` is odd, so over four episodes the agent plays each deck from each seat;
 pairing `pairings[(e // 4) % len(pairings)]`. With a fixed seat the decks swap
-every episode and the pairing changes every two.
+every episode and the pairing changes every two. (`e` counts mod 2**64: the C
+schedule's episode, azuki._core.deal_schedule, decides.)
 
 This module imports only azuki, numpy and gymnasium (never pufferlib or torch).
 """
@@ -54,6 +55,7 @@ ENV_ID = "azuki/Azuki-v0"
 from azuki.envs import MASK_OFFSET, action_id as _action_id, cards_arg, game_args, pairings_arg as _pairings  # noqa: E402
 from azuki.envs import MASK_BYTES  # noqa: E402
 _MASK = slice(MASK_OFFSET, MASK_OFFSET + MASK_BYTES)
+_EPISODE_MASK = (1 << 64) - 1    # the C schedule counts episodes in a uint64
 
 
 class AzukiEnv(gymnasium.Env):
@@ -91,9 +93,10 @@ class AzukiEnv(gymnasium.Env):
     def _setup(self, e):
         """(agent seat, decks for seat 0 and 1) of episode number e."""
         # the schedule is defined in C (azk_deal_schedule): "alternate" is the paired schedule (the agent
-        # takes both seats of a deal), a fixed seat the unpaired one; both repeat every 4 * len(pairings)
+        # takes both seats of a deal), a fixed seat the unpaired one; episodes counted as its uint64
+        # (mod 2**64): nothing here knows the schedule's period
         paired = self.seat_mode == "alternate"
-        d = azuki._core.deal_schedule(e % (4 * len(self.pairings)), npairs=len(self.pairings), paired=paired)
+        d = azuki._core.deal_schedule(e & _EPISODE_MASK, npairs=len(self.pairings), paired=paired)
         d0, d1 = self.pairings[d["pairing"]]
         return (d["agent_seat"] if paired else self.seat_mode), ((d1, d0) if d["swapped"] else (d0, d1))
 

@@ -29,7 +29,8 @@ each game's engine seed is drawn from it, so every episode after a seeded
 reset is reproducible. Pairings: episode number `e` (set to `s` by
 `reset(seed=s)`, +1 at every later reset; drawn from the generator when the env
 was never seeded) plays `pairings[(e // 2) % len(pairings)]` with the seats
-swapped when `e` is odd, so each deck plays each seat equally often.
+swapped when `e` is odd, so each deck plays each seat equally often (`e` counted
+mod 2**64: the C schedule's episode, azuki._core.deal_schedule, decides).
 
 This module imports only azuki, numpy and pettingzoo (never pufferlib or torch).
 """
@@ -50,13 +51,15 @@ __all__ = ["AzukiAECEnv", "env", "raw_env", "AGENTS"]
 from azuki.envs import action_id, game_args  # noqa: E402
 
 AGENTS = ("player_0", "player_1")
+_EPISODE_MASK = (1 << 64) - 1    # the C schedule counts episodes in a uint64
 _ILLEGAL_MODES = ("lose", "raise")
 
 
 def _episode_decks(pairings, episode):
     """(decks for seat 0, seat 1) of episode number `episode`."""
-    # the schedule is defined in C (azk_deal_schedule); it repeats every 2 * len(pairings) episodes
-    d = azuki._core.deal_schedule(episode % (2 * len(pairings)), npairs=len(pairings))
+    # the schedule is defined in C (azk_deal_schedule), episodes counted as its uint64 (mod 2**64):
+    # nothing here knows its period
+    d = azuki._core.deal_schedule(episode & _EPISODE_MASK, npairs=len(pairings))
     d0, d1 = pairings[d["pairing"]]
     return (d1, d0) if d["swapped"] else (d0, d1)
 
