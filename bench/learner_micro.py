@@ -158,12 +158,12 @@ def pufferl_overhead(arch, a):
     import tempfile
     import warnings
 
-    import pufferlib.pufferl as pufferl
     import pufferlib.vector as pv
 
+    from azuki.envs import pufferl_adapter as adapter
     from azuki.envs.puffer import AzukiEnv, batched_serial
     from azuki.policy import make_policy
-    from azuki.sampler import installed, sample_logits
+    from azuki.sampler import sample_logits
     from azuki.train import _puffer_config, load_config
     cfg = load_config(None, [f"policy.arch={arch}", f"policy.hidden={a.hidden}"])
     torch.manual_seed(0)
@@ -171,13 +171,11 @@ def pufferl_overhead(arch, a):
     vec = pv.make(AzukiEnv, backend=batched_serial(), num_envs=int(cfg["env"]["envs"]),
                   env_kwargs=dict(num_envs=int(cfg["env"]["games_per_env"]), mode="policy", opponent="random",
                                   report_interval=1 << 30))
-    dashboard = pufferl.PuffeRL.print_dashboard
-    pufferl.PuffeRL.print_dashboard = lambda *x, **k: None
     tr = None
     try:
-        with tempfile.TemporaryDirectory() as d, warnings.catch_warnings(), installed():
+        with tempfile.TemporaryDirectory() as d, warnings.catch_warnings(), adapter.masked_sampling():
             warnings.simplefilter("ignore")
-            tr = pufferl.PuffeRL(_puffer_config(cfg, "cpu", d, vec.num_agents), vec, policy)
+            tr = adapter.make_trainer(_puffer_config(cfg, "cpu", d, vec.num_agents), vec, policy)
             tr.evaluate()
             tr.train()
             p = tr.config
@@ -203,9 +201,8 @@ def pufferl_overhead(arch, a):
                 res["PuffeRL.train"].append(_timed(tr.train, 1))
                 res["bare loop"].append(_timed(bare, 1))
     finally:
-        pufferl.PuffeRL.print_dashboard = dashboard
         if tr is not None:
-            tr.utilization.stop()
+            adapter.stop_trainer(tr)
         vec.close()
     print(f"{arch}: ms per iteration ({len(obs):,} rows, {p['update_epochs']} epochs of minibatch {mb}), "
           f"alternating runs")

@@ -359,24 +359,19 @@ def batched_serial():
     """A pufferlib.vector.Serial whose step answers the opponents of all its
     AzukiEnvs (mode="policy") together (play_opponents): the league's
     snapshot opponents run one forward per round for every env they play in,
-    instead of one per env. Otherwise Serial as it is."""
-    import pufferlib.vector as pv
+    instead of one per env. Otherwise Serial as it is (the send() override
+    lives, checked against pufferlib, in azuki.envs.pufferl_adapter)."""
+    from .pufferl_adapter import batched_serial as serial_with
 
-    class BatchedSerial(pv.Serial):
-        def send(self, actions):
-            if not actions.flags.contiguous:
-                actions = np.ascontiguousarray(actions)
-            actions = pv.send_precheck(self, actions)
-            self.infos = []
-            ptr = 0
-            for k, env in enumerate(self.envs):
-                env._agent_step(actions[ptr:ptr + self.agents_per_env[k]])
-                ptr += self.agents_per_env[k]
-            play_opponents([e for e in self.envs if e.mode == "policy"])
-            for env in self.envs:
-                self.infos.extend(env._end_step()[4])
-            self._avg_infos()
-    return BatchedSerial
+    def step_together(envs, parts):
+        for env, actions in zip(envs, parts):
+            env._agent_step(actions)
+        play_opponents([e for e in envs if e.mode == "policy"])
+        infos = []
+        for env in envs:
+            infos.extend(env._end_step()[4])
+        return infos
+    return serial_with(step_together)
 
 
 def make(num_envs=1024, backend="serial", num_workers=1, envs_per_worker=1, **env_kwargs):
