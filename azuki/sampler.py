@@ -47,6 +47,7 @@ import contextlib
 import numpy as np
 import torch
 
+from . import _core
 from .envs import MASKED_LOGIT
 
 LEGAL_THRESHOLD = MASKED_LOGIT / 2
@@ -176,24 +177,14 @@ _M64 = (1 << 64) - 1
 
 
 def keyed_uniforms(seed, keys):
-    """float64 [k] uniforms in [0, 1), each a function of (seed, key) alone
-    (splitmix64 of the key mixed with the seed): the same game decision gets
-    the same number whether it is sampled alone or in a batch."""
+    """float64 uniforms in [0, 1), keys' shape, each a function of (seed, key)
+    alone (splitmix64 of the key mixed with the seed): the same game decision
+    gets the same number whether it is sampled alone or in a batch. Computed
+    by the C hash (azk_keyed_uniform, through azuki._core.keyed_uniforms_c),
+    the one the C forward's keyed sampling uses: the mixer is written once
+    (csrc/rng.h), not again here in numpy."""
     k = np.asarray(keys, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        x = k ^ np.uint64(_splitmix(int(seed) & _M64))
-        x = x + np.uint64(0x9E3779B97F4A7C15)
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        x = x ^ (x >> np.uint64(31))
-    return (x >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
-
-
-def _splitmix(x):
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return x ^ (x >> 31)
+    return _core.keyed_uniforms_c(int(seed) & _M64, k.reshape(-1)).reshape(k.shape)
 
 
 __all__ = ["Masked", "sample", "sample_logits", "installed", "keyed_uniforms", "legal_entries", "LEGAL_THRESHOLD"]

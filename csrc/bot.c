@@ -343,19 +343,14 @@ static double bot_sqrt(double y) { /* y >= 0 */
     return x;
 }
 
-/* splitmix64 (azuki.h): the one definition of the project's seed mixer; the
- * bots' seed derivations (azk_bot_seed_for) and the search's per-simulation
- * seeds use it, the binding exposes both. */
-uint64_t azk_splitmix64(uint64_t z) {
-    z += 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-#define splitmix64 azk_splitmix64
+/* splitmix64 (azuki.h), exported: the mixer itself is rng.h's (below every
+ * file that seeds); the bots' seed derivations (azk_bot_seed_for) and the
+ * search's per-simulation seeds use it, the binding exposes both. */
+uint64_t azk_splitmix64(uint64_t z) { return azk_splitmix64_of(z); }
+#define splitmix64 azk_splitmix64_of
 
 uint64_t azk_bot_seed_for(uint64_t seed, uint64_t k) {
-    return azk_splitmix64(seed + 0x9E3779B97F4A7C15ULL * k); /* = the mix of seed + golden * (k + 1) */
+    return azk_mix64(seed + azk_weyl(k)); /* = splitmix64(seed + golden * k): stream k, mixed (rng.h) */
 }
 
 /* Play g on with the greedy policy until `me`'s next turn begins (a quiet

@@ -46,6 +46,7 @@
  * azk_policy_act), so calls may run concurrently, each with its own workspace.
  */
 #include "azuki.h"
+#include "rng.h"     /* the seed mixer (azk_splitmix64_of) */
 
 #include <math.h>
 #include <stdarg.h>
@@ -923,7 +924,7 @@ azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int
 }
 
 /* azuki.sampler.keyed_uniforms: splitmix64 of key ^ splitmix64(seed), its top 53 bits (the
- * mixer written once, azk_splitmix64) */
+ * mixer written once, rng.h's azk_splitmix64_of: below this file, no call up to bot.c) */
 double azk_keyed_uniform(uint64_t seed, uint64_t key) {
-    return (double)(azk_splitmix64(key ^ azk_splitmix64(seed)) >> 11) * (1.0 / 9007199254740992.0);
+    return (double)(azk_splitmix64_of(key ^ azk_splitmix64_of(seed)) >> 11) * (1.0 / 9007199254740992.0);
 }

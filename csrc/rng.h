@@ -13,6 +13,12 @@
  *   - azk_rng_shuffle_u8 is Fisher–Yates from the top: for i = n-1 .. 1,
  *     j = bounded(i + 1), swap a[i], a[j]. The golden vectors in
  *     tests/golden/rng_vectors.json pin this order.
+ *   - Seed streams: azk_splitmix64_of is splitmix64, the project's one seed
+ *     mixer (exported as azk_splitmix64), and azk_weyl(k) the offset
+ *     golden * (k + 1) of stream k that both derived seeds start from (the
+ *     bots' azk_bot_seed_for, VecGame's azk_vec_bot_seed). They live here,
+ *     below every file that seeds, so no caller reaches up for them
+ *     (csrc/layers.def).
  */
 #ifndef AZK_RNG_H
 #define AZK_RNG_H
@@ -66,6 +72,36 @@ static inline void azk_rng_shuffle_u8(azk_rng *r, uint8_t *a, uint32_t n)
         a[i - 1u] = a[j];
         a[j] = t;
     }
+}
+
+/* splitmix64's increment, 2^64 / golden ratio (Steele, Lea, Flood, "Fast
+ * Splittable Pseudorandom Number Generators", 2014). */
+#define AZK_GOLDEN_GAMMA 0x9E3779B97F4A7C15ULL
+
+/* Stream k's offset from a run's seed: k + 1 golden steps (a Weyl sequence,
+ * distinct for every k below 2^64). azk_bot_seed_for mixes seed + offset
+ * (splitmix64); azk_vec_bot_seed is seed ^ offset, unmixed, as it has been
+ * since VecGame's first bot (its episodes' bot streams and the results
+ * recorded with them stay; tests/test_vecgame.py pins both formulas). */
+static inline uint64_t azk_weyl(uint64_t k)
+{
+    return AZK_GOLDEN_GAMMA * (k + 1u);
+}
+
+/* splitmix64's finalizer (Stafford's variant 13): splitmix64(z) is
+ * azk_mix64(z + AZK_GOLDEN_GAMMA). */
+static inline uint64_t azk_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* splitmix64 of z, the project's one seed mixer (exported as azk_splitmix64;
+ * azk_keyed_uniform and the search's per-simulation seeds use it too). */
+static inline uint64_t azk_splitmix64_of(uint64_t z)
+{
+    return azk_mix64(z + AZK_GOLDEN_GAMMA);
 }
 
 #endif /* AZK_RNG_H */

@@ -108,7 +108,7 @@ azk_status azk_arena_deal(uint64_t seed, uint64_t game, int npairs, azk_deal *ou
 }
 
 uint64_t azk_vec_bot_seed(uint64_t seed, uint64_t episode) {
-    return seed ^ (0x9E3779B97F4A7C15ULL * (episode + 1));
+    return seed ^ azk_weyl(episode); /* stream `episode` of seed, unmixed (rng.h says why) */
 }
 
 /* Begin episode ep in slot i: seed, decks and seats from the schedule. */

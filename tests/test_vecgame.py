@@ -801,9 +801,11 @@ def test_seed_mixers_are_the_c_ones():
 # ---- the schedule and the seed mixers are not copied back (issue 26) ------
 
 _ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
-# A file that keeps its own splitmix64, and why: sampler.py mixes whole numpy uint64 arrays (keyed
-# uniforms per decision); its scalar and array mixes are checked against the C one below.
-_MIXER_COPIES_ALLOWED = {"azuki/sampler.py"}
+# No Python file keeps its own splitmix64 (sampler.keyed_uniforms asks the C hash, azk_keyed_uniform).
+_MIXER_COPIES_ALLOWED = set()
+# Files that use the golden-ratio constant for something other than a seed stream, and what.
+_GOLDEN_NOT_A_SEED = {"state.c": "the position hash's lane constants and multiplier (azk_hash)",
+                      "_play.pxi": "a benchmark's synthetic input stream (bench_*), not a seed anyone derives"}
 
 
 def _code_of(path):
@@ -815,15 +817,23 @@ def _code_of(path):
 
 
 def test_seed_mixer_and_deal_schedule_are_written_once():
-    """splitmix64's multipliers appear in C only in csrc/bot.c (azk_splitmix64);
-    no Python module recomputes the deal schedule ((e // 2) % len(...) and
-    the like) or a seed from the golden-ratio constant: they ask
-    azuki._core (deal_schedule, arena_deal, splitmix64, bot_seed_for)."""
+    """splitmix64's multipliers and its golden-ratio increment appear in C only
+    in csrc/rng.h (azk_mix64, azk_weyl: below every file that seeds, so the
+    bots' and VecGame's seed derivations and the keyed uniforms share them);
+    no Python module recomputes the deal schedule ((e // 2) % len(...), its
+    period, the seat swap and the like) or a seed from the golden-ratio
+    constant: they ask azuki._core (deal_schedule, arena_deal, splitmix64,
+    bot_seed_for, keyed_uniforms_c)."""
     import re
     bad = []
     for p in sorted((_ROOT / "csrc").glob("*.[ch]")) + sorted((_ROOT / "azuki").glob("_*.px[ix]")):
-        if "0xBF58476D1CE4E5B9".lower() in p.read_text().lower() and p.name != "bot.c":
-            bad.append(f"{p.relative_to(_ROOT)}: a splitmix64 copy (use azk_splitmix64)")
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", "", p.read_text(), flags=re.S).lower()
+        for const in ("0xBF58476D1CE4E5B9", "0x94D049BB133111EB", "0x9E3779B97F4A7C15"):
+            if const == "0x9E3779B97F4A7C15" and p.name in _GOLDEN_NOT_A_SEED:
+                continue
+            if const.lower() in text and p.name != "rng.h":
+                bad.append(f"{p.relative_to(_ROOT)}: {const}, a copy of the seed mixer or stream step (use rng.h's "
+                           "azk_splitmix64_of / azk_mix64 / azk_weyl, or azk_splitmix64)")
     schedule = re.compile(
         r"\(\s*\w+\s*//\s*[24]\s*\)\s*%\s*len\s*\(|\bdeal\s*%\s*len\s*\(|//\s*4\s*\)\s*%"
         # the schedule's period (e % (2 * len(pairings)), e % (len(p) * 4)): the envs ask C with the whole
@@ -841,15 +851,20 @@ def test_seed_mixer_and_deal_schedule_are_written_once():
     assert not bad, bad
 
 
-def test_allowed_mixer_copies_equal_the_c_one():
+def test_keyed_uniforms_are_the_c_mixer():
+    """sampler.keyed_uniforms (the learner's keyed sampling) is the C hash:
+    splitmix64(key ^ splitmix64(seed)), top 53 bits, for any seed (taken
+    mod 2**64) and keys of any shape."""
     pytest.importorskip("torch")        # sampler.py is the learner's (the RL world)
     from azuki import sampler
-    from azuki._core import splitmix64
-    for x in (0, 1, 5, 2**63, 2**64 - 1, 0x1234567890ABCDEF):
-        assert sampler._splitmix(x) == splitmix64(x)
-    seed, keys = 77, np.array([0, 1, 2, 2**40 + 3], dtype=np.uint64)
-    want = [(splitmix64(int(k) ^ splitmix64(seed)) >> 11) / (1 << 53) for k in keys]
-    assert sampler.keyed_uniforms(seed, keys).tolist() == want
+    from azuki._core import keyed_uniforms_c, splitmix64
+    for seed in (77, 0, 2**64 - 1, 2**70 + 77, -1):
+        keys = np.array([0, 1, 2, 2**40 + 3, 2**64 - 1], dtype=np.uint64)
+        want = [(splitmix64(int(k) ^ splitmix64(seed % 2**64)) >> 11) / (1 << 53) for k in keys]
+        assert sampler.keyed_uniforms(seed, keys).tolist() == want
+        assert keyed_uniforms_c(seed % 2**64, keys).tolist() == want
+        assert sampler.keyed_uniforms(seed, keys.reshape(5, 1)).shape == (5, 1)
+        assert sampler.keyed_uniforms(seed, [2**40 + 3]).tolist() == want[3:4]
 
 
 def test_python_schedules_equal_the_c_schedule():
