@@ -32,8 +32,11 @@ KINDS = ("id", "enum", "num", "snum", "bits", "place")
 # Card identities are definition index + 1 (kind "id"), 0 for none/unknown.
 CARD_IDS = CAPS["AZK_MAX_CARD_DEFS"] + 1
 # Places: row side * PLACES + place; a "place" byte is 1 + that row, 0 none (docs/observation.md).
-PLACES = 12
-PLACE_NAMES = ("leader",) + tuple(f"garden[{s}]" for s in range(5)) + tuple(f"alley[{s}]" for s in range(5)) + ("gate",)
+# One side's places: its leader, AZK_ROW garden slots, AZK_ROW alley slots, its gate (csrc/obs.c
+# AZK_OBS_PLACES; the layout's place fields have AZK_PLAYERS * PLACES rows, checked below).
+PLACE_NAMES = (("leader",) + tuple(f"garden[{s}]" for s in range(CAPS["AZK_ROW"]))
+               + tuple(f"alley[{s}]" for s in range(CAPS["AZK_ROW"])) + ("gate",))
+PLACES = len(PLACE_NAMES)
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "observation.md"
 REGEN = "python -m azuki.obs --write-doc"
 
@@ -53,6 +56,7 @@ assert all(f["kind"] in KINDS for f in _LAYOUT.values())
 MASK_OFFSET = _LAYOUT["MASK"]["offset"]
 MASK_BYTES = _LAYOUT["MASK"]["cols"]
 assert _LAYOUT["MASK"]["n"] == NUM_ACTIONS and MASK_BYTES == (NUM_ACTIONS + 7) // 8
+assert _LAYOUT["PLACE_CARD"]["rows"] == 2 * PLACES, "csrc/obs.c's places of a side are not PLACE_NAMES"
 
 
 def obs_layout(cards=None):

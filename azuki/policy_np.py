@@ -34,7 +34,8 @@ import re
 import numpy as np
 
 from . import _core
-from .obs import OBS_VERSION, obs_layout
+from .obs import OBS_VERSION, PLACES, obs_layout
+from .spec_autogen import CAPS
 
 CHECKPOINT_FORMAT = 1
 NUM_ACTIONS = _core.NUM_ACTIONS
@@ -351,7 +352,12 @@ def read_meta(path):
 ARCHS = ("structured", "flat")
 HEAD_KINDS = ("factored", "dense")
 DEFAULT_HEAD = "dense"     # what an arch spec without ":head" means (azuki/data/train.toml names its head)
-N_PLACES, N_HAND, N_OPT = 24, 50, 64
+# The entity tables' sizes, read from the observation layout (csrc/azk_obs.def): the place rows
+# (AZK_OBS_PLACE_ROWS: side * places + place), my hand's slots (AZK_HAND_CAP), the prompt's options
+# (AZK_MAX_OPTIONS).
+N_PLACES = obs_layout()["PLACE_CARD"]["rows"]
+N_HAND = obs_layout()["HAND_CARD"]["cols"]
+N_OPT = obs_layout()["OPT_CARD"]["rows"]
 # The entities the factored head points at: rows of one table [places | hand slots | options | null].
 ENT_PLACE, ENT_HAND, ENT_OPT = 0, N_PLACES, N_PLACES + N_HAND
 N_ENT = N_PLACES + N_HAND + N_OPT
@@ -419,8 +425,8 @@ def head_tables():
     p0flat[a_g0, parts[:, 2]] = np.arange(NUM_ACTIONS)
     # What each parameter names, from the kinds csrc/azk_actions.def declares (Game.describe reports
     # them): the entity a value points at. Nothing here names an action type.
-    row = 5                                  # AZK_ROW: garden / alley slots (GARDEN / ALLEY values)
-    half = N_PLACES // 2                     # places of one side: 0 leader, 1..5 garden, 6..10 alley, 11 gate
+    row = CAPS["AZK_ROW"]                    # garden / alley slots (GARDEN / ALLEY values)
+    half = PLACES                            # places of one side: 0 leader, 1..row garden, then alley, gate
     point = {"HAND": lambda v: ENT_HAND + v, "GARDEN": lambda v: ENT_PLACE + 1 + v,
              "ALLEY": lambda v: ENT_PLACE + 1 + row + v, "HOLDER": lambda v: ENT_PLACE + v,
              "SOURCE": lambda v: ENT_PLACE + v, "ENEMY_HOLDER": lambda v: ENT_PLACE + half + v,

@@ -19,7 +19,6 @@ from . import spec_autogen as S
 ZONE_NAMES = tuple(z.lower() for z in S.ZONE)
 DURATION_NAMES = tuple(d.lower() for d in S.DURATION)
 STATUS_NAMES = tuple(s.lower() for s in S.STATUS)
-# card record flags (csrc/azk_export.def: CARD_FLAGS)
 # card flags (the export's CARD_FLAGS): bits of AZK_CARD_FLAG (csrc/azk_enums.def, via spec_autogen)
 CF_TAPPED, CF_COOLDOWN, CF_SHOCKED, CF_REVEALED, CF_EXPOSED = (
     1 << i for i in (S.CARD_FLAG_TAPPED, S.CARD_FLAG_COOLDOWN, S.CARD_FLAG_SHOCKED, S.CARD_FLAG_REVEALED,
@@ -32,6 +31,19 @@ def status_names(mask):
     if not mask:
         return []
     return [n for i, n in enumerate(STATUS_NAMES) if mask & (1 << i)]
+
+
+# What a temporary effect of each kind (AZK_EFFECT_KIND, csrc/azk_enums.def; the export's FX_KIND)
+# reports: its key in the state, the export column it reads and how. One entry per declared kind, in
+# its order: a kind added in C without its entry here fails at import, not in a state dump.
+FX_FIELDS = {
+    "ATTACK": ("attack", "FX_AMOUNT", int),                 # an attack change
+    "STATUS": ("statuses", "FX_STATUS", status_names),      # statuses granted
+    "REMOVE": ("removes", "FX_STATUS", status_names),       # remove_status (docs/rules.md §16.4)
+}
+if tuple(FX_FIELDS) != S.EFFECT_KIND:
+    raise ImportError(f"azuki.state.FX_FIELDS does not read every effect kind of csrc/azk_enums.def in its "
+                      f"order: {tuple(FX_FIELDS)} vs {S.EFFECT_KIND}")
 
 
 class Layout:
@@ -211,7 +223,7 @@ class Position:
             d["shocked"] = bool(flags & CF_SHOCKED)
             if flags & CF_EXPOSED:
                 d["exposed"] = True
-            d["once_used"] = [i for i in range(8) if used & (1 << i)] if used else []
+            d["once_used"] = [i for i in range(S.CAPS["AZK_MAX_CARD_ABILITIES"]) if used & (1 << i)] if used else []
             d["attack"] = a[X.CARD_ATTACK + c]
             d["health"] = a[X.CARD_HEALTH + c]
             d["statuses"] = status_names(a[X.CARD_STATUSES + c])
@@ -321,12 +333,8 @@ class Position:
             c = a[X.FX_CARD + i]
             fx = {"where": self.where(c), "card": self.id_of(c), "duration": DURATION_NAMES[a[X.FX_DURATION + i]],
                   "creator": a[X.FX_CREATOR + i]}
-            if a[X.FX_KIND + i] == 0:
-                fx["attack"] = a[X.FX_AMOUNT + i]
-            elif a[X.FX_KIND + i] == 2:     # remove_status (docs/rules.md §16.4)
-                fx["removes"] = status_names(a[X.FX_STATUS + i])
-            else:
-                fx["statuses"] = status_names(a[X.FX_STATUS + i])
+            key, col, read = FX_FIELDS[S.EFFECT_KIND[a[X.FX_KIND + i]]]
+            fx[key] = read(a[getattr(X, col) + i])
             out.append(fx)
         return out
 
