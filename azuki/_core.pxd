@@ -284,3 +284,76 @@ cdef extern from "cardset.h" nogil:
         azk_card_def defs[AZK_MAX_CARD_DEFS]
         azk_decklist decks[AZK_MAX_DECKS]
         uint8_t bytecode[AZK_MAX_BYTECODE]
+
+# ---- Playing many games in C (csrc/play.c; azuki.h "Playing many games in C"):
+# the loops of simulate and play_games (azuki/_play.pxi), and the benchmarks of
+# `python -m azuki bench` (bench/azk_bench.c, one entry point).
+cdef extern from "azuki.h" nogil:
+    enum:
+        AZK_PLAY_MAX_PBOTS
+        AZK_SIM_MAX_RESULTS
+        AZK_SIM_MAX_END_REASONS
+    ctypedef struct azk_pbot:
+        const azk_policy *pol
+        azk_pbot_params params
+        void *work
+        size_t work_len
+    ctypedef struct azk_players:
+        const azk_cardset *cs
+        int turn_cap, decision_cap
+        azk_search_params search
+        int npbots
+        azk_pbot pbot[2]
+    void azk_players_init(azk_players *p, const azk_cardset *cs)
+    ctypedef struct azk_sim:
+        long long results[8]
+        long long end_reasons[32]
+        long long wins_by_seat[2]
+        long long wins_by_side[2]
+        long long first_player_wins, decisions, turns, errors
+    azk_status azk_sim_init(azk_sim *s, const azk_players *p, uint64_t seed, int deck0, int deck1,
+                            const int *side_kind)
+    azk_status azk_sim_run(azk_sim *s, azk_game *g, uint64_t start, uint64_t end)
+    ctypedef struct azk_play_rows:
+        const uint64_t *seed
+        const uint64_t *bot_seed[2]
+        const int32_t *deck[2]
+        const int32_t *kind[2]
+        int32_t *result
+        int32_t *winner
+        int32_t *first_player
+        int32_t *end_reason
+        int32_t *turns
+        int32_t *decisions
+        int32_t *error
+        int32_t *seat_decisions[2]
+        double *seat_seconds[2]
+    azk_status azk_play_rows_run(const azk_players *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end)
+    ctypedef enum azk_bench_kind:
+        AZK_BENCH_MICRO, AZK_BENCH_SEARCH, AZK_BENCH_VEC, AZK_BENCH_PICK
+    ctypedef struct azk_bench_args:
+        long long n
+        uint64_t seed
+        azk_search_params search
+        azk_vec *vec
+        const azk_cardset *cs
+        int rows, games, per_game, policy
+        void *obs
+        void *opp_obs
+        uint8_t *masks
+        uint8_t *terminals
+        uint8_t *truncations
+        uint8_t *opp_masks
+        uint8_t *opp_pending
+        float *rewards
+        int32_t *actions
+        const uint8_t *pick_obs
+        size_t stride, mask_off
+    ctypedef struct azk_bench_result:
+        double calibration_ns, reset_ns, clone_ns, hash_ns, serialize_ns, deserialize_ns, mask_ns, legal_list_ns
+        double observe_ns, memcpy_bytes_per_s, seconds
+        long long count
+        uint64_t sink
+    size_t azk_bench_work_size(azk_bench_kind kind, const azk_bench_args *a)
+    azk_status azk_bench_run(azk_bench_kind kind, const azk_bench_args *a, void *work, size_t work_len,
+                             azk_bench_result *out)

@@ -4,9 +4,10 @@ Every figure is the median of several repetitions run in this process, and
 every one is also given relative to a calibration loop (a fixed integer
 recurrence timed in the same run), so tables taken on different machines, or
 on one shared machine at different moments, can be compared. Engine figures
-come from C loops over the public API without the GIL (`simulate`,
-`_bench_micro`), so Python's call overhead is measured only where the row
-says "through Python".
+come from C loops over the public API without the GIL (`simulate`, whose
+loop is csrc/play.c, and the loops of bench/azk_bench.c behind one call,
+`azuki._core._bench`), so Python's call overhead is measured only where the
+row says "through Python".
 
 Rows of optional layers (the PufferLib env, a short `azuki train` run) join
 the table when those layers are installed; a skipped training row says why
@@ -20,7 +21,67 @@ import random
 import statistics
 import time
 
-__all__ = ["run_bench", "format_table"]
+__all__ = ["run_bench", "format_table", "bench_micro", "bench_search", "bench_vec"]
+
+
+def bench_micro(reps=200000, seed=1):
+    """ns per call of reset (azk_game_init), clone, hash, serialize,
+    deserialize, the flat mask, the legal list and observe, on a mid-game
+    position; a calibration loop (ns per iteration of a fixed integer
+    recurrence) to normalize rates across machines; and memcpy bandwidth
+    (bytes/s). bench/azk_bench.c, AZK_BENCH_MICRO."""
+    from ._core import OBS_LEN, SERIALIZED_SIZE, STATE_SIZE, _bench
+    r = _bench("micro", reps, seed)
+    keys = ("calibration_ns", "reset_ns", "clone_ns", "hash_ns", "serialize_ns", "deserialize_ns", "mask_ns",
+            "legal_list_ns", "observe_ns")
+    return {**{k: r[k] for k in keys}, "obs_bytes": OBS_LEN, "memcpy_bytes_per_s": r["memcpy_bytes_per_s"],
+            "state_bytes": STATE_SIZE, "serialized_bytes": SERIALIZED_SIZE, "_sink": r["sink"] & 1}
+
+
+def bench_search(decisions=40, sims=None, seed=1):
+    """The search bot's speed: positions from greedy self-play (every third
+    decision with two or more legal actions outside the mulligan) get one
+    search decision each, only those timed, in C without the GIL
+    (bench/azk_bench.c, AZK_BENCH_SEARCH). Returns simulations/s, ms per
+    decision, decisions and sims. (Also azuki._core._bench_search.)"""
+    from ._core import SEARCH_SIMS, _bench
+    r = _bench("search", decisions, seed, sims=sims)
+    sims = SEARCH_SIMS if sims is None else sims
+    done, spent = r["count"], r["seconds"]
+    return {"sims_per_s": done * sims / spent if spent > 0 else 0.0,
+            "ms_per_decision": 1e3 * spent / done if done else 0.0,
+            "decisions": done, "sims": sims, "_sink": r["sink"] & 1}
+
+
+def bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="uint8", waiting_obs="full", threads=1):
+    """Agent-steps per second of VecGame(n, threads=threads) with
+    observations (if obs, in obs_dtype) and masks. Each acting row's action
+    is drawn uniformly from its game's legal-action list (azk_legal_actions,
+    pcg32) by the C loop, as the engine loop (simulate) picks: no mask scan,
+    and the picking is part of the timed loop as it is of the engine rate.
+    An agent-step is one decision applied for an agent row (ignored NO_OP
+    rows do not count). mode="policy": each round is a step() for the acting
+    agent rows followed by step_opponent() for the pending games, both
+    answered by the same C picker (opponent decisions are not counted as
+    agent-steps). bench/azk_bench.c, AZK_BENCH_VEC.
+    bytes_per_agent_step: what the buffers receive per agent-step (masks and
+    scalars of every row; observations of every row with waiting_obs="full",
+    else of the acting rows plus the MASK field of the others)."""
+    import numpy as np
+    from ._core import NUM_ACTIONS, OBS_LEN, VecGame, _bench
+    v = VecGame(n, seed=seed, mode=mode, bot="random", obs=obs, obs_dtype=obs_dtype, waiting_obs=waiting_obs,
+                threads=threads)
+    r = _bench("vec", steps, seed, vec=v, actions=np.zeros(v.rows, dtype=np.int32))
+    applied, dt = r["count"], r["seconds"]
+    acting_rows = max(1.0, applied / steps)
+    per_step = v.rows * (NUM_ACTIONS + 4 + 1 + 1)
+    if obs:
+        if waiting_obs == "full":
+            per_step += v.rows * OBS_LEN
+        else:
+            per_step += acting_rows * OBS_LEN + (v.rows - acting_rows) * ((NUM_ACTIONS + 7) // 8)
+    return {"agent_steps_per_s": applied / dt, "agent_steps": applied, "seconds": dt,
+            "bytes_per_agent_step": per_step / acting_rows}
 
 
 def _median(xs):
@@ -46,25 +107,25 @@ def _python_steps(games: int, seed: int) -> float:
 def _layer_rates(n: int, steps: int, seed: int) -> dict:
     """Agent-steps/s of the Python layers over VecGame, self-play,
     n games, actions drawn uniformly from the MASK slice of each observation
-    in C (_bench_pick, timed apart: its time is left out of the rate, so the
-    rows measure the layers, not the picker's two mask scans), counting
+    in C (azuki._core._bench "pick", timed apart: its time is left out of the
+    rate, so the rows measure the layers, not the picker's two mask scans), counting
     applied decisions (one per game per step):
     VecGame.step through Python, and, when pufferlib is installed, AzukiEnv
     alone, under pufferlib.vector.Serial and under Multiprocessing (2
     workers of n / 2 games)."""
     import numpy as np
-    from ._core import VecGame, _bench_pick
+    from ._core import VecGame, _bench
     from .obs import obs_layout
     off = obs_layout()["MASK"]["offset"]
 
     def timed(step, obs_of, rows):
         acts = np.zeros(rows, dtype=np.int32)
         for k in range(3):      # warm-up
-            _bench_pick(obs_of(), off, acts, seed + k)
+            _bench("pick", 1, seed + k, obs=obs_of(), mask_off=off, actions=acts)
             step(acts)
         spent = 0.0
         for k in range(steps):
-            _bench_pick(obs_of(), off, acts, seed + 10 + k)
+            _bench("pick", 1, seed + 10 + k, obs=obs_of(), mask_off=off, actions=acts)
             t0 = time.perf_counter()
             step(acts)
             spent += time.perf_counter() - t0
@@ -208,7 +269,7 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
     train_steps: the budget of the training row (0: no training row);
     train_overrides: "section.key=value" settings for it (tests: a tiny
     config)."""
-    from ._core import _bench_micro, _bench_search, _bench_vec, simulate
+    from ._core import simulate
     if reps < 1 or games < 1 or py_games < 1 or micro_reps < 1 or vec_steps < 1 or train_steps < 0:
         raise ValueError("reps, games, py_games, micro_reps and vec_steps must be >= 1, train_steps >= 0")
     runs = []
@@ -222,24 +283,24 @@ def run_bench(reps: int = 5, games: int = 4000, py_games: int = 100, micro_reps:
     k1024 = max(1, vec_steps // 1024)
     for r in range(reps):
         sim = simulate(games, seed=seed + r * games)
-        micro = _bench_micro(micro_reps, seed=seed + r)
+        micro = bench_micro(micro_reps, seed=seed + r)
         row = {
             "decisions_per_s": sim["decisions_per_second"], "games_per_s": sim["games_per_second"],
             "decisions_per_game": sim["decisions_per_game"], "turns_per_game": sim["turns_per_game"],
             "python_decisions_per_s": _python_steps(py_games, seed + r * py_games),
-            **{f"vec{n}_per_s": _bench_vec(n, max(1, vec_steps // n), seed=seed + r)["agent_steps_per_s"]
+            **{f"vec{n}_per_s": bench_vec(n, max(1, vec_steps // n), seed=seed + r)["agent_steps_per_s"]
                for n in (1, 64, 1024)},
-            "vec1024_mask_per_s": _bench_vec(1024, k1024, seed=seed + r, waiting_obs="mask")["agent_steps_per_s"],
-            "vec1024_noobs_per_s": _bench_vec(1024, k1024, obs=False, seed=seed + r)["agent_steps_per_s"],
+            "vec1024_mask_per_s": bench_vec(1024, k1024, seed=seed + r, waiting_obs="mask")["agent_steps_per_s"],
+            "vec1024_noobs_per_s": bench_vec(1024, k1024, obs=False, seed=seed + r)["agent_steps_per_s"],
             # the worker pool (VecGame(threads=2)): the same rows on two threads
-            "vec1024_t2_per_s": _bench_vec(1024, k1024, seed=seed + r, threads=2)["agent_steps_per_s"],
-            "vec1024_noobs_t2_per_s": _bench_vec(1024, k1024, obs=False, seed=seed + r,
+            "vec1024_t2_per_s": bench_vec(1024, k1024, seed=seed + r, threads=2)["agent_steps_per_s"],
+            "vec1024_noobs_t2_per_s": bench_vec(1024, k1024, obs=False, seed=seed + r,
                                                  threads=2)["agent_steps_per_s"],
-            "vec1024_policy_per_s": _bench_vec(1024, k1024, mode="policy", seed=seed + r)["agent_steps_per_s"],
-            **{f"vec_bytes{k}": _bench_vec(2, 2, seed=seed, waiting_obs=w)["bytes_per_agent_step"]
+            "vec1024_policy_per_s": bench_vec(1024, k1024, mode="policy", seed=seed + r)["agent_steps_per_s"],
+            **{f"vec_bytes{k}": bench_vec(2, 2, seed=seed, waiting_obs=w)["bytes_per_agent_step"]
                for k, w in (("", "full"), ("_mask", "mask"))},
             **{k: v for k, v in micro.items() if not k.startswith("_")},
-            "search_sims_per_s": _bench_search(search_decisions, seed=seed + r)["sims_per_s"],
+            "search_sims_per_s": bench_search(search_decisions, seed=seed + r)["sims_per_s"],
             **_layer_rates(1024, k1024, seed + r),
             **_policy_rates(policy_obs, seed + r),
             **(_cards_rates(cards, decks, games, seed + r * games) if cards is not None else {}),

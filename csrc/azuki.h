@@ -597,6 +597,122 @@ azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int
  * key ^ azk_splitmix64(seed)). */
 double azk_keyed_uniform(uint64_t seed, uint64_t key);
 
+/* ==== Playing many games in C (csrc/play.c; azuki.simulate, play_games) ======
+ * The loops behind azuki.simulate and azuki._core.play_games, so a binding
+ * only validates, calls these in stretches (checking signals between them)
+ * and reports. Players: a built-in bot kind (AZK_BOT_*, >= 0), or -1 - j for
+ * policy bot j of azk_players.pbot. The caller owns every buffer (the game of
+ * azk_game_size() bytes, the policy bots' workspaces, the columns); nothing
+ * allocates or prints. */
+#define AZK_PLAY_MAX_PBOTS 2
+#define AZK_SIM_MAX_RESULTS 8        /* >= the azk_result values (csrc/play.c checks) */
+#define AZK_SIM_MAX_END_REASONS 32   /* >= azk_num_end_reasons() (csrc/play.c checks) */
+typedef struct azk_pbot {
+    const azk_policy *pol;
+    azk_pbot_params params;
+    void *work;                      /* azk_pbot_work_size(pol, &params) bytes, or NULL (a malloc per decision) */
+    size_t work_len;
+} azk_pbot;
+typedef struct azk_players {
+    const azk_cardset *cs;
+    int turn_cap, decision_cap;      /* set on every game (azk_game_set_turn_cap / _decision_cap) */
+    azk_search_params search;        /* the search bot's settings */
+    int npbots;                      /* 0..AZK_PLAY_MAX_PBOTS */
+    azk_pbot pbot[AZK_PLAY_MAX_PBOTS];
+} azk_players;
+/* cs, the default caps and search settings, no policy bot. */
+void azk_players_init(azk_players *p, const azk_cardset *cs);
+/* Play g (already dealt) to its end: seat q by kinds[q] with the words
+ * rng[2q], rng[2q+1]. seat_decisions / seat_seconds (NULL: not kept) get each
+ * seat's decisions and the seconds its player spent choosing added. Returns
+ * the decisions made, or minus a status: a player's (AZK_ERR_ARG for a bad
+ * kind) or the engine's refusal of a bot's action (a bug). */
+int azk_play_game(azk_game *g, const azk_players *p, const int kinds[2], uint64_t rng[4], int32_t seat_decisions[2],
+                  double seat_seconds[2]);
+
+/* azuki.simulate: game i (engine seed seed + i) deals side k's deck to seat
+ * k ^ (i & 1), so deck and seat effects separate. Players: uniform random
+ * legal players drawing from one pcg32 stream (seed, AZK_SIM_RNG_STREAM), or
+ * side k's bot side_kind[k] drawing from its own stream seeded with
+ * azk_bot_seed_for(seed, k); streams carry over from game to game. The
+ * counters accumulate over azk_sim_run calls. */
+typedef struct azk_sim {
+    azk_players players;
+    uint64_t seed;
+    int deck[2];                     /* side k's deck index */
+    int bots;                        /* 0: random players; 1: side_kind */
+    int side_kind[2];
+    uint64_t side_rng[4];            /* side k's words: side_rng[2k], side_rng[2k+1] */
+    uint64_t pick[2];                /* the random players' stream {state, inc} */
+    /* counters */
+    long long results[AZK_SIM_MAX_RESULTS];          /* by azk_result */
+    long long end_reasons[AZK_SIM_MAX_END_REASONS];  /* by azk_end_reason */
+    long long wins_by_seat[2], wins_by_side[2], first_player_wins;
+    long long decisions, turns, errors;              /* errors: games a player or the engine broke off */
+} azk_sim;
+/* side_kind NULL: random players. AZK_ERR_ARG (nothing written) for NULL, a
+ * deck outside the card set or a kind without its player. */
+azk_status azk_sim_init(azk_sim *s, const azk_players *p, uint64_t seed, int deck0, int deck1, const int side_kind[2]);
+/* Play games [start, end) in g, adding to the counters. Calling it for
+ * [0, a) then [a, b) is the same as for [0, b). AZK_ERR_ARG for NULL or
+ * end < start. */
+azk_status azk_sim_run(azk_sim *s, azk_game *g, uint64_t start, uint64_t end);
+
+/* azuki._core.play_games: one game per row of the columns: engine seed, the
+ * seats' decks, kinds and bot seeds (seat q's words: azk_bot_seed(bot_seed[q])). */
+typedef struct azk_play_rows {
+    const uint64_t *seed, *bot_seed[2];
+    const int32_t *deck[2], *kind[2];
+    /* outputs per row: azk_result, azk_winner, azk_first_player, azk_end_reason, azk_turn, decisions
+     * (azk_decisions on an error), error (1: a player or the engine broke off, a bug), and each seat's
+     * decisions and seconds spent choosing */
+    int32_t *result, *winner, *first_player, *end_reason, *turns, *decisions, *error, *seat_decisions[2];
+    double *seat_seconds[2];
+} azk_play_rows;
+/* Play rows [start, end). AZK_ERR_ARG, before any row is played, for NULL,
+ * end < start, or a row's deck or kind without its deck or player. */
+azk_status azk_play_rows_run(const azk_players *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end);
+
+/* ==== Benchmarks of `python -m azuki bench` (bench/azk_bench.c) ============
+ * The timed C loops of azuki/bench.py behind one call, so the binding holds
+ * none: AZK_BENCH_MICRO (ns per call of reset, clone, hash, serialize,
+ * deserialize, the mask, the legal list and observe on a mid-game position, a
+ * calibration loop and memcpy bandwidth; n repetitions), AZK_BENCH_SEARCH
+ * (the search bot's time on n positions from greedy self-play),
+ * AZK_BENCH_VEC (n rounds of a vector of games, every acting row's action
+ * drawn uniformly from its game's legal list, as simulate's players draw),
+ * AZK_BENCH_PICK (for the layers above VecGame, not timed: a uniform legal
+ * action per observation row from the packed mask inside it). The caller
+ * gives a workspace of azk_bench_work_size bytes; nothing allocates. */
+typedef enum azk_bench_kind { AZK_BENCH_MICRO, AZK_BENCH_SEARCH, AZK_BENCH_VEC, AZK_BENCH_PICK } azk_bench_kind;
+typedef struct azk_bench_args {
+    long long n;                      /* MICRO: repetitions; SEARCH: decisions; VEC: rounds; PICK: rows */
+    uint64_t seed;
+    azk_search_params search;         /* SEARCH */
+    /* VEC: the vector, its card set and the buffers its steps write (a VecGame's); rows = games * per_game;
+     * policy: each round also answers the pending opponents (AZK_VEC_POLICY) */
+    azk_vec *vec;
+    const azk_cardset *cs;
+    int rows, games, per_game, policy;
+    void *obs, *opp_obs;
+    uint8_t *masks, *terminals, *truncations, *opp_masks, *opp_pending;
+    float *rewards;
+    int32_t *actions;                 /* VEC: rows; PICK: n, written */
+    const uint8_t *pick_obs;          /* PICK: n rows, stride bytes apart, the packed mask at mask_off */
+    size_t stride, mask_off;
+} azk_bench_args;
+typedef struct azk_bench_result {
+    double calibration_ns, reset_ns, clone_ns, hash_ns, serialize_ns, deserialize_ns, mask_ns, legal_list_ns,
+        observe_ns, memcpy_bytes_per_s;          /* MICRO */
+    double seconds;                   /* SEARCH: inside the search decisions; VEC: the whole loop */
+    long long count;                  /* SEARCH: decisions; VEC: agent-steps (actions applied for agent rows) */
+    uint64_t sink;                    /* keeps the timed results alive */
+} azk_bench_result;
+size_t azk_bench_work_size(azk_bench_kind kind, const azk_bench_args *a); /* 0: none needed or bad arguments */
+/* AZK_ERR_ARG (nothing run) for NULL, an unknown kind, n < 1 or a short workspace. */
+azk_status azk_bench_run(azk_bench_kind kind, const azk_bench_args *a, void *work, size_t work_len,
+                         azk_bench_result *out);
+
 #ifdef __cplusplus
 }
 #endif

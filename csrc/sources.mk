@@ -15,4 +15,6 @@ AZK_CORE_SOURCES = \
 	csrc/vec.c \
 	csrc/obs.c \
 	csrc/policy.c \
+	csrc/play.c \
+	bench/azk_bench.c \
 	generated/cards_autogen.c
