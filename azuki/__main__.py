@@ -14,6 +14,9 @@
   python -m azuki train [--minutes M] [--steps N] [--seed S] [--out DIR] [--resume PATH] [--set K=V]
       PPO with a self-play league (needs pufferlib + torch: .venv-puffer); --resume RUN goes on in RUN;
       docs/training.md.
+  python -m azuki exploit CHECKPOINT [--steps N] [--seed S] [--games G] [--out DIR] [--set K=V]
+      Exploitability: a fresh best-response PPO run against the frozen CHECKPOINT ('reference': the
+      shipped one), then its win rate against it with a 95% interval (docs/training.md).
   python -m azuki eval A B [C ...] [--games N] [--seed S] [--decks D1,D2] [--replays DIR] [--json] [--jsonl FILE] [--plot FILE] [--progress]
       Any players (bots, policy checkpoints): head to head, or a round robin
       with a payoff matrix and Elo ratings (docs/eval.md).
@@ -494,6 +497,8 @@ def build_parser() -> Parser:
     t.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override one config key")
     t.add_argument("--quiet", action="store_true", help="no progress lines")
     t.set_defaults(fn=_train_main)
+    from . import exploit as _exploit
+    _exploit.add_parser(sub, _int_in)
     _add_play(sub)
     return ap
 

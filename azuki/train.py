@@ -11,13 +11,20 @@ finished game updates an online Elo table (learner, bots, snapshots) shown
 in the progress line; `python -m azuki eval` fits Elo properly afterwards.
 The snapshot opponents of all slots are answered together, one forward per
 snapshot and round (azuki.envs.puffer.play_opponents), and PuffeRL samples
-with azuki.sampler's masked sampler (installed for the run, the one hook).
+with azuki.sampler's masked sampler (installed for the run). Everything that
+reaches into PuffeRL's internals (its import-time SIGINT handler, dashboard,
+utilization thread, sample_logits, Serial.send) lives in
+azuki.envs.pufferl_adapter, checked against the pufferlib it was verified
+with before any work.
 [expert] (off by default) alternates PPO with rounds of search labels
 distilled into the learner (azuki.expert; docs/training.md "Expert iteration").
+[league] target (off by default) replaces the league by one frozen policy,
+played in C at its most likely legal action: the learner is a best response
+to it (azuki.exploit; docs/training.md "Exploitability").
 
 Budgets: `--minutes` (wall clock of the loop) and/or `--steps` (agent
 steps); Ctrl-C saves a checkpoint and exits cleanly (PuffeRL's own SIGINT
-handler would exit without saving). Checkpoints (azuki.policy): a plain
+handler, undone by the adapter, would exit without saving). Checkpoints (azuki.policy): a plain
 torch state dict + JSON config with the hashes of the observation layout,
 card set and action space; `--resume DIR` continues a run (weights,
 optimizer, league, curve). With the Serial backend the same seed gives the
@@ -109,11 +116,13 @@ class League:
 
     def __init__(self, cfg, rng):
         lc = cfg["league"]
-        self.bots = list(lc["opponents"])
+        self.target = str(lc.get("target") or "")     # a frozen policy as the only opponent (best response)
+        self.bots = [] if self.target else list(lc["opponents"])
         self.pool_size, self.power, self.floor = int(lc["pool_size"]), float(lc["pfsp_power"]), float(lc["pfsp_floor"])
         self.window, self.k = int(lc["window"]), float(lc["elo_k"])
         self.snapshots = {}        # name -> frozen policy
         self.order = []            # snapshot names, oldest first
+        self.fixed = {}            # name -> CPolicy: frozen opponents given at the start (never evicted or saved)
         self.recent = {b: [] for b in self.bots}   # name -> list of learner scores (1, 0.5, 0)
         self.elo = {"learner": 0.0, **{b: 0.0 for b in self.bots}}
         self.games = {}
@@ -121,7 +130,12 @@ class League:
         self.rng = rng
 
     def names(self):
-        return self.bots + self.order
+        return self.bots + list(self.fixed) + self.order
+
+    def add_fixed(self, name, cpolicy):
+        self.fixed[name] = cpolicy
+        self.recent.setdefault(name, [])
+        self.elo.setdefault(name, 0.0)
 
     def rate(self, name):
         r = self.recent.get(name) or []
@@ -187,19 +201,6 @@ def resume_run_dir(resume):
     return parent.parent if parent.name == "checkpoint" else None
 
 
-def _stop_pufferl_threads():
-    """Stop every PuffeRL Utilization thread of this process (not daemons: a
-    live one keeps the process from exiting, PUFFERLIB.md)."""
-    import threading
-    try:
-        import pufferlib.pufferl as pufferl
-    except Exception:
-        return
-    for t in threading.enumerate():
-        if isinstance(t, pufferl.Utilization):
-            t.stopped = True
-
-
 def train(cfg, out, resume=None, quiet=False, log=print):
     """Run the training described by `cfg` into directory `out`; returns the
     summary dict (also written to out/summary.json). `resume`: a run directory
@@ -220,7 +221,26 @@ def train(cfg, out, resume=None, quiet=False, log=print):
     try:
         return _train(cfg, out, resume, quiet, log, device, seed, np_rng)
     finally:
-        _stop_pufferl_threads()       # whatever failed, no thread may keep the process alive
+        from .envs.pufferl_adapter import stop_utilization_threads
+        stop_utilization_threads()       # whatever failed, no thread may keep the process alive
+
+
+TARGET = "target"     # the league's name for [league] target
+
+
+def target_policy(spec):
+    """The CPolicy of a [league] target spec: a checkpoint the policy bots read
+    (``reference``, NAME.azkw, NAME.json / .npz / .pt; azuki.bots.parse_pbot_spec)
+    with no settings; CheckpointError / ValueError naming what is wrong."""
+    from .bots import parse_pbot_spec
+    from .policy_np import cpolicy_for
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"league.target must name a checkpoint, got {spec!r}")
+    _, path, settings = parse_pbot_spec(f"policy:{spec}")
+    if settings:
+        raise ValueError(f"league.target {spec!r}: a checkpoint without settings (it plays its most likely "
+                         f"legal action)")
+    return cpolicy_for(path)
 
 
 def _kickstart(cfg, policy, seed, log):
@@ -241,8 +261,8 @@ def _kickstart(cfg, policy, seed, log):
         distill.parse_teacher(ks["teacher"])        # a bad teacher is refused before any work
         if not isinstance(ks["threads"], int) or ks["threads"] < 1:
             raise ValueError(f"kickstart.threads must be an integer >= 1, got {ks['threads']!r}")
-    # Ctrl-C here: importing pufferl installed a handler that exits silently (os._exit(0)); the loop's own
-    # handler is not up yet. Raise instead, so `azuki train` says so and exits 130 (nothing was saved yet).
+    # Ctrl-C here raises (the loop's own handler is not up yet), so `azuki train` says so and exits 130 (nothing
+    # was saved yet); installed explicitly, so this holds where the caller ignores SIGINT (nohup).
     main = threading.current_thread() is threading.main_thread()
     prev = signal.signal(signal.SIGINT, signal.default_int_handler) if main else None
     try:
@@ -302,15 +322,16 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     the envs are closed on every path out."""
     import torch
     import pufferlib.vector as pv
-    # importing pufferl installs a SIGINT handler that calls os._exit: ours replaces it below
-    import pufferlib.pufferl as pufferl
-    import warnings
 
+    from .envs import pufferl_adapter as adapter
+    adapter.import_pufferl()     # an incompatible pufferlib is refused here, before any work
     from .envs.puffer import AzukiEnv, batched_serial
+    from .policy_np import CPolicyPlayer
     from .policy import CheckpointError, load_checkpoint, make_policy, open_checkpoint
 
     env_cfg = cfg["env"]
     arch, hidden = cfg["policy"]["arch"], int(cfg["policy"]["hidden"])
+    target = target_policy(cfg["league"]["target"]) if cfg["league"].get("target") else None   # refused before work
     curve, steps0, minutes0, league_state, opt_state, expert_rounds = [], 0, 0.0, None, None, []
     ck_dir = out / "checkpoint"
     src_dir = ck_dir            # where the league's snapshots are read from
@@ -341,6 +362,8 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     policy.train()
 
     league = League(cfg, np_rng)
+    if target is not None:
+        league.add_fixed(TARGET, target)
     if league_state:
         league.elo.update(league_state.get("elo", {}))
         league.games.update(league_state.get("games", {}))
@@ -356,33 +379,28 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     n_envs, games = int(env_cfg["envs"]), int(env_cfg["games_per_env"])
     pairings = [tuple(p) for p in env_cfg["pairings"]]
     vec = pv.make(AzukiEnv, backend=batched_serial(), num_envs=n_envs,
-                  env_kwargs=dict(num_envs=games, mode="policy", opponent=league.bots[0], pairings=pairings,
+                  env_kwargs=dict(num_envs=games, mode="policy", opponent=(league.bots or ["random"])[0],
+                                  pairings=pairings,
                                   report_interval=1 << 30, threads=int(env_cfg["threads"])))
     trainer = None
     try:
         for k, env in enumerate(vec.envs):
             env.stream = k
-            env.set_opponent(league.bots[k % len(league.bots)])
+            if target is not None:        # from the first reset on (PuffeRL's constructor resets)
+                env.set_opponent(CPolicyPlayer(target, greedy=True, name=TARGET), name=TARGET)
+            else:
+                env.set_opponent(league.bots[k % len(league.bots)])
         pcfg = _puffer_config(cfg, device, out / "puffer", vec.num_agents)
-        dashboard = pufferl.PuffeRL.print_dashboard
-        pufferl.PuffeRL.print_dashboard = lambda *a, **k: None    # our own progress line instead of its screen
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                trainer = pufferl.PuffeRL(pcfg, vec, policy)
-        finally:
-            pufferl.PuffeRL.print_dashboard = dashboard
-        trainer.print_dashboard = lambda *a, **k: None
+        trainer = adapter.make_trainer(pcfg, vec, policy)      # our own progress line instead of its screen
         if opt_state is not None:
             trainer.optimizer.load_state_dict(opt_state)
         trainer.global_step = steps0
-        from .sampler import installed
-        with installed():      # PuffeRL samples with azuki.sampler (its own sample_logits is back afterwards)
+        with adapter.masked_sampling():      # PuffeRL samples with azuki.sampler (its own is back afterwards)
             return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
                          expert_rounds)
     finally:
         if trainer is not None:
-            trainer.utilization.stop()      # its thread is not a daemon: the process would hang otherwise
+            adapter.stop_trainer(trainer)      # its thread is not a daemon: the process would hang otherwise
         try:
             vec.close()
         except Exception:
@@ -416,7 +434,10 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             del c_snaps[old]
         for env in vec.envs:
             name = league.sample()
-            if name not in league.bots and name not in players:
+            if name in league.fixed and name not in players:     # [league] target: its most likely action
+                sd = int(np_rng.integers(1 << 62))
+                players[name] = CPolicyPlayer(league.fixed[name], greedy=True, seed=sd, name=name)
+            elif name not in league.bots and name not in players:
                 if name not in c_snaps:
                     try:
                         c_snaps[name] = CPolicy.from_bytes(state_azkw(league.snapshots[name]))
@@ -458,6 +479,10 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             r = evaluate(PolicyPlayer(policy, greedy=bool(e["greedy"]), seed=seed + len(curve), name="learner"), bot,
                          games=int(e["games"]), seed=seed + 7919 * len(curve), n=128)
             point[f"vs_{bot}"] = r["win_rate"]["rate"]
+        if league.target:            # the target as `azuki eval` plays it: policy:SPEC, its most likely action
+            r = evaluate(PolicyPlayer(policy, greedy=bool(e["greedy"]), seed=seed + len(curve), name="learner"),
+                         f"policy:{league.target}", games=int(e["games"]), seed=seed + 7919 * len(curve), n=128)
+            point[f"vs_{TARGET}"] = r["win_rate"]["rate"]
         policy.train()
         curve.append(point)
         return point
@@ -481,9 +506,11 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     eval_time = 0.0
     last_losses = {}
     ep_stats = [0.0, 0.0]           # episodes, summed lengths (decisions of both seats) since the last line
-    signal.signal(signal.SIGINT, on_sigint)
+    prev_sigint = signal.signal(signal.SIGINT, on_sigint)
     try:
         if not curve:
+            if league.target:        # the fresh learner, kept: the exploitability baseline (azuki.exploit)
+                save("start")
             te = time.time()
             curve_point()
             eval_time += time.time() - te
@@ -506,9 +533,10 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             train_s = now - t0 - eval_time
             mark = int(trainer.global_step) // snap_every if snap_every else snap_mark + 1
             if mark > snap_mark:
-                league.made += 1                     # unique names: snapshot number and agent-steps
-                name = f"snap{league.made}-{int(trainer.global_step) // 1000}k"
-                league.add_snapshot(name, copy.deepcopy(policy).eval())
+                if not league.target:                # a best response ([league] target) meets the target alone
+                    league.made += 1                     # unique names: snapshot number and agent-steps
+                    name = f"snap{league.made}-{int(trainer.global_step) // 1000}k"
+                    league.add_snapshot(name, copy.deepcopy(policy).eval())
                 snap_mark = mark
             if ex_mark is not None and round_mark(ex_cfg, trainer.global_step) > ex_mark:
                 ex_mark = round_mark(ex_cfg, trainer.global_step)
@@ -545,8 +573,8 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
         final = curve_point() if curve and curve[-1]["steps"] != trainer.global_step else curve[-1]
         ck = save()
     finally:
-        # not PuffeRL's handler (os._exit) again: Ctrl-C after training raises KeyboardInterrupt as usual
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        # the caller's handler again (never PuffeRL's os._exit: the adapter undid it at import)
+        signal.signal(signal.SIGINT, prev_sigint if prev_sigint is not None else signal.SIG_DFL)
     this_s = max(1e-9, time.time() - t0 - eval_time)
     train_minutes = minutes0 + this_s / 60
     budget = {"minutes": float(run["minutes"]) or None, "steps": budget_steps}
@@ -689,7 +717,7 @@ def main(args) -> int:
         print(f"error: train: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:     # Ctrl-C in the kickstart or the final evaluation (the loop's own Ctrl-C saves and ends it)
-        print(str(e) if isinstance(e, KickstartInterrupted) else "train: interrupted (the run's checkpoint is saved)",
+        print(str(e) if isinstance(e, KickstartInterrupted) else "train: interrupted (the run's last saved checkpoint is kept)",
               file=sys.stderr)
         return 130
     except Exception as e:      # anything else: one line (the run's last committed checkpoint stays)
