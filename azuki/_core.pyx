@@ -14,24 +14,28 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython cimport array
-from libc.string cimport memcpy, memset, strncpy
+from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t
+cimport cython
 cimport numpy as cnp
 import array as _pyarray
 import numpy as np
-import hashlib
 import operator
-import os
-import threading
 import time
 
 from . import spec_autogen as S
-from . import locations as L
 from . import events as _events
-from . import text as _text
+from .convert import cache as _cardset_cache
 from .errors import AzukiError, IllegalActionError, StateError, CardSetError, INVARIANTS, invariant_text
 from .state import Layout, Position, status_names
 from ._util import excerpt
+# The plain-Python halves of the classes (mixins: their methods make no C call of their own) and
+# helpers; the names kept here for pickles made before they moved (_restore_*, _cpolicy_from_bytes).
+from ._cardset_py import CardSetMixin, deck_pair as _deck_pair, restore_cardset as _restore_cardset
+from ._game_py import GameMixin, setup_error, restore_game as _restore_game
+from ._vec_py import VEC_LOG_NAMES as _VEC_LOG_NAMES, pairing_table, make_buffers, log_dict
+from ._cpolicy_py import CPolicyMixin, PolicyFileError, act_uniforms, cpolicy_from_bytes as _cpolicy_from_bytes
+from .convert.cache import clear_cardset_cache, cardset_cache_info
 
 cnp.import_array()
 
@@ -102,8 +106,6 @@ def _obs_fields():
 
 OBS_FIELDS = _obs_fields()
 assert tuple(f[0] for f in OBS_FIELDS) == S.OBS, "azuki/spec_autogen.py is stale against the C core (OBS)"
-cdef int _CHOOSE = azk_encode(S.ACTION_CHOOSE, 0, 0)
-cdef int _NO_OP = azk_encode(S.ACTION_NO_OP, 0, 0)
 
 
 def _choose_action(i):
@@ -113,7 +115,7 @@ def _choose_action(i):
 # Argument checks shared by every entry point: integers are ints (Python or
 # numpy, never bools or floats), seeds are in [0, 2**64).
 # ---------------------------------------------------------------------------
-cdef object _as_int(object v, str what):
+cpdef object _as_int(object v, str what):
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{what} must be an integer, got a boolean")
     try:
@@ -122,7 +124,7 @@ cdef object _as_int(object v, str what):
         raise TypeError(f"{what} must be an integer, got {type(v).__name__}") from None
 
 
-cdef object _int_in(object v, str what, object lo, object hi):
+cpdef object _int_in(object v, str what, object lo, object hi):
     """An int in [lo, hi] (TypeError / ValueError otherwise)."""
     i = _as_int(v, what)
     if not lo <= i <= hi:
@@ -130,8 +132,43 @@ cdef object _int_in(object v, str what, object lo, object hi):
     return i
 
 
-cdef object _seed(object v, str what="seed"):
+cpdef object _seed(object v, str what="seed"):
     return _int_in(v, what, 0, 2**64 - 1)
+
+
+# ---------------------------------------------------------------------------
+# The one check of every array the binding writes into or reads rows from
+# (Game.observe / action_mask / head_masks out=, VecGame buffers, CPolicy
+# observations): run before anything is written, so a refused array is left
+# as it was. TypeError for a non-array, ValueError for the rest.
+# ---------------------------------------------------------------------------
+cpdef object _out_array(object a, object dtype, tuple shape, str what, bint writeable=True, bint zero=False):
+    """`a` checked (numpy array, `dtype`, `shape` (None: any size on that
+    axis), C-contiguous, writeable when asked), or a new array when `a` is
+    None (zeroed when `zero`)."""
+    if a is None:
+        return np.zeros(shape, dtype=dtype) if zero else np.empty(shape, dtype=dtype)
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"{what} must be a numpy array, got {type(a).__name__}")
+    if a.dtype != dtype:
+        raise ValueError(f"{what} must have dtype {np.dtype(dtype).name}, got {a.dtype}")
+    cdef Py_ssize_t i
+    ok = a.ndim == len(shape)
+    for i in range(len(shape) if ok else 0):
+        ok = ok and (shape[i] is None or shape[i] == a.shape[i])
+    if not ok:
+        raise ValueError(f"{what} must have shape {shape}{' (None: any size)' if None in shape else ''}, got {a.shape}")
+    if not a.flags.c_contiguous:
+        raise ValueError(f"{what} must be C-contiguous (np.ascontiguousarray), got a strided view")
+    if writeable and not a.flags.writeable:
+        raise ValueError(f"{what} must be writeable, got a read-only array")
+    return a
+
+
+@cython.auto_pickle(False)   # the mixins pickle their classes
+cdef class _Binding:
+    """The extension base of the classes that take a plain-Python mixin
+    (Cython puts an extension type first among a cdef class's bases)."""
 
 
 # Largest n of rng_outputs / rng_bounded per call (bounded work per call).

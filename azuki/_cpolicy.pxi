@@ -1,9 +1,5 @@
-# ---- the policy network in C (csrc/policy.c, docs/policy_c.md) --------------------------------------------
-
-class PolicyFileError(ValueError):
-    """An AZKW weight file the C loader refused (truncated, corrupt, another format, or made for
-    another observation layout / action count); the message says what."""
-
+# ---- the policy network in C (csrc/policy.c, docs/policy_c.md); file reading, pickling and
+# act()'s uniforms: azuki/_cpolicy_py.py ----------------------------------------------------------------
 
 def fnv1a64(data):
     """FNV-1a (64-bit) of bytes: the AZKW weight file's checksum (csrc/policy.c)."""
@@ -14,10 +10,6 @@ def fnv1a64(data):
         for i in range(b.shape[0]):
             h = (h ^ b[i]) * 0x100000001b3ULL
     return h
-
-
-def _cpolicy_from_bytes(data):
-    return CPolicy.from_bytes(data)
 
 
 def keyed_uniforms_c(uint64_t seed, keys):
@@ -31,7 +23,8 @@ def keyed_uniforms_c(uint64_t seed, keys):
     return out
 
 
-cdef class CPolicy:
+@cython.auto_pickle(False)   # pickled by CPolicyMixin.__reduce__
+cdef class CPolicy(_Binding, CPolicyMixin):
     """A trained policy's forward pass in C, from an AZKW weight file
     (`python -m azuki.policy export CKPT OUT --format azkw`, or
     azuki.policy_np.azkw_bytes). `from_file(path)` / `from_bytes(b)`;
@@ -74,18 +67,6 @@ cdef class CPolicy:
         self.data = b
         return self
 
-    @classmethod
-    def from_file(cls, path):
-        with open(os.fspath(path), "rb") as f:
-            data = f.read()
-        try:
-            return cls.from_bytes(data)
-        except PolicyFileError as e:
-            raise PolicyFileError(f"{os.fspath(path)}: {e}") from None
-
-    def __reduce__(self):          # pickles as its weight file (multiprocessing envs, copies)
-        return (_cpolicy_from_bytes, (self.data,))
-
     @property
     def hashes(self):
         return {k: azk_policy_hash(self.p, i).decode() for i, k in enumerate(("obs_layout", "action_space", "card_set"))}
@@ -103,17 +84,12 @@ cdef class CPolicy:
         return azk_policy_hidden(self.p)
 
     cdef object _rows(self, obs):
-        if not isinstance(obs, np.ndarray):
-            raise TypeError(f"observations must be a numpy uint8 array, got {type(obs).__name__}")
-        if obs.dtype != np.uint8:
-            raise ValueError(f"observations must be uint8 (layout v{azk_obs_version()}), got {obs.dtype}")
-        if obs.ndim == 1:
+        """uint8 [B, >= OBS_LEN] C-contiguous observation rows (one row: [OBS_LEN]), read only."""
+        if isinstance(obs, np.ndarray) and obs.ndim == 1:
             obs = obs[None, :]
-        if obs.ndim != 2 or obs.shape[1] < OBS_LEN:
+        if isinstance(obs, np.ndarray) and (obs.ndim != 2 or obs.shape[1] < OBS_LEN):
             raise ValueError(f"observations must be [B, >= OBS_LEN = {OBS_LEN}] uint8, got shape {obs.shape}")
-        if not obs.flags.c_contiguous:
-            raise ValueError("observations must be C-contiguous (np.ascontiguousarray)")
-        return obs
+        return _out_array(obs, np.uint8, (None, None), "observations", writeable=False)
 
     cdef _check(self, azk_policy_status st, int bad):
         if st == AZK_POLICY_E_OBS:
@@ -147,20 +123,9 @@ cdef class CPolicy:
         obs = self._rows(obs)
         cdef int n = obs.shape[0], bad = -1
         cdef size_t stride = obs.shape[1]
-        if greedy:
-            if u is not None or keys is not None:
-                raise ValueError("act: greedy=True takes no uniforms or keys")
-        elif (u is None) == (keys is None):
-            raise ValueError("act: give exactly one of u (uniforms) or keys (keyed uniforms), or greedy=True")
-        elif keys is not None:
-            u = keyed_uniforms_c(int(seed) & 0xFFFFFFFFFFFFFFFF, keys)
+        u = act_uniforms(n, u, keys, seed, greedy)
         cdef double[::1] uv
-        if not greedy:
-            u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
-            if u.shape[0] != n:
-                raise ValueError(f"act: {u.shape[0]} uniforms for {n} observations")
-            if not ((u >= 0.0) & (u < 1.0)).all():
-                raise ValueError("act: uniforms must lie in [0, 1)")
+        if u is not None:
             uv = u
         out = np.zeros(n, dtype=np.int32)
         value = np.empty(n, dtype=np.float32)

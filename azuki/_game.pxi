@@ -1,7 +1,9 @@
 # ---------------------------------------------------------------------------
-# Game
+# Game: the C calls on one game. Locations, describe's text, the prompt,
+# state_dict, from_setup's plan, copies and pickling: azuki/_game_py.py.
 # ---------------------------------------------------------------------------
-cdef class Game:
+@cython.auto_pickle(False)   # pickled by GameMixin.__reduce__
+cdef class Game(_Binding, GameMixin):
     """One game of Azuki (DESIGN §5). All rules run in C; this object owns
     one game (opaque to Python: read through the flat export)."""
     cdef azk_game *g
@@ -43,26 +45,18 @@ cdef class Game:
             raise RuntimeError("Game is not initialised; use azuki.Game(...)")
         return 0
 
-    cdef Game _blank(self):
-        cdef Game o = Game.__new__(Game)
-        o.cards = self.cards
-        o.cs = self.cs
-        o.decks = self.decks
-        return o
+    def _check_ready(self):
+        self._ck()
 
-    cdef object _position(self):
+    def _position(self):
         """The position as azuki.state.Position (one azk_export)."""
+        self._ck()
         cdef array.array a = array.clone(_EXPORT_TEMPLATE, _EXPORT_SIZE, False)
         if azk_export(self.g, self.cs, <int32_t *>a.data.as_ints, _EXPORT_SIZE) != _EXPORT_SIZE:
             raise AzukiError("the engine's export failed")
         return Position(a, EXPORT_LAYOUT, self.cards)
 
-    def export(self):
-        """The engine's flat export of the position (numpy int32, layout
-        azuki._core.EXPORT_LAYOUT; docs/state_format.md "Flat export")."""
-        self._ck()
-        return np.frombuffer(self._position().a, dtype=np.int32).copy()
-
+    # ---- caps ----------------------------------------------------------------
     def set_turn_cap(self, turns):
         self._ck()
         azk_game_set_turn_cap(self.g, _turn_cap(turns))
@@ -71,19 +65,6 @@ cdef class Game:
     def turn_cap(self):
         self._ck()
         return azk_turn_cap(self.g)
-
-    # ---- copy / pickle -------------------------------------------------------
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()   # the card set is immutable and shared
-
-    def __reduce__(self):
-        """Pickles carry the card set (the default one by hash, a run-time one
-        as its JSON text), the deck names and the state bytes."""
-        self._ck()
-        return (_restore_game, (self.cards, self.decks, self.to_bytes()))
 
     def set_decision_cap(self, decisions):
         """Per-game decision cap (docs/rules.md §13.2, default 10,000): the step
@@ -163,16 +144,10 @@ cdef class Game:
         return out[:n].copy()
 
     def action_mask(self, out=None):
+        """The legal actions as np.uint8[NUM_ACTIONS] (1 = legal), into `out`
+        if given (checked before anything is written: _out_array)."""
         self._ck()
-        if out is None:
-            out = np.empty(NUM_ACTIONS, dtype=np.uint8)
-        else:
-            if not isinstance(out, np.ndarray):
-                raise TypeError("out must be a numpy array")
-            if out.dtype != np.uint8 or out.shape != (NUM_ACTIONS,):
-                raise ValueError(f"out must have dtype uint8 and shape ({NUM_ACTIONS},), got {out.dtype} {out.shape}")
-            if not out.flags.c_contiguous or not out.flags.writeable:
-                raise ValueError("out must be C-contiguous and writeable")
+        out = _out_array(out, np.uint8, (NUM_ACTIONS,), "out")
         cdef uint8_t[::1] v = out
         azk_legal_mask(self.g, self.cs, &v[0])
         return out
@@ -186,15 +161,7 @@ cdef class Game:
         fill instead of a new one (checked before anything is written)."""
         self._ck()
         cdef int p = _int_in(player, "player", 0, 1)
-        if out is None:
-            out = np.empty(OBS_LEN, dtype=np.uint8)
-        else:
-            if not isinstance(out, np.ndarray):
-                raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
-            if out.dtype != np.uint8 or out.shape != (OBS_LEN,):
-                raise ValueError(f"out must have dtype uint8 and shape ({OBS_LEN},), got {out.dtype} {out.shape}")
-            if not out.flags.c_contiguous or not out.flags.writeable:
-                raise ValueError("out must be C-contiguous and writeable")
+        out = _out_array(out, np.uint8, (OBS_LEN,), "out")
         cdef uint8_t[::1] v = out
         if azk_observe(self.g, self.cs, p, &v[0]) != OBS_LEN:
             raise AzukiError("the engine's observation failed")
@@ -221,7 +188,7 @@ cdef class Game:
         cdef int c = _int_in(card, "card", 0, NUM_CARDS - 1)
         return azk_card_known(self.g, p, c) == 1
 
-    def head_masks(self, type=None, p0=None):
+    def head_masks(self, type=None, p0=None, out=None):
         """Per-head masks (np.uint8 arrays of HEAD_SIZES) for factored policies.
 
         With no arguments: marginals (a value is 1 when some legal action has
@@ -229,7 +196,8 @@ cdef class Game:
         actions; with `p0` too: the p1 mask over (type, p0, *). The type mask
         is always the marginal. Sampling type, then p0 given type, then p1
         given both always gives a legal action; marginals alone are not exact
-        jointly (see actions.c)."""
+        jointly (see actions.c). `out`: three uint8 arrays of HEAD_SIZES to
+        fill instead of new ones (checked before anything is written)."""
         self._ck()
         cdef int ti = -1, pi = -1
         if type is not None:
@@ -244,9 +212,10 @@ cdef class Game:
             if not 0 <= pv < HEAD_SIZES[1]:
                 raise ValueError(f"p0 {excerpt(pv)} out of range [0, {HEAD_SIZES[1]})")
             pi = pv
-        mt = np.zeros(HEAD_SIZES[0], dtype=np.uint8)
-        m0 = np.zeros(HEAD_SIZES[1], dtype=np.uint8)
-        m1 = np.zeros(HEAD_SIZES[2], dtype=np.uint8)
+        if out is not None and (not isinstance(out, (tuple, list)) or len(out) != 3):
+            raise TypeError(f"out must be a sequence of three arrays, got {excerpt(out)}")
+        mt, m0, m1 = [_out_array(None if out is None else out[h], np.uint8, (HEAD_SIZES[h],), f"out[{h}]")
+                      for h in range(3)]
         cdef uint8_t[::1] vt = mt
         cdef uint8_t[::1] v0 = m0
         cdef uint8_t[::1] v1 = m1
@@ -276,110 +245,43 @@ cdef class Game:
             raise IllegalActionError(f"illegal action {ai} ({self.action_str(ai)}) in phase {self.phase}")
         raise AzukiError(f"engine error {azk_status_name(st).decode()} on action {ai}")
 
-    def decode(self, a):
-        self._ck()
-        return decode(a)
-
-    def encode(self, t, p0=0, p1=0, p2=0):
-        self._ck()
-        return encode(t, p0, p1, p2)
-
-    def action_str(self, a):
-        """Text of action `a` in the current position; the places it names
-        are locations (docs/python_api.md), e.g.
-        "ATTACK p0.garden[0] Crate Rat Kurobo -> p1.leader"."""
-        return _text.describe_str(self.describe(a))
-
-    def describe(self, a):
-        """What action `a` names in the current position, resolved from the
-        parameter kinds csrc/azk_actions.def declares (docs/python_api.md):
-        {"type", "p0", "p1", "player" (who would take it), "params" (per
-        parameter: kind, value, and the location / card / option label it
-        names), "places" (their locations, in click order), "cards" (card ids
-        named), "hand_index", "option" (a CHOOSE's prompt option), "ability"
-        (the ability used or answered: index, card, number within the card)}.
-        Legal or not; ValueError for an action out of range."""
+    def _describe_fields(self, a):
+        """azk_describe's fields of action `a`: ([9 ints], (owner player, card) or None)."""
         self._ck()
         ai = _as_int(a, "action")
         cdef int32_t raw[16]
         if not 0 <= ai < NUM_ACTIONS or azk_describe(self.g, self.cs, ai, raw) != 0:
             raise ValueError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
-        pos = self._position()
-        owner = (raw[9], raw[10]) if raw[9] >= 0 else None
-        return _text.describe(pos, [raw[i] for i in range(9)], owner, lambda: pos.prompt(_choose_action, _NO_OP))
+        return [raw[i] for i in range(9)], ((raw[9], raw[10]) if raw[9] >= 0 else None)
 
-    # ---- locations (one grammar: azuki/locations.py) ---------------------------
-    cdef int _locate(self, object pos, object where) except -1:
-        loc = where if isinstance(where, L.Location) else L.parse_location(where)
-        if isinstance(where, L.Location):
-            L.format_location(loc)   # validates
-        cdef int c = pos.card_at(loc)
-        if c < 0:
-            raise ValueError(f"no card at {excerpt(str(loc))}")
-        return c
-
-    def locate(self, where):
-        """Physical card index (0..125) at a location string (or
-        azuki.locations.Location). TypeError for a non-location type,
-        ValueError for a malformed location or an empty place."""
-        self._ck()
-        return self._locate(self._position(), where)
-
-    def where(self, c):
-        """The location string of physical card index c (= card_info(c)["where"])."""
-        self._ck()
-        ci = _int_in(c, "card index", 0, NUM_CARDS - 1)
-        return self._position().where(ci)
-
-    def card_info(self, c):
-        """Id, name, owner, zone and location of a card given by physical
-        index (0..125) or by location string."""
-        self._ck()
-        pos = self._position()
-        cdef int ci
-        if isinstance(c, (str, L.Location)):
-            ci = self._locate(pos, c)
-        else:
-            ci = _int_in(c, "card index", 0, NUM_CARDS - 1)
-        return pos.card_info(ci)
-
+    # ---- the card at a location -------------------------------------------------
     def attack_of(self, where):
         """Current attack of the card at `where` ("p0.garden[1]", "p1.leader")."""
-        self._ck()
-        return azk_card_attack(self.g, self.cs, self.locate(where))
+        cdef int c = self.locate(where)
+        return azk_card_attack(self.g, self.cs, c)
 
     def health_of(self, where):
         """Current maximum health of the card at `where`."""
-        self._ck()
-        return azk_card_health(self.g, self.cs, self.locate(where))
+        cdef int c = self.locate(where)
+        return azk_card_health(self.g, self.cs, c)
 
     def statuses_of(self, where):
         """Sorted status names of the card at `where`."""
-        self._ck()
-        return sorted(status_names(azk_card_statuses(self.g, self.cs, self.locate(where))))
+        cdef int c = self.locate(where)
+        return sorted(status_names(azk_card_statuses(self.g, self.cs, c)))
 
     def cost_of(self, where):
         """What the card at `where` ("p0.hand[2]") costs to play now: its
         printed cost plus the cost modifiers on the field, at least 0
         (docs/rules.md §18.4); the printed cost outside a hand."""
-        self._ck()
-        return azk_card_cost(self.g, self.cs, self.locate(where))
-
-    # ---- prompt --------------------------------------------------------------
-    def prompt(self):
-        """None, or the pending choice: kind, chooser, optional, source and the
-        options (each with its CHOOSE action id and what it names). CARD,
-        BOTTOM_ORDER, SEARCH, TOP_ORDER, SLOT and HOLDER options carry a
-        location `where`."""
-        self._ck()
-        if azk_phase(self.g) != S.PHASE_PROMPT:
-            return None
-        return self._position().prompt(_choose_action, _NO_OP)
+        cdef int c = self.locate(where)
+        return azk_card_cost(self.g, self.cs, c)
 
     # ---- services ------------------------------------------------------------
     def clone(self):
         self._ck()
-        cdef Game o = self._blank()
+        cdef Game o = Game.__new__(Game)
+        o.cards, o.cs, o.decks = self.cards, self.cs, self.decks
         azk_game_clone(o.g, self.g)
         return o
 
@@ -424,10 +326,19 @@ cdef class Game:
         o.decks = (cs.decks[d0], cs.decks[d1]) if decks is not None else o._recover_decks()
         return o
 
-    def _recover_decks(self):
-        """Deck names from the position (azuki.state.Position.recover_decks)."""
-        self._ck()
-        return self._position().recover_decks()
+    @staticmethod
+    def _from_plan(CardSet cs, uint64_t seed, int d0, int d1, words, tuple decks):
+        """A game set up by azk_game_setup from a flat plan (from_setup; the
+        plan is validated again, completely, in C)."""
+        cdef Game o = Game.__new__(Game)
+        cdef int32_t[::1] w = words
+        cdef int detail = 0
+        if azk_game_init(o.g, cs.cs, seed, d0, d1) != AZK_OK:
+            raise ValueError("could not initialise the game")
+        if azk_game_setup(o.g, cs.cs, &w[0], <size_t>w.shape[0], &detail) != AZK_OK:
+            raise setup_error(detail, words)
+        o.cards, o.cs, o.decks = cs, cs.cs, decks
+        return o
 
     def events(self):
         """Semantic events since the last call (drains the log)."""
@@ -462,69 +373,3 @@ cdef class Game:
         azuki.invariant_text(code))."""
         self._ck()
         return azk_check_invariants(self.g, self.cs)
-
-    def __repr__(self):
-        if self.cs == NULL:
-            return "<azuki.Game (not initialised)>"
-        return f"<azuki.Game turn {self.turn} {self.phase} to act P{self.current_player} {self.result}>"
-
-    # ---- state_dict / from_setup ------------------------------------------------
-    def state_dict(self):
-        """The whole position as plain JSON-able data (docs/state_format.md)."""
-        self._ck()
-        pos = self._position()
-        return pos.state_dict(self.decks, azk_hash(self.g), pos.prompt(_choose_action, _NO_OP))
-
-    @staticmethod
-    def from_setup(d, cards=None, seed=None):
-        """Build a position at the start of `active`'s main phase from a dict in
-        state_dict() form (missing parts get defaults; docs/state_format.md).
-        Raises ValueError on anything that cannot be a legal position."""
-        from ._setup import build_setup, pack_plan
-        if not isinstance(d, dict):
-            raise ValueError(f"setup must be a dict, got {type(d).__name__}")
-        cdef CardSet cs = _resolve_cards(cards if cards is not None else d.get("cards"))
-        cdef uint64_t s = 0
-        if seed is not None:
-            s = _seed(seed)
-        plan = build_setup(d, cs)
-        if seed is None:
-            s = plan["seed"]
-        words = np.array(pack_plan(plan, PLAN_LAYOUT), dtype=np.int32)
-        cdef Game o = Game.__new__(Game)
-        if azk_game_init(o.g, cs.cs, s, plan["deck_index"][0], plan["deck_index"][1]) != AZK_OK:
-            raise ValueError("could not initialise the game")
-        o._setup(cs, words)
-        o.decks = tuple(plan["decks"])
-        return o
-
-    cdef _setup(self, CardSet cs, object words):
-        """azk_game_setup with a flat plan (validated again, completely, in C)."""
-        cdef int32_t[::1] w = words
-        cdef int detail = 0
-        cdef azk_status st = azk_game_setup(self.g, cs.cs, &w[0], <size_t>w.shape[0], &detail)
-        if st != AZK_OK:
-            if detail < 0:
-                raise ValueError(f"setup does not describe a valid position ({invariant_text(detail)})")
-            fx = detail - PLAN_LAYOUT.FX_STATUS
-            if 0 <= fx < PLAN_LAYOUT.count("FX_STATUS") and words[PLAN_LAYOUT.FX_KIND + fx] == 1:
-                raise ValueError(f"effects[{fx}].statuses: {', '.join(status_names(words[detail]))}: stealth, "
-                                 f"lifesteal and poisonous work only in card sets where some card has or gives "
-                                 f"them, and no card of this set does")
-            raise ValueError(f"setup plan rejected at word {detail} ({_plan_word_name(detail)})")
-        self.cards = cs
-        self.cs = cs.cs
-
-
-cdef str _plan_word_name(int k):
-    for name, (off, cnt) in PLAN_LAYOUT.fields.items():
-        if off <= k < off + cnt:
-            return name if cnt == 1 else f"{name}[{k - off}]"
-    return "?"
-
-
-def _restore_game(cards, decks, state):
-    """Unpickle a Game (see Game.__reduce__)."""
-    return Game.from_bytes(state, cards=cards, decks=decks)
-
-

@@ -1,16 +1,10 @@
 # ---------------------------------------------------------------------------
-# VecGame: n games stepped by one C call (csrc/vec.c)
+# VecGame: n games stepped by one C call (csrc/vec.c). Pairings, buffers and
+# the log's dict: azuki/_vec_py.py.
 # ---------------------------------------------------------------------------
-# the vector log's entry names, as azk_enums.def declares them (AZK_VEC_LOG; tests/test_def_mirrors.py)
-from azuki.spec_autogen import VEC_LOG as _VEC_LOG_DECL
-_VEC_LOG_NAMES = tuple(n.lower() for n in _VEC_LOG_DECL)
-_VEC_BUFFERS = ("obs", "masks", "rewards", "terminals", "truncations", "acting", "opp_obs", "opp_masks",
-                "opp_pending")
-
-
 cdef inline void *_ptr(object a):
     """The data pointer of a C-contiguous numpy array (NULL for None)."""
-    return NULL if a is None else <void *><size_t>a.ctypes.data
+    return NULL if a is None else cnp.PyArray_DATA(<cnp.ndarray>a)
 
 
 _VEC_MODES = {"self": AZK_VEC_SELF, "bot": AZK_VEC_BOT, "policy": AZK_VEC_POLICY}
@@ -21,52 +15,23 @@ _VEC_ILLEGAL = {"raise": AZK_VEC_ILLEGAL_ERROR, "lose": AZK_VEC_ILLEGAL_LOSE}
 
 cdef class VecGame:
     """n games stepped together in C without the GIL (azuki.h "Vector of
-    games"; docs/vecgame.md), writing into numpy buffers it owns or the
-    caller gives it.
+    games"), writing into numpy buffers it owns or the caller gives it
+    (checked by _out_array). docs/vecgame.md documents every argument:
 
-    mode="self": two rows per game (row 2i + s is seat s of game i); the
-    waiting seat's row allows only NO_OP and its action is ignored.
-    mode="bot": one row per game for the agent, whose seat alternates every
-    two episodes; the built-in bot `bot` plays the other seat inside step().
-    mode="policy": rows as in "bot", but the other seat is answered from
-    Python: step() stops each game where its opponent must decide;
-    opp_pending / opp_obs / opp_masks describe those decisions and
-    step_opponent(actions) answers them.
-    pairings: deck pairs drawn in turn, each from both seats. Episode e uses
-    engine seed `seed + e`, so every trajectory equals a Game played alone.
-
-    Buffers (attributes, numpy arrays, zero-copy): obs uint8 [rows, OBS_LEN]
-    (Game.observe's bytes, each row from its seat's view, the packed mask
-    inside; azuki.obs.decode names them; obs=False skips it; obs_dtype
-    accepts only "uint8", the one encoding since layout v4),
-    masks uint8 [rows, NUM_ACTIONS], rewards float32 [rows] (+1 win, -1
-    loss, 0 otherwise), terminals / truncations uint8 [rows] (set by the
-    call during which the episode ended; the buffers then show the next
-    episode), acting uint8 [rows] (1 where the row's action is applied).
-    mode="policy" adds opp_obs [n, OBS_LEN], opp_masks uint8 [n, NUM_ACTIONS]
-    and opp_pending uint8 [n]. waiting_obs="full": a row that does not act
-    gets its seat's full observation with a NO_OP-only MASK field; "mask":
-    only that MASK field is rewritten (cheaper; the row's action is ignored
-    either way). illegal="raise": an illegal action raises IllegalActionError
-    and nothing changes; "lose": it ends its episode, lost by the seat that
-    chose it (reward -1 / +1, terminal; log()["illegal"] counts them), and
-    the other rows' actions are applied. masks=False: no `masks` buffer
-    (None; the mask is still in each observation's MASK field, packed), which saves
-    NUM_ACTIONS bytes of writes per row and step. paired=True (evaluation):
-    episodes 2k and 2k + 1 play the same deal (engine seed seed + k, same
-    decks in the same seats) with the agent in seat 0, then in seat 1.
-
-    threads=k (1 to 64): k - 1 persistent C worker threads, started here
-    once, and the calling thread step, observe and answer with bots slices
-    of the games in every call; every buffer and trajectory equals
-    threads=1's (threads=1: no pool). They stop when the VecGame is freed or
-    re-initialised.
-
-    Threads: one call at a time per VecGame. A call made while another is in
-    progress on the same object (from another thread, or re-entered from a
-    callback) raises RuntimeError and changes nothing; separate VecGames may
-    step in parallel (docs/vecgame.md, Threads). The worker threads of
-    threads=k live inside one call and never see that guard."""
+    mode "self" (two rows per game, one per seat), "bot" (one agent row per
+    game against the built-in `bot`) or "policy" (the opponent answered from
+    Python: opp_pending / opp_obs / opp_masks, step_opponent); pairings:
+    deck pairs drawn in turn, episode e uses engine seed `seed + e`, so
+    every trajectory equals a Game played alone; paired=True: episodes 2k
+    and 2k + 1 play one deal with the agent in each seat. Buffers
+    (attributes, zero-copy): obs uint8 [rows, OBS_LEN] (obs=False: none),
+    masks uint8 [rows, NUM_ACTIONS] (masks=False: none), rewards float32,
+    terminals / truncations / acting uint8 [rows]. waiting_obs "full" /
+    "mask": what a row that does not act gets. illegal "raise" (nothing
+    changes) / "lose" (the chooser's seat loses). threads=k (1 to 64): k - 1
+    persistent worker threads; every buffer and trajectory equals
+    threads=1's. One call at a time per VecGame: a call made while another
+    is in progress on it raises RuntimeError and changes nothing."""
     cdef azk_vec *v
     cdef readonly CardSet cards
     cdef readonly int n, rows, threads
@@ -145,16 +110,7 @@ cdef class VecGame:
             raise ValueError(f"illegal must be 'raise' or 'lose', got {excerpt(illegal)}")
         cdef int kind = bot_kind(bot) if mode == "bot" else 0
         cdef CardSet cs = _resolve_cards(cards)
-        if isinstance(pairings, (str, bytes)) or not hasattr(pairings, "__len__"):
-            raise TypeError("pairings must be a list of (deck, deck) pairs")
-        if not 1 <= len(pairings) <= AZK_VEC_MAX_PAIRS:
-            raise ValueError(f"pairings: 1 to {AZK_VEC_MAX_PAIRS} deck pairs, got {len(pairings)}")
-        pairs = np.empty(2 * len(pairings), dtype=np.int32)
-        names = []
-        for k, p in enumerate(pairings):
-            d0, d1 = _deck_pair(cs, p)
-            pairs[2 * k], pairs[2 * k + 1] = d0, d1
-            names.append((cs.decks[d0], cs.decks[d1]))
+        pairs, names = pairing_table(cs, pairings, AZK_VEC_MAX_PAIRS)
         cdef int32_t[::1] pv = pairs
         cdef azk_vec *v = <azk_vec *>PyMem_Malloc(azk_vec_size(nn))
         if v == NULL:
@@ -170,32 +126,11 @@ cdef class VecGame:
             PyMem_Free(v)
             raise ValueError(f"could not create the games ({azk_status_name(st).decode()})")
         rows = azk_vec_rows(v)
-        odt = np.uint8
-        bufs = {"obs": ((rows, OBS_LEN), odt), "masks": ((rows, NUM_ACTIONS), np.uint8),
-                "rewards": ((rows,), np.float32), "terminals": ((rows,), np.uint8),
-                "truncations": ((rows,), np.uint8), "acting": ((rows,), np.uint8)}
-        if mode == "policy":
-            bufs.update({"opp_obs": ((nn, OBS_LEN), odt), "opp_masks": ((nn, NUM_ACTIONS), np.uint8),
-                         "opp_pending": ((nn,), np.uint8)})
-        given = {} if buffers is None else dict(buffers)
-        for k in given:
-            if k not in bufs:
-                PyMem_Free(v)
-                raise ValueError(f"buffers: unknown buffer {excerpt(k)} (known here: {', '.join(bufs)})")
-        made = {}
-        for k, (shape, dt) in bufs.items():
-            if (k in ("obs", "opp_obs") and not obs) or (k == "masks" and not masks):
-                made[k] = None
-                continue
-            b = given.get(k)
-            if b is None:
-                b = np.zeros(shape, dtype=dt)
-            elif not isinstance(b, np.ndarray) or b.dtype != dt or b.shape != shape or not b.flags.c_contiguous \
-                    or not b.flags.writeable:
-                PyMem_Free(v)
-                raise ValueError(f"buffers[{k!r}] must be a writeable C-contiguous {np.dtype(dt).name} array of "
-                                 f"shape {shape}, got {excerpt(b)}")
-            made[k] = b
+        try:
+            made = make_buffers(nn, rows, mode == "policy", obs, masks, buffers)
+        except BaseException:
+            PyMem_Free(v)
+            raise
         if nthreads > 1:
             st = azk_vec_set_threads(v, nthreads)
             if st != AZK_OK:
@@ -211,7 +146,7 @@ cdef class VecGame:
         self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
         self.obs_dtype, self.waiting_obs, self.illegal = obs_dtype, waiting_obs, illegal
         self.paired = bool(paired)
-        self.pairings = tuple(names)
+        self.pairings = names
         self.obs, self.masks, self.rewards = made["obs"], made["masks"], made["rewards"]
         self.terminals, self.truncations, self.acting = made["terminals"], made["truncations"], made["acting"]
         self.opp_obs, self.opp_masks, self.opp_pending = made.get("opp_obs"), made.get("opp_masks"), \
@@ -318,14 +253,7 @@ cdef class VecGame:
             azk_vec_log(self.v, buf, 64)
         finally:
             self._leave()
-        d = {name: float(buf[i]) for i, name in enumerate(_VEC_LOG_NAMES)}
-        if d["episodes"]:
-            d["length"] /= d["episodes"]
-        base = len(_VEC_LOG_NAMES)   # then games and wins by deck (AZK_VLOG_DECK_*)
-        names = self.cards.decks
-        d["deck_games"] = {names[k]: float(buf[base + k]) for k in range(len(names))}
-        d["deck_wins"] = {names[k]: float(buf[base + 8 + k]) for k in range(len(names))}
-        return d
+        return log_dict([buf[i] for i in range(64)], self.cards.decks)
 
     def state_hash(self, i):
         """State hash of game i (as Game.state_hash())."""

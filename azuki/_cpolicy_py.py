@@ -1,0 +1,58 @@
+"""The plain-Python half of azuki._core.CPolicy (the C half: azuki/_cpolicy.pxi):
+its error type, file reading, pickling and act()'s choice of uniforms. Imports
+azuki._core only inside functions: _core imports this module while it
+initialises.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+
+class PolicyFileError(ValueError):
+    """An AZKW weight file the C loader refused (truncated, corrupt, another format, or made for
+    another observation layout / action count); the message says what."""
+
+
+class CPolicyMixin:
+    """Methods of CPolicy that make no C call (base of the cdef class)."""
+    __slots__ = ()
+
+    @classmethod
+    def from_file(cls, path):
+        """The policy of an AZKW weight file (PolicyFileError naming the file if refused)."""
+        with open(os.fspath(path), "rb") as f:
+            data = f.read()
+        try:
+            return cls.from_bytes(data)
+        except PolicyFileError as e:
+            raise PolicyFileError(f"{os.fspath(path)}: {e}") from None
+
+    def __reduce__(self):          # pickles as its weight file (multiprocessing envs, copies)
+        return (cpolicy_from_bytes, (self.data,))
+
+
+def cpolicy_from_bytes(data):
+    from ._core import CPolicy
+    return CPolicy.from_bytes(data)
+
+
+def act_uniforms(n, u, keys, seed, greedy):
+    """CPolicy.act's uniforms: None (greedy), float64 [n] in [0, 1) from `u`,
+    or azuki.sampler.keyed_uniforms(seed, keys) computed in C."""
+    if greedy:
+        if u is not None or keys is not None:
+            raise ValueError("act: greedy=True takes no uniforms or keys")
+        return None
+    if (u is None) == (keys is None):
+        raise ValueError("act: give exactly one of u (uniforms) or keys (keyed uniforms), or greedy=True")
+    if keys is not None:
+        from ._core import keyed_uniforms_c
+        u = keyed_uniforms_c(int(seed) & 0xFFFFFFFFFFFFFFFF, keys)
+    u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+    if u.shape[0] != n:
+        raise ValueError(f"act: {u.shape[0]} uniforms for {n} observations")
+    if not ((u >= 0.0) & (u < 1.0)).all():
+        raise ValueError("act: uniforms must lie in [0, 1)")
+    return u

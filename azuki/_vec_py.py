@@ -1,0 +1,65 @@
+"""The plain-Python half of azuki.VecGame (the C half: azuki/_vec.pxi):
+the deck pairings and the buffers a VecGame is built with, and its episode
+log as a dict. Imports azuki._core only inside functions: _core imports this
+module while it initialises.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._cardset_py import deck_pair
+from ._util import excerpt
+from .spec_autogen import VEC_LOG
+
+# the vector log's entry names, as azk_enums.def declares them (AZK_VEC_LOG; tests/test_def_mirrors.py)
+VEC_LOG_NAMES = tuple(n.lower() for n in VEC_LOG)
+# where the per-deck counts start (AZK_VLOG_DECK_*): games by deck, then wins by deck 8 entries on
+DECK_WINS_OFFSET = 8
+
+
+def pairing_table(cs, pairings, max_pairs):
+    """(int32 [2k] deck indices, ((name, name), ...)) of k deck pairs."""
+    if isinstance(pairings, (str, bytes)) or not hasattr(pairings, "__len__"):
+        raise TypeError("pairings must be a list of (deck, deck) pairs")
+    if not 1 <= len(pairings) <= max_pairs:
+        raise ValueError(f"pairings: 1 to {max_pairs} deck pairs, got {len(pairings)}")
+    pairs = np.empty(2 * len(pairings), dtype=np.int32)
+    names = []
+    for k, p in enumerate(pairings):
+        d0, d1 = deck_pair(cs, p)
+        pairs[2 * k], pairs[2 * k + 1] = d0, d1
+        names.append((cs.decks[d0], cs.decks[d1]))
+    return pairs, tuple(names)
+
+
+def make_buffers(n, rows, policy, obs, masks, given):
+    """{name: array or None} of a VecGame's buffers: the caller's (`given`,
+    each checked by azuki._core._out_array) or new zeroed ones; None where
+    obs=False / masks=False turn a buffer off."""
+    from ._core import NUM_ACTIONS, OBS_LEN, _out_array
+    specs = {"obs": ((rows, OBS_LEN), np.uint8), "masks": ((rows, NUM_ACTIONS), np.uint8),
+             "rewards": ((rows,), np.float32), "terminals": ((rows,), np.uint8),
+             "truncations": ((rows,), np.uint8), "acting": ((rows,), np.uint8)}
+    if policy:
+        specs.update({"opp_obs": ((n, OBS_LEN), np.uint8), "opp_masks": ((n, NUM_ACTIONS), np.uint8),
+                      "opp_pending": ((n,), np.uint8)})
+    given = {} if given is None else dict(given)
+    for k in given:
+        if k not in specs:
+            raise ValueError(f"buffers: unknown buffer {excerpt(k)} (known here: {', '.join(specs)})")
+    made = {}
+    for k, (shape, dt) in specs.items():
+        off = (k in ("obs", "opp_obs") and not obs) or (k == "masks" and not masks)
+        made[k] = None if off else _out_array(given.get(k), dt, shape, f"buffers[{k!r}]", zero=True)
+    return made
+
+
+def log_dict(values, decks):
+    """VecGame.log()'s dict from azk_vec_log's floats (deck names: the card set's)."""
+    d = {name: float(values[i]) for i, name in enumerate(VEC_LOG_NAMES)}
+    if d["episodes"]:
+        d["length"] /= d["episodes"]
+    base = len(VEC_LOG_NAMES)
+    d["deck_games"] = {decks[k]: float(values[base + k]) for k in range(len(decks))}
+    d["deck_wins"] = {decks[k]: float(values[base + DECK_WINS_OFFSET + k]) for k in range(len(decks))}
+    return d
