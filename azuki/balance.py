@@ -67,17 +67,11 @@ with entities when none has cost c; ties in distance: the lower cost; medians ro
 
 def load_doc(path):
     """The card set at `path` as one document with its includes resolved (cards and decks of
-    included sets first), checked by compiling it."""
-    from .convert import _resolve_includes
+    included sets first: azuki.convert.flat_document), checked by compiling it."""
+    from .convert import flat_document
     p = Path(path).resolve()
-    with open(p, "rb") as f:
-        doc = json.loads(f.read().decode("utf-8"))
-    if not isinstance(doc, dict):
-        raise ValueError(f"{path}: not a card set (a JSON object)")
     _core.CardSet.from_json(str(p))        # the converter's own errors for a bad file
-    merged, _ = _resolve_includes(doc, str(p), p.parent, (p,))
-    merged.pop("include", None)
-    return merged
+    return flat_document(p)
 
 
 def doc_text(doc):

@@ -358,6 +358,28 @@ def _resolve_includes(doc, fname, base: Path, chain: tuple, files=None):
     return merged, owner
 
 
+def flat_document(path) -> dict:
+    """The card set in the file at `path` as one JSON document, its includes
+    resolved (docs/cards.md, "Combining card sets"): the cards and decks of
+    every `include`d set first, in order, then the file's own, and no
+    `include` key — the document load_cardset compiles. The file and its
+    includes are read and checked as load_cardset reads them (schema, then
+    each included set on its own, then the combination), raising
+    ConvertError with every problem found; the abilities are not compiled
+    (load_cardset does that)."""
+    p = Path(path).resolve()
+    fname = str(path)
+    doc = _read_include(fname, p, fname, "")
+    probs = _schema_problems(doc, fname)
+    if probs:
+        raise ConvertError(probs)
+    merged, owner = _resolve_includes(doc, fname, p.parent, (p,))
+    probs = _semantic_problems(merged, fname)
+    if probs:
+        raise ConvertError([owner(q) for q in probs])
+    return merged
+
+
 def _subtype_bits(cards):
     subtypes = []
     for c in cards:
