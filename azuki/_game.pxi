@@ -199,23 +199,8 @@ cdef class Game(_Binding, GameMixin):
         jointly (see actions.c). `out`: three uint8 arrays of HEAD_SIZES to
         fill instead of new ones (checked before anything is written)."""
         self._ck()
-        cdef int ti = -1, pi = -1
-        if type is not None:
-            tv = _type_index(type)
-            if not 0 <= tv < HEAD_SIZES[0]:
-                raise ValueError(f"no action type {excerpt(type)}")
-            ti = tv
-        if p0 is not None:
-            if type is None:
-                raise ValueError("p0 needs a type")
-            pv = _as_int(p0, "p0")
-            if not 0 <= pv < HEAD_SIZES[1]:
-                raise ValueError(f"p0 {excerpt(pv)} out of range [0, {HEAD_SIZES[1]})")
-            pi = pv
-        if out is not None and (not isinstance(out, (tuple, list)) or len(out) != 3):
-            raise TypeError(f"out must be a sequence of three arrays, got {excerpt(out)}")
-        mt, m0, m1 = [_out_array(None if out is None else out[h], np.uint8, (HEAD_SIZES[h],), f"out[{h}]")
-                      for h in range(3)]
+        ti_, pi_, (mt, m0, m1) = head_mask_args(type, p0, out)
+        cdef int ti = ti_, pi = pi_
         cdef uint8_t[::1] vt = mt
         cdef uint8_t[::1] v0 = m0
         cdef uint8_t[::1] v1 = m1

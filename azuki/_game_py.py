@@ -149,6 +149,26 @@ def _locate(pos, where):
     return c
 
 
+def head_mask_args(type, p0, out):
+    """Game.head_masks' arguments checked: (type index or -1, p0 or -1, the three uint8 arrays to fill)."""
+    from ._core import HEAD_SIZES, _as_int, _out_array, _type_index
+    ti = pi = -1
+    if type is not None:
+        ti = _type_index(type)
+        if not 0 <= ti < HEAD_SIZES[0]:
+            raise ValueError(f"no action type {excerpt(type)}")
+    if p0 is not None:
+        if type is None:
+            raise ValueError("p0 needs a type")
+        pi = _as_int(p0, "p0")
+        if not 0 <= pi < HEAD_SIZES[1]:
+            raise ValueError(f"p0 {excerpt(pi)} out of range [0, {HEAD_SIZES[1]})")
+    if out is not None and (not isinstance(out, (tuple, list)) or len(out) != 3):
+        raise TypeError(f"out must be a sequence of three arrays, got {excerpt(out)}")
+    return ti, pi, [_out_array(None if out is None else out[h], np.uint8, (HEAD_SIZES[h],), f"out[{h}]")
+                    for h in range(3)]
+
+
 def setup_error(detail, words):
     """The ValueError for a plan azk_game_setup rejected at word `detail`
     (negative: the invariant the position breaks)."""

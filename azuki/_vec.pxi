@@ -7,10 +7,10 @@ cdef inline void *_ptr(object a):
     return NULL if a is None else cnp.PyArray_DATA(<cnp.ndarray>a)
 
 
-_VEC_MODES = {"self": AZK_VEC_SELF, "bot": AZK_VEC_BOT, "policy": AZK_VEC_POLICY}
-_VEC_DTYPES = {"uint8": AZK_VEC_OBS_U8}   # the one observation encoding since layout v4
-_VEC_WAITING = {"full": AZK_VEC_WAIT_FULL, "mask": AZK_VEC_WAIT_MASK}
-_VEC_ILLEGAL = {"raise": AZK_VEC_ILLEGAL_ERROR, "lose": AZK_VEC_ILLEGAL_LOSE}
+# the C values of VecGame's option names (declared, and checked, in azuki/_vec_py.py)
+_VEC_MODES = dict(zip(VEC_MODES, (AZK_VEC_SELF, AZK_VEC_BOT, AZK_VEC_POLICY)))
+_VEC_WAITING = dict(zip(VEC_WAITING, (AZK_VEC_WAIT_FULL, AZK_VEC_WAIT_MASK)))
+_VEC_ILLEGAL = dict(zip(VEC_ILLEGAL, (AZK_VEC_ILLEGAL_ERROR, AZK_VEC_ILLEGAL_LOSE)))
 
 
 cdef class VecGame:
@@ -48,7 +48,7 @@ cdef class VecGame:
     # thread could otherwise re-initialise the object (freeing the games and
     # buffers the C call is using) or step the same games at once. Every
     # method that touches the C state or the buffers takes the guard for its
-    # whole run (_enter / _leave) and refuses to start while it is held. The
+    # whole run (`with _Call(self, name)`: _enter / _leave) and refuses to start while it is held. The
     # test and the set in _enter are atomic: the GIL is held and nothing
     # between them can release it. Threads the C code starts inside one call
     # never see it.
@@ -67,13 +67,15 @@ cdef class VecGame:
             azk_vec_set_threads(self.v, 1)    # joins the workers (they are idle between calls)
             PyMem_Free(self.v)
 
-    cdef int _enter(self, str call) except -1:
+    cdef int _enter(self, str call, bint ready=True) except -1:
         if self._busy:
             who = "this thread" if self._busy_thread == PyThread_get_thread_ident() else "another thread"
             raise RuntimeError(
                 f"VecGame.{call}(): this VecGame is in use by {who} ({self._busy_call}() has not returned); "
                 f"a VecGame serves one call at a time: give each thread its own VecGame or hold one lock "
                 f"around every call (docs/vecgame.md, Threads)")
+        if ready:
+            self._ck()
         self._busy = True
         self._busy_thread = PyThread_get_thread_ident()
         self._busy_call = call
@@ -85,30 +87,16 @@ cdef class VecGame:
     def __init__(self, n, seed=0, pairings=(("STT01", "STT02"),), mode="self", bot="random", cards=None,
                  obs=True, buffers=None, obs_dtype="uint8", waiting_obs="full", illegal="raise", masks=True,
                  paired=False, threads=1):
-        self._enter("__init__")
-        try:
+        with _Call(self, "__init__", ready=False):
             self._init(n, seed, pairings, mode, bot, cards, obs, buffers, obs_dtype, waiting_obs, illegal, masks,
                        paired, threads)
-        finally:
-            self._leave()
 
     cdef _init(self, n, seed, pairings, mode, bot, cards, obs, buffers, obs_dtype, waiting_obs, illegal, masks,
                paired, threads):
-        cdef int nn = _int_in(n, "n", 1, AZK_VEC_MAX_GAMES)
-        cdef uint64_t s = _seed(seed)
-        cdef int nthreads = _int_in(threads, "threads", 1, AZK_VEC_MAX_THREADS)
-        if not isinstance(mode, str) or mode not in _VEC_MODES:
-            raise ValueError(f"mode must be 'self', 'bot' or 'policy', got {excerpt(mode)}")
-        if not isinstance(obs_dtype, str) or obs_dtype not in _VEC_DTYPES:
-            raise ValueError(f"obs_dtype must be 'uint8' (the only observation encoding since layout v4), "
-                             f"got {excerpt(obs_dtype)}")
-        if not isinstance(waiting_obs, str) or waiting_obs not in _VEC_WAITING:
-            raise ValueError(f"waiting_obs must be 'full' or 'mask', got {excerpt(waiting_obs)}")
-        if not obs and not masks:
-            raise ValueError("VecGame: obs=False and masks=False leaves no way to see the legal actions")
-        if not isinstance(illegal, str) or illegal not in _VEC_ILLEGAL:
-            raise ValueError(f"illegal must be 'raise' or 'lose', got {excerpt(illegal)}")
-        cdef int kind = bot_kind(bot) if mode == "bot" else 0
+        checked = vec_options(n, seed, threads, mode, bot, obs_dtype, waiting_obs, illegal, obs, masks,
+                              AZK_VEC_MAX_GAMES, AZK_VEC_MAX_THREADS)
+        cdef int nn = checked[0], nthreads = checked[2], kind = checked[3]
+        cdef uint64_t s = checked[1]
         cdef CardSet cs = _resolve_cards(cards)
         pairs, names = pairing_table(cs, pairings, AZK_VEC_MAX_PAIRS)
         cdef int32_t[::1] pv = pairs
@@ -117,7 +105,7 @@ cdef class VecGame:
             raise MemoryError()
         cdef azk_status st = azk_vec_init(v, cs.cs, nn, s, _VEC_MODES[mode], kind, &pv[0], len(pairings))
         if st == AZK_OK:
-            st = azk_vec_set_obs(v, _VEC_DTYPES[obs_dtype], _VEC_WAITING[waiting_obs])
+            st = azk_vec_set_obs(v, AZK_VEC_OBS_U8, _VEC_WAITING[waiting_obs])   # the one encoding since layout v4
         if st == AZK_OK:
             st = azk_vec_set_illegal(v, _VEC_ILLEGAL[illegal])
         if st == AZK_OK and paired:
@@ -163,6 +151,11 @@ cdef class VecGame:
             raise RuntimeError("VecGame is not initialised; use azuki.VecGame(n, ...)")
         return 0
 
+    cdef int _policy_mode(self, str call) except -1:
+        if self.mode != "policy":
+            raise RuntimeError(f"{call} is for mode='policy' (this VecGame is mode={self.mode!r})")
+        return 0
+
     cdef _refresh(self):
         """acting (all rows) and, in policy mode, the opponent buffers."""
         cdef void *oo = _ptr(self.opp_obs)
@@ -185,9 +178,8 @@ cdef class VecGame:
         return a
 
     cdef _run(self, object actions, int opp):
-        self._ck()
-        if opp and self.mode != "policy":
-            raise RuntimeError(f"step_opponent is for mode='policy' (this VecGame is mode={self.mode!r})")
+        if opp:
+            self._policy_mode("step_opponent")
         a = self._actions(actions, self.n if opp else self.rows)
         cdef const int32_t[::1] av = a
         cdef void *op = _ptr(self.obs)
@@ -220,11 +212,8 @@ cdef class VecGame:
         policy mode each stepped game plays on until its agent or its
         opponent must decide (opp_pending). Returns (obs, rewards, terminals,
         truncations) — the buffers, describing this call only."""
-        self._enter("step")
-        try:
+        with _Call(self, "step"):
             return self._run(actions, 0)
-        finally:
-            self._leave()
 
     def step_opponent(self, actions):
         """mode="policy": apply one opponent action per game (int array of
@@ -234,11 +223,8 @@ cdef class VecGame:
         naming the game, and nothing changes. Returns (obs, rewards,
         terminals, truncations): the agent rows' buffers for this call (an
         episode the opponent's move ended is reported here)."""
-        self._enter("step_opponent")
-        try:
+        with _Call(self, "step_opponent"):
             return self._run(actions, 1)
-        finally:
-            self._leave()
 
     def log(self):
         """Episode statistics since the last call (then reset): episodes,
@@ -247,40 +233,24 @@ cdef class VecGame:
         deck_games / deck_wins by deck name (self-play: both seats' decks;
         bot and policy modes: the agent's deck)."""
         cdef float buf[64]
-        self._enter("log")
-        try:
-            self._ck()
+        with _Call(self, "log"):
             azk_vec_log(self.v, buf, 64)
-        finally:
-            self._leave()
         return log_dict([buf[i] for i in range(64)], self.cards.decks)
 
     def state_hash(self, i):
         """State hash of game i (as Game.state_hash())."""
-        self._enter("state_hash")
-        try:
-            self._ck()
+        with _Call(self, "state_hash"):
             return azk_hash(azk_vec_game(self.v, <int>_int_in(i, "i", 0, self.n - 1)))
-        finally:
-            self._leave()
 
     def agent_seat(self, i):
-        self._enter("agent_seat")
-        try:
-            self._ck()
+        with _Call(self, "agent_seat"):
             return azk_vec_agent_seat(self.v, _int_in(i, "i", 0, self.n - 1))
-        finally:
-            self._leave()
 
     def episode(self, i):
         """The episode counter value game i's current episode started with
         (its engine seed is seed + episode)."""
-        self._enter("episode")
-        try:
-            self._ck()
+        with _Call(self, "episode"):
             return azk_vec_episode(self.v, _int_in(i, "i", 0, self.n - 1))
-        finally:
-            self._leave()
 
     def policy_opponent_actions(self, policy, seed, keys, greedy=False):
         """mode="policy": the C policy `policy`'s (a CPolicy) answers for the
@@ -305,12 +275,8 @@ cdef class VecGame:
         cp = policy
         sd = int(seed) & 0xFFFFFFFFFFFFFFFF
         k = np.ascontiguousarray(keys, dtype=np.uint64).reshape(-1)
-        self._enter("policy_opponent_actions")
-        try:
-            self._ck()
-            if self.mode != "policy":
-                raise RuntimeError(f"policy_opponent_actions is for mode='policy' (this VecGame is "
-                                   f"mode={self.mode!r})")
+        with _Call(self, "policy_opponent_actions"):
+            self._policy_mode("policy_opponent_actions")
             if k.shape[0] != self.n:
                 raise ValueError(f"policy_opponent_actions: {k.shape[0]} keys for {self.n} games")
             if self.opp_obs is None or self.opp_obs.dtype != np.uint8:
@@ -332,8 +298,6 @@ cdef class VecGame:
                                      f"({azk_policy_status_name(<azk_policy_status>pst).decode()})")
                 raise AzukiError(f"policy_opponent_actions failed ({azk_status_name(st).decode()})")
             return out
-        finally:
-            self._leave()
 
     def bot_opponent_actions(self, bot):
         """mode="policy": the built-in bot `bot`'s answers for the pending
@@ -342,12 +306,8 @@ cdef class VecGame:
         cdef int kind
         cdef int32_t[::1] ov
         cdef azk_status st
-        self._enter("bot_opponent_actions")
-        try:
-            self._ck()
-            if self.mode != "policy":
-                raise RuntimeError(f"bot_opponent_actions is for mode='policy' (this VecGame is "
-                                   f"mode={self.mode!r})")
+        with _Call(self, "bot_opponent_actions"):
+            self._policy_mode("bot_opponent_actions")
             kind = bot_kind(bot)
             out = np.zeros(self.n, dtype=np.int32)
             ov = out
@@ -356,8 +316,6 @@ cdef class VecGame:
             if st != AZK_OK:
                 raise AzukiError(f"bot_opponent_actions failed ({azk_status_name(st).decode()})")
             return out
-        finally:
-            self._leave()
 
     def pbot_opponent_actions(self, policy, kind, settings=None):
         """mode="policy": policy bot `kind` ("policy" / "psearch", settings as
@@ -376,12 +334,8 @@ cdef class VecGame:
             raise TypeError(f"pbot_opponent_actions takes a CPolicy, got {type(policy).__name__}")
         cp = policy
         pp = _pbot_params(kind, settings)
-        self._enter("pbot_opponent_actions")
-        try:
-            self._ck()
-            if self.mode != "policy":
-                raise RuntimeError(f"pbot_opponent_actions is for mode='policy' (this VecGame is "
-                                   f"mode={self.mode!r})")
+        with _Call(self, "pbot_opponent_actions"):
+            self._policy_mode("pbot_opponent_actions")
             wl = azk_vec_pbot_work_size(self.v, cp.p, &pp)
             if self._pwork is None or self._pwork.shape[0] < wl:
                 self._pwork = np.empty(wl, dtype=np.uint8)
@@ -396,47 +350,35 @@ cdef class VecGame:
             if st != AZK_OK:
                 raise AzukiError(f"pbot_opponent_actions failed ({azk_status_name(st).decode()})")
             return out
-        finally:
-            self._leave()
 
     def episodes(self):
         """int64 [n]: every game's current episode number (episode(i) for all i)."""
         cdef int64_t[::1] ov
         cdef int i
-        self._enter("episodes")
-        try:
-            self._ck()
+        with _Call(self, "episodes"):
             out = np.empty(self.n, dtype=np.int64)
             ov = out
             for i in range(self.n):
                 ov[i] = azk_vec_episode(self.v, i)
             return out
-        finally:
-            self._leave()
 
     def agent_seats(self):
         """int8 [n]: every game's agent seat this episode (agent_seat(i) for all i)."""
         cdef int8_t[::1] ov
         cdef int i
-        self._enter("agent_seats")
-        try:
-            self._ck()
+        with _Call(self, "agent_seats"):
             out = np.empty(self.n, dtype=np.int8)
             ov = out
             for i in range(self.n):
                 ov[i] = <int8_t>azk_vec_agent_seat(self.v, i)
             return out
-        finally:
-            self._leave()
 
     def game(self, i):
         """A Game holding a copy of game i's current position."""
         cdef int k, e
         cdef azk_deal d
         cdef Game g
-        self._enter("game")
-        try:
-            self._ck()
+        with _Call(self, "game"):
             k = _int_in(i, "i", 0, self.n - 1)
             e = azk_vec_episode(self.v, k)
             g = Game.__new__(Game)
@@ -447,7 +389,21 @@ cdef class VecGame:
             pair = self.pairings[d.pairing]
             g.decks = (pair[1], pair[0]) if d.swapped else pair
             return g
-        finally:
-            self._leave()
 
 
+cdef class _Call:
+    """`with _Call(vec, name):` a VecGame method's whole run under the
+    one-call guard (VecGame._enter / _leave); ready: refuse an
+    uninitialised VecGame first."""
+    cdef VecGame v
+    cdef str name
+    cdef bint ready
+
+    def __cinit__(self, VecGame v, str name, bint ready=True):
+        self.v, self.name, self.ready = v, name, ready
+
+    def __enter__(self):
+        self.v._enter(self.name, self.ready)
+
+    def __exit__(self, *exc):
+        self.v._leave()

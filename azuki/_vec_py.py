@@ -11,10 +11,32 @@ from ._cardset_py import deck_pair
 from ._util import excerpt
 from .spec_autogen import VEC_LOG
 
+# VecGame's option names (azuki/_vec.pxi maps them to the C values, in this order)
+MODES, WAITING, ILLEGAL = ("self", "bot", "policy"), ("full", "mask"), ("raise", "lose")
 # the vector log's entry names, as azk_enums.def declares them (AZK_VEC_LOG; tests/test_def_mirrors.py)
 VEC_LOG_NAMES = tuple(n.lower() for n in VEC_LOG)
 # where the per-deck counts start (AZK_VLOG_DECK_*): games by deck, then wins by deck 8 entries on
 DECK_WINS_OFFSET = 8
+
+
+def vec_options(n, seed, threads, mode, bot, obs_dtype, waiting_obs, illegal, obs, masks, max_games, max_threads):
+    """VecGame's scalar arguments checked: (n, seed, threads, bot kind (0 unless mode="bot"))."""
+    from ._core import _int_in, _seed, bot_kind
+    nn = _int_in(n, "n", 1, max_games)
+    s = _seed(seed, "seed")
+    nthreads = _int_in(threads, "threads", 1, max_threads)
+    if not isinstance(mode, str) or mode not in MODES:
+        raise ValueError(f"mode must be 'self', 'bot' or 'policy', got {excerpt(mode)}")
+    if not isinstance(obs_dtype, str) or obs_dtype != "uint8":
+        raise ValueError(f"obs_dtype must be 'uint8' (the only observation encoding since layout v4), "
+                         f"got {excerpt(obs_dtype)}")
+    if not isinstance(waiting_obs, str) or waiting_obs not in WAITING:
+        raise ValueError(f"waiting_obs must be 'full' or 'mask', got {excerpt(waiting_obs)}")
+    if not obs and not masks:
+        raise ValueError("VecGame: obs=False and masks=False leaves no way to see the legal actions")
+    if not isinstance(illegal, str) or illegal not in ILLEGAL:
+        raise ValueError(f"illegal must be 'raise' or 'lose', got {excerpt(illegal)}")
+    return nn, s, nthreads, (bot_kind(bot) if mode == "bot" else 0)
 
 
 def pairing_table(cs, pairings, max_pairs):
