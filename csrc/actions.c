@@ -396,23 +396,65 @@ static int activated_ability(const azk_game *g, const azk_cardset *cs, int c, in
     return -1;
 }
 
+/* How each kind reads, as azk_actions.def declares it (AZK_ACTION_PARAM_READ:
+ * form, side, zone): param_card interprets this table and names no kind, as
+ * azuki/text.py and words.js do; tests/test_describe.py checks they agree. */
+enum azk_param_form {
+#define AZK_ACTION_PARAM_FORM(name, doc) AZK_PFORM_##name,
+#include "azk_actions.def"
+#undef AZK_ACTION_PARAM_FORM
+};
+enum azk_param_side {
+#define AZK_ACTION_PARAM_SIDE(name, doc) AZK_PSIDE_##name,
+#include "azk_actions.def"
+#undef AZK_ACTION_PARAM_SIDE
+};
+/* The zone an INDEX parameter indexes: every AZK_ZONE, and NONE (what the
+ * .def writes for the other forms) past them. */
+enum azk_param_zone {
+#define AZK_ZONE(name, doc) AZK_PZONE_##name = AZK_Z_##name,
+#include "azk_enums.def"
+#undef AZK_ZONE
+    AZK_PZONE_NONE = AZK_Z_COUNT
+};
+static const struct param_read {
+    uint8_t form, side, zone;
+} PARAM_READ[AZK_PARAM_COUNT_] = {
+#define AZK_ACTION_PARAM_READ(kind, form, side, zone, doc) \
+    [AZK_PARAM_##kind] = {AZK_PFORM_##form, AZK_PSIDE_##side, AZK_PZONE_##zone},
+#include "azk_actions.def"
+#undef AZK_ACTION_PARAM_READ
+};
+
+/* The card at index v of one of player pl's indexed zones (-1: past its
+ * cards, an empty slot, or a zone no parameter can index). */
+static int zone_card(const azk_player *pl, int zone, int v) {
+    switch (zone) {
+    case AZK_Z_DECK: return v < pl->deck_n ? pl->deck[v] : -1;
+    case AZK_Z_HAND: return v < pl->hand_n ? pl->hand[v] : -1;
+    case AZK_Z_DISCARD: return v < pl->discard_n ? pl->discard[v] : -1;
+    case AZK_Z_LOOK: return v < pl->look_n ? pl->look[v] : -1;
+    case AZK_Z_GARDEN: return v < AZK_ROW ? card_or_none(pl->garden[v]) : -1;
+    case AZK_Z_ALLEY: return v < AZK_ROW ? card_or_none(pl->alley[v]) : -1;
+    default: return -1;
+    }
+}
+
+/* The card parameter value v of kind `kind` names for player `me`, or -1. */
 static int param_card(const azk_game *g, int kind, int v, int me) {
-    const azk_player *pl = &g->pl[me];
-    switch (kind) {
-    case AZK_PARAM_HAND: return v < pl->hand_n ? pl->hand[v] : -1;
-    case AZK_PARAM_GARDEN: return card_or_none(pl->garden[v]);
-    case AZK_PARAM_ALLEY: return card_or_none(pl->alley[v]);
-    case AZK_PARAM_HOLDER: return card_or_none(azk_place_card(pl, v));
-    case AZK_PARAM_ENEMY_HOLDER: return card_or_none(azk_place_card(&g->pl[1 - me], v));
-    case AZK_PARAM_SOURCE: return card_or_none(azk_place_card(pl, v));
-    case AZK_PARAM_OPTION: /* the options that are cards (Game.prompt resolves the others) */
+    const struct param_read *r = &PARAM_READ[kind];
+    const azk_player *pl = &g->pl[r->side == AZK_PSIDE_ENEMY ? 1 - me : me];
+    switch (r->form) {
+    case AZK_PFORM_INDEX: return zone_card(pl, r->zone, v);
+    case AZK_PFORM_PLACE: return v <= 2 * AZK_ROW ? card_or_none(azk_place_card(pl, v)) : -1;
+    case AZK_PFORM_OPTION: /* the options that are cards (Game.prompt resolves the others) */
         if (g->phase != AZK_PHASE_PROMPT || v >= g->prompt.n) return -1;
         switch (g->prompt.kind) {
         case AZK_PK_CARD: case AZK_PK_BOTTOM_ORDER: case AZK_PK_SEARCH: case AZK_PK_TOP_ORDER:
             return g->prompt.opt[v];
         default: return -1;
         }
-    default: return -1;
+    default: return -1; /* NONE, ABILITY: not a card */
     }
 }
 
@@ -427,10 +469,11 @@ int azk_describe(const azk_game *g, const azk_cardset *cs, int action, int32_t *
     int ability = -1;
     for (int i = 0; i < 2; i++) out[6 + i] = param_card(g, PARAM_KIND[t][i], p[i], me);
     for (int i = 0; i < 2; i++) {
+        const struct param_read *r = &PARAM_READ[PARAM_KIND[t][i]];
         int c = out[6 + (1 - i)];
-        if (PARAM_KIND[t][i] == AZK_PARAM_ABILITY) ability = activated_ability(g, cs, c, p[i]);
+        if (r->form == AZK_PFORM_ABILITY) ability = activated_ability(g, cs, c, p[i]);
         /* a spell played from the hand: its spell ability */
-        if (PARAM_KIND[t][i] == AZK_PARAM_HAND && out[6 + i] >= 0) {
+        if (r->form == AZK_PFORM_INDEX && r->zone == AZK_PZONE_HAND && out[6 + i] >= 0) {
             int ab = cs->facts[g->cards[out[6 + i]].def].spell_ability;
             if (ab != AZK_NO_ABILITY && azk_def(cs, g, out[6 + i])->card_type == AZK_CT_SPELL) ability = ab;
         }

@@ -131,7 +131,6 @@ print("ok")
 PARAM_KIND = 'AZK_ACTION_PARAM(TESTKIND, "test only: an index into the acting player\'s discard pile")'
 PARAM_READ = 'AZK_ACTION_PARAM_READ(TESTKIND, INDEX, SELF, DISCARD, "p<me>.discard[v]")'
 PARAM_ACTION = 'AZK_ACTION(TEST_PICK, AZK_DISCARD_CAP, 1, TESTKIND, NONE, "test only: never legal")'
-PARAM_CASE = "    case AZK_PARAM_TESTKIND: return v < pl->discard_n ? pl->discard[v] : -1;"
 OBS_FIELD = 'AZK_OBS(TESTOBS, 2, 1, NUM, AZK_HAND_CAP, "test only: the hand sizes again")'
 OBS_WRITE = "        o[AZK_OO_TESTOBS + s] = num8(pl->hand_n);"
 
@@ -163,7 +162,7 @@ def apply_param_kind_recipe(t):
     _insert_after_line(d, r, "AZK_ACTION_PARAM(", PARAM_KIND)
     _insert_after_line(d, r, "AZK_ACTION_PARAM_READ(", PARAM_READ)
     _insert_after_line(d, r, "AZK_ACTION(", PARAM_ACTION)      # an action that uses it
-    _insert_after_line(t / "csrc" / "actions.c", r, "    case AZK_PARAM_ALLEY:", PARAM_CASE)
+    # nothing else: azk_describe's param_card reads the kind's AZK_ACTION_PARAM_READ line (actions.c)
 
 
 def apply_obs_field_recipe(t):

@@ -225,3 +225,16 @@ def test_no_copy_of_the_grammar_or_the_flags_comes_back():
     assert not re.search(r"\b(?:CF_)?(?:%s)\s*=\s*\d" % flags, js), "words.js: card flag bits retyped"
     assert "T.CARD_FLAG" in js and "T.ACTION_PARAM_READ" in js
     assert not re.search(r"FX_KIND \+ i\] *===? *\d", js), "words.js: effect kinds retyped as numbers"
+
+
+def test_describe_in_c_reads_the_same_table():
+    """azk_describe (csrc/actions.c) finds the card a parameter names by
+    interpreting AZK_ACTION_PARAM_READ, expanded from the .def into its
+    table: no hand switch over the kinds (case AZK_PARAM_<KIND>) is left for
+    a new kind to miss (tests/test_describe.py checks the cards it finds)."""
+    src = open(os.path.join(ROOT, "csrc", "actions.c"), encoding="utf-8").read()
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", src, flags=re.S)
+    assert "#define AZK_ACTION_PARAM_READ(" in code and "PARAM_READ[" in code
+    kinds = "|".join(S.ACTION_PARAM)
+    hits = re.findall(r"AZK_PARAM_(?:%s)\b" % kinds, code)
+    assert not hits, f"csrc/actions.c names parameter kinds by hand: {hits}"

@@ -1,9 +1,9 @@
 /* test_recipe_param.c — built only by tests/test_extending.py, in a copy of
  * the tree where docs/extending.md's "Adding an action parameter kind" was
  * followed: a test-only kind TESTKIND (an index into the acting player's
- * discard pile) with its AZK_ACTION_PARAM_READ line and its case in
- * actions.c's param_card, used by a test-only action type TEST_PICK that is
- * never legal. Prints "ok" when azk_describe resolves the new kind to the
+ * discard pile) with its AZK_ACTION_PARAM_READ line (actions.c's
+ * param_card reads it: no C code for the kind), used by a test-only action
+ * type TEST_PICK that is never legal. Prints "ok" when azk_describe resolves the new kind to the
  * card standing there. */
 #include <stdio.h>
 
