@@ -631,7 +631,13 @@ int azk_refresh_legal(azk_game *g, const azk_cardset *cs); /* enumerate into the
 /* export.c */
 int azk_placing_card(const azk_game *g, const azk_cardset *cs); /* the card a SLOT/HOLDER prompt places, else -1 */
 
-/* obs.c: the hidden-information pool the resampler and the search bot share */
+/* obs.c: both seats' observations at once (o0 seat 0's, o1 seat 1's), each
+ * byte equal to azk_observe's: the public part (counts, the field, discard
+ * piles) is computed once and mirrored, and one pass over each deck serves
+ * both views (VecGame's self-play rows). -1 (nothing written) for a NULL
+ * argument or o0 == o1, else azk_obs_len(). And the hidden-information pool
+ * the resampler and the search bot share. */
+int azk_observe_both(const azk_game *g, const azk_cardset *cs, uint8_t *o0, uint8_t *o1);
 int azk_hidden_pool(const azk_game *g, int me, int p, uint8_t *pool); /* pool: AZK_NUM_CARDS entries */
 void azk_sort_hand(azk_game *g, azk_player *pl);                       /* canonical order, positions */
 

@@ -15,8 +15,11 @@
  * a prompt and of which kind.
  *
  * Speed: one memset of the whole observation, then only what is there; the
- * sorted lists are a counting sort (128 byte counters walked a word at a
- * time), no comparison sort.
+ * sorted lists are a counting sort (a counter per definition and a bitmap of
+ * those counted), no comparison sort. azk_observe_both (game.h) writes both
+ * seats' views at once: the public part is computed for one seat and copied
+ * to the other with its player rows swapped, and one pass over each deck
+ * serves its owner's view and the opponent's.
  */
 #include "game.h"
 
@@ -148,31 +151,32 @@ static int place_row(const azk_game *g, int me, int c) {
     return pl < 0 ? -1 : (g->cards[c].owner == me ? 0 : AZK_OBS_PLACES) + pl;
 }
 
-/* A multiset of identities, written sorted by definition (counting sort:
- * count, then walk the 128 counters 8 at a time, skipping empty words). */
+/* A multiset of identities, written sorted by definition (a counting sort:
+ * a counter per definition, walked 8 counters at a time, skipping empty
+ * words), no comparison sort. A definition index is a byte, so any fits a
+ * counter; only those below AZK_MAX_CARD_DEFS (all a card set has) are written. */
 typedef struct id_bag {
-    uint8_t count[128]; /* copies of definition d; zeroed again by bag_write */
+    uint8_t count[256]; /* copies of definition d; bag_clear zeroes them */
 } id_bag;
-_Static_assert(AZK_MAX_CARD_DEFS <= 128, "a definition has a counter");
+_Static_assert(AZK_MAX_CARD_DEFS <= 128, "the written counters are the first 128");
 
-static inline void bag_add(id_bag *b, const azk_game *g, int c) {
-    int d = g->cards[c].def;
-    if (d < AZK_MAX_CARD_DEFS) b->count[d]++;
-}
+static inline void bag_add(id_bag *b, const azk_game *g, int c) { b->count[g->cards[c].def]++; }
+static inline void bag_clear(id_bag *b) { memset(b->count, 0, sizeof b->count); }
 
-/* Write the bag's identities, sorted, at o[at..at + cap - 1] (the rest stays
- * 0, as memset) and empty the bag. A run of copies is stored 8 bytes at a
- * time while 8 bytes fit in the field; the bytes past the run are written
- * again by the next run or zeroed at the end, never outside the field. */
-static void bag_write(id_bag *b, uint8_t *o, int at, int cap) {
-    uint8_t *f = o + at;
+/* Write the bag's identities, sorted, at f[0..cap - 1]; the bytes past them
+ * stay as they were (0: the observation was zeroed first). A run of copies
+ * is stored 8 bytes at a time while 8 bytes fit in the field; the bytes past
+ * the run are written again by the next run or zeroed at the end, never
+ * outside the field. The bag keeps its counts. */
+static void bag_put(const id_bag *b, uint8_t *f, int cap) {
     int k = 0;
-    for (int w = 0; w < 128; w += 8) {
+    for (int w = 0; w < AZK_MAX_CARD_DEFS; w += 8) {
         uint64_t m;
         memcpy(&m, b->count + w, 8);
-        if (!m) continue; /* 8 definitions absent: the common case */
-        for (int j = 0; j < 8; j++) {
-            int n = b->count[w + j];
+        while (m) { /* the lowest non-zero counter: a definition present */
+            int j = __builtin_ctzll(m) >> 3, n = (int)(m >> (8 * j) & 0xff);
+            if (w + j >= AZK_MAX_CARD_DEFS) break; /* not a definition of any set: never written */
+            m &= ~(0xffull << (8 * j));
             uint64_t run = 0x0101010101010101ull * (uint64_t)(w + j + 1);
             for (; n > 0 && k + 8 <= cap; n -= 8) {
                 memcpy(f + k, &run, 8);
@@ -180,9 +184,8 @@ static void bag_write(id_bag *b, uint8_t *o, int at, int cap) {
             }
             for (; n > 0 && k < cap; n--) f[k++] = (uint8_t)(w + j + 1);
         }
-        memset(b->count + w, 0, 8);
     }
-    int end = k + 8 < cap ? k + 8 : cap; /* what the last 8-byte store wrote past the run */
+    int end = k + 8 < cap ? k + 8 : cap; /* what the last 8-byte store wrote past the runs */
     if (k < end) memset(f + k, 0, (size_t)(end - k));
 }
 
@@ -213,29 +216,27 @@ static inline void put_place(const azk_game *g, const azk_cardset *cs, uint8_t *
 }
 
 /* ---- the observation -------------------------------------------------------- */
-int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
-    if (!g || !cs || !o || (me != 0 && me != 1)) return -1;
-    memset(o, 0, AZK_OBS_LEN_);
-    int opp = 1 - me;
+/* Fields whose two halves are player rows (row 0 me, row 1 the opponent, or
+ * side * 12 + place): public, so the other seat's bytes are these with the
+ * halves swapped (SIDED_FIELDS). The common fields are the same for both
+ * seats; every other field is private to its seat. */
+#define SIDED_FIELDS(X)                                                                                              \
+    X(HAND_N) X(DECK_N) X(DISCARD_N) X(IKZ_UNTAPPED) X(IKZ_TAPPED) X(IKZ_PILE_N) X(LOOK_N) X(PLAYED_ENTITIES)        \
+    X(WEAPONS_N) X(TOKEN) X(MULLIGAN_DONE) X(PLACE_CARD) X(PLACE_ATTACK) X(PLACE_HEALTH) X(PLACE_DAMAGE)            \
+    X(PLACE_FLAGS) X(PLACE_STATUS) X(PLACE_WEAPONS) X(PLACE_WEAPON_BONUS) X(PLACE_ONCE_USED) X(DISCARD)
+#define COMMON_FIELDS(X) X(PHASE) X(STEP) X(TURN) X(TURN_FRAC) X(DECISIONS_FRAC) X(PROMPT_KIND)
 
-    /* the decision */
+/* The public part of the view of seat `me` (the decision, counts, the field,
+ * discard piles): the same facts for both seats, sides swapped. */
+static void encode_public(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
+    int opp = 1 - me;
     o[AZK_OO_PHASE] = g->phase;
     o[AZK_OO_STEP] = g->flow;
-    int dec = azk_current_player(g);
-    o[AZK_OO_DECIDER] = (uint8_t)(dec < 0 ? 2 : dec == me ? 0 : 1);
-    unsigned flags = (g->active == me ? 1u : 0u) | (g->first_player == me ? 2u : 0u);
     o[AZK_OO_TURN] = num8(g->turn);
     o[AZK_OO_TURN_FRAC] = frac127(g->turn, g->turn_cap);
     o[AZK_OO_DECISIONS_FRAC] = frac127(g->decisions, g->decision_cap);
-    switch (g->result) {
-    case AZK_RES_WIN_P0: o[AZK_OO_RESULT] = me == 0 ? 1 : 2; break;
-    case AZK_RES_WIN_P1: o[AZK_OO_RESULT] = me == 1 ? 1 : 2; break;
-    case AZK_RES_DRAW: o[AZK_OO_RESULT] = 3; break;
-    case AZK_RES_TRUNCATED: o[AZK_OO_RESULT] = 4; break;
-    default: break;
-    }
-
-    /* per player: counts and the field */
+    if (g->phase == AZK_PHASE_PROMPT && g->prompt.kind < AZK_PK_COUNT)
+        o[AZK_OO_PROMPT_KIND] = (uint8_t)(1 + g->prompt.kind);
     for (int s = 0; s < AZK_PLAYERS; s++) {
         int p = s == 0 ? me : opp;
         const azk_player *pl = &g->pl[p];
@@ -255,46 +256,50 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
             int c = place == AZK_OBS_GATE ? pl->gate : azk_place_card(pl, place);
             if (c < AZK_NUM_CARDS) put_place(g, cs, o, s * AZK_OBS_PLACES + place, place, c);
         }
+        /* public, in pile order */
+        for (int i = 0; i < pl->discard_n && i < AZK_DISCARD_CAP; i++)
+            o[AZK_OO_DISCARD + s * AZK_DISCARD_CAP + i] = card_id(g, pl->discard[i]);
+    }
+}
+
+/* The other seat's public part from seat a's: common bytes copied, sided
+ * fields with their halves swapped (sizes known here: inlined moves). */
+static void mirror_public(const uint8_t *a, uint8_t *b) {
+#define COPY_(name) memcpy(b + AZK_OO_##name, a + AZK_OO_##name, AZK_OE_##name - AZK_OO_##name + 1);
+#define SWAP_(name)                                                                                                  \
+    do {                                                                                                             \
+        enum { off_ = AZK_OO_##name, half_ = (AZK_OE_##name - AZK_OO_##name + 1) / 2 };                              \
+        _Static_assert((AZK_OE_##name - AZK_OO_##name + 1) % 2 == 0, #name " has two halves");                        \
+        memcpy(b + off_, a + off_ + half_, half_);                                                                   \
+        memcpy(b + off_ + half_, a + off_, half_);                                                                   \
+    } while (0);
+    COMMON_FIELDS(COPY_)
+    SIDED_FIELDS(SWAP_)
+#undef COPY_
+#undef SWAP_
+}
+
+/* What seat `me` alone sees of the decision: who decides, the result from
+ * its side, flags, the attack's places, the prompt as it may know it, its
+ * hand and its legal actions. */
+static void encode_seat(const azk_game *g, const azk_cardset *cs, int me, int placing, uint8_t *o) {
+    int dec = azk_current_player(g);
+    o[AZK_OO_DECIDER] = (uint8_t)(dec < 0 ? 2 : dec == me ? 0 : 1);
+    unsigned flags = (g->active == me ? 1u : 0u) | (g->first_player == me ? 2u : 0u);
+    switch (g->result) {
+    case AZK_RES_WIN_P0: o[AZK_OO_RESULT] = me == 0 ? 1 : 2; break;
+    case AZK_RES_WIN_P1: o[AZK_OO_RESULT] = me == 1 ? 1 : 2; break;
+    case AZK_RES_DRAW: o[AZK_OO_RESULT] = 3; break;
+    case AZK_RES_TRUNCATED: o[AZK_OO_RESULT] = 4; break;
+    default: break;
     }
 
     /* my hand in canonical order, what each card costs now (cost modifiers, rules §18.4) */
-    const azk_player *mp = &g->pl[me], *op = &g->pl[opp];
+    const azk_player *mp = &g->pl[me];
     for (int i = 0; i < mp->hand_n && i < AZK_HAND_CAP; i++) {
         o[AZK_OO_HAND_CARD + i] = card_id(g, mp->hand[i]);
         o[AZK_OO_HAND_COST + i] = num8(azk_cost_of(g, cs, mp->hand[i]));
     }
-
-    /* lists of identities: multisets sorted by definition, known deck positions */
-    id_bag bag;
-    memset(&bag, 0, sizeof bag);
-    for (int i = 0; i < op->hand_n; i++)
-        if (known(g, me, op->hand[i])) bag_add(&bag, g, op->hand[i]);
-    bag_write(&bag, o, AZK_OO_OPP_HAND_KNOWN, AZK_HAND_CAP);
-    for (int i = 0; i < mp->deck_n && i < AZK_DECK_CAP; i++) { /* deck[0] is the bottom */
-        bag_add(&bag, g, mp->deck[i]);
-        unsigned seen = g->cards[mp->deck[i]].seen;
-        if (!seen) continue; /* nobody knows it: the common case */
-        int top = mp->deck_n - 1 - i;
-        if (seen >> me & 1) o[AZK_OO_DECK_TOP + top] = card_id(g, mp->deck[i]); /* (docs/rules.md §17.5) */
-        if (seen >> opp & 1) set_bit(o, AZK_OO_DECK_OPP_KNOWS, top);
-    }
-    bag_write(&bag, o, AZK_OO_DECK, AZK_DECK_CAP);
-    for (int i = 0; i < op->deck_n && i < AZK_DECK_CAP; i++) { /* what I know of the opponent's deck */
-        int c = op->deck[i];
-        if (g->cards[c].seen >> me & 1) o[AZK_OO_OPP_DECK_TOP + op->deck_n - 1 - i] = card_id(g, c);
-        else bag_add(&bag, g, c);
-    }
-    for (int i = 0; i < op->hand_n; i++)
-        if (!known(g, me, op->hand[i])) bag_add(&bag, g, op->hand[i]);
-    for (int i = 0; i < op->look_n; i++) bag_add(&bag, g, op->look[i]);
-    bag_write(&bag, o, AZK_OO_OPP_UNSEEN, AZK_DECK_CAP);
-    for (int s = 0; s < AZK_PLAYERS; s++) { /* public, in pile order */
-        const azk_player *pl = s == 0 ? mp : op;
-        for (int i = 0; i < pl->discard_n && i < AZK_DISCARD_CAP; i++)
-            o[AZK_OO_DISCARD + s * AZK_DISCARD_CAP + i] = card_id(g, pl->discard[i]);
-    }
-    for (int i = 0; i < mp->look_n; i++) bag_add(&bag, g, mp->look[i]);
-    bag_write(&bag, o, AZK_OO_LOOK, AZK_LOOK_CAP);
 
     /* combat: places of the attacker and the target while they are the same objects */
     if (g->in_attack) {
@@ -309,16 +314,14 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
         }
     }
 
-    /* the pending prompt: its kind for both, its options for its chooser */
+    /* the pending prompt: its kind for both (encode_public), its options for its chooser */
     if (g->phase == AZK_PHASE_PROMPT) {
         const azk_prompt *q = &g->prompt;
-        if (q->kind < AZK_PK_COUNT) o[AZK_OO_PROMPT_KIND] = (uint8_t)(1 + q->kind);
         if (g->vm.active && g->vm.source < AZK_NUM_CARDS) {
             int src = g->vm.source;
             o[AZK_OO_PROMPT_SOURCE_SIDE] = g->vm.controller == me ? 1 : 2;
             if (known(g, me, src)) o[AZK_OO_PROMPT_SOURCE_CARD] = card_id(g, src);
         }
-        int placing = azk_placing_card(g, cs);
         if (placing >= 0 && known(g, me, placing)) o[AZK_OO_PROMPT_PLACING_CARD] = card_id(g, placing);
         if (q->chooser == me) {
             int n = q->n < AZK_MAX_OPTIONS ? q->n : AZK_MAX_OPTIONS;
@@ -368,6 +371,139 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
             for (int k = 0; k < 8 && 8 * w + k < AZK_OE_MASK - AZK_OO_MASK + 1; k++)
                 o[AZK_OO_MASK + 8 * w + k] = (uint8_t)(b >> (8 * k));
         }
+}
+
+/* The lists of identities whose order is hidden, of player p's cards, in
+ * the words of docs/observation.md: p's deck (p's DECK), the cards of p the
+ * other seat q cannot know (q's OPP_UNSEEN: p's deck less the cards q knows
+ * where they lie, p's hand cards q may not know, p's looked-at cards), p's
+ * hand cards q knows (q's OPP_HAND_KNOWN), p's looked-at cards (p's LOOK). */
+enum { LIST_DECK, LIST_UNSEEN, LIST_KNOWN, LIST_LOOK };
+
+/* The cards of list `which` (a card is in one zone: no repeats). */
+static int list_cards(const azk_game *g, int p, int which, uint8_t *out) {
+    const azk_player *pl = &g->pl[p];
+    int q = 1 - p, n = 0;
+    if (which == LIST_DECK || which == LIST_UNSEEN)
+        for (int i = 0; i < pl->deck_n && i < AZK_DECK_CAP; i++)
+            if (which == LIST_DECK || !(g->cards[pl->deck[i]].seen >> q & 1)) out[n++] = pl->deck[i];
+    if (which == LIST_UNSEEN || which == LIST_KNOWN)
+        for (int i = 0; i < pl->hand_n; i++)
+            if (known(g, q, pl->hand[i]) == (which == LIST_KNOWN)) out[n++] = pl->hand[i];
+    if (which == LIST_UNSEEN || which == LIST_LOOK)
+        for (int i = 0; i < pl->look_n; i++) out[n++] = pl->look[i];
+    return n;
+}
+
+/* Write list `which` sorted by definition at f[0..cap - 1] (the rest stays
+ * 0). `set`: the same cards as bits c - base (the fast path), valid when
+ * `fits` (every card of the list is one of base .. base + 63). A deck list's
+ * main deck is stored sorted (cardset.c), so p's cards in index order are
+ * usually in definition order already: then the sorted list is the set's
+ * bits in order. Else (a resampled game, a set position) a counting sort. */
+static void put_list(const azk_game *g, int p, int which, uint64_t set, int fits, uint8_t *f, int cap) {
+    int base = p * AZK_CARDS_PER_PLAYER, k = 0;
+    if (fits) {
+        int prev = 0;
+        for (; set && k < cap; set &= set - 1) {
+            int d = g->cards[base + __builtin_ctzll(set)].def;
+            if (d < prev || d >= AZK_MAX_CARD_DEFS) break; /* out of order: sort */
+            f[k++] = (uint8_t)(d + 1);
+            prev = d;
+        }
+        if (!set) return;
+        memset(f, 0, (size_t)k); /* (a list longer than cap is sorted in full, as below) */
+    }
+    uint8_t cards[AZK_NUM_CARDS];
+    int n = list_cards(g, p, which, cards);
+    id_bag bag;
+    bag_clear(&bag);
+    for (int i = 0; i < n; i++) bag_add(&bag, g, cards[i]);
+    bag_put(&bag, f, cap);
+}
+
+/* What the cards of player p's deck, hand and look zone tell: to p (o[p]:
+ * DECK, DECK_TOP, DECK_OPP_KNOWS, LOOK) and to the other seat q (o[q]:
+ * OPP_DECK_TOP, OPP_UNSEEN, OPP_HAND_KNOWN); o[s] NULL: not wanted. One
+ * pass over the deck serves both: p's deck less what q knows of it is q's
+ * unseen part. The lists are built as sets of p's cards (put_list). */
+static void encode_cards_of(const azk_game *g, int p, uint8_t *const o[2]) {
+    int q = 1 - p, base = p * AZK_CARDS_PER_PLAYER;
+    const azk_player *pl = &g->pl[p];
+    uint8_t *op = o[p], *oq = o[q];
+    uint64_t deck = 0, seen_q = 0;
+    unsigned outside = 0; /* a card not among base .. base + 63: sets cannot hold it */
+    for (int i = 0; i < pl->deck_n && i < AZK_DECK_CAP; i++) { /* deck[0] is the bottom */
+        int c = pl->deck[i];
+        unsigned b = (unsigned)(c - base);
+        outside |= b >> 6;
+        deck |= 1ull << (b & 63);
+        unsigned seen = g->cards[c].seen;
+        if (!seen) continue; /* nobody knows it: the common case */
+        int top = pl->deck_n - 1 - i;
+        if (seen >> q & 1) {
+            seen_q |= 1ull << (b & 63);
+            if (oq) oq[AZK_OO_OPP_DECK_TOP + top] = card_id(g, c); /* what q knows of p's deck */
+        }
+        if (!op) continue;
+        if (seen >> p & 1) op[AZK_OO_DECK_TOP + top] = card_id(g, c); /* (docs/rules.md §17.5) */
+        if (seen >> q & 1) set_bit(op, AZK_OO_DECK_OPP_KNOWS, top);
+    }
+    if (op) put_list(g, p, LIST_DECK, deck, !outside, op + AZK_OO_DECK, AZK_DECK_CAP);
+    uint64_t look = 0;
+    unsigned look_out = 0;
+    for (int i = 0; i < pl->look_n; i++) {
+        unsigned b = (unsigned)(pl->look[i] - base);
+        look_out |= b >> 6;
+        look |= 1ull << (b & 63);
+    }
+    if (op && pl->look_n) put_list(g, p, LIST_LOOK, look, !look_out, op + AZK_OO_LOOK, AZK_LOOK_CAP);
+    if (!oq) return;
+    uint64_t unseen = (deck & ~seen_q) | look, known_set = 0;
+    unsigned unseen_out = outside | look_out, known_out = 0;
+    for (int i = 0; i < pl->hand_n; i++) {
+        int c = pl->hand[i];
+        unsigned b = (unsigned)(c - base);
+        if (known(g, q, c)) {
+            known_out |= b >> 6;
+            known_set |= 1ull << (b & 63);
+        } else {
+            unseen_out |= b >> 6;
+            unseen |= 1ull << (b & 63);
+        }
+    }
+    put_list(g, p, LIST_UNSEEN, unseen, !unseen_out, oq + AZK_OO_OPP_UNSEEN, AZK_DECK_CAP);
+    if (known_set | known_out) put_list(g, p, LIST_KNOWN, known_set, !known_out, oq + AZK_OO_OPP_HAND_KNOWN, AZK_HAND_CAP);
+}
+
+/* The observations of seat 0 (o[0]) and seat 1 (o[1]); NULL: not wanted.
+ * The public part is computed once, from the first seat wanted, and
+ * mirrored to the other. */
+static void encode(const azk_game *g, const azk_cardset *cs, uint8_t *const o[2]) {
+    int a = o[0] ? 0 : 1, b = 1 - a;
+    for (int s = 0; s < AZK_PLAYERS; s++)
+        if (o[s]) memset(o[s], 0, AZK_OBS_LEN_);
+    encode_public(g, cs, a, o[a]);
+    if (o[b]) mirror_public(o[a], o[b]);
+    int placing = g->phase == AZK_PHASE_PROMPT ? azk_placing_card(g, cs) : -1;
+    for (int s = 0; s < AZK_PLAYERS; s++) {
+        if (o[s]) encode_seat(g, cs, s, placing, o[s]);
+        encode_cards_of(g, s, o);
+    }
+}
+
+int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
+    if (!g || !cs || !o || (me != 0 && me != 1)) return -1;
+    uint8_t *out[2] = {NULL, NULL};
+    out[me] = o;
+    encode(g, cs, out);
+    return AZK_OBS_LEN_;
+}
+
+int azk_observe_both(const azk_game *g, const azk_cardset *cs, uint8_t *o0, uint8_t *o1) {
+    if (!g || !cs || !o0 || !o1 || o0 == o1) return -1;
+    uint8_t *out[2] = {o0, o1};
+    encode(g, cs, out);
     return AZK_OBS_LEN_;
 }
 

@@ -211,17 +211,21 @@ static int opp_pending(const azk_vec *v, int i) {
     return v->mode == AZK_VEC_POLICY && p >= 0 && p != e->agent_seat;
 }
 
+/* Row r's MASK field: NO_OP only (bit 0: NO_OP is flat action 0), for a row that does not act. */
+static void noop_mask_field(const azk_vec *v, void *obs, int r) {
+    uint8_t *o = (uint8_t *)obs + (size_t)r * (size_t)v->obs_len;
+    memset(o + v->mask_off, 0, (size_t)(AZK_NUM_ACTIONS_ + 7) / 8);
+    o[v->mask_off] = 1;
+}
+
 /* Row r's observation (seat's view); a row that does not act gets a
- * NO_OP-only MASK field (bit 0: NO_OP is flat action 0), and with
- * AZK_VEC_WAIT_MASK (unless `full`) nothing else is written. */
+ * NO_OP-only MASK field, and with AZK_VEC_WAIT_MASK (unless `full`) nothing
+ * else is written. */
 static void write_obs_row(const azk_vec *v, const azk_cardset *cs, void *obs, int r, int i, int seat, int acts,
                           int full) {
     uint8_t *o = (uint8_t *)obs + (size_t)r * (size_t)v->obs_len;
     if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe(&v->games[i].g, cs, seat, o);
-    if (!acts) {
-        memset(o + v->mask_off, 0, (size_t)(AZK_NUM_ACTIONS_ + 7) / 8);
-        o[v->mask_off] = 1;
-    }
+    if (!acts) noop_mask_field(v, obs, r);
 }
 
 static void noop_mask(uint8_t *m) {
@@ -245,9 +249,16 @@ static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, ui
         if (how == 3 && !v->games[i].touched) continue;
         int r = acting_row(v, i);
         if (v->mode == AZK_VEC_SELF) {
+            /* both seats' full views: in one pass (the public part once, mirrored) */
+            int both = obs && (full || v->waiting == AZK_VEC_WAIT_FULL);
+            if (both) {
+                uint8_t *o = (uint8_t *)obs + (size_t)(2 * i) * (size_t)v->obs_len;
+                azk_observe_both(&v->games[i].g, cs, o, o + v->obs_len);
+            }
             for (int s = 0; s < 2; s++) {
                 int row = 2 * i + s;
-                if (obs) write_obs_row(v, cs, obs, row, i, s, row == r, full);
+                if (both && row != r) noop_mask_field(v, obs, row);
+                else if (obs && !both) write_obs_row(v, cs, obs, row, i, s, row == r, full);
                 if (!masks) continue;
                 uint8_t *m = masks + (size_t)row * (size_t)na;
                 if (row == r) azk_legal_mask(&v->games[i].g, cs, m);
