@@ -287,7 +287,7 @@ cdef extern from "cardset.h" nogil:
 
 # ---- Playing many games in C (csrc/play.c; azuki.h "Playing many games in C"):
 # the loops of simulate and play_games (azuki/_play.pxi), and the benchmarks of
-# `python -m azuki bench` (bench/azk_bench.c, one entry point).
+# `python -m azuki bench` (csrc/bench.c, one entry point).
 cdef extern from "azuki.h" nogil:
     enum:
         AZK_PLAY_MAX_PBOTS
@@ -298,20 +298,20 @@ cdef extern from "azuki.h" nogil:
         azk_pbot_params params
         void *work
         size_t work_len
-    ctypedef struct azk_players:
+    ctypedef struct azk_lineup:
         const azk_cardset *cs
         int turn_cap, decision_cap
         azk_search_params search
         int npbots
         azk_pbot pbot[2]
-    void azk_players_init(azk_players *p, const azk_cardset *cs)
+    void azk_lineup_init(azk_lineup *p, const azk_cardset *cs)
     ctypedef struct azk_sim:
         long long results[8]
         long long end_reasons[32]
         long long wins_by_seat[2]
         long long wins_by_side[2]
         long long first_player_wins, decisions, turns, errors
-    azk_status azk_sim_init(azk_sim *s, const azk_players *p, uint64_t seed, int deck0, int deck1,
+    azk_status azk_sim_init(azk_sim *s, const azk_lineup *p, uint64_t seed, int deck0, int deck1,
                             const int *side_kind)
     azk_status azk_sim_run(azk_sim *s, azk_game *g, uint64_t start, uint64_t end)
     ctypedef struct azk_play_rows:
@@ -328,7 +328,7 @@ cdef extern from "azuki.h" nogil:
         int32_t *error
         int32_t *seat_decisions[2]
         double *seat_seconds[2]
-    azk_status azk_play_rows_run(const azk_players *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end)
+    azk_status azk_play_rows_run(const azk_lineup *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end)
     ctypedef enum azk_bench_kind:
         AZK_BENCH_MICRO, AZK_BENCH_SEARCH, AZK_BENCH_VEC, AZK_BENCH_PICK
     ctypedef struct azk_bench_args:

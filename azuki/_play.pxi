@@ -1,146 +1,106 @@
 # ---------------------------------------------------------------------------
-# Playing many games: simulate and play_games. The loops are C (csrc/play.c);
-# here the arguments are checked, the C calls run in stretches of
-# SIM_SIGNAL_GAMES games without the GIL (signals checked between them), and
-# azuki/play.py (plain Python) shapes the columns and the results.
+# Playing many games: azuki.simulate and play_games are plain Python
+# (azuki/play.py: arguments, stretches of SIM_SIGNAL_GAMES games, results);
+# the loops are C (csrc/play.c); _Players is the C state they run on.
 # ---------------------------------------------------------------------------
 from . import play as _py
-from .play import SIM_SIGNAL_GAMES, bot_kind
+from .play import SIM_SIGNAL_GAMES, bot_kind, play_games, simulate
 from .bench import bench_search as _bench_search
 
 
 cdef class _Players:
-    """azk_players (card set, caps, search settings, policy bots with their workspaces) and the game they
-    play in: what simulate and play_games hand csrc/play.c. Made by _players only."""
-    cdef azk_players p
+    """The C side of a run of games (azuki/play.py): azk_lineup (card set, caps, search settings, policy bots
+    (CPolicy, kind, settings) with their workspaces), the game they play in, and simulate's azk_sim."""
+    cdef azk_lineup p
+    cdef azk_sim s
     cdef azk_game *g
-    cdef CardSet cards
-    cdef list keep      # the CPolicy objects the policy bots point into
+    cdef readonly CardSet cards
+    cdef readonly list pbots     # the CPolicy objects the policy bots point into stay alive with it
+
+    def __init__(self, cards, turn_cap, decision_cap, sims, pbots, str what):
+        if self.g != NULL:
+            raise RuntimeError("_Players: set up once")
+        self.cards = _resolve_cards(cards)
+        azk_lineup_init(&self.p, self.cards.cs)
+        self.p.turn_cap = _turn_cap(turn_cap)
+        self.p.decision_cap = _decision_cap(decision_cap)
+        self.p.search = _search_params(sims)
+        self.pbots = list(pbots)
+        if len(self.pbots) > AZK_PLAY_MAX_PBOTS:
+            raise ValueError(f"{what}: at most two policy bots")
+        cdef azk_pbot *b
+        for j, (pol, kind, settings) in enumerate(self.pbots):
+            if not isinstance(pol, CPolicy):
+                raise TypeError(f"{what}: a policy bot needs a CPolicy, got {type(pol).__name__}")
+            b = &self.p.pbot[j]
+            b.params, b.pol = _pbot_params(kind, settings), (<CPolicy>pol).p
+            b.work_len = azk_pbot_work_size(b.pol, &b.params)
+            b.work = PyMem_Malloc(b.work_len)
+            self.p.npbots = j + 1
+            if b.work == NULL:
+                raise MemoryError()
+        self.g = <azk_game *>PyMem_Malloc(azk_game_size())
+        if self.g == NULL:
+            raise MemoryError()
 
     def __dealloc__(self):
         PyMem_Free(self.g)
         PyMem_Free(self.p.pbot[0].work)
         PyMem_Free(self.p.pbot[1].work)
 
+    def sim_start(self, games, seed, decks, kinds, chunk):
+        """Start simulate's run (side kinds: None for the random players): (games, chunk, deck indices)."""
+        cdef long long n = _int_in(games, "games", 0, 2**62)
+        cdef uint64_t s = _seed(seed)
+        d0, d1 = _deck_pair(self.cards, decks)
+        cdef int sk[2]
+        cdef int *skp = NULL
+        if kinds is not None:
+            sk[0], sk[1] = kinds
+            skp = sk
+        if self.g == NULL or azk_sim_init(&self.s, &self.p, s, d0, d1, skp) != AZK_OK:
+            raise ValueError("_Players.sim_start: not set up, or a side kind without its player")
+        return n, _int_in(chunk, "chunk", 1, 2**62), d0, d1
 
-cdef _Players _players(cards, turn_cap, decision_cap, sims, pbots, str what):
-    cdef _Players pl = _Players.__new__(_Players)
-    pl.cards = _resolve_cards(cards)
-    azk_players_init(&pl.p, pl.cards.cs)
-    pl.p.turn_cap = _turn_cap(turn_cap)
-    pl.p.decision_cap = _decision_cap(decision_cap)
-    pl.p.search = _search_params(sims)
-    pl.keep = list(pbots)
-    if len(pl.keep) > AZK_PLAY_MAX_PBOTS:
-        raise ValueError(f"{what}: at most two policy bots")
-    cdef azk_pbot *b
-    for j, (pol, kind, settings) in enumerate(pl.keep):
-        if not isinstance(pol, CPolicy):
-            raise TypeError(f"{what}: a policy bot needs a CPolicy, got {type(pol).__name__}")
-        b = &pl.p.pbot[j]
-        b.params = _pbot_params(kind, settings)
-        b.pol = (<CPolicy>pol).p
-        b.work_len = azk_pbot_work_size(b.pol, &b.params)
-        b.work = PyMem_Malloc(b.work_len)
-        pl.p.npbots = j + 1
-        if b.work == NULL:
-            raise MemoryError()
-    pl.g = <azk_game *>PyMem_Malloc(azk_game_size())
-    if pl.g == NULL:
-        raise MemoryError()
-    return pl
-
-
-def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, progress=None, chunk=500,
-             decision_cap=10000, players=None, pbots=None):
-    """Play `games` games between two uniform-random legal players. Game i uses
-    engine seed `seed + i` (mod 2**64); the players draw from a separate pcg32
-    stream. Returns a dict of results; `progress(done, games)` is called after
-    every `chunk` games. Ctrl-C (KeyboardInterrupt) stops it within a few
-    games, progress callback or not. `end_reasons` counts how the games
-    ended (azuki.END_REASONS; docs/rules.md §13).
-
-    `players`: None (the uniform-random players above), or two built-in bot
-    names (azuki.BOT_KINDS, docs/bots.md), e.g. ("greedy", "random"):
-    players[k] plays decks[k] (a "side"); sides alternate seats like the
-    decks, and side k's bot draws from its own stream seeded with
-    azuki.bot_seed_for(seed, k). The result then also has `players` and
-    `wins_by_side`. Played in C without the GIL (csrc/play.c). `pbots`: None, or per side
-    None or a policy bot (CPolicy, kind, settings) (pbot_act) that plays that
-    side instead; its players entry is then only the label (e.g. the spec).
-    """
-    labels, kinds, specs = _py.sim_sides(players, pbots)
-    cdef long long n = _int_in(games, "games", 0, 2**62)
-    cdef uint64_t seed_ = _seed(seed)
-    cdef _Players pl = _players(cards, turn_cap, decision_cap, None, specs, "simulate")
-    d0, d1 = _deck_pair(pl.cards, decks)
-    cdef long long chunk_ = _int_in(chunk, "chunk", 1, 2**62), start = 0, end, next_report = min(n, chunk_)
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be callable or None, got {type(progress).__name__}")
-    cdef int sk[2]
-    cdef azk_sim s
-    if kinds is not None:
-        sk[0], sk[1] = kinds
-    if azk_sim_init(&s, &pl.p, seed_, d0, d1, sk if kinds is not None else NULL) != AZK_OK:
-        raise AzukiError("azk_sim_init refused checked arguments (a bug)")
-    t0 = time.perf_counter()
-    while start < n:
-        end = min(next_report, start + SIM_SIGNAL_GAMES)
+    def sim_run(self, uint64_t start, uint64_t end):
+        """Play simulate's games [start, end) without the GIL; then its counters so far (azk_sim's fields)."""
+        cdef azk_status st
         with nogil:
-            azk_sim_run(&s, pl.g, start, end)
-        start = end
-        PyErr_CheckSignals()   # raises KeyboardInterrupt & co.
-        if start == next_report:
-            if progress is not None:
-                progress(start, n)
-            next_report = min(n, next_report + chunk_)
-    return _py.sim_result(s, time.perf_counter() - t0, n, labels, pl.cards.decks, d0, d1)
+            st = azk_sim_run(&self.s, self.g, start, end)
+        if st != AZK_OK:
+            raise ValueError(f"_Players.sim_run: not started, or end < start ({azk_status_name(st).decode()})")
+        return self.s
+
+    def play_rows(self, cols, size_t start, size_t end):
+        """Play play_games' rows [start, end) without the GIL: cols as azuki.play.play_columns makes them (seeds,
+        bseed0, bseed1 uint64; deck0, deck1, kind0, kind1 int32, then the outputs of PLAY_COLUMNS)."""
+        c = list(cols)
+        if len(c) != 7 + len(_py.PLAY_COLUMNS) or any(
+                not isinstance(a, np.ndarray) or a.ndim != 1 or a.shape[0] < end or not a.flags.c_contiguous
+                or a.dtype != (np.uint64 if k < 3 else np.float64 if k in (14, 15) else np.int32)
+                or (k >= 7 and not a.flags.writeable) for k, a in enumerate(c)):
+            raise ValueError("_Players.play_rows: the columns of azuki.play.play_columns")
+        cdef azk_play_rows r
+        r.seed, r.bot_seed[0], r.bot_seed[1] = <uint64_t *>_ptr(c[0]), <uint64_t *>_ptr(c[1]), <uint64_t *>_ptr(c[2])
+        r.deck[0], r.deck[1], r.kind[0], r.kind[1] = _i32(c[3]), _i32(c[4]), _i32(c[5]), _i32(c[6])
+        r.result, r.winner, r.first_player, r.end_reason = _i32(c[7]), _i32(c[8]), _i32(c[9]), _i32(c[10])
+        r.turns, r.decisions, r.error = _i32(c[11]), _i32(c[12]), _i32(c[13])
+        r.seat_seconds[0], r.seat_seconds[1] = <double *>_ptr(c[14]), <double *>_ptr(c[15])
+        r.seat_decisions[0], r.seat_decisions[1] = _i32(c[16]), _i32(c[17])
+        cdef azk_status st
+        with nogil:
+            st = azk_play_rows_run(&self.p, self.g, &r, start, end)
+        if st != AZK_OK:
+            raise ValueError(f"_Players.play_rows: a deck or kind without its deck or player, or not set up "
+                             f"({azk_status_name(st).decode()})")
 
 
 cdef inline int32_t *_i32(object a):
     return <int32_t *>_ptr(a)
 
 
-def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, turn_cap=200, decision_cap=10000,
-               sims=None, pbots=()):
-    """Play one game per row of the equal-length integer arrays: engine seed,
-    the deck indices of seats 0 and 1, their bot kinds and bot seeds; in C
-    (csrc/play.c), without the GIL. Returns a dict of numpy arrays: result (azk result
-    number), winner (-1 none), first_player, end_reason, turns, decisions,
-    error (1 where the engine refused a bot's action: a bug), seat0/1_seconds
-    and seat0/1_decisions (time in each seat's bot and its decisions), and
-    seconds. `sims`: the search bot's simulations per decision (None: SEARCH_SIMS).
-    `pbots`: policy bots, a sequence of (CPolicy, kind, settings) (pbot_act); kind -1 - j in a kind
-    column plays pbots[j] (its workspace allocated once here, not per decision).
-    Several threads may call it at once (each game is independent)."""
-    cdef _Players pl = _players(cards, turn_cap, decision_cap, sims, pbots, "play_games")
-    u, i, res = _py.play_columns((seeds, bseed0, bseed1), (deck0, deck1, kind0, kind1), len(pl.cards.decks),
-                                 pl.p.npbots, azk_bot_num_kinds())
-    cdef azk_play_rows r      # the columns (contiguous, of the right dtypes: play_columns) as C pointers
-    r.seed, r.bot_seed[0], r.bot_seed[1] = <uint64_t *>_ptr(u[0]), <uint64_t *>_ptr(u[1]), <uint64_t *>_ptr(u[2])
-    r.deck[0], r.deck[1], r.kind[0], r.kind[1] = _i32(i[0]), _i32(i[1]), _i32(i[2]), _i32(i[3])
-    r.result, r.winner, r.first_player, r.end_reason = _i32(res["result"]), _i32(res["winner"]), \
-        _i32(res["first_player"]), _i32(res["end_reason"])
-    r.turns, r.decisions, r.error = _i32(res["turns"]), _i32(res["decisions"]), _i32(res["error"])
-    r.seat_decisions[0], r.seat_decisions[1] = _i32(res["seat0_decisions"]), _i32(res["seat1_decisions"])
-    r.seat_seconds[0], r.seat_seconds[1] = <double *>_ptr(res["seat0_seconds"]), <double *>_ptr(res["seat1_seconds"])
-    cdef size_t n = len(u[0]), start = 0, end
-    cdef azk_status st
-    t0 = time.perf_counter()
-    while start < n:
-        end = min(n, start + SIM_SIGNAL_GAMES)
-        with nogil:
-            st = azk_play_rows_run(&pl.p, pl.g, &r, start, end)
-        if st != AZK_OK:
-            raise AzukiError(f"azk_play_rows_run refused checked columns ({azk_status_name(st).decode()}): a bug")
-        start = end
-        PyErr_CheckSignals()
-    res["seconds"] = time.perf_counter() - t0
-    return res
-
-
 def _bench(kind, n, seed=1, sims=None, VecGame vec=None, obs=None, mask_off=0, actions=None):
-    """One run of a `python -m azuki bench` loop (bench/azk_bench.c, azk_bench_run): kind "micro",
+    """One run of a `python -m azuki bench` loop (csrc/bench.c, azk_bench_run): kind "micro",
     "search", "vec" (rounds of `vec`, its buffers written, `actions` its int32 action buffer) or "pick"
     (actions[r] = a legal action from the packed mask at mask_off of uint8 row obs[r]); the raw result
     as a dict. azuki/bench.py shapes the rows."""
@@ -319,12 +279,8 @@ cdef class SearchControl:
 cdef uint64_t[::1] _bot_call(Game game, object rng, str what, object control=None) except *:
     """The checks every bot call makes (a live game that is not over, the rng words, the stop flag's
     type); the rng words to advance."""
-    if game is None:
-        raise TypeError(f"{what} needs an azuki.Game, got None")
     game._ck()
-    if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (2,) \
-            or not rng.flags.c_contiguous or not rng.flags.writeable:
-        raise TypeError("rng must be a writeable numpy uint64 array of shape (2,) (azuki._core.bot_rng)")
+    _py.rng_words(rng)
     if control is not None and not isinstance(control, SearchControl):
         raise TypeError(f"control must be an azuki._core.SearchControl, got {type(control).__name__}")
     if azk_is_terminal(game.g):
@@ -340,13 +296,11 @@ cdef int _bot_result(int a, str call, object kind=None) except -1:
     return a
 
 
-def pbot_act(Game game, CPolicy policy, kind, rng, settings=None, control=None):
+def pbot_act(Game game not None, CPolicy policy not None, kind, rng, settings=None, control=None):
     """The action policy bot `kind` ("policy" / "psearch") takes in `game` with the C policy `policy`
     and `settings` (pbot_defaults); `rng` (from bot_rng) is advanced in place; `control` (psearch): a
     SearchControl another thread may stop the search with. The game is not modified. ValueError for
     a policy that cannot read this card set's observations."""
-    if game is None or policy is None:
-        raise TypeError("pbot_act needs an azuki.Game and a CPolicy")
     cdef azk_pbot_params p = _pbot_params(kind, settings)
     cdef uint64_t[::1] v = _bot_call(game, rng, "pbot_act", control)
     cdef int a
@@ -357,14 +311,12 @@ def pbot_act(Game game, CPolicy policy, kind, rng, settings=None, control=None):
     return _bot_result(a, "azk_pbot_act", kind)
 
 
-def bot_act(Game game, kind, rng, sims=None, control=None):
+def bot_act(Game game not None, kind, rng, sims=None, control=None):
     """The action built-in bot `kind` (an index in BOT_KINDS) takes in `game`;
     `rng` (from bot_rng) is advanced in place. The game is not modified.
     `sims`: the search bot's simulations per decision (None: SEARCH_SIMS).
     `control`: a SearchControl through which another thread may stop the
     search (the search bot only; None: it runs its sims)."""
-    if game is None:
-        raise TypeError("bot_act needs an azuki.Game, got None")
     cdef int k = _int_in(kind, "kind", 0, azk_bot_num_kinds() - 1)
     cdef azk_search_params sp = _search_params(sims)
     cdef uint64_t[::1] v = _bot_call(game, rng, "bot_act", control)
@@ -377,30 +329,16 @@ def bot_act(Game game, kind, rng, sims=None, control=None):
     return _bot_result(a, "azk_bot_act")
 
 
-cdef float[::1] _visits_out(object visits) except *:
-    """The caller's visit-share array for a search label: float32, shape (NUM_ACTIONS,), contiguous, writeable."""
-    if not isinstance(visits, np.ndarray):
-        raise TypeError(f"visits must be a numpy float32 array of shape ({NUM_ACTIONS},), got {type(visits).__name__}")
-    if visits.dtype != np.float32 or visits.shape != (NUM_ACTIONS,) or not visits.flags.c_contiguous \
-            or not visits.flags.writeable:
-        raise ValueError(f"visits must be a writeable contiguous float32 array of shape ({NUM_ACTIONS},), got "
-                         f"{visits.dtype} {visits.shape}{'' if visits.flags.writeable else ' read-only'}")
-    return visits
-
-
-def search_label(Game game, rng, visits, sims=None):
+def search_label(Game game not None, rng, visits, sims=None):
     """The search bot's decision in `game` with its labels (azk_bot_search_label; training from search,
     docs/training.md "Expert iteration"): returns (action, value), the action bot_act(game, "search",
     rng, sims) takes (rng advanced the same), and fills `visits` (float32 [NUM_ACTIONS]) with each root
     action's share of the simulations (1 on the action when none ran: one legal action, a mulligan);
     value: the mean simulation result for the player to act in [0, 1], -1.0 when no simulation ran.
     Runs without the GIL (threads label in parallel). Bad arguments change nothing."""
-    if game is None:
-        raise TypeError("search_label needs an azuki.Game, got None")
-    game._ck()
-    cdef float[::1] vv = _visits_out(visits)
-    cdef azk_search_params sp = _search_params(sims)
     cdef uint64_t[::1] v = _bot_call(game, rng, "search_label")
+    cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)
+    cdef azk_search_params sp = _search_params(sims)
     cdef float value = -1.0
     cdef int a
     with nogil:
@@ -408,15 +346,12 @@ def search_label(Game game, rng, visits, sims=None):
     return _bot_result(a, "azk_bot_search_label"), float(value)
 
 
-def pbot_label(Game game, CPolicy policy, rng, visits, settings=None):
+def pbot_label(Game game not None, CPolicy policy not None, rng, visits, settings=None):
     """psearch's decision in `game` with the C policy `policy` and `settings` (pbot_defaults("psearch")),
     with its labels, as search_label: (action, value), visits filled. Runs without the GIL."""
-    if game is None or policy is None:
-        raise TypeError("pbot_label needs an azuki.Game and a CPolicy")
-    game._ck()
-    cdef float[::1] vv = _visits_out(visits)
-    cdef azk_pbot_params p = _pbot_params("psearch", settings)
     cdef uint64_t[::1] v = _bot_call(game, rng, "pbot_label")
+    cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)
+    cdef azk_pbot_params p = _pbot_params("psearch", settings)
     cdef float value = -1.0
     cdef int a
     with nogil:

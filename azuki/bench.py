@@ -5,7 +5,7 @@ every one is also given relative to a calibration loop (a fixed integer
 recurrence timed in the same run), so tables taken on different machines, or
 on one shared machine at different moments, can be compared. Engine figures
 come from C loops over the public API without the GIL (`simulate`, whose
-loop is csrc/play.c, and the loops of bench/azk_bench.c behind one call,
+loop is csrc/play.c, and the loops of csrc/bench.c behind one call,
 `azuki._core._bench`), so Python's call overhead is measured only where the
 row says "through Python".
 
@@ -29,7 +29,7 @@ def bench_micro(reps=200000, seed=1):
     deserialize, the flat mask, the legal list and observe, on a mid-game
     position; a calibration loop (ns per iteration of a fixed integer
     recurrence) to normalize rates across machines; and memcpy bandwidth
-    (bytes/s). bench/azk_bench.c, AZK_BENCH_MICRO."""
+    (bytes/s). csrc/bench.c, AZK_BENCH_MICRO."""
     from ._core import OBS_LEN, SERIALIZED_SIZE, STATE_SIZE, _bench
     r = _bench("micro", reps, seed)
     keys = ("calibration_ns", "reset_ns", "clone_ns", "hash_ns", "serialize_ns", "deserialize_ns", "mask_ns",
@@ -42,7 +42,7 @@ def bench_search(decisions=40, sims=None, seed=1):
     """The search bot's speed: positions from greedy self-play (every third
     decision with two or more legal actions outside the mulligan) get one
     search decision each, only those timed, in C without the GIL
-    (bench/azk_bench.c, AZK_BENCH_SEARCH). Returns simulations/s, ms per
+    (csrc/bench.c, AZK_BENCH_SEARCH). Returns simulations/s, ms per
     decision, decisions and sims. (Also azuki._core._bench_search.)"""
     from ._core import SEARCH_SIMS, _bench
     r = _bench("search", decisions, seed, sims=sims)
@@ -63,7 +63,7 @@ def bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="uint8", waitin
     rows do not count). mode="policy": each round is a step() for the acting
     agent rows followed by step_opponent() for the pending games, both
     answered by the same C picker (opponent decisions are not counted as
-    agent-steps). bench/azk_bench.c, AZK_BENCH_VEC.
+    agent-steps). csrc/bench.c, AZK_BENCH_VEC.
     bytes_per_agent_step: what the buffers receive per agent-step (masks and
     scalars of every row; observations of every row with waiting_obs="full",
     else of the acting rows plus the MASK field of the others)."""

@@ -1,12 +1,16 @@
-"""The plain-Python half of playing many games: simulate's and play_games'
-argument shapes and result dicts, the bot names, the policy bots' settings.
+"""Playing many games: `azuki.simulate` and `azuki._core.play_games` (the
+binding re-exports both, and bot_kind), the bot names, the policy bots'
+settings.
 
-The loops are C (csrc/play.c) and their calls live in the binding
-(azuki/_play.pxi: `azuki.simulate`, `azuki._core.play_games`, which re-exports
-what is public here); this module holds what is not a C call. It imports the
-extension only inside functions, because the extension imports it.
+The loops are C (csrc/play.c); this module checks what is plain Python, runs
+them in stretches of SIM_SIGNAL_GAMES games through `azuki._core._Players`
+(each stretch without the GIL; Ctrl-C lands between stretches) and builds the
+results. It imports the extension only inside functions, because the
+extension imports it.
 """
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -22,9 +26,72 @@ SIM_SIGNAL_GAMES = 64
 PBOT_SETTINGS = {"policy": ("temp",), "psearch": ("sims", "cpuct", "prior_temp", "value")}
 _MILLI_RANGE = {"temp": (0, 1000), "cpuct": (0, 1000), "prior_temp": (0.001, 1000), "value": (0, 1)}
 
-# play_games' int32 output columns (azk_play_rows)
-PLAY_INT_COLUMNS = ("result", "winner", "first_player", "end_reason", "turns", "decisions", "error",
-                    "seat0_decisions", "seat1_decisions")
+# play_games' output columns (azk_play_rows), all int32 but the seconds (float64)
+PLAY_COLUMNS = ("result", "winner", "first_player", "end_reason", "turns", "decisions", "error",
+                "seat0_seconds", "seat1_seconds", "seat0_decisions", "seat1_decisions")
+
+
+def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, progress=None, chunk=500,
+             decision_cap=10000, players=None, pbots=None):
+    """Play `games` games between two uniform-random legal players. Game i uses
+    engine seed `seed + i` (mod 2**64); the players draw from a separate pcg32
+    stream. Returns a dict of results; `progress(done, games)` is called after
+    every `chunk` games. Ctrl-C (KeyboardInterrupt) stops it within a few
+    games, progress callback or not. `end_reasons` counts how the games
+    ended (azuki.END_REASONS; docs/rules.md §13).
+
+    `players`: None (the uniform-random players above), or two built-in bot
+    names (azuki.BOT_KINDS, docs/bots.md), e.g. ("greedy", "random"):
+    players[k] plays decks[k] (a "side"); sides alternate seats like the
+    decks, and side k's bot draws from its own stream seeded with
+    azuki.bot_seed_for(seed, k). The result then also has `players` and
+    `wins_by_side`. Played in C without the GIL (csrc/play.c). `pbots`: None,
+    or per side None or a policy bot (CPolicy, kind, settings) (pbot_act)
+    that plays that side instead; its players entry is then only the label
+    (e.g. the spec).
+    """
+    from ._core import _Players
+    labels, kinds, specs = sim_sides(players, pbots)
+    run = _Players(cards, turn_cap, decision_cap, None, specs, "simulate")
+    n, chunk, d0, d1 = run.sim_start(games, seed, decks, kinds, chunk)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable or None, got {type(progress).__name__}")
+    start, next_report, counters = 0, min(n, chunk), run.sim_run(0, 0)
+    t0 = time.perf_counter()
+    while start < n:
+        end = min(next_report, start + SIM_SIGNAL_GAMES)
+        counters = run.sim_run(start, end)
+        start = end
+        if start == next_report:
+            if progress is not None:
+                progress(start, n)
+            next_report = min(n, next_report + chunk)
+    return sim_result(counters, time.perf_counter() - t0, n, labels, run.cards.decks, d0, d1)
+
+
+def play_games(seeds, deck0, deck1, kind0, kind1, bseed0, bseed1, cards=None, turn_cap=200, decision_cap=10000,
+               sims=None, pbots=()):
+    """Play one game per row of the equal-length integer arrays: engine seed,
+    the deck indices of seats 0 and 1, their bot kinds and bot seeds; in C
+    (csrc/play.c), without the GIL. Returns a dict of numpy arrays: result
+    (azk result number), winner (-1 none), first_player, end_reason, turns,
+    decisions, error (1 where the engine refused a bot's action: a bug),
+    seat0/1_seconds and seat0/1_decisions (time in each seat's bot and its
+    decisions), and seconds. `sims`: the search bot's simulations per
+    decision (None: SEARCH_SIMS). `pbots`: policy bots, a sequence of
+    (CPolicy, kind, settings) (pbot_act); kind -1 - j in a kind column plays
+    pbots[j] (its workspace allocated once here, not per decision). Several
+    threads may call it at once (each game is independent)."""
+    from ._core import BOT_KINDS, _Players
+    run = _Players(cards, turn_cap, decision_cap, sims, pbots, "play_games")
+    cols, res = play_columns((seeds, bseed0, bseed1), (deck0, deck1, kind0, kind1), len(run.cards.decks),
+                             len(run.pbots), len(BOT_KINDS))
+    n = len(cols[0])
+    t0 = time.perf_counter()
+    for start in range(0, n, SIM_SIGNAL_GAMES):
+        run.play_rows(cols, start, min(n, start + SIM_SIGNAL_GAMES))
+    res["seconds"] = time.perf_counter() - t0
+    return res
 
 
 def bot_kind(name):
@@ -75,8 +142,9 @@ def sim_result(t, seconds, games, labels, deck_names, d0, d1):
 
 
 def play_columns(u64, i32, ndecks, npbots, nkinds):
-    """play_games' columns checked and made contiguous: (the uint64 columns seeds, bseed0, bseed1; the
-    int32 columns deck0, deck1, kind0, kind1; the zeroed result dict), or ValueError."""
+    """play_games' columns checked and made contiguous: (the columns _Players.play_rows reads: the uint64
+    seeds, bseed0, bseed1, the int32 deck0, deck1, kind0, kind1, then the zeroed outputs; the result dict
+    of the outputs), or ValueError."""
     u = [np.ascontiguousarray(np.asarray(a, dtype=np.uint64)) for a in u64]
     i = [np.ascontiguousarray(np.asarray(a, dtype=np.int32)) for a in i32]
     n = u[0].shape[0]
@@ -86,9 +154,8 @@ def play_columns(u64, i32, ndecks, npbots, nkinds):
         raise ValueError(f"play_games: deck index out of range [0, {ndecks})")
     if n and any(a.min() < -npbots or a.max() >= nkinds for a in i[2:]):
         raise ValueError(f"play_games: bot kind out of range [{-npbots}, {nkinds})")
-    res = {name: np.zeros(n, dtype=np.int32) for name in PLAY_INT_COLUMNS}
-    res |= {"seat0_seconds": np.zeros(n, dtype=np.float64), "seat1_seconds": np.zeros(n, dtype=np.float64)}
-    return u, i, res
+    res = {name: np.zeros(n, dtype=np.float64 if name.endswith("_seconds") else np.int32) for name in PLAY_COLUMNS}
+    return u + i + list(res.values()), res
 
 
 def pbot_settings_dict(kind, p):
@@ -120,3 +187,23 @@ def deal_dict(d):
     """deal_schedule's / arena_deal's dict from azk_deal's fields `d` (a dict)."""
     return {"deal": d["deal"], "engine_seed": d["engine_seed"], "pairing": d["pairing"], "swapped": bool(d["swapped"]),
             "agent_seat": d["agent_seat"], "bot_seed": d["bot_seed"]}
+
+
+def rng_words(rng):
+    """A bot's rng words as the bot calls take them (azuki._core.bot_rng's array), or TypeError."""
+    if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (2,) \
+            or not rng.flags.c_contiguous or not rng.flags.writeable:
+        raise TypeError("rng must be a writeable numpy uint64 array of shape (2,) (azuki._core.bot_rng)")
+    return rng
+
+
+def visits_out(visits, num_actions):
+    """The caller's visit-share array for a search label: float32, shape (num_actions,), contiguous,
+    writeable; TypeError / ValueError otherwise."""
+    if not isinstance(visits, np.ndarray):
+        raise TypeError(f"visits must be a numpy float32 array of shape ({num_actions},), got {type(visits).__name__}")
+    if visits.dtype != np.float32 or visits.shape != (num_actions,) or not visits.flags.c_contiguous \
+            or not visits.flags.writeable:
+        raise ValueError(f"visits must be a writeable contiguous float32 array of shape ({num_actions},), got "
+                         f"{visits.dtype} {visits.shape}{'' if visits.flags.writeable else ' read-only'}")
+    return visits

@@ -601,33 +601,36 @@ double azk_keyed_uniform(uint64_t seed, uint64_t key);
  * The loops behind azuki.simulate and azuki._core.play_games, so a binding
  * only validates, calls these in stretches (checking signals between them)
  * and reports. Players: a built-in bot kind (AZK_BOT_*, >= 0), or -1 - j for
- * policy bot j of azk_players.pbot. The caller owns every buffer (the game of
+ * policy bot j of azk_lineup.pbot. The caller owns every buffer (the game of
  * azk_game_size() bytes, the policy bots' workspaces, the columns); nothing
  * allocates or prints. */
-#define AZK_PLAY_MAX_PBOTS 2
-#define AZK_SIM_MAX_RESULTS 8        /* >= the azk_result values (csrc/play.c checks) */
-#define AZK_SIM_MAX_END_REASONS 32   /* >= azk_num_end_reasons() (csrc/play.c checks) */
+/* capacities as enum constants (array sizes the cffi binding can read); csrc/play.c checks they suffice */
+enum {
+    AZK_PLAY_MAX_PBOTS = 2,
+    AZK_SIM_MAX_RESULTS = 8,         /* >= the azk_result values */
+    AZK_SIM_MAX_END_REASONS = 32     /* >= azk_num_end_reasons() */
+};
 typedef struct azk_pbot {
     const azk_policy *pol;
     azk_pbot_params params;
     void *work;                      /* azk_pbot_work_size(pol, &params) bytes, or NULL (a malloc per decision) */
     size_t work_len;
 } azk_pbot;
-typedef struct azk_players {
+typedef struct azk_lineup {
     const azk_cardset *cs;
     int turn_cap, decision_cap;      /* set on every game (azk_game_set_turn_cap / _decision_cap) */
     azk_search_params search;        /* the search bot's settings */
     int npbots;                      /* 0..AZK_PLAY_MAX_PBOTS */
     azk_pbot pbot[AZK_PLAY_MAX_PBOTS];
-} azk_players;
+} azk_lineup;
 /* cs, the default caps and search settings, no policy bot. */
-void azk_players_init(azk_players *p, const azk_cardset *cs);
+void azk_lineup_init(azk_lineup *p, const azk_cardset *cs);
 /* Play g (already dealt) to its end: seat q by kinds[q] with the words
  * rng[2q], rng[2q+1]. seat_decisions / seat_seconds (NULL: not kept) get each
  * seat's decisions and the seconds its player spent choosing added. Returns
  * the decisions made, or minus a status: a player's (AZK_ERR_ARG for a bad
  * kind) or the engine's refusal of a bot's action (a bug). */
-int azk_play_game(azk_game *g, const azk_players *p, const int kinds[2], uint64_t rng[4], int32_t seat_decisions[2],
+int azk_play_game(azk_game *g, const azk_lineup *p, const int kinds[2], uint64_t rng[4], int32_t seat_decisions[2],
                   double seat_seconds[2]);
 
 /* azuki.simulate: game i (engine seed seed + i) deals side k's deck to seat
@@ -637,7 +640,7 @@ int azk_play_game(azk_game *g, const azk_players *p, const int kinds[2], uint64_
  * azk_bot_seed_for(seed, k); streams carry over from game to game. The
  * counters accumulate over azk_sim_run calls. */
 typedef struct azk_sim {
-    azk_players players;
+    azk_lineup players;
     uint64_t seed;
     int deck[2];                     /* side k's deck index */
     int bots;                        /* 0: random players; 1: side_kind */
@@ -652,7 +655,7 @@ typedef struct azk_sim {
 } azk_sim;
 /* side_kind NULL: random players. AZK_ERR_ARG (nothing written) for NULL, a
  * deck outside the card set or a kind without its player. */
-azk_status azk_sim_init(azk_sim *s, const azk_players *p, uint64_t seed, int deck0, int deck1, const int side_kind[2]);
+azk_status azk_sim_init(azk_sim *s, const azk_lineup *p, uint64_t seed, int deck0, int deck1, const int side_kind[2]);
 /* Play games [start, end) in g, adding to the counters. Calling it for
  * [0, a) then [a, b) is the same as for [0, b). AZK_ERR_ARG for NULL or
  * end < start. */
@@ -671,9 +674,9 @@ typedef struct azk_play_rows {
 } azk_play_rows;
 /* Play rows [start, end). AZK_ERR_ARG, before any row is played, for NULL,
  * end < start, or a row's deck or kind without its deck or player. */
-azk_status azk_play_rows_run(const azk_players *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end);
+azk_status azk_play_rows_run(const azk_lineup *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end);
 
-/* ==== Benchmarks of `python -m azuki bench` (bench/azk_bench.c) ============
+/* ==== Benchmarks of `python -m azuki bench` (csrc/bench.c) ============
  * The timed C loops of azuki/bench.py behind one call, so the binding holds
  * none: AZK_BENCH_MICRO (ns per call of reset, clone, hash, serialize,
  * deserialize, the mask, the legal list and observe on a mid-game position, a

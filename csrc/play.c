@@ -35,15 +35,15 @@ static double play_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int kind_ok(const azk_players *p, int kind) {
+static int kind_ok(const azk_lineup *p, int kind) {
     return (kind >= 0 && kind < AZK_BOT_COUNT) || (kind < 0 && -1 - kind < p->npbots && p->pbot[-1 - kind].pol);
 }
 
-static int players_ok(const azk_players *p) {
+static int players_ok(const azk_lineup *p) {
     return p && p->cs && p->npbots >= 0 && p->npbots <= AZK_PLAY_MAX_PBOTS;
 }
 
-void azk_players_init(azk_players *p, const azk_cardset *cs) {
+void azk_lineup_init(azk_lineup *p, const azk_cardset *cs) {
     if (!p) return;
     memset(p, 0, sizeof *p);
     p->cs = cs;
@@ -53,7 +53,7 @@ void azk_players_init(azk_players *p, const azk_cardset *cs) {
 }
 
 /* The action of the player `kind` for whoever is to act (or minus a status). */
-static int choose(const azk_game *g, const azk_players *p, int kind, uint64_t rng[2]) {
+static int choose(const azk_game *g, const azk_lineup *p, int kind, uint64_t rng[2]) {
     if (kind < 0) {
         const azk_pbot *b = &p->pbot[-1 - kind];
         return azk_pbot_act(g, p->cs, b->pol, &b->params, rng, b->work, b->work_len);
@@ -62,7 +62,7 @@ static int choose(const azk_game *g, const azk_players *p, int kind, uint64_t rn
     return azk_bot_act(g, p->cs, kind, rng);
 }
 
-int azk_play_game(azk_game *g, const azk_players *p, const int kinds[2], uint64_t rng[4], int32_t seat_decisions[2],
+int azk_play_game(azk_game *g, const azk_lineup *p, const int kinds[2], uint64_t rng[4], int32_t seat_decisions[2],
                   double seat_seconds[2]) {
     if (!g || !players_ok(p) || !kinds || !rng || !kind_ok(p, kinds[0]) || !kind_ok(p, kinds[1]))
         return -(int)AZK_ERR_ARG;
@@ -82,15 +82,15 @@ int azk_play_game(azk_game *g, const azk_players *p, const int kinds[2], uint64_
 }
 
 /* Deal game `seed` of decks d0 (seat 0) and d1 with the players' caps. */
-static void deal(azk_game *g, const azk_players *p, uint64_t seed, int d0, int d1) {
+static void deal(azk_game *g, const azk_lineup *p, uint64_t seed, int d0, int d1) {
     azk_game_init(g, p->cs, seed, d0, d1);
     azk_game_set_turn_cap(g, p->turn_cap);
     azk_game_set_decision_cap(g, p->decision_cap);
 }
 
-static int deck_ok(const azk_players *p, int d) { return d >= 0 && d < p->cs->num_decks; }
+static int deck_ok(const azk_lineup *p, int d) { return d >= 0 && d < p->cs->num_decks; }
 
-azk_status azk_sim_init(azk_sim *s, const azk_players *p, uint64_t seed, int deck0, int deck1, const int side_kind[2]) {
+azk_status azk_sim_init(azk_sim *s, const azk_lineup *p, uint64_t seed, int deck0, int deck1, const int side_kind[2]) {
     if (!s || !players_ok(p) || !deck_ok(p, deck0) || !deck_ok(p, deck1)) return AZK_ERR_ARG;
     if (side_kind && (!kind_ok(p, side_kind[0]) || !kind_ok(p, side_kind[1]))) return AZK_ERR_ARG;
     memset(s, 0, sizeof *s);
@@ -131,7 +131,7 @@ static int sim_random_game(azk_sim *s, azk_game *g, long long *decisions) {
 
 azk_status azk_sim_run(azk_sim *s, azk_game *g, uint64_t start, uint64_t end) {
     if (!s || !g || end < start || !players_ok(&s->players)) return AZK_ERR_ARG;
-    const azk_players *p = &s->players;
+    const azk_lineup *p = &s->players;
     for (uint64_t i = start; i < end; i++) {
         int swap = (int)(i & 1); /* seat k is played by side k ^ swap */
         deal(g, p, s->seed + i, s->deck[swap], s->deck[swap ^ 1]);
@@ -171,7 +171,7 @@ azk_status azk_sim_run(azk_sim *s, azk_game *g, uint64_t start, uint64_t end) {
     return AZK_OK;
 }
 
-azk_status azk_play_rows_run(const azk_players *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end) {
+azk_status azk_play_rows_run(const azk_lineup *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end) {
     if (!players_ok(p) || !g || !r || end < start) return AZK_ERR_ARG;
     for (size_t i = start; i < end; i++)
         for (int q = 0; q < 2; q++)

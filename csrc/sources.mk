@@ -16,5 +16,5 @@ AZK_CORE_SOURCES = \
 	csrc/obs.c \
 	csrc/policy.c \
 	csrc/play.c \
-	bench/azk_bench.c \
+	csrc/bench.c \
 	generated/cards_autogen.c

@@ -30,8 +30,9 @@ OUT = os.path.join(ROOT, "azuki", "web", "static", "azuki.wasm")
 STAMP = OUT + ".json"
 GLUE = "wasm/azuki_wasm.c"
 INCLUDE = ("csrc", "generated")
-# csrc/sources.mk's list without the vector of games (threads; the page plays one game at a time)
-LEAVE_OUT = ("csrc/vec.c",)
+# csrc/sources.mk's list without the vector of games (threads; the page plays one game at a time) and the
+# benchmarks of `python -m azuki bench` (csrc/bench.c: they time the vector of games)
+LEAVE_OUT = ("csrc/vec.c", "csrc/bench.c")
 FLAGS = ["-std=c11", "-O3", "-DNDEBUG", "-Wall", "-Wextra", "-Werror", "--no-entry", "-sWASM_BIGINT",
          "-sINITIAL_MEMORY=16777216", "-sALLOW_MEMORY_GROWTH=0"]
 # What the worker calls: the public API (csrc/azuki.h) and the glue.

@@ -21,7 +21,7 @@ typedef struct ref_sim {
     long long wins_by_seat[2], wins_by_side[2], first_player_wins, decisions, turns, errors;
 } ref_sim;
 
-static void ref_simulate(ref_sim *o, const azk_players *p, uint64_t seed, const int deck[2], const int *side_kind,
+static void ref_simulate(ref_sim *o, const azk_lineup *p, uint64_t seed, const int deck[2], const int *side_kind,
                          uint64_t games) {
     static azk_game g;
     int32_t legal[AZK_NUM_ACTIONS_];
@@ -82,7 +82,7 @@ static void same_counters(const azk_sim *s, const ref_sim *o) {
 }
 
 /* One configuration: the whole run in one call and in uneven stretches, against the reference. */
-static void check_sim(const azk_players *p, uint64_t seed, int d0, int d1, const int *side_kind, uint64_t games) {
+static void check_sim(const azk_lineup *p, uint64_t seed, int d0, int d1, const int *side_kind, uint64_t games) {
     static azk_sim whole, parts;
     ref_sim ref;
     int deck[2] = {d0, d1};
@@ -101,16 +101,16 @@ static void check_sim(const azk_players *p, uint64_t seed, int d0, int d1, const
 }
 
 static void test_sim_random_players(void) {
-    azk_players p;
-    azk_players_init(&p, CS);
+    azk_lineup p;
+    azk_lineup_init(&p, CS);
     for (int d = 0; d < 4; d++) check_sim(&p, 1000 + (uint64_t)d, d & 1, d >> 1, NULL, 40);
     p.turn_cap = 6; /* truncated games count too */
     check_sim(&p, 7, 0, 1, NULL, 20);
 }
 
 static void test_sim_bots(void) {
-    azk_players p;
-    azk_players_init(&p, CS);
+    azk_lineup p;
+    azk_lineup_init(&p, CS);
     p.search.sims = 4;
     const int kinds[][2] = {{AZK_BOT_GREEDY, AZK_BOT_RANDOM}, {AZK_BOT_RANDOM, AZK_BOT_RANDOM},
                             {AZK_BOT_SEARCH, AZK_BOT_GREEDY}};
@@ -121,8 +121,8 @@ static void test_sim_policy_bot(void) {
     azk_policy *pol = azk_test_reference_policy();
     AZK_CHECK(pol != NULL);
     if (!pol) return;
-    azk_players p;
-    azk_players_init(&p, CS);
+    azk_lineup p;
+    azk_lineup_init(&p, CS);
     p.npbots = 1;
     p.pbot[0].pol = pol;
     azk_pbot_defaults(&p.pbot[0].params, AZK_PBOT_POLICY);
@@ -151,8 +151,8 @@ static void test_play_rows(void) {
         k1[i] = i % 5 == 0 ? AZK_BOT_SEARCH : AZK_BOT_RANDOM;
     }
     azk_play_rows r = {seed, {bs0, bs1}, {d0, d1}, {k0, k1}, res, win, first, end, turns, dec, err, {n0, n1}, {t0, t1}};
-    azk_players p;
-    azk_players_init(&p, CS);
+    azk_lineup p;
+    azk_lineup_init(&p, CS);
     p.search.sims = 3;
     AZK_CHECK(azk_play_rows_run(&p, &G, &r, 0, 5) == AZK_OK);
     AZK_CHECK(azk_play_rows_run(&p, &G, &r, 5, N) == AZK_OK);
@@ -179,8 +179,8 @@ static void test_play_rows(void) {
 }
 
 static void test_bad_arguments(void) {
-    azk_players p;
-    azk_players_init(&p, CS);
+    azk_lineup p;
+    azk_lineup_init(&p, CS);
     static azk_sim s;
     const int bad_kind[2] = {AZK_BOT_RANDOM, -1}; /* no policy bot given */
     const int over[2] = {AZK_BOT_COUNT, 0};

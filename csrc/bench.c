@@ -1,15 +1,16 @@
-/* azk_bench.c — the timed C loops of `python -m azuki bench` (azuki/bench.py)
+/* bench.c — the timed C loops of `python -m azuki bench` (azuki/bench.py)
  * behind one call, azk_bench_run (csrc/azuki.h "Benchmarks"), so that the
  * Cython binding holds no benchmark: it fills the arguments and turns the
  * result into a dict.
  *
- * Where it lives: with the other benchmarks in bench/, but listed in
- * csrc/sources.mk (compiled into the core library and so into azuki._core,
- * with the core's flags, -Werror in `make`) because the installed package
- * calls it; it includes only azuki.h (and rng.h, the header-only pcg32 the
- * binding uses too), so it measures exactly what a caller of the public API
- * gets. The top of csrc/layers.def: nothing calls it; the page's WebAssembly
- * build (wasm/build.py: csrc/ and generated/ only) leaves it out.
+ * Where it lives: in csrc/ and csrc/sources.mk rather than bench/ (with the
+ * stand-alone benchmark programs), because the installed package calls it,
+ * and every build and tool that compiles the core reads that one list and
+ * copies or compiles csrc/ (setup.py, the Makefile, the cffi test, the
+ * recipe builds of tests/test_extending.py, wasm/build.py); a source outside
+ * csrc/ breaks those copies. It includes only azuki.h (and rng.h, the
+ * header-only pcg32 the binding uses too), so it measures what a caller of
+ * the public API gets. The top of csrc/layers.def: nothing calls it.
  *
  * Invariants: the loops are the ones the rows of azuki/bench.py describe,
  * timed with CLOCK_MONOTONIC around the loop (never per call, except the
