@@ -25,9 +25,9 @@
 
 #include "game.h"
 
-_Static_assert(AZK_RES_COUNT <= AZK_SIM_MAX_RESULTS, "azk_sim counts every result");
-_Static_assert(AZK_END_COUNT <= AZK_SIM_MAX_END_REASONS, "azk_sim counts every end reason");
-_Static_assert(AZK_PLAY_MAX_PBOTS >= 2, "simulate gives each side its own policy bot");
+_Static_assert((int)AZK_RES_COUNT <= (int)AZK_SIM_MAX_RESULTS, "azk_sim counts every result");
+_Static_assert((int)AZK_END_COUNT <= (int)AZK_SIM_MAX_END_REASONS, "azk_sim counts every end reason");
+_Static_assert((int)AZK_PLAY_MAX_PBOTS >= 2, "simulate gives each side its own policy bot");
 
 static double play_now(void) {
     struct timespec t;
