@@ -1,14 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """azuki._core — the Cython binding of the C core (contract: _core.pxd).
 
-A thin layer: everything that crosses the boundary is validated here once
-(action ids, array dtypes/shapes/contiguity, state bytes, setup plans, card
-sets), then the public C API of csrc/azuki.h is called - without the GIL
-where that matters (simulate). The game struct is opaque to this module:
-positions are read through the engine's flat export (azk_export, turned into
-Python data by azuki/state.py, azuki/text.py, azuki/events.py) and built
-through azk_game_setup (plans from azuki/_setup.py). The C core never
-allocates: a Game owns one malloc'd game, a CardSet one azk_cardset.
+A thin layer: what crosses the boundary is validated once (action ids,
+arrays by the one checker _out_array, state bytes, setup plans, card sets),
+then the public C API of csrc/azuki.h is called - without the GIL where
+that matters. The game struct is opaque to this module: positions are read
+through the engine's flat export (azk_export, turned into Python data by
+azuki/state.py, text.py, events.py) and built through azk_game_setup (plans
+from azuki/_setup.py). Each class keeps only its C calls; the rest is plain
+Python beside it (azuki/_cardset_py.py, _game_py.py, _vec_py.py,
+_cpolicy_py.py: mixins and helpers; card-set files and their cache:
+azuki/convert/cache.py). The C core never allocates: a Game owns one
+malloc'd game, a CardSet one azk_cardset.
 """
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
@@ -57,33 +60,22 @@ END_REASONS = tuple(azk_end_reason_name(i).decode() for i in range(azk_num_end_r
 assert END_REASONS == S.END, "azuki/spec_autogen.py is stale against the C core"
 
 
-cdef object _layout(int version, int size, int nfields, object field, object name, object names):
-    cdef int i
-    fields = []
-    for i in range(nfields):
-        off, cnt = field(i)
-        fields.append((name(i), (off, cnt)))
-    return Layout(version, size, fields, names)
-
-
-def _export_field(int i):
+def _flat_field(bint plan, int i):
+    """(name, (offset, count)) of field i of the export (plan=False) or the setup plan (plan=True)."""
     cdef int off = 0, cnt = 0
-    azk_export_field(i, &off, &cnt)
-    return off, cnt
-
-
-def _plan_field(int i):
-    cdef int off = 0, cnt = 0
-    azk_plan_field(i, &off, &cnt)
-    return off, cnt
+    if plan:
+        azk_plan_field(i, &off, &cnt)
+    else:
+        azk_export_field(i, &off, &cnt)
+    return (azk_plan_field_name(i) if plan else azk_export_field_name(i)).decode(), (off, cnt)
 
 
 # The two flat layouts of csrc/azk_export.def: names from spec_autogen,
 # offsets and counts from the C library (which builds them from the same file).
-EXPORT_LAYOUT = _layout(azk_export_version(), azk_export_size(), azk_export_num_fields(), _export_field,
-                        lambda i: azk_export_field_name(i).decode(), S.EXPORT)
-PLAN_LAYOUT = _layout(azk_plan_version(), azk_plan_size(), azk_plan_num_fields(), _plan_field,
-                      lambda i: azk_plan_field_name(i).decode(), S.PLAN)
+EXPORT_LAYOUT = Layout(azk_export_version(), azk_export_size(),
+                       [_flat_field(False, i) for i in range(azk_export_num_fields())], S.EXPORT)
+PLAN_LAYOUT = Layout(azk_plan_version(), azk_plan_size(),
+                     [_flat_field(True, i) for i in range(azk_plan_num_fields())], S.PLAN)
 MAX_OPTIONS = EXPORT_LAYOUT.count("PROMPT_OPT")
 cdef int _EXPORT_SIZE = EXPORT_LAYOUT.size
 cdef array.array _EXPORT_TEMPLATE = _pyarray.array("i", [0])

@@ -285,20 +285,8 @@ cdef class Game(_Binding, GameMixin):
         return bytes(buf[:n])
 
     @staticmethod
-    def from_bytes(data, cards=None, decks=None):
-        """Rebuild a game from to_bytes() output (the engine's own format,
-        unchanged). `cards` must be the card set the bytes were made with.
-        The deck names are not part of the bytes: give them as `decks`, or
-        they are recovered from the position (each player's leader, gate,
-        IKZ and main-deck composition matched against the card set's
-        decklists - exact for every game built by Game(); see
-        docs/python_api.md). Raises StateError, TypeError, ValueError."""
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"state bytes must be bytes-like, got {type(data).__name__}")
-        b = bytes(data)
-        cdef CardSet cs = _resolve_cards(cards)
-        if decks is not None:
-            d0, d1 = _deck_pair(cs, decks)
+    def _from_state(CardSet cs, bytes b, decks):
+        """A game loaded by azk_deserialize from to_bytes() output (from_bytes)."""
         cdef Game o = Game.__new__(Game)
         cdef const unsigned char *p = b
         cdef azk_status st = azk_deserialize(o.g, cs.cs, p if len(b) else NULL, len(b))
@@ -306,9 +294,8 @@ cdef class Game(_Binding, GameMixin):
             reason = {AZK_ERR_CARDSET: "the bytes belong to another card set",
                       AZK_ERR_CORRUPT: "corrupt, truncated or wrong-version state bytes"}.get(st, azk_status_name(st).decode())
             raise StateError(f"cannot load state ({len(b)} bytes): {reason}")
-        o.cards = cs
-        o.cs = cs.cs
-        o.decks = (cs.decks[d0], cs.decks[d1]) if decks is not None else o._recover_decks()
+        o.cards, o.cs = cs, cs.cs
+        o.decks = decks if decks is not None else o._recover_decks()
         return o
 
     @staticmethod

@@ -13,6 +13,7 @@ import numpy as np
 from . import locations as L
 from . import spec_autogen as S
 from . import text as _text
+from ._cardset_py import deck_pair
 from ._util import excerpt
 from .errors import invariant_text
 from .state import status_names
@@ -121,6 +122,23 @@ class GameMixin:
     def _recover_decks(self):
         """Deck names from the position (azuki.state.Position.recover_decks)."""
         return self._position().recover_decks()
+
+    @staticmethod
+    def from_bytes(data, cards=None, decks=None):
+        """Rebuild a game from to_bytes() output (the engine's own format,
+        unchanged). `cards` must be the card set the bytes were made with.
+        The deck names are not part of the bytes: give them as `decks`, or
+        they are recovered from the position (each player's leader, gate,
+        IKZ and main-deck composition matched against the card set's
+        decklists - exact for every game built by Game(); see
+        docs/python_api.md). Raises StateError, TypeError, ValueError."""
+        from ._core import Game, _resolve_cards
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"state bytes must be bytes-like, got {type(data).__name__}")
+        b = bytes(data)
+        cs = _resolve_cards(cards)
+        names = None if decks is None else tuple(cs.decks[d] for d in deck_pair(cs, decks))
+        return Game._from_state(cs, b, names)
 
     @staticmethod
     def from_setup(d, cards=None, seed=None):
