@@ -17,9 +17,7 @@ cdef class _Players:
     cdef readonly CardSet cards
     cdef readonly list pbots     # the CPolicy objects the policy bots point into stay alive with it
 
-    def __init__(self, cards, turn_cap, decision_cap, sims, pbots, str what):
-        if self.g != NULL:
-            raise RuntimeError("_Players: set up once")
+    def __cinit__(self, cards, turn_cap, decision_cap, sims, pbots, str what):
         self.cards = _resolve_cards(cards)
         azk_lineup_init(&self.p, self.cards.cs)
         self.p.turn_cap = _turn_cap(turn_cap)
@@ -58,8 +56,8 @@ cdef class _Players:
         if kinds is not None:
             sk[0], sk[1] = kinds
             skp = sk
-        if self.g == NULL or azk_sim_init(&self.s, &self.p, s, d0, d1, skp) != AZK_OK:
-            raise ValueError("_Players.sim_start: not set up, or a side kind without its player")
+        if azk_sim_init(&self.s, &self.p, s, d0, d1, skp) != AZK_OK:
+            raise ValueError("_Players.sim_start: a side kind without its player")
         return n, _int_in(chunk, "chunk", 1, 2**62), d0, d1
 
     def sim_run(self, uint64_t start, uint64_t end):
@@ -91,8 +89,7 @@ cdef class _Players:
         with nogil:
             st = azk_play_rows_run(&self.p, self.g, &r, start, end)
         if st != AZK_OK:
-            raise ValueError(f"_Players.play_rows: a deck or kind without its deck or player, or not set up "
-                             f"({azk_status_name(st).decode()})")
+            raise ValueError(f"_Players.play_rows: a deck or kind without its deck or player ({azk_status_name(st).decode()})")
 
 
 cdef inline int32_t *_i32(object a):
@@ -111,6 +108,8 @@ def _bench(kind, n, seed=1, sims=None, VecGame vec=None, obs=None, mask_off=0, a
     a.seed = _seed(seed)
     a.search = _search_params(sims)
     cdef const uint8_t[:, ::1] ov
+    if (k == AZK_BENCH_VEC and vec is None) or (k == AZK_BENCH_PICK and obs is None):
+        raise ValueError(f"_bench({kind!r}) needs {'vec' if k == AZK_BENCH_VEC else 'obs'}")
     if k == AZK_BENCH_VEC:
         a.vec, a.cs, a.rows, a.games = vec.v, vec.cards.cs, vec.rows, vec.n
         a.per_game, a.policy = vec.rows // vec.n, vec.mode == "policy"
@@ -120,6 +119,8 @@ def _bench(kind, n, seed=1, sims=None, VecGame vec=None, obs=None, mask_off=0, a
         a.opp_masks, a.opp_pending = <uint8_t *>_ptr(vec.opp_masks), <uint8_t *>_ptr(vec.opp_pending)
     if k == AZK_BENCH_PICK:
         ov = obs
+        if ov.shape[0] == 0:
+            return {"count": 0}
         a.n, a.pick_obs, a.stride, a.mask_off = ov.shape[0], &ov[0, 0], ov.shape[1], mask_off
     cdef int32_t[::1] av = actions if k in (AZK_BENCH_VEC, AZK_BENCH_PICK) else None
     if av is not None:
@@ -167,21 +168,15 @@ def pbot_defaults(kind):
     the most likely legal action, else sample softmax(log p / temp)); psearch: sims, cpuct,
     prior_temp, value (the value head's share of a leaf's score; the rest a greedy playout)."""
     cdef azk_pbot_params p
-    azk_pbot_defaults(&p, _pbot_kind(kind))
+    azk_pbot_defaults(&p, _py.pbot_kind(kind))
     return _py.pbot_settings_dict(kind, {"temp_milli": p.temp_milli, "sims": p.sims, "cpuct_milli": p.cpuct_milli,
                                          "prior_temp_milli": p.prior_temp_milli, "value_milli": p.value_milli})
-
-
-cdef int _pbot_kind(object kind) except -1:
-    if isinstance(kind, str) and kind in PBOT_KINDS:
-        return PBOT_KINDS.index(kind)
-    raise ValueError(f"unknown policy bot {excerpt(kind)}: expected one of {', '.join(PBOT_KINDS)}")
 
 
 cdef azk_pbot_params _pbot_params(object kind, object settings) except *:
     """The C settings for policy bot `kind` with `settings` (a dict; missing keys: the defaults)."""
     cdef azk_pbot_params p
-    azk_pbot_defaults(&p, _pbot_kind(kind))
+    azk_pbot_defaults(&p, _py.pbot_kind(kind))
     m = _py.pbot_settings_milli(kind, settings)
     p.temp_milli = m.get("temp", p.temp_milli)
     if "sims" in m:

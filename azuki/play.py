@@ -158,6 +158,14 @@ def play_columns(u64, i32, ndecks, npbots, nkinds):
     return u + i + list(res.values()), res
 
 
+def pbot_kind(kind):
+    """The number of policy bot `kind` (azuki.PBOT_KINDS: "policy", "psearch"); ValueError otherwise."""
+    from ._core import PBOT_KINDS
+    if isinstance(kind, str) and kind in PBOT_KINDS:
+        return PBOT_KINDS.index(kind)
+    raise ValueError(f"unknown policy bot {excerpt(kind)}: expected one of {', '.join(PBOT_KINDS)}")
+
+
 def pbot_settings_dict(kind, p):
     """The settings of policy bot `kind` from its C parameters `p` (a dict of azk_pbot_params' fields)."""
     full = {"temp": p["temp_milli"] / 1000, "sims": p["sims"], "cpuct": p["cpuct_milli"] / 1000,
