@@ -1,0 +1,79 @@
+"""The binding's classes are a C half (azuki/_core.pyx and its .pxi parts)
+plus a plain-Python half beside it (azuki/_cardset_py.py, _game_py.py,
+_vec_py.py, _cpolicy_py.py; card-set files and their cache in
+azuki/convert/cache.py) - issue 31 item 2. These tests hold the seams: the
+Python halves never import the extension at module level (it imports them
+while it initialises), the cache runs without the extension, and each class
+is still one class (isinstance, no instance __dict__, mixin methods found).
+"""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import azuki
+from azuki import _core
+
+ROOT = Path(__file__).resolve().parents[1]
+HALVES = ["azuki/_cardset_py.py", "azuki/_game_py.py", "azuki/_vec_py.py", "azuki/_cpolicy_py.py",
+          "azuki/convert/cache.py"]
+
+
+@pytest.mark.parametrize("rel", HALVES)
+def test_python_halves_import_the_extension_only_inside_functions(rel):
+    tree = ast.parse((ROOT / rel).read_text())
+    for node in tree.body:      # module level only: function bodies run after _core has initialised
+        if isinstance(node, ast.ImportFrom):
+            assert node.module not in ("_core", "azuki._core") and not any(
+                a.name == "_core" for a in node.names), f"{rel}: module-level import of azuki._core"
+        if isinstance(node, ast.Import):
+            assert all(a.name != "azuki._core" for a in node.names), f"{rel}: module-level import of azuki._core"
+
+
+def test_cardset_cache_runs_without_the_extension(tmp_path):
+    """azuki.convert.cache compiles, caches and notices an edited file with no azuki._core at all."""
+    src = ROOT / "azuki" / "data" / "cards.json"
+    p = tmp_path / "cards.json"
+    p.write_bytes(src.read_bytes())
+    code = f"""
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name == "azuki._core":
+            raise ImportError("blocked")
+sys.meta_path.insert(0, Block())
+from azuki.convert import cache
+built = []
+def build(compiled, text):
+    built.append(compiled.source)
+    return object()
+a = cache.cached({str(p)!r}, None, build)
+assert cache.cached({str(p)!r}, None, build) is a and len(built) == 1
+open({str(p)!r}, "ab").write(b"\\n")
+assert cache.cached({str(p)!r}, None, build) is not a and len(built) == 2
+assert cache.cardset_cache_info()["misses"] == 2 and "azuki._core" not in sys.modules
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("make", [lambda: azuki.Game(seed=1), lambda: azuki.CardSet.default(),
+                                  lambda: azuki.VecGame(1)])
+def test_each_class_is_still_one_class(make):
+    obj = make()
+    cls = type(obj)
+    assert cls is getattr(_core, cls.__name__) is getattr(azuki, cls.__name__)
+    assert not hasattr(obj, "__dict__")
+    with pytest.raises(AttributeError):
+        obj.no_such_attribute = 1
+
+
+def test_mixin_methods_are_the_classes_methods():
+    g = azuki.Game(seed=1)
+    assert isinstance(g, _core.Game) and type(g).__mro__[-2].__name__ == "GameMixin"
+    assert azuki.Game.from_bytes(g.to_bytes()).state_hash() == g.state_hash()
+    assert g.card_info("p0.leader")["where"] == "p0.leader" and "describe" in dir(azuki.Game)
+    assert azuki.CardSet.default().deck_index("STT02") == 1
