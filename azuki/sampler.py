@@ -42,8 +42,6 @@ passes it to sample_logits with the stored actions (pufferl.py, read for this).
 """
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 import torch
 
@@ -150,25 +148,15 @@ def _original():
     return getattr(pufferlib.pytorch.sample_logits, "_azuki_original", pufferlib.pytorch.sample_logits)
 
 
-@contextlib.contextmanager
 def installed():
     """Within the block, PuffeRL samples with `sample_logits` above (it looks
     the function up in pufferlib.pytorch at every call); PuffeRL's own
-    function is restored on the way out, whatever happens."""
-    import pufferlib.pytorch
-    orig = pufferlib.pytorch.sample_logits
-    if getattr(orig, "_azuki_original", None) is not None:      # already installed (nested run): leave it
-        yield
-        return
-
-    def hooked(logits, action=None):
-        return sample_logits(logits, action)
-    hooked._azuki_original = orig
-    pufferlib.pytorch.sample_logits = hooked
-    try:
-        yield
-    finally:
-        pufferlib.pytorch.sample_logits = orig
+    function is restored on the way out, whatever happens. The patch itself
+    is azuki.envs.pufferl_adapter.masked_sampling (the one module that
+    touches PuffeRL's internals); this name stays for callers of the
+    sampler."""
+    from .envs.pufferl_adapter import masked_sampling
+    return masked_sampling()
 
 
 # ---- keyed uniforms (reproducible per game and decision, whatever the batching) --------------------------------
