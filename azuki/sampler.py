@@ -9,9 +9,9 @@ recomputed on the stored observations: the log-probability of the stored
 action and the entropy). Its version runs ``torch.multinomial`` over all
 NUM_ACTIONS (1,056) logits per row and a dense logsumexp / exp over logits
 that azuki's policies set to MASKED_LOGIT (-1e9) where illegal, the slow
-underflow path of those kernels. `installed()` swaps in `sample_logits`
-below for the length of a training run (train.py, the one hook) and puts
-PuffeRL's back afterwards.
+underflow path of those kernels. `installed()` (the PuffeRL adapter's
+masked_sampling, azuki/envs/pufferl_adapter.py) swaps in `sample_logits`
+below for the length of a training run and puts PuffeRL's back afterwards.
 
 The distribution. azuki's policies mark an illegal action by the logit
 MASKED_LOGIT (azuki.envs.apply_mask); an entry is legal when its logit is
