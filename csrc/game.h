@@ -631,13 +631,25 @@ int azk_refresh_legal(azk_game *g, const azk_cardset *cs); /* enumerate into the
 /* export.c */
 int azk_placing_card(const azk_game *g, const azk_cardset *cs); /* the card a SLOT/HOLDER prompt places, else -1 */
 
+/* What azk_observe_both wrote last for each player's two long sorted lists
+ * (its DECK, the opponent's OPP_UNSEEN) and the sets of that player's cards
+ * they were written from: the same set gives the same bytes while no card
+ * changes definition, so a caller that keeps one per game (VecGame) copies
+ * them instead of sorting again. Zeroed (have = 0) whenever the game's
+ * cards may have been dealt anew (a new episode). */
+typedef struct azk_obs_memo {
+    uint64_t set[4];                 /* [2 * player + list]: list 0 DECK, 1 OPP_UNSEEN */
+    uint8_t have;                    /* bit 2 * player + list: set and bytes hold an entry */
+    uint8_t bytes[4][AZK_DECK_CAP];
+} azk_obs_memo;
 /* obs.c: both seats' observations at once (o0 seat 0's, o1 seat 1's), each
  * byte equal to azk_observe's: the public part (counts, the field, discard
  * piles) is computed once and mirrored, and one pass over each deck serves
- * both views (VecGame's self-play rows). -1 (nothing written) for a NULL
- * argument or o0 == o1, else azk_obs_len(). And the hidden-information pool
+ * both views (VecGame's self-play rows); `memo` (NULL: none) keeps the
+ * sorted lists between calls on the same game. -1 (nothing written) for a
+ * NULL argument or o0 == o1, else azk_obs_len(). And the hidden-information pool
  * the resampler and the search bot share. */
-int azk_observe_both(const azk_game *g, const azk_cardset *cs, uint8_t *o0, uint8_t *o1);
+int azk_observe_both(const azk_game *g, const azk_cardset *cs, uint8_t *o0, uint8_t *o1, azk_obs_memo *memo);
 int azk_hidden_pool(const azk_game *g, int me, int p, uint8_t *pool); /* pool: AZK_NUM_CARDS entries */
 void azk_sort_hand(azk_game *g, azk_player *pl);                       /* canonical order, positions */
 

@@ -422,12 +422,33 @@ static void put_list(const azk_game *g, int p, int which, uint64_t set, int fits
     bag_put(&bag, f, cap);
 }
 
+/* put_list through the memo (NULL: none): list `which` (LIST_DECK or
+ * LIST_UNSEEN) of player p from the same set as last time is the same
+ * bytes. Only sets that fit are kept: their bytes depend on nothing else
+ * but the cards' definitions (the memo's owner drops it when those may
+ * change). */
+_Static_assert(AZK_OE_DECK - AZK_OO_DECK + 1 == AZK_DECK_CAP && AZK_OE_OPP_UNSEEN - AZK_OO_OPP_UNSEEN + 1 == AZK_DECK_CAP,
+               "a memo entry is a whole DECK or OPP_UNSEEN field");
+static void put_list_memo(const azk_game *g, int p, int which, uint64_t set, int fits, uint8_t *f, int cap,
+                          azk_obs_memo *memo) {
+    int slot = 2 * p + (which == LIST_UNSEEN);
+    if (memo && fits && (memo->have >> slot & 1) && memo->set[slot] == set) {
+        memcpy(f, memo->bytes[slot], AZK_DECK_CAP);
+        return;
+    }
+    put_list(g, p, which, set, fits, f, cap);
+    if (!memo || !fits) return;
+    memcpy(memo->bytes[slot], f, AZK_DECK_CAP);
+    memo->set[slot] = set;
+    memo->have |= (uint8_t)(1u << slot);
+}
+
 /* What the cards of player p's deck, hand and look zone tell: to p (o[p]:
  * DECK, DECK_TOP, DECK_OPP_KNOWS, LOOK) and to the other seat q (o[q]:
  * OPP_DECK_TOP, OPP_UNSEEN, OPP_HAND_KNOWN); o[s] NULL: not wanted. One
  * pass over the deck serves both: p's deck less what q knows of it is q's
  * unseen part. The lists are built as sets of p's cards (put_list). */
-static void encode_cards_of(const azk_game *g, int p, uint8_t *const o[2]) {
+static void encode_cards_of(const azk_game *g, int p, uint8_t *const o[2], azk_obs_memo *memo) {
     int q = 1 - p, base = p * AZK_CARDS_PER_PLAYER;
     const azk_player *pl = &g->pl[p];
     uint8_t *op = o[p], *oq = o[q];
@@ -449,7 +470,7 @@ static void encode_cards_of(const azk_game *g, int p, uint8_t *const o[2]) {
         if (seen >> p & 1) op[AZK_OO_DECK_TOP + top] = card_id(g, c); /* (docs/rules.md §17.5) */
         if (seen >> q & 1) set_bit(op, AZK_OO_DECK_OPP_KNOWS, top);
     }
-    if (op) put_list(g, p, LIST_DECK, deck, !outside, op + AZK_OO_DECK, AZK_DECK_CAP);
+    if (op) put_list_memo(g, p, LIST_DECK, deck, !outside, op + AZK_OO_DECK, AZK_DECK_CAP, memo);
     uint64_t look = 0;
     unsigned look_out = 0;
     for (int i = 0; i < pl->look_n; i++) {
@@ -472,14 +493,14 @@ static void encode_cards_of(const azk_game *g, int p, uint8_t *const o[2]) {
             unseen |= 1ull << (b & 63);
         }
     }
-    put_list(g, p, LIST_UNSEEN, unseen, !unseen_out, oq + AZK_OO_OPP_UNSEEN, AZK_DECK_CAP);
+    put_list_memo(g, p, LIST_UNSEEN, unseen, !unseen_out, oq + AZK_OO_OPP_UNSEEN, AZK_DECK_CAP, memo);
     if (known_set | known_out) put_list(g, p, LIST_KNOWN, known_set, !known_out, oq + AZK_OO_OPP_HAND_KNOWN, AZK_HAND_CAP);
 }
 
 /* The observations of seat 0 (o[0]) and seat 1 (o[1]); NULL: not wanted.
  * The public part is computed once, from the first seat wanted, and
  * mirrored to the other. */
-static void encode(const azk_game *g, const azk_cardset *cs, uint8_t *const o[2]) {
+static void encode(const azk_game *g, const azk_cardset *cs, uint8_t *const o[2], azk_obs_memo *memo) {
     int a = o[0] ? 0 : 1, b = 1 - a;
     for (int s = 0; s < AZK_PLAYERS; s++)
         if (o[s]) memset(o[s], 0, AZK_OBS_LEN_);
@@ -488,7 +509,7 @@ static void encode(const azk_game *g, const azk_cardset *cs, uint8_t *const o[2]
     int placing = g->phase == AZK_PHASE_PROMPT ? azk_placing_card(g, cs) : -1;
     for (int s = 0; s < AZK_PLAYERS; s++) {
         if (o[s]) encode_seat(g, cs, s, placing, o[s]);
-        encode_cards_of(g, s, o);
+        encode_cards_of(g, s, o, memo);
     }
 }
 
@@ -496,14 +517,14 @@ int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
     if (!g || !cs || !o || (me != 0 && me != 1)) return -1;
     uint8_t *out[2] = {NULL, NULL};
     out[me] = o;
-    encode(g, cs, out);
+    encode(g, cs, out, NULL);
     return AZK_OBS_LEN_;
 }
 
-int azk_observe_both(const azk_game *g, const azk_cardset *cs, uint8_t *o0, uint8_t *o1) {
+int azk_observe_both(const azk_game *g, const azk_cardset *cs, uint8_t *o0, uint8_t *o1, azk_obs_memo *memo) {
     if (!g || !cs || !o0 || !o1 || o0 == o1) return -1;
     uint8_t *out[2] = {o0, o1};
-    encode(g, cs, out);
+    encode(g, cs, out, memo);
     return AZK_OBS_LEN_;
 }
 

@@ -51,6 +51,9 @@ struct azk_vec_game {
     int8_t end_w;
     uint8_t end_res;
     uint8_t pad_;
+    /* the sorted lists of the game's last self-play observations (azk_observe_both): a cache, rewritten
+     * by the outputs phase of the thread that owns the game, dropped when an episode begins (new cards) */
+    azk_obs_memo memo;
 };
 
 struct vec_pool;
@@ -122,6 +125,7 @@ static void vec_begin_episode(azk_vec *v, const azk_cardset *cs, int i, uint32_t
     e->deck[0] = (uint8_t)d0;
     e->deck[1] = (uint8_t)d1;
     azk_events(&e->g, NULL, 1 << 30); /* a vector of games keeps no event log */
+    e->memo.have = 0;                 /* the cards were dealt anew */
     e->episode = ep;
     e->steps = 0;
     e->agent_seat = (uint8_t)d.agent_seat;
@@ -253,7 +257,8 @@ static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, ui
             int both = obs && (full || v->waiting == AZK_VEC_WAIT_FULL);
             if (both) {
                 uint8_t *o = (uint8_t *)obs + (size_t)(2 * i) * (size_t)v->obs_len;
-                azk_observe_both(&v->games[i].g, cs, o, o + v->obs_len);
+                /* the memo is a cache: writing it through the const view changes no observable state */
+                azk_observe_both(&v->games[i].g, cs, o, o + v->obs_len, (azk_obs_memo *)&v->games[i].memo);
             }
             for (int s = 0; s < 2; s++) {
                 int row = 2 * i + s;

@@ -12,7 +12,9 @@
  * resampled clones (definitions shuffled among cards: the counting-sort
  * path); and on clones with knowledge scribbled in (deck cards seen by
  * either player, revealed hand cards, cards being looked at), which the
- * encoder reads but random play seldom reaches. AZK_TEST_GAMES scales it. */
+ * encoder reads but random play seldom reaches. The pair is also written
+ * through a memo kept along each game (azk_obs_memo: sorted lists copied
+ * while their card sets stay the same). AZK_TEST_GAMES scales it. */
 #include <stdlib.h>
 
 #include "azk_test.h"
@@ -332,8 +334,9 @@ static int first_diff(const uint8_t *a, const uint8_t *b, int n) {
 
 static long long compared, diffs;
 
-/* Both seats, alone and as a pair, against the reference. */
-static void compare_all(const azk_game *g, const azk_cardset *cs, const char *what) {
+/* Both seats, alone and as a pair (with `memo`, kept along one game's
+ * positions, and without), against the reference. */
+static void compare_all(const azk_game *g, const azk_cardset *cs, const char *what, azk_obs_memo *memo) {
     static uint8_t r[2][2048], f[2][2048];
     int len = azk_obs_len();
     for (int s = 0; s < 2; s++) {
@@ -344,11 +347,13 @@ static void compare_all(const azk_game *g, const azk_cardset *cs, const char *wh
         int d = first_diff(r[s], f[s], len);
         if (d >= 0 && diffs++ < 5) fprintf(stderr, "%s: seat %d differs at byte %d (%d != %d)\n", what, s, d, f[s][d], r[s][d]);
     }
-    memset(f, 0xa5, sizeof f);
-    AZK_CHECK(azk_observe_both(g, cs, f[0], f[1]) == len);
-    for (int s = 0; s < 2; s++) {
-        int d = first_diff(r[s], f[s], len);
-        if (d >= 0 && diffs++ < 5) fprintf(stderr, "%s: pair, seat %d differs at byte %d\n", what, s, d);
+    for (int m = 0; m < 2; m++) {
+        memset(f, 0xa5, sizeof f);
+        AZK_CHECK(azk_observe_both(g, cs, f[0], f[1], m ? memo : NULL) == len);
+        for (int s = 0; s < 2; s++) {
+            int d = first_diff(r[s], f[s], len);
+            if (d >= 0 && diffs++ < 5) fprintf(stderr, "%s: pair (memo %d), seat %d differs at byte %d\n", what, m, s, d);
+        }
     }
     compared++;
 }
@@ -385,32 +390,36 @@ static void test_fast_equals_reference(void) {
     int nd = cs->num_decks;
     azk_game *g = malloc(azk_game_size()), *h = malloc(azk_game_size());
     uint8_t a[2048], b[2048];
-    AZK_CHECK(azk_observe_both(NULL, cs, a, b) == -1 && azk_observe_both(g, cs, a, a) == -1 &&
-              azk_observe_both(g, cs, NULL, b) == -1 && azk_observe_both(g, NULL, a, b) == -1);
+    AZK_CHECK(azk_observe_both(NULL, cs, a, b, NULL) == -1 && azk_observe_both(g, cs, a, a, NULL) == -1 &&
+              azk_observe_both(g, cs, NULL, b, NULL) == -1 && azk_observe_both(g, NULL, a, b, NULL) == -1);
     int32_t legal[4096];
     uint64_t x = 0x9e3779b97f4a7c15ull;
     long long resampled = 0, scribbled = 0;
+    azk_obs_memo memo, cmemo; /* one kept along each game (the same memo across games would be stale: new cards) */
     for (int gi = 0; gi < games; gi++) {
         int pair = gi % (nd * nd);
         AZK_CHECK(azk_game_init(g, cs, (uint64_t)gi, pair / nd, pair % nd) == AZK_OK);
+        memo.have = 0;
         for (;;) {
-            compare_all(g, cs, "game");
+            compare_all(g, cs, "game", &memo);
             if (xs(&x) % 8 == 0) { /* definitions shuffled among cards: out of card order */
                 azk_game_clone(h, g);
                 if (azk_resample(h, cs, (int)(x >> 8) & 1, x) == AZK_OK) {
-                    compare_all(h, cs, "resampled");
+                    cmemo.have = 0; /* resampling changes definitions */
+                    compare_all(h, cs, "resampled", &cmemo);
                     resampled++;
                     for (int k = 0; k < 10 && !azk_is_terminal(h); k++) {
                         int n = azk_legal_actions(h, cs, legal, 4096);
                         if (n <= 0 || azk_step(h, cs, legal[xs(&x) % (uint64_t)n]) != AZK_OK) break;
-                        compare_all(h, cs, "resampled, played on");
+                        compare_all(h, cs, "resampled, played on", &cmemo);
                     }
                 }
             }
             if (xs(&x) % 8 == 0) {
                 azk_game_clone(h, g);
                 scribble(h, &x);
-                compare_all(h, cs, "scribbled");
+                cmemo = memo; /* the game's memo: the same cards, other knowledge */
+                compare_all(h, cs, "scribbled", &cmemo);
                 scribbled++;
             }
             if (azk_is_terminal(g)) break;

@@ -3,7 +3,8 @@
  * azk_vec_step_opponent) equals the same games stepped alone episode after
  * episode; every game waits for exactly one side; an illegal opponent action
  * changes nothing; a waiting self-play row is its seat's view with a
- * NO_OP-only packed MASK; bad arguments (a float32 observation dtype among
+ * NO_OP-only packed MASK, and every self-play row after every step is its
+ * seat's view, over many episodes of two pairings; bad arguments (a float32 observation dtype among
  * them). Runs under ASan+UBSan too (make asan). */
 #include <math.h>
 #include <stdlib.h>
@@ -176,6 +177,46 @@ static void test_waiting_row_mask(void) {
     free(v); free(obs); free(mine); free(masks);
 }
 
+/* Self-play over many episodes of two pairings (each deck from each seat):
+ * after every step each row is its seat's full view (azk_observe; a waiting
+ * row with a NO_OP-only MASK field). VecGame writes both rows of a game in
+ * one pass and keeps each game's sorted lists between steps (azk_obs_memo,
+ * dropped at every new episode: new cards): a stale list shows here. */
+static void test_self_play_rows_are_observations(void) {
+    const azk_cardset *cs = azk_default_cardset();
+    int len = azk_obs_len(), na = azk_num_actions(), moff = -1, mbytes = 0;
+    for (int f = 0; f < azk_obs_num_fields(); f++)
+        if (strcmp(azk_obs_field_name(f), "MASK") == 0) azk_obs_field(f, &moff, NULL, &mbytes, NULL, NULL);
+    enum { N = 6, ROWS = 2 * N };
+    azk_vec *v = malloc(azk_vec_size(N));
+    AZK_CHECK(azk_vec_init(v, cs, N, 11, AZK_VEC_SELF, 0, PAIRS, 2) == AZK_OK);
+    uint8_t *obs = malloc((size_t)ROWS * len), *mine = malloc((size_t)len), *masks = malloc((size_t)ROWS * na);
+    int32_t acting[ROWS], act[ROWS];
+    float rew[ROWS];
+    uint8_t term[ROWS], trunc[ROWS];
+    long long rows = 0, bad = 0;
+    AZK_CHECK(azk_vec_observe(v, cs, obs, masks, acting) == AZK_OK);
+    for (int it = 0; it < 3000; it++) {
+        for (int r = 0; r < ROWS; r++) act[r] = acting[r] ? pick(masks + (size_t)r * na, na) : 0;
+        AZK_CHECK(azk_vec_step(v, cs, act, obs, masks, rew, term, trunc, NULL) == AZK_OK);
+        AZK_CHECK(azk_vec_observe(v, cs, NULL, NULL, acting) == AZK_OK);
+        for (int r = 0; r < ROWS; r++) {
+            AZK_CHECK(azk_observe(azk_vec_game(v, r / 2), cs, r & 1, mine) == len);
+            if (!acting[r]) {
+                memset(mine + moff, 0, (size_t)mbytes);
+                mine[moff] = 1;
+            }
+            bad += memcmp(obs + (size_t)r * len, mine, (size_t)len) != 0;
+            rows++;
+        }
+    }
+    int episodes = 0;
+    for (int i = 0; i < N; i++) episodes += azk_vec_episode(v, i);
+    AZK_CHECK(bad == 0);
+    AZK_CHECK(episodes >= 4 * N); /* every game went through several episodes, of both pairings */
+    free(v); free(obs); free(mine); free(masks);
+}
+
 static void test_bad_arguments(void) {
     const azk_cardset *cs = azk_default_cardset();
     azk_vec *v = malloc(azk_vec_size(2));
@@ -199,6 +240,7 @@ static void test_bad_arguments(void) {
 int main(void) {
     AZK_RUN(test_policy_mode_equals_solo_games);
     AZK_RUN(test_waiting_row_mask);
+    AZK_RUN(test_self_play_rows_are_observations);
     AZK_RUN(test_bad_arguments);
     return azk_test_summary();
 }
