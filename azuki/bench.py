@@ -407,7 +407,8 @@ def format_table(result: dict) -> str:
         lines += ["", note]
     lines += ["", "An agent-step is one decision applied for an agent row (a self-play game has two rows; the "
               "waiting seat's NO_OP row does not count); the VecGame rows draw actions uniformly from each acting "
-              "game's legal-action list in C, as the engine loop does (no mask scan). "
+              "game's legal-action list in C, as the engine loop does (no mask scan), and that picking is "
+              "inside their rate as the engine loop's is inside its own (csrc/bench.c). "
               "Policy mode: one step() for the agent rows then one step_opponent() for the pending games "
               "per round, opponent decisions not counted (docs/vecgame.md). "
               "The rows through Python (VecGame.step, AzukiEnv) draw actions from the MASK slice of each "
