@@ -268,8 +268,8 @@ def decode(a):
 
 # The binding's parts, in the order they used to stand in this file (Cython
 # `include` is textual: one module, one namespace):
-include "_cardset.pxi"   # CardSet and the compiled-set cache
-include "_game.pxi"      # Game
+include "_cardset.pxi"   # CardSet (its files and cache: azuki/convert/cache.py)
+include "_game.pxi"      # Game (its Python half: azuki/_game_py.py)
 include "_play.pxi"      # simulate, bots, play_games, the micro-benchmarks
 include "_vec.pxi"       # VecGame
 include "_cpolicy.pxi"   # CPolicy: the policy network in C
