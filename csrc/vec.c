@@ -215,21 +215,17 @@ static int opp_pending(const azk_vec *v, int i) {
     return v->mode == AZK_VEC_POLICY && p >= 0 && p != e->agent_seat;
 }
 
-/* Row r's MASK field: NO_OP only (bit 0: NO_OP is flat action 0), for a row that does not act. */
-static void noop_mask_field(const azk_vec *v, void *obs, int r) {
-    uint8_t *o = (uint8_t *)obs + (size_t)r * (size_t)v->obs_len;
-    memset(o + v->mask_off, 0, (size_t)(AZK_NUM_ACTIONS_ + 7) / 8);
-    o[v->mask_off] = 1;
-}
-
 /* Row r's observation (seat's view); a row that does not act gets a
- * NO_OP-only MASK field, and with AZK_VEC_WAIT_MASK (unless `full`) nothing
- * else is written. */
+ * NO_OP-only MASK field (bit 0: NO_OP is flat action 0), and with
+ * AZK_VEC_WAIT_MASK (unless `full`) nothing else is written. */
 static void write_obs_row(const azk_vec *v, const azk_cardset *cs, void *obs, int r, int i, int seat, int acts,
                           int full) {
     uint8_t *o = (uint8_t *)obs + (size_t)r * (size_t)v->obs_len;
     if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe(&v->games[i].g, cs, seat, o);
-    if (!acts) noop_mask_field(v, obs, r);
+    if (!acts) {
+        memset(o + v->mask_off, 0, (size_t)(AZK_NUM_ACTIONS_ + 7) / 8);
+        o[v->mask_off] = 1;
+    }
 }
 
 static void noop_mask(uint8_t *m) {
@@ -262,7 +258,8 @@ static void write_outputs(const azk_vec *v, const azk_cardset *cs, void *obs, ui
             }
             for (int s = 0; s < 2; s++) {
                 int row = 2 * i + s;
-                if (both && row != r) noop_mask_field(v, obs, row);
+                if (both && row != r) /* its MASK field is 0 (not the decider): NO_OP only */
+                    ((uint8_t *)obs)[(size_t)row * (size_t)v->obs_len + (size_t)v->mask_off] = 1;
                 else if (obs && !both) write_obs_row(v, cs, obs, row, i, s, row == r, full);
                 if (!masks) continue;
                 uint8_t *m = masks + (size_t)row * (size_t)na;
