@@ -1,15 +1,15 @@
 # ---------------------------------------------------------------------------
 # Playing many games: azuki.simulate and play_games are plain Python
-# (azuki/play.py: arguments, stretches of SIM_SIGNAL_GAMES games, results);
+# (azuki/games.py: arguments, stretches of SIM_SIGNAL_GAMES games, results);
 # the loops are C (csrc/play.c); _Players is the C state they run on.
 # ---------------------------------------------------------------------------
-from . import play as _py
-from .play import SIM_SIGNAL_GAMES, bot_kind, play_games, simulate
+from . import games as _py
+from .games import SIM_SIGNAL_GAMES, bot_kind, play_games, simulate
 from .bench import bench_search as _bench_search
 
 
 cdef class _Players:
-    """The C side of a run of games (azuki/play.py): azk_lineup (card set, caps, search settings, policy bots
+    """The C side of a run of games (azuki/games.py): azk_lineup (card set, caps, search settings, policy bots
     (CPolicy, kind, settings) with their workspaces), the game they play in, and simulate's azk_sim."""
     cdef azk_lineup p
     cdef azk_sim s
@@ -70,14 +70,14 @@ cdef class _Players:
         return self.s
 
     def play_rows(self, cols, size_t start, size_t end):
-        """Play play_games' rows [start, end) without the GIL: cols as azuki.play.play_columns makes them (seeds,
+        """Play play_games' rows [start, end) without the GIL: cols as azuki.games.play_columns makes them (seeds,
         bseed0, bseed1 uint64; deck0, deck1, kind0, kind1 int32, then the outputs of PLAY_COLUMNS)."""
         c = list(cols)
         if len(c) != 7 + len(_py.PLAY_COLUMNS) or any(
                 not isinstance(a, np.ndarray) or a.ndim != 1 or a.shape[0] < end or not a.flags.c_contiguous
                 or a.dtype != (np.uint64 if k < 3 else np.float64 if k in (14, 15) else np.int32)
                 or (k >= 7 and not a.flags.writeable) for k, a in enumerate(c)):
-            raise ValueError("_Players.play_rows: the columns of azuki.play.play_columns")
+            raise ValueError("_Players.play_rows: the columns of azuki.games.play_columns")
         cdef azk_play_rows r
         r.seed, r.bot_seed[0], r.bot_seed[1] = <uint64_t *>_ptr(c[0]), <uint64_t *>_ptr(c[1]), <uint64_t *>_ptr(c[2])
         r.deck[0], r.deck[1], r.kind[0], r.kind[1] = _i32(c[3]), _i32(c[4]), _i32(c[5]), _i32(c[6])

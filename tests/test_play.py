@@ -1,4 +1,4 @@
-"""Playing many games (azuki/play.py over csrc/play.c through azuki._core._Players) and the bench loops
+"""Playing many games (azuki/games.py over csrc/play.c through azuki._core._Players) and the bench loops
 (csrc/bench.c behind azuki._core._bench): the public names are where they were, a run split into
 stretches plays what one call plays, the games are the ones stepping them one by one through the bot
 calls gives, and bad arguments to the private entry points raise instead of crashing (issue 31 item 2).
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import azuki
-from azuki import Game, _core, bench, play
+from azuki import Game, _core, bench, games as play
 
 
 def _no_time(r):
