@@ -4,13 +4,17 @@
  * by game and decision by decision (as the binding's loops were before they
  * moved to C): the same counters for simulate with random players, built-in
  * bots and a policy bot on one side; a run split into stretches equals the
- * run in one call; the same per-row columns for play_games; bad arguments
- * refused with AZK_ERR_ARG before anything is written. */
+ * run in one call; the same per-row columns for play_games; no heap
+ * allocation inside the runs (malloc interposed, azk_noalloc.h; the policy
+ * bot plays from the caller's workspace); bad arguments refused with
+ * AZK_ERR_ARG before anything is written. */
 #include <stdlib.h>
 
 #include "azk_test.h"
 #include "azk_reference.h"
 #include "game.h"
+
+#include "azk_noalloc.h"
 
 static const azk_cardset *CS;
 static azk_game G;
@@ -88,7 +92,9 @@ static void check_sim(const azk_lineup *p, uint64_t seed, int d0, int d1, const 
     int deck[2] = {d0, d1};
     ref_simulate(&ref, p, seed, deck, side_kind, games);
     AZK_CHECK(azk_sim_init(&whole, p, seed, d0, d1, side_kind) == AZK_OK);
+    long long allocs = n_alloc;
     AZK_CHECK(azk_sim_run(&whole, &G, 0, games) == AZK_OK);
+    AZK_CHECK_EQ_U64(n_alloc - allocs, 0);
     same_counters(&whole, &ref);
     AZK_CHECK(azk_sim_init(&parts, p, seed, d0, d1, side_kind) == AZK_OK);
     for (uint64_t a = 0, step = 1; a < games; a += step, step = step * 2 + 1)
@@ -131,6 +137,13 @@ static void test_sim_policy_bot(void) {
     AZK_CHECK(p.pbot[0].work != NULL);
     const int kinds[2] = {AZK_BOT_GREEDY, -1};
     check_sim(&p, 3, 1, 0, kinds, 6);
+    /* the counter sees a policy bot without a workspace allocate (one malloc per decision) */
+    uint64_t rng[2];
+    azk_bot_seed(rng, 1);
+    AZK_CHECK(azk_game_init(&G, CS, 1, 0, 1) == AZK_OK);
+    long long allocs = n_alloc;
+    AZK_CHECK(azk_pbot_act(&G, CS, pol, &p.pbot[0].params, rng, NULL, 0) >= 0);
+    AZK_CHECK(!AZK_INTERPOSE || n_alloc > allocs);
     free(p.pbot[0].work);
     azk_policy_free(pol);
 }
@@ -154,8 +167,10 @@ static void test_play_rows(void) {
     azk_lineup p;
     azk_lineup_init(&p, CS);
     p.search.sims = 3;
+    long long allocs = n_alloc;
     AZK_CHECK(azk_play_rows_run(&p, &G, &r, 0, 5) == AZK_OK);
     AZK_CHECK(azk_play_rows_run(&p, &G, &r, 5, N) == AZK_OK);
+    AZK_CHECK_EQ_U64(n_alloc - allocs, 0);
     static azk_game g;
     for (int i = 0; i < N; i++) { /* the reference: the row's game, one decision at a time */
         uint64_t rng[4];
