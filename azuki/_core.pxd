@@ -330,7 +330,7 @@ cdef extern from "azuki.h" nogil:
         double *seat_seconds[2]
     azk_status azk_play_rows_run(const azk_lineup *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end)
     ctypedef enum azk_bench_kind:
-        AZK_BENCH_MICRO, AZK_BENCH_SEARCH, AZK_BENCH_VEC, AZK_BENCH_PICK
+        AZK_BENCH_MICRO, AZK_BENCH_SEARCH, AZK_BENCH_VEC
     ctypedef struct azk_bench_args:
         long long n
         uint64_t seed
@@ -347,8 +347,6 @@ cdef extern from "azuki.h" nogil:
         uint8_t *opp_pending
         float *rewards
         int32_t *actions
-        const uint8_t *pick_obs
-        size_t stride, mask_off
     ctypedef struct azk_bench_result:
         double calibration_ns, reset_ns, clone_ns, hash_ns, serialize_ns, deserialize_ns, mask_ns, legal_list_ns
         double observe_ns, memcpy_bytes_per_s, seconds

@@ -96,36 +96,29 @@ cdef inline int32_t *_i32(object a):
     return <int32_t *>_ptr(a)
 
 
-def _bench(kind, n, seed=1, sims=None, VecGame vec=None, obs=None, mask_off=0, actions=None):
+def _bench(kind, n, seed=1, sims=None, VecGame vec=None, actions=None):
     """One run of a `python -m azuki bench` loop (csrc/bench.c, azk_bench_run): kind "micro",
-    "search", "vec" (rounds of `vec`, its buffers written, `actions` its int32 action buffer) or "pick"
-    (actions[r] = a legal action from the packed mask at mask_off of uint8 row obs[r]); the raw result
-    as a dict. azuki/bench.py shapes the rows."""
-    cdef azk_bench_kind k = <azk_bench_kind><int>("micro", "search", "vec", "pick").index(kind)
+    "search" or "vec" (n rounds of `vec`, its buffers written, `actions` its int32 action buffer);
+    the raw result as a dict. azuki/bench.py shapes the rows."""
+    cdef azk_bench_kind k = <azk_bench_kind><int>("micro", "search", "vec").index(kind)
     cdef azk_bench_args a
     memset(&a, 0, sizeof(a))
     a.n = _int_in(n, "n", 1, 10**9)
     a.seed = _seed(seed)
     a.search = _search_params(sims)
-    cdef const uint8_t[:, ::1] ov
-    if (k == AZK_BENCH_VEC and vec is None) or (k == AZK_BENCH_PICK and obs is None):
-        raise ValueError(f"_bench({kind!r}) needs {'vec' if k == AZK_BENCH_VEC else 'obs'}")
+    cdef int32_t[::1] av
     if k == AZK_BENCH_VEC:
+        if vec is None:
+            raise ValueError("_bench('vec') needs a VecGame")
         a.vec, a.cs, a.rows, a.games = vec.v, vec.cards.cs, vec.rows, vec.n
         a.per_game, a.policy = vec.rows // vec.n, vec.mode == "policy"
         a.obs, a.opp_obs, a.masks, a.rewards = _ptr(vec.obs), _ptr(vec.opp_obs), <uint8_t *>_ptr(vec.masks), \
             <float *>_ptr(vec.rewards)
         a.terminals, a.truncations = <uint8_t *>_ptr(vec.terminals), <uint8_t *>_ptr(vec.truncations)
         a.opp_masks, a.opp_pending = <uint8_t *>_ptr(vec.opp_masks), <uint8_t *>_ptr(vec.opp_pending)
-    if k == AZK_BENCH_PICK:
-        ov = obs
-        if ov.shape[0] == 0:
-            return {"count": 0}
-        a.n, a.pick_obs, a.stride, a.mask_off = ov.shape[0], &ov[0, 0], ov.shape[1], mask_off
-    cdef int32_t[::1] av = actions if k in (AZK_BENCH_VEC, AZK_BENCH_PICK) else None
-    if av is not None:
-        if av.shape[0] != (a.rows if k == AZK_BENCH_VEC else a.n):
-            raise ValueError("_bench: actions has the wrong length")
+        av = actions
+        if av is None or av.shape[0] != a.rows:
+            raise ValueError(f"_bench('vec'): actions must be an int32 array of {a.rows} rows")
         a.actions = &av[0]
     cdef size_t wl = azk_bench_work_size(k, &a)
     cdef void *w = PyMem_Malloc(wl) if wl else NULL

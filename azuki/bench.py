@@ -104,28 +104,42 @@ def _python_steps(games: int, seed: int) -> float:
     return n / (time.perf_counter() - t0)
 
 
+def pick_from_masks(obs, mask_off, out, rng):
+    """out[r] = a uniform choice among the legal actions in the packed MASK
+    field (bit k of byte k >> 3, at mask_off) of uint8 observation row r, 0
+    for a row with none: the Python-layer rows' picker (numpy; they time it
+    apart)."""
+    import numpy as np
+    from ._core import NUM_ACTIONS
+    bits = np.unpackbits(obs[:, mask_off:mask_off + (NUM_ACTIONS + 7) // 8], axis=1, bitorder="little")
+    cum = bits[:, :NUM_ACTIONS].cumsum(axis=1)
+    j = (rng.random(len(out)) * cum[:, -1]).astype(np.int64)       # the j-th legal action, j < the count
+    out[:] = np.where(cum[:, -1] > 0, (cum <= j[:, None]).sum(axis=1), 0)
+
+
 def _layer_rates(n: int, steps: int, seed: int) -> dict:
     """Agent-steps/s of the Python layers over VecGame, self-play,
     n games, actions drawn uniformly from the MASK slice of each observation
-    in C (azuki._core._bench "pick", timed apart: its time is left out of the
-    rate, so the rows measure the layers, not the picker's two mask scans), counting
+    (pick_from_masks, timed apart: its time is left out of the rate, so the
+    rows measure the layers, not the picker's mask scans), counting
     applied decisions (one per game per step):
     VecGame.step through Python, and, when pufferlib is installed, AzukiEnv
     alone, under pufferlib.vector.Serial and under Multiprocessing (2
     workers of n / 2 games)."""
     import numpy as np
-    from ._core import VecGame, _bench
+    from ._core import VecGame
     from .obs import obs_layout
     off = obs_layout()["MASK"]["offset"]
+    rng = np.random.default_rng(seed)
 
     def timed(step, obs_of, rows):
         acts = np.zeros(rows, dtype=np.int32)
         for k in range(3):      # warm-up
-            _bench("pick", 1, seed + k, obs=obs_of(), mask_off=off, actions=acts)
+            pick_from_masks(obs_of(), off, acts, rng)
             step(acts)
         spent = 0.0
         for k in range(steps):
-            _bench("pick", 1, seed + 10 + k, obs=obs_of(), mask_off=off, actions=acts)
+            pick_from_masks(obs_of(), off, acts, rng)
             t0 = time.perf_counter()
             step(acts)
             spent += time.perf_counter() - t0
@@ -412,7 +426,7 @@ def format_table(result: dict) -> str:
               "Policy mode: one step() for the agent rows then one step_opponent() for the pending games "
               "per round, opponent decisions not counted (docs/vecgame.md). "
               "The rows through Python (VecGame.step, AzukiEnv) draw actions from the MASK slice of each "
-              "observation in C, timed apart (left out of the rate); the AzukiEnv rows need pufferlib (run the bench in .venv-puffer, "
+              "observation (numpy), timed apart (left out of the rate); the AzukiEnv rows need pufferlib (run the bench in .venv-puffer, "
               "tools/setup_envs.sh puffer) and are left out without it. The training row runs `azuki train` "
               "(the default config, its league with snapshots from a quarter of the budget on, in a child "
               "process, torch on every core) for a fixed step budget and reports summary.json's rate (the "

@@ -682,14 +682,13 @@ azk_status azk_play_rows_run(const azk_lineup *p, azk_game *g, const azk_play_ro
  * deserialize, the mask, the legal list and observe on a mid-game position, a
  * calibration loop and memcpy bandwidth; n repetitions), AZK_BENCH_SEARCH
  * (the search bot's time on n positions from greedy self-play),
- * AZK_BENCH_VEC (n rounds of a vector of games, every acting row's action
- * drawn uniformly from its game's legal list, as simulate's players draw),
- * AZK_BENCH_PICK (for the layers above VecGame, not timed: a uniform legal
- * action per observation row from the packed mask inside it). The caller
- * gives a workspace of azk_bench_work_size bytes; nothing allocates. */
-typedef enum azk_bench_kind { AZK_BENCH_MICRO, AZK_BENCH_SEARCH, AZK_BENCH_VEC, AZK_BENCH_PICK } azk_bench_kind;
+ * and AZK_BENCH_VEC (n rounds of a vector of games, every acting row's
+ * action drawn uniformly from its game's legal list, as simulate's players
+ * draw, inside the timed loop). The caller gives a workspace of
+ * azk_bench_work_size bytes; nothing allocates. */
+typedef enum azk_bench_kind { AZK_BENCH_MICRO, AZK_BENCH_SEARCH, AZK_BENCH_VEC } azk_bench_kind;
 typedef struct azk_bench_args {
-    long long n;                      /* MICRO: repetitions; SEARCH: decisions; VEC: rounds; PICK: rows */
+    long long n;                      /* MICRO: repetitions; SEARCH: decisions; VEC: rounds */
     uint64_t seed;
     azk_search_params search;         /* SEARCH */
     /* VEC: the vector, its card set and the buffers its steps write (a VecGame's); rows = games * per_game;
@@ -700,9 +699,7 @@ typedef struct azk_bench_args {
     void *obs, *opp_obs;
     uint8_t *masks, *terminals, *truncations, *opp_masks, *opp_pending;
     float *rewards;
-    int32_t *actions;                 /* VEC: rows; PICK: n, written */
-    const uint8_t *pick_obs;          /* PICK: n rows, stride bytes apart, the packed mask at mask_off */
-    size_t stride, mask_off;
+    int32_t *actions;                 /* VEC: rows, written */
 } azk_bench_args;
 typedef struct azk_bench_result {
     double calibration_ns, reset_ns, clone_ns, hash_ns, serialize_ns, deserialize_ns, mask_ns, legal_list_ns,

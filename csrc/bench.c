@@ -73,8 +73,6 @@ static size_t bench_layout(azk_bench_kind kind, const azk_bench_args *a, uint8_t
         w->act8 = piece(base, &off, (size_t)a->rows);
         w->legal = piece(base, &off, na * sizeof(int32_t));
         return off;
-    case AZK_BENCH_PICK:
-        return 0;
     }
     return 0;
 }
@@ -211,35 +209,11 @@ static void bench_vec(const azk_bench_args *a, bench_ws *w, azk_bench_result *o)
     o->count = applied;
 }
 
-/* A uniform choice among the legal actions in each row's packed mask (bit k
- * of byte k >> 3); 0 for a row with none. */
-static void bench_pick(const azk_bench_args *a, azk_bench_result *o) {
-    const int na = azk_num_actions();
-    azk_rng pick;
-    azk_rng_seed(&pick, a->seed, 7);
-    for (long long r = 0; r < a->n; r++) {
-        const uint8_t *m = a->pick_obs + (size_t)r * a->stride + a->mask_off;
-        int cnt = 0;
-        for (int k = 0; k < na; k++) cnt += (m[k >> 3] >> (k & 7)) & 1;
-        int j = (int)azk_rng_bounded(&pick, (uint32_t)cnt);
-        a->actions[r] = 0;
-        for (int k = 0; k < na; k++)
-            if (((m[k >> 3] >> (k & 7)) & 1) && j-- == 0) {
-                a->actions[r] = k;
-                break;
-            }
-    }
-    o->count = a->n;
-}
-
 azk_status azk_bench_run(azk_bench_kind kind, const azk_bench_args *a, void *work, size_t work_len,
                          azk_bench_result *out) {
-    if (!a || !out || a->n < 1 || (int)kind < (int)AZK_BENCH_MICRO || (int)kind > (int)AZK_BENCH_PICK) return AZK_ERR_ARG;
+    if (!a || !out || a->n < 1 || (int)kind < (int)AZK_BENCH_MICRO || (int)kind > (int)AZK_BENCH_VEC) return AZK_ERR_ARG;
     if (kind == AZK_BENCH_VEC && (!a->vec || !a->cs || !a->actions || a->games < 1 || a->per_game < 1 ||
                                   a->rows != a->games * a->per_game || (a->policy && !a->opp_pending)))
-        return AZK_ERR_ARG;
-    if (kind == AZK_BENCH_PICK &&
-        (!a->pick_obs || !a->actions || a->stride < a->mask_off + (size_t)(azk_num_actions() + 7) / 8))
         return AZK_ERR_ARG;
     bench_ws w;
     size_t need = bench_layout(kind, a, work, &w);
@@ -249,7 +223,6 @@ azk_status azk_bench_run(azk_bench_kind kind, const azk_bench_args *a, void *wor
     case AZK_BENCH_MICRO: bench_micro(a, &w, out); break;
     case AZK_BENCH_SEARCH: bench_search(a, &w, out); break;
     case AZK_BENCH_VEC: bench_vec(a, &w, out); break;
-    case AZK_BENCH_PICK: bench_pick(a, out); break;
     }
     return AZK_OK;
 }

@@ -89,9 +89,7 @@ def test_private_entry_points_refuse_bad_arguments():
     with pytest.raises(ValueError):
         _core._bench("vec", 1)               # no VecGame
     with pytest.raises(ValueError):
-        _core._bench("pick", 1)              # no observations
-    with pytest.raises(ValueError):          # rows too short for the mask at that offset
-        _core._bench("pick", 1, obs=np.zeros((2, 4), np.uint8), mask_off=0, actions=np.zeros(2, np.int32))
+        _core._bench("vec", 1, vec=azuki.VecGame(2), actions=np.zeros(3, np.int32))   # rows: 4
     with pytest.raises(ValueError):
         play.play_columns(([1], [2], [3]), ([0], [5], [0], [0]), 2, 0, 3)
 
@@ -107,5 +105,5 @@ def test_bench_loops_report():
     games = [Game(seed=s) for s in range(3)]
     obs = np.stack([g.observe(g.current_player) for g in games])
     acts = np.zeros(3, np.int32)
-    _core._bench("pick", 1, obs=obs, mask_off=azuki.obs_layout()["MASK"]["offset"], actions=acts)
+    bench.pick_from_masks(obs, azuki.obs_layout()["MASK"]["offset"], acts, np.random.default_rng(0))
     assert all(a in g.legal_actions().tolist() for g, a in zip(games, acts))
