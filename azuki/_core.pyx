@@ -40,6 +40,7 @@ from ._vec_py import (VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VEC_MODES, WAITI
                       ILLEGAL as VEC_ILLEGAL, vec_options, pairing_table, make_buffers, log_dict)
 from ._cpolicy_py import CPolicyMixin, PolicyFileError, act_uniforms, cpolicy_from_bytes as _cpolicy_from_bytes
 from .convert.cache import clear_cardset_cache, cardset_cache_info
+from ._args import uint_list
 
 cnp.import_array()
 
@@ -189,26 +190,7 @@ def rng_outputs(initstate, initseq, n):
 def rng_bounded(initstate, initseq, bounds):
     """One bounded draw per entry of `bounds` (uint32 each), in order."""
     cdef uint64_t s0 = _seed(initstate, "initstate"), s1 = _seed(initseq, "initseq")
-    if isinstance(bounds, (str, bytes, bytearray, dict)) or bounds is None:
-        raise TypeError(f"bounds must be a 1-D sequence of integers, got {type(bounds).__name__}")
-    if isinstance(bounds, np.ndarray):
-        if bounds.dtype.kind not in "iu":
-            raise TypeError(f"bounds must hold integers, got dtype {bounds.dtype}")
-        if bounds.ndim != 1:
-            raise ValueError(f"bounds must be 1-D, got shape {bounds.shape}")
-        if bounds.shape[0] > RNG_MAX_N:
-            raise ValueError(f"at most {RNG_MAX_N} bounds per call")
-        vals = bounds.tolist()
-    else:
-        try:
-            n = len(bounds)
-        except TypeError:
-            raise TypeError(f"bounds must be a 1-D sequence of integers, got {type(bounds).__name__}") from None
-        if n > RNG_MAX_N:
-            raise ValueError(f"at most {RNG_MAX_N} bounds per call")
-        vals = list(bounds)
-    vals = [_int_in(x, "bound", 0, 0xFFFFFFFF) for x in vals]
-    b = np.array(vals, dtype=np.uint64)
+    b = np.array(uint_list(bounds, "bound", 0xFFFFFFFF, RNG_MAX_N), dtype=np.uint64)
     cdef azk_rng r
     azk_rng_seed(&r, s0, s1)
     out = np.empty(b.shape[0], dtype=np.uint32)

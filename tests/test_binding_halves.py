@@ -17,7 +17,7 @@ import azuki
 from azuki import _core
 
 ROOT = Path(__file__).resolve().parents[1]
-HALVES = ["azuki/_cardset_py.py", "azuki/_game_py.py", "azuki/_vec_py.py", "azuki/_cpolicy_py.py",
+HALVES = ["azuki/_args.py", "azuki/_cardset_py.py", "azuki/_game_py.py", "azuki/_vec_py.py", "azuki/_cpolicy_py.py",
           "azuki/convert/cache.py"]
 
 
