@@ -100,7 +100,8 @@ def installed_version():
 
 
 def _code_names(fn):
-    """Every global, attribute and local name the code of `fn` (and the code nested in it) uses."""
+    """Every global, attribute and local name the code of `fn` (and the code nested in it) uses; a
+    functools.wraps wrapper is seen through (bench/profile_train.py times PuffeRL's methods so)."""
     code = getattr(inspect.unwrap(fn), "__code__", None)
     names, todo = set(), [code] if code is not None else []
     while todo:
