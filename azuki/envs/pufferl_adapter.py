@@ -228,8 +228,12 @@ def stop_utilization_threads():
     if pufferl is None:
         return
     for t in threading.enumerate():
-        if isinstance(t, pufferl.Utilization):
-            t.stop()
+        # A cleanup path (train's finally): it must not replace the error being
+        # raised, e.g. require()'s report that Utilization.stop is missing; a
+        # stopped thread can still be listed until its sleep ends.
+        stop = getattr(t, "stop", None) if isinstance(t, pufferl.Utilization) else None
+        if callable(stop):
+            stop()
 
 
 # ---- 4. the masked sampler -----------------------------------------------------------------------------------
