@@ -346,7 +346,6 @@ cdef extern from "azuki.h" nogil:
         uint8_t *opp_masks
         uint8_t *opp_pending
         float *rewards
-        int32_t *actions
     ctypedef struct azk_bench_result:
         double calibration_ns, reset_ns, clone_ns, hash_ns, serialize_ns, deserialize_ns, mask_ns, legal_list_ns
         double observe_ns, memcpy_bytes_per_s, seconds

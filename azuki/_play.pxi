@@ -96,17 +96,16 @@ cdef inline int32_t *_i32(object a):
     return <int32_t *>_ptr(a)
 
 
-def _bench(kind, n, seed=1, sims=None, VecGame vec=None, actions=None):
+def _bench(kind, n, seed=1, sims=None, VecGame vec=None):
     """One run of a `python -m azuki bench` loop (csrc/bench.c, azk_bench_run): kind "micro",
-    "search" or "vec" (n rounds of `vec`, its buffers written, `actions` its int32 action buffer);
-    the raw result as a dict. azuki/bench.py shapes the rows."""
+    "search" or "vec" (n rounds of `vec`, its buffers written); the raw result as a dict.
+    azuki/bench.py shapes the rows."""
     cdef azk_bench_kind k = <azk_bench_kind><int>("micro", "search", "vec").index(kind)
     cdef azk_bench_args a
     memset(&a, 0, sizeof(a))
     a.n = _int_in(n, "n", 1, 10**9)
     a.seed = _seed(seed)
     a.search = _search_params(sims)
-    cdef int32_t[::1] av
     if k == AZK_BENCH_VEC:
         if vec is None:
             raise ValueError("_bench('vec') needs a VecGame")
@@ -116,10 +115,6 @@ def _bench(kind, n, seed=1, sims=None, VecGame vec=None, actions=None):
             <float *>_ptr(vec.rewards)
         a.terminals, a.truncations = <uint8_t *>_ptr(vec.terminals), <uint8_t *>_ptr(vec.truncations)
         a.opp_masks, a.opp_pending = <uint8_t *>_ptr(vec.opp_masks), <uint8_t *>_ptr(vec.opp_pending)
-        av = actions
-        if av is None or av.shape[0] != a.rows:
-            raise ValueError(f"_bench('vec'): actions must be an int32 array of {a.rows} rows")
-        a.actions = &av[0]
     cdef size_t wl = azk_bench_work_size(k, &a)
     cdef void *w = PyMem_Malloc(wl) if wl else NULL
     if wl and w == NULL:

@@ -67,11 +67,10 @@ def bench_vec(n, steps, mode="self", obs=True, seed=1, obs_dtype="uint8", waitin
     bytes_per_agent_step: what the buffers receive per agent-step (masks and
     scalars of every row; observations of every row with waiting_obs="full",
     else of the acting rows plus the MASK field of the others)."""
-    import numpy as np
     from ._core import NUM_ACTIONS, OBS_LEN, VecGame, _bench
     v = VecGame(n, seed=seed, mode=mode, bot="random", obs=obs, obs_dtype=obs_dtype, waiting_obs=waiting_obs,
                 threads=threads)
-    r = _bench("vec", steps, seed, vec=v, actions=np.zeros(v.rows, dtype=np.int32))
+    r = _bench("vec", steps, seed, vec=v)
     applied, dt = r["count"], r["seconds"]
     acting_rows = max(1.0, applied / steps)
     per_step = v.rows * (NUM_ACTIONS + 4 + 1 + 1)

@@ -699,7 +699,6 @@ typedef struct azk_bench_args {
     void *obs, *opp_obs;
     uint8_t *masks, *terminals, *truncations, *opp_masks, *opp_pending;
     float *rewards;
-    int32_t *actions;                 /* VEC: rows, written */
 } azk_bench_args;
 typedef struct azk_bench_result {
     double calibration_ns, reset_ns, clone_ns, hash_ns, serialize_ns, deserialize_ns, mask_ns, legal_list_ns,

@@ -40,7 +40,7 @@ static double bench_now(void) {
 typedef struct bench_ws {
     azk_game *g, *c;
     uint8_t *buf, *mask, *src, *dst, *act8;
-    int32_t *legal, *acting;
+    int32_t *legal, *acting, *actions;
 } bench_ws;
 
 static void *piece(uint8_t *base, size_t *off, size_t len) {
@@ -70,6 +70,7 @@ static size_t bench_layout(azk_bench_kind kind, const azk_bench_args *a, uint8_t
     case AZK_BENCH_VEC:
         if (a->rows < 1) return 0;
         w->acting = piece(base, &off, (size_t)a->rows * sizeof(int32_t));
+        w->actions = piece(base, &off, (size_t)a->rows * sizeof(int32_t));
         w->act8 = piece(base, &off, (size_t)a->rows);
         w->legal = piece(base, &off, na * sizeof(int32_t));
         return off;
@@ -195,12 +196,12 @@ static void bench_vec(const azk_bench_args *a, bench_ws *w, azk_bench_result *o)
             w->act8[r] = (uint8_t)w->acting[r];
             applied += w->act8[r];
         }
-        pick_rows(a->vec, a->cs, w->act8, a->actions, a->rows, a->per_game, w->legal, &pick);
-        azk_vec_step(a->vec, a->cs, a->actions, a->obs, a->masks, a->rewards, a->terminals, a->truncations, &bad);
+        pick_rows(a->vec, a->cs, w->act8, w->actions, a->rows, a->per_game, w->legal, &pick);
+        azk_vec_step(a->vec, a->cs, w->actions, a->obs, a->masks, a->rewards, a->terminals, a->truncations, &bad);
         if (a->policy) {
             azk_vec_observe_opponent(a->vec, a->cs, a->opp_obs, a->opp_masks, a->opp_pending);
-            pick_rows(a->vec, a->cs, a->opp_pending, a->actions, a->games, 1, w->legal, &pick);
-            azk_vec_step_opponent(a->vec, a->cs, a->actions, a->obs, a->masks, a->rewards, a->terminals,
+            pick_rows(a->vec, a->cs, a->opp_pending, w->actions, a->games, 1, w->legal, &pick);
+            azk_vec_step_opponent(a->vec, a->cs, w->actions, a->obs, a->masks, a->rewards, a->terminals,
                                   a->truncations, &bad);
             azk_vec_observe_opponent(a->vec, a->cs, a->opp_obs, a->opp_masks, a->opp_pending);
         }
@@ -212,7 +213,7 @@ static void bench_vec(const azk_bench_args *a, bench_ws *w, azk_bench_result *o)
 azk_status azk_bench_run(azk_bench_kind kind, const azk_bench_args *a, void *work, size_t work_len,
                          azk_bench_result *out) {
     if (!a || !out || a->n < 1 || (int)kind < (int)AZK_BENCH_MICRO || (int)kind > (int)AZK_BENCH_VEC) return AZK_ERR_ARG;
-    if (kind == AZK_BENCH_VEC && (!a->vec || !a->cs || !a->actions || a->games < 1 || a->per_game < 1 ||
+    if (kind == AZK_BENCH_VEC && (!a->vec || !a->cs || a->games < 1 || a->per_game < 1 ||
                                   a->rows != a->games * a->per_game || (a->policy && !a->opp_pending)))
         return AZK_ERR_ARG;
     bench_ws w;

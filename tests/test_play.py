@@ -89,7 +89,7 @@ def test_private_entry_points_refuse_bad_arguments():
     with pytest.raises(ValueError):
         _core._bench("vec", 1)               # no VecGame
     with pytest.raises(ValueError):
-        _core._bench("vec", 1, vec=azuki.VecGame(2), actions=np.zeros(3, np.int32))   # rows: 4
+        _core._bench("micro", 0)
     with pytest.raises(ValueError):
         play.play_columns(([1], [2], [3]), ([0], [5], [0], [0]), 2, 0, 3)
 
