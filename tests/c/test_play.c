@@ -1,4 +1,5 @@
-/* test_play.c — many games in one call (csrc/play.c: azk_sim_*, azk_play_rows_run).
+/* test_play.c — many games in one call (csrc/play.c: azk_sim_*, azk_play_rows_run)
+ * and the bench loops behind one call (csrc/bench.c: azk_bench_run).
  *
  * Each entry point against a reference written here over the public API, game
  * by game and decision by decision (as the binding's loops were before they
@@ -228,6 +229,33 @@ static void test_bad_arguments(void) {
     AZK_CHECK(azk_play_rows_run(&p, &G, &r, 0, 2) == AZK_ERR_ARG);
 }
 
+/* The bench loops run from the caller's workspace and refuse bad arguments (their figures: tests/test_play.py). */
+static void test_bench_run(void) {
+    azk_bench_args a;
+    azk_bench_result o;
+    memset(&a, 0, sizeof a);
+    a.n = 50;
+    a.seed = 3;
+    azk_search_defaults(&a.search);
+    size_t wl = azk_bench_work_size(AZK_BENCH_MICRO, &a);
+    void *w = malloc(wl);
+    AZK_CHECK(w != NULL && wl > 2 * azk_game_size());
+    AZK_CHECK(azk_bench_run(AZK_BENCH_MICRO, &a, w, wl - 1, &o) == AZK_ERR_ARG);
+    long long allocs = n_alloc;
+    AZK_CHECK(azk_bench_run(AZK_BENCH_MICRO, &a, w, wl, &o) == AZK_OK);
+    AZK_CHECK_EQ_U64(n_alloc - allocs, 0);
+    AZK_CHECK(o.calibration_ns > 0 && o.clone_ns > 0 && o.observe_ns > 0 && o.memcpy_bytes_per_s > 0);
+    a.n = 2;
+    a.search.sims = 2;
+    AZK_CHECK(azk_bench_work_size(AZK_BENCH_SEARCH, &a) <= wl);
+    AZK_CHECK(azk_bench_run(AZK_BENCH_SEARCH, &a, w, wl, &o) == AZK_OK && o.count == 2 && o.seconds > 0);
+    AZK_CHECK(azk_bench_run(AZK_BENCH_VEC, &a, w, wl, &o) == AZK_ERR_ARG); /* no vector */
+    AZK_CHECK(azk_bench_run((azk_bench_kind)7, &a, w, wl, &o) == AZK_ERR_ARG);
+    a.n = 0;
+    AZK_CHECK(azk_bench_run(AZK_BENCH_SEARCH, &a, w, wl, &o) == AZK_ERR_ARG);
+    free(w);
+}
+
 int main(void) {
     CS = azk_default_cardset();
     AZK_RUN(test_sim_random_players);
@@ -235,5 +263,6 @@ int main(void) {
     AZK_RUN(test_sim_policy_bot);
     AZK_RUN(test_play_rows);
     AZK_RUN(test_bad_arguments);
+    AZK_RUN(test_bench_run);
     return azk_test_summary();
 }
