@@ -3,6 +3,9 @@
 stretches plays what one call plays, the games are the ones stepping them one by one through the bot
 calls gives, and bad arguments to the private entry points raise instead of crashing (issue 31 item 2).
 The C loops' own test: tests/c/test_play.c."""
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -19,6 +22,17 @@ def test_names_stay_where_they_were():
     assert _core.play_games is play.play_games and _core.bot_kind is play.bot_kind
     assert _core._bench_search is bench.bench_search
     assert _core.SIM_SIGNAL_GAMES == play.SIM_SIGNAL_GAMES == 64
+
+
+@pytest.mark.parametrize("rel", ["azuki/games.py", "azuki/bench.py"])
+def test_the_python_halves_import_the_extension_only_inside_functions(rel):
+    """azuki._core imports azuki.games and azuki.bench while it initialises: they may not import it back."""
+    tree = ast.parse((Path(__file__).resolve().parents[1] / rel).read_text())
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            assert node.module not in ("_core", "azuki._core") and "_core" not in [a.name for a in node.names], rel
+        if isinstance(node, ast.Import):
+            assert "azuki._core" not in [a.name for a in node.names], rel
 
 
 @pytest.mark.parametrize("players", [None, ("greedy", "random")])
