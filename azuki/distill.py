@@ -76,7 +76,6 @@ def teacher_dataset(decisions, teacher="greedy", pairings=(("STT01", "STT02"),),
     pairs = [tuple(p) for p in pairings]
     if not pairs:
         raise ValueError("pairings must name at least one pair of decks")
-    schedule = [p for a, b in pairs for p in ((a, b), (b, a))]
     obs = np.zeros((decisions, OBS_LEN), dtype=np.uint8)
     actions = np.zeros(decisions, dtype=np.int32)
     values = np.zeros(decisions, dtype=np.float32)
@@ -85,9 +84,7 @@ def teacher_dataset(decisions, teacher="greedy", pairings=(("STT01", "STT02"),),
     def play(i, out, limit):
         """Game i, at most `limit` decisions, its observations into out[:k] (an array) or appended to
         out (a list): (k, actions, players, result per seat or None when cut)."""
-        g = _core.Game(seed=int(_core.splitmix64((int(seed) * 1_000_003 + i) & ((1 << 64) - 1))),
-                       decks=schedule[i % len(schedule)], cards=cards)
-        rng = _core.bot_rng(_core.bot_seed_for(int(seed), i))
+        g, rng = teacher_game(seed, i, pairs, cards)
         acts, who = [], []
         while not g.is_terminal and len(acts) < limit:
             p = g.current_player
@@ -115,6 +112,20 @@ def teacher_dataset(decisions, teacher="greedy", pairings=(("STT01", "STT02"),),
     games = play_games_into(play, record, obs, decisions, threads, progress)
     return {"obs": obs, "actions": actions, "values": values, "games": games,
             "seconds": time.perf_counter() - t0}
+
+
+def teacher_game(seed, i, pairs, cards):
+    """Game i of a teacher's dataset and the teacher's rng for it: the engine
+    seed splitmix64(seed * 1,000,003 + i), the decks of the pairing and seats
+    the C deal schedule gives episode i (azk_deal_schedule: each pairing twice
+    in a row, the second time with seats swapped), the rng bot_seed_for(seed,
+    i). Shared by teacher_dataset and expert.label_dataset, whose datasets are
+    the same games."""
+    d = _core.deal_schedule(i, npairs=len(pairs))
+    a, b = pairs[d["pairing"]]
+    g = _core.Game(seed=int(_core.splitmix64((int(seed) * 1_000_003 + i) & ((1 << 64) - 1))),
+                   decks=(b, a) if d["swapped"] else (a, b), cards=cards)
+    return g, _core.bot_rng(_core.bot_seed_for(int(seed), i))
 
 
 def play_games_into(play, record, obs, decisions, threads, progress):

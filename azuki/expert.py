@@ -62,7 +62,7 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
                   threads=1, topk=16, policy=None, settings=None, progress=None):
     """Self-play games of the teacher until `decisions` labelled decisions (the last game is cut
     there: its decisions keep their visit labels, value target 0). Game i is dealt from
-    splitmix64(seed * 1000003 + i) with decks schedule[i] (each pairing from both seats, cycled) and
+    splitmix64(seed * 1000003 + i) with the decks of distill.teacher_game (the C deal schedule: each pairing from both seats, cycled) and
     the teacher's rng from bot_seed_for(seed, i) — the games azuki.distill.teacher_dataset plays.
     policy: the CPolicy guiding "psearch" (required there, refused for "search"); settings: extra
     psearch settings (pbot_defaults("psearch")).
@@ -90,8 +90,7 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
     pairs = [tuple(p) for p in pairings]
     if not pairs:
         raise ValueError("pairings must name at least one pair of decks")
-    schedule = [p for a, b in pairs for p in ((a, b), (b, a))]
-    from .distill import play_games_into
+    from .distill import play_games_into, teacher_game
     obs = np.zeros((decisions, OBS_LEN), dtype=np.uint8)
     lab_a = np.full((decisions, topk), -1, dtype=np.int32)
     lab_p = np.zeros((decisions, topk), dtype=np.float32)
@@ -101,9 +100,7 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
     t0 = time.perf_counter()
 
     def play(i, out, limit):
-        g = _core.Game(seed=int(_core.splitmix64((int(seed) * 1_000_003 + i) & ((1 << 64) - 1))),
-                       decks=schedule[i % len(schedule)], cards=cards)
-        rng = _core.bot_rng(_core.bot_seed_for(int(seed), i))
+        g, rng = teacher_game(seed, i, pairs, cards)
         vis = np.zeros(NUM_ACTIONS, dtype=np.float32)
         labels, who = [], []
         while not g.is_terminal and len(labels) < limit:

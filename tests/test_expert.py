@@ -232,3 +232,16 @@ def test_played_weight_one_is_the_full_cross_entropy_to_the_played_action():
     r1 = expert.fit_labels(p1, d, epochs=1, batch=64, lr=0.0, seed=0, played_weight=1.0)
     r2 = expert.fit_labels(p2, d, epochs=1, batch=64, lr=0.0, seed=0, played_weight=1.0 - 1e-12)
     assert abs(r1["policy_loss"] - r2["policy_loss"]) < 1e-4
+
+
+def test_teacher_games_follow_the_c_deal_schedule():
+    """distill.teacher_game (the games of teacher_dataset and label_dataset)
+    deals game i from the C schedule: each pairing twice in a row, the second
+    time with seats swapped, cycling (what the hand-written schedule list of
+    earlier versions gave, so datasets are unchanged)."""
+    from azuki.distill import teacher_game
+    pairs = [("STT01", "STT02"), ("STT02", "STT02")]
+    old = [p for a, b in pairs for p in ((a, b), (b, a))]
+    for i in range(12):
+        g, _ = teacher_game(5, i, pairs, None)
+        assert tuple(g.decks) == old[i % len(old)]
