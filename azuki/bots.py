@@ -24,7 +24,19 @@ SEARCH_SIMS = _core.SEARCH_SIMS        # the search bot's default simulations pe
 SearchControl = _core.SearchControl    # stops a search from another thread (SearchBot.act(game, control))
 
 
-class Bot:
+class _Seeded:
+    """The rng every bot (built-in or policy) draws from, restartable."""
+
+    def reset(self, seed=None):
+        """Start the bot's rng again from `seed` (default: its current seed)."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
+            self.seed = seed
+        self._rng = _core.bot_rng(self.seed)
+
+
+class Bot(_Seeded):
     """A built-in bot of kind `name` (one of BOT_KINDS) with its own rng."""
 
     name = None
@@ -34,14 +46,6 @@ class Bot:
             raise TypeError("use RandomBot, GreedyBot, SearchBot or make_bot(name, seed)")
         self._kind = _core.bot_kind(self.name)
         self.reset(seed)
-
-    def reset(self, seed=None):
-        """Start the bot's rng again from `seed` (default: its current seed)."""
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
-            self.seed = seed
-        self._rng = _core.bot_rng(self.seed)
 
     @property
     def version(self):
@@ -154,7 +158,7 @@ def parse_pbot_spec(spec):
     return kind, path, settings
 
 
-class PolicyBot:
+class PolicyBot(_Seeded):
     """A policy bot (csrc/bot.c azk_pbot_act): kind "policy" plays the C
     policy alone (its most likely legal action, or sampled with temp > 0),
     "psearch" runs PUCT information-set search with its priors and value
@@ -172,13 +176,6 @@ class PolicyBot:
         self.kind, self.policy, self.settings = kind, policy, dict(settings)
         self.name = kind
         self.reset(seed)
-
-    def reset(self, seed=None):
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
-            self.seed = seed
-        self._rng = _core.bot_rng(self.seed)
 
     @property
     def version(self):
