@@ -650,6 +650,9 @@ typedef struct azk_obs_memo {
  * NULL argument or o0 == o1, else azk_obs_len(). And the hidden-information pool
  * the resampler and the search bot share. */
 int azk_observe_both(const azk_game *g, const azk_cardset *cs, uint8_t *o0, uint8_t *o1, azk_obs_memo *memo);
+/* azk_observe through a memo (NULL: none): one seat's view of a game whose
+ * memo is kept (VecGame's bot and policy rows, the opponent's rows). */
+int azk_observe_memo(const azk_game *g, const azk_cardset *cs, int player, uint8_t *out, azk_obs_memo *memo);
 int azk_hidden_pool(const azk_game *g, int me, int p, uint8_t *pool); /* pool: AZK_NUM_CARDS entries */
 void azk_sort_hand(azk_game *g, azk_player *pl);                       /* canonical order, positions */
 

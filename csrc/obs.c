@@ -514,10 +514,14 @@ static void encode(const azk_game *g, const azk_cardset *cs, uint8_t *const o[2]
 }
 
 int azk_observe(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o) {
+    return azk_observe_memo(g, cs, me, o, NULL);
+}
+
+int azk_observe_memo(const azk_game *g, const azk_cardset *cs, int me, uint8_t *o, azk_obs_memo *memo) {
     if (!g || !cs || !o || (me != 0 && me != 1)) return -1;
     uint8_t *out[2] = {NULL, NULL};
     out[me] = o;
-    encode(g, cs, out, NULL);
+    encode(g, cs, out, memo);
     return AZK_OBS_LEN_;
 }
 

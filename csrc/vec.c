@@ -221,7 +221,8 @@ static int opp_pending(const azk_vec *v, int i) {
 static void write_obs_row(const azk_vec *v, const azk_cardset *cs, void *obs, int r, int i, int seat, int acts,
                           int full) {
     uint8_t *o = (uint8_t *)obs + (size_t)r * (size_t)v->obs_len;
-    if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) azk_observe(&v->games[i].g, cs, seat, o);
+    if (acts || full || v->waiting == AZK_VEC_WAIT_FULL) /* the memo: a cache (see write_outputs) */
+        azk_observe_memo(&v->games[i].g, cs, seat, o, (azk_obs_memo *)&v->games[i].memo);
     if (!acts) {
         memset(o + v->mask_off, 0, (size_t)(AZK_NUM_ACTIONS_ + 7) / 8);
         o[v->mask_off] = 1;
@@ -732,7 +733,7 @@ static void job_observe_opponent(azk_vec *v, const azk_cardset *cs, void *arg, i
         const azk_game *g = &v->games[i].g;
         int seat = 1 - v->games[i].agent_seat;
         if (p && j->obs) {
-            azk_observe(g, cs, seat, (uint8_t *)j->obs + (size_t)i * (size_t)v->obs_len);
+            azk_observe_memo(g, cs, seat, (uint8_t *)j->obs + (size_t)i * (size_t)v->obs_len, &v->games[i].memo);
         }
         if (j->masks) {
             uint8_t *m = j->masks + (size_t)i * (size_t)na;

@@ -1,5 +1,5 @@
 /* test_obs_fast.c — the observation encoder (csrc/obs.c: azk_observe,
- * azk_observe_both) against a reference encoder kept here: the plain
+ * azk_observe_both, azk_observe_memo) against a reference encoder kept here: the plain
  * from-scratch encoder of layout v4 as it was before the fast paths (one
  * memset, every field from the game, counting sorts), every byte compared.
  * The fast encoder shares the public part between seats, builds the sorted
@@ -347,6 +347,12 @@ static void compare_all(const azk_game *g, const azk_cardset *cs, const char *wh
         int d = first_diff(r[s], f[s], len);
         if (d >= 0 && diffs++ < 5) fprintf(stderr, "%s: seat %d differs at byte %d (%d != %d)\n", what, s, d, f[s][d], r[s][d]);
     }
+    for (int s = 0; s < 2; s++) { /* one seat through the memo */
+        memset(f[s], 0xa5, sizeof f[s]);
+        AZK_CHECK(azk_observe_memo(g, cs, s, f[s], memo) == len);
+        int d = first_diff(r[s], f[s], len);
+        if (d >= 0 && diffs++ < 5) fprintf(stderr, "%s: seat %d through the memo differs at byte %d\n", what, s, d);
+    }
     for (int m = 0; m < 2; m++) {
         memset(f, 0xa5, sizeof f);
         AZK_CHECK(azk_observe_both(g, cs, f[0], f[1], m ? memo : NULL) == len);
@@ -390,6 +396,7 @@ static void test_fast_equals_reference(void) {
     int nd = cs->num_decks;
     azk_game *g = malloc(azk_game_size()), *h = malloc(azk_game_size());
     uint8_t a[2048], b[2048];
+    AZK_CHECK(azk_observe_memo(g, cs, 2, a, NULL) == -1 && azk_observe_memo(NULL, cs, 0, a, NULL) == -1);
     AZK_CHECK(azk_observe_both(NULL, cs, a, b, NULL) == -1 && azk_observe_both(g, cs, a, a, NULL) == -1 &&
               azk_observe_both(g, cs, NULL, b, NULL) == -1 && azk_observe_both(g, NULL, a, b, NULL) == -1);
     int32_t legal[4096];
