@@ -1,4 +1,5 @@
-"""Helpers shared by the scenario suites (tests/test_cards_*.py, test_rules.py).
+"""Helpers shared by the scenario suites (tests/test_cards_*.py, test_rules.py),
+and greedy_positions, the walk the bot tests (test_search, test_pbots, test_expert) share.
 
 Positions are built with azuki.Game.from_setup (docs/state_format.md) and
 driven through the public action API; actions are found by the text
@@ -9,6 +10,7 @@ import re
 
 import azuki
 from azuki._core import encode
+from azuki.bots import GreedyBot
 
 NO_OP = encode("NO_OP", 0, 0)
 END_TURN = encode("END_TURN", 0, 0)
@@ -141,3 +143,17 @@ def bottom_all(g):
     """Answer BOTTOM_ORDER prompts (first option each time) until none is left."""
     while g.prompt() is not None and g.prompt()["kind"] == "BOTTOM_ORDER":
         g.step(options(g)[0]["action"])
+
+
+def greedy_positions(seed, decks=("STT01", "STT02"), every=4):
+    """Clones of the positions of a greedy-vs-greedy game (bot seeds `seed`, `seed` + 1) where the player
+    to act has two or more legal actions, every `every`-th such position."""
+    g = azuki.Game(seed=seed, decks=decks)
+    bots = (GreedyBot(seed), GreedyBot(seed + 1))
+    k = 0
+    while not g.is_terminal:
+        if len(g.legal_actions()) >= 2:
+            k += 1
+            if k % every == 0:
+                yield g.clone()
+        g.step(bots[g.current_player].act(g))

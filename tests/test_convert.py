@@ -83,17 +83,22 @@ def prepared_out(tmp_path):
     return out
 
 
+def write_content(path, content):
+    """Write a card-set file: a dict as JSON, bytes as they are, a str as text; returns `path`."""
+    if isinstance(content, dict):
+        path.write_text(json.dumps(content, indent=1))
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return path
+
+
 def assert_rejected(tmp_path, content, path, message, name="bad.json"):
     """Run the CLI on `content` (a dict, or raw str/bytes) and check the error
     contract. `path` is the expected JSON path ('' for whole-file problems);
     `message` a regex that must match the message part of that line."""
-    bad = tmp_path / name
-    if isinstance(content, dict):
-        bad.write_text(json.dumps(content, indent=1))
-    elif isinstance(content, bytes):
-        bad.write_bytes(content)
-    else:
-        bad.write_text(content)
+    bad = write_content(tmp_path / name, content)
     out = prepared_out(tmp_path)
     before = snapshot(out)
     r = run_cli(bad, "--out", out)
@@ -309,15 +314,7 @@ def test_table_indices(base_doc):
 
 
 def _write_bad(where: Path, build, base_doc):
-    content = build(copy.deepcopy(base_doc))
-    bad = where / "bad.json"
-    if isinstance(content, dict):
-        bad.write_text(json.dumps(content, indent=1))
-    elif isinstance(content, bytes):
-        bad.write_bytes(content)
-    else:
-        bad.write_text(content)
-    return bad
+    return write_content(where / "bad.json", build(copy.deepcopy(base_doc)))
 
 
 @pytest.fixture(scope="module")

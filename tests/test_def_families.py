@@ -9,16 +9,12 @@ Per family: a C program built from the headers prints every enum value, and
 the Python side must agree with it name for name; every C name has its JSON
 word (or is listed as unused), so a value added on one side only fails here.
 """
-import pathlib
-import shutil
-import subprocess
-
 import pytest
 
+from c_values import ROOT, c_values as read_c_values
 from azuki import _setup, spec_autogen as S, state
 from azuki.convert import abilities as A
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 # family -> (C prefix, bit family?)
 FAMILIES = {
@@ -36,18 +32,9 @@ FAMILIES = {
 @pytest.fixture(scope="module")
 def c_values(tmp_path_factory):
     """{C enum name: value} as the C headers compile them."""
-    if shutil.which("gcc") is None:
-        pytest.skip("needs gcc")
     names = [prefix + n for fam, (prefix, _) in FAMILIES.items() for n in getattr(S, fam)] + ["AZK_SIDE_ANY",
                                                                                              "AZK_PLACE_ANY"]
-    src = '#include <stdio.h>\n#include "game.h"\nint main(void) {\n'
-    src += "".join(f'    printf("{n} %ld\\n", (long){n});\n' for n in names) + "    return 0;\n}\n"
-    d = tmp_path_factory.mktemp("fam")
-    (d / "fam.c").write_text(src)
-    subprocess.run(["gcc", "-std=c11", "-Wall", "-Werror", "-I", str(ROOT / "csrc"), "-I", str(ROOT / "generated"),
-                    "-o", str(d / "fam"), str(d / "fam.c")], check=True, capture_output=True, timeout=120)
-    out = subprocess.run([str(d / "fam")], check=True, capture_output=True, text=True, timeout=60).stdout
-    return {k: int(v) for k, v in (line.split() for line in out.splitlines())}
+    return read_c_values(names, tmp_path_factory.mktemp("fam"))
 
 
 def expected(fam):

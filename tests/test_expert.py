@@ -15,24 +15,13 @@ import numpy as np
 import pytest
 
 from azuki import Game, _core
-from azuki.bots import GreedyBot, PolicyBot, SearchBot
+from azuki.bots import PolicyBot, SearchBot
 from azuki import expert
 from azuki.policy_np import REFERENCE, cpolicy_for
+from scenario import greedy_positions
 
 NA = _core.NUM_ACTIONS
 PAIRINGS = [("STT01", "STT02"), ("STT02", "STT01"), ("STT01", "STT01")]
-
-
-def positions(seed, decks, every=4):
-    g = Game(seed=seed, decks=decks)
-    bots = (GreedyBot(seed), GreedyBot(seed + 1))
-    k = 0
-    while not g.is_terminal:
-        if len(g.legal_actions()) >= 2:
-            k += 1
-            if k % every == 0:
-                yield g.clone()
-        g.step(bots[g.current_player].act(g))
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +43,7 @@ def _label(kind, g, seed, ref):
 def test_label_is_the_decision_with_its_visits(kind, ref):
     n = simulated = 0
     for i, decks in enumerate(PAIRINGS):
-        for g in positions(10 + i, decks):
+        for g in greedy_positions(10 + i, decks):
             a, v, vis, rng = _label(kind, g, 5 + n, ref)
             r2 = _core.bot_rng(5 + n)
             b = (_core.bot_act(g, _core.bot_kind("search"), r2, sims=6) if kind == "search"
@@ -75,7 +64,7 @@ def test_labels_no_peeking(kind, ref):
     """Same seed + same information set => the same labels, byte for byte."""
     checked = changed = 0
     for i, decks in enumerate(PAIRINGS):
-        for g in positions(30 + i, decks, every=3):
+        for g in greedy_positions(30 + i, decks, every=3):
             me = g.current_player
             v = g.clone()
             v.resample(me, 77 + checked)

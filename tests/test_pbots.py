@@ -21,8 +21,9 @@ import numpy as np
 import pytest
 
 from azuki import Game, _core
-from azuki.bots import PBOT_KINDS, PolicyBot, make_pbot, parse_pbot_spec, GreedyBot
+from azuki.bots import PBOT_KINDS, PolicyBot, make_pbot, parse_pbot_spec
 from azuki.policy_np import REFERENCE, CheckpointError, cpolicy_for
+from scenario import greedy_positions
 
 REF = REFERENCE + ".azkw"
 SIMS = 6
@@ -31,18 +32,6 @@ SIMS = 6
 @pytest.fixture(scope="module")
 def cpol():
     return cpolicy_for(REF)
-
-
-def positions(seed, decks=("STT01", "STT02"), every=4):
-    g = Game(seed=seed, decks=decks)
-    bots = (GreedyBot(seed), GreedyBot(seed + 1))
-    k = 0
-    while not g.is_terminal:
-        if len(g.legal_actions()) >= 2:
-            k += 1
-            if k % every == 0:
-                yield g.clone()
-        g.step(bots[g.current_player].act(g))
 
 
 def test_specs():
@@ -79,7 +68,7 @@ def test_bad_weight_files(tmp_path):
 def test_legal_unchanged_deterministic(cpol):
     for kind, settings in (("policy", {}), ("policy", {"temp": 1.0}), ("psearch", {"sims": SIMS})):
         n = 0
-        for g in positions(3, every=7):
+        for g in greedy_positions(3, every=7):
             before = g.to_bytes()
             a = PolicyBot(kind, cpol, seed=5, **settings).act(g)
             assert a in g.legal_actions() and g.to_bytes() == before
@@ -89,7 +78,7 @@ def test_legal_unchanged_deterministic(cpol):
 
 
 def test_greedy_policy_is_cpolicy_argmax(cpol):
-    for g in positions(11, every=5):
+    for g in greedy_positions(11, every=5):
         assert PolicyBot("policy", cpol).act(g) == int(cpol.act(g.observe(g.current_player), greedy=True)[0])
 
 
@@ -97,7 +86,7 @@ def test_psearch_no_peeking(cpol):
     """Same bot seed + same information set => same decision (tests/test_search.py's test)."""
     checked = changed = 0
     for i, decks in enumerate([("STT01", "STT02"), ("STT02", "STT01")]):
-        for g in positions(40 + i, decks, every=5):
+        for g in greedy_positions(40 + i, decks, every=5):
             me = g.current_player
             v = g.clone()
             v.resample(me, 1000 * i + checked)

@@ -22,23 +22,10 @@ import azuki
 from azuki import Game
 from azuki.arena import run_arena
 from azuki.bots import SEARCH_SIMS, SEARCH_VERSION, GreedyBot, RandomBot, SearchBot, make_bot
+from scenario import greedy_positions
 
 PAIRINGS = [("STT01", "STT01"), ("STT01", "STT02"), ("STT02", "STT01"), ("STT02", "STT02")]
 SIMS = 6     # small budgets keep the tests quick; the rules do not depend on it
-
-
-def positions(seed, decks, every=3):
-    """Positions of a greedy-vs-greedy game where the player to act has two or
-    more legal actions (every `every`-th such position)."""
-    g = Game(seed=seed, decks=decks)
-    bots = (GreedyBot(seed), GreedyBot(seed + 1))
-    k = 0
-    while not g.is_terminal:
-        if len(g.legal_actions()) >= 2:
-            k += 1
-            if k % every == 0:
-                yield g.clone()
-        g.step(bots[g.current_player].act(g))
 
 
 def test_kind_and_version():
@@ -61,7 +48,7 @@ def test_no_peeking():
     checked = changed = greedy_differs = 0
     phases = set()
     for i, decks in enumerate(PAIRINGS * 2):
-        for g in positions(40 + i, decks, every=3):
+        for g in greedy_positions(40 + i, decks, every=3):
             me = g.current_player
             for r in range(2):
                 v = g.clone()
@@ -85,7 +72,7 @@ def test_no_peeking_opponent_hand_swapped():
     through Game.from_setup, gives the same decision."""
     n = 0
     for i, decks in enumerate(PAIRINGS):
-        for g in positions(90 + i, decks, every=6):
+        for g in greedy_positions(90 + i, decks, every=6):
             if g.phase != "MAIN":
                 continue
             me = g.current_player
@@ -128,7 +115,7 @@ def test_legal_unchanged_deterministic():
 
 
 def test_budget_changes_nothing_but_the_search():
-    g = next(positions(5, ("STT01", "STT02"), every=5))
+    g = next(greedy_positions(5, ("STT01", "STT02"), every=5))
     for sims in (1, 2, 17):
         assert SearchBot(3, sims=sims).act(g) in g.legal_actions().tolist()
 
