@@ -82,32 +82,15 @@ def teacher_dataset(decisions, teacher="greedy", pairings=(("STT01", "STT02"),),
     t0 = time.perf_counter()
 
     def play(i, out, limit):
-        """Game i, at most `limit` decisions, its observations into out[:k] (an array) or appended to
-        out (a list): (k, actions, players, result per seat or None when cut)."""
-        g, rng = teacher_game(seed, i, pairs, cards)
-        acts, who = [], []
-        while not g.is_terminal and len(acts) < limit:
-            p = g.current_player
-            if isinstance(out, list):
-                out.append(g.observe(p))
-            else:
-                g.observe(p, out=out[len(acts)])
+        """Game i, at most `limit` decisions (play_teacher_game): the teacher's actions."""
+        def decide(g, rng):
             a = _core.bot_act(g, kind, rng, sims=sims)
-            acts.append(a)
-            who.append(p)
-            g.step(a)
-        if not g.is_terminal:
-            return len(acts), acts, who, None
-        w = g.winner
-        return len(acts), acts, who, ([0.0, 0.0] if w is None or w < 0 else [1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0])
+            return a, a
+        return play_teacher_game(seed, i, pairs, cards, out, limit, decide)
 
     def record(start, k, acts, who, z):
         actions[start:start + k] = acts
-        left = [0, 0]
-        for j in range(k - 1, -1, -1):       # own decisions left, as PPO's returns count them
-            p = who[j]
-            values[start + j] = 0.0 if z is None else z[p] * gamma ** left[p]    # cut: no result to learn from
-            left[p] += 1
+        values[start:start + k] = discounted_values(who[:k], z, gamma)
 
     games = play_games_into(play, record, obs, decisions, threads, progress)
     return {"obs": obs, "actions": actions, "values": values, "games": games,
@@ -126,6 +109,46 @@ def teacher_game(seed, i, pairs, cards):
     g = _core.Game(seed=int(_core.splitmix64((int(seed) * 1_000_003 + i) & ((1 << 64) - 1))),
                    decks=(b, a) if d["swapped"] else (a, b), cards=cards)
     return g, _core.bot_rng(_core.bot_seed_for(int(seed), i))
+
+
+def play_teacher_game(seed, i, pairs, cards, out, limit, decide):
+    """Game i of a teacher's dataset (teacher_game) played by `decide(game, rng) -> (action, data)` until
+    it ends or `limit` decisions are made; each deciding player's observation goes into out[k] (an
+    array) or is appended to out (a list). Returns (k, [data per decision], [deciding player per
+    decision], result per seat: [z0, z1] with +1 / -1 / 0 for a win / loss / draw, None when cut).
+    The one game loop of teacher_dataset and expert.label_dataset."""
+    g, rng = teacher_game(seed, i, pairs, cards)
+    data, who = [], []
+    while not g.is_terminal and len(data) < limit:
+        p = g.current_player
+        if isinstance(out, list):
+            out.append(g.observe(p))
+        else:
+            g.observe(p, out=out[len(data)])
+        a, d = decide(g, rng)
+        data.append(d)
+        who.append(p)
+        g.step(a)
+    if not g.is_terminal:
+        return len(data), data, who, None
+    w = g.winner
+    return len(data), data, who, ([0.0, 0.0] if w is None or w < 0 else
+                                  [1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0])
+
+
+def discounted_values(who, z, gamma):
+    """The value target of each decision of a game (`who`: its deciding players in order): z[p] *
+    gamma ** k, k the number of p's own decisions after it, as PPO's returns count them; all 0 when
+    z is None (a cut game: no result to learn from)."""
+    out = np.zeros(len(who))
+    if z is None:
+        return out
+    left = [0, 0]
+    for j in range(len(who) - 1, -1, -1):
+        p = who[j]
+        out[j] = z[p] * gamma ** left[p]
+        left[p] += 1
+    return out
 
 
 def play_games_into(play, record, obs, decisions, threads, progress):

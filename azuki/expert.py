@@ -90,7 +90,7 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
     pairs = [tuple(p) for p in pairings]
     if not pairs:
         raise ValueError("pairings must name at least one pair of decks")
-    from .distill import play_games_into, teacher_game
+    from .distill import discounted_values, play_games_into, play_teacher_game
     obs = np.zeros((decisions, OBS_LEN), dtype=np.uint8)
     lab_a = np.full((decisions, topk), -1, dtype=np.int32)
     lab_p = np.zeros((decisions, topk), dtype=np.float32)
@@ -100,15 +100,10 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
     t0 = time.perf_counter()
 
     def play(i, out, limit):
-        g, rng = teacher_game(seed, i, pairs, cards)
+        """Game i, at most `limit` decisions (distill.play_teacher_game): each decision's labels."""
         vis = np.zeros(NUM_ACTIONS, dtype=np.float32)
-        labels, who = [], []
-        while not g.is_terminal and len(labels) < limit:
-            p = g.current_player
-            if isinstance(out, list):
-                out.append(g.observe(p))
-            else:
-                g.observe(p, out=out[len(labels)])
+
+        def decide(g, rng):
             if name == "search":
                 a, v = _core.search_label(g, rng, vis, sims=sims)
             else:
@@ -116,26 +111,17 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
             nz = np.flatnonzero(vis)
             if nz.size > topk:          # the most visited (ties: the played one, then lower actions), renormalized
                 nz = nz[np.lexsort((nz, nz != a, -vis[nz]))[:topk]]
-            labels.append((a, v, nz.astype(np.int32), vis[nz] / vis[nz].sum()))
-            who.append(p)
-            g.step(a)
-        if not g.is_terminal:
-            return len(labels), labels, who, None
-        w = g.winner
-        return len(labels), labels, who, ([0.0, 0.0] if w is None or w < 0 else
-                                          [1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0])
+            return a, (a, v, nz.astype(np.int32), vis[nz] / vis[nz].sum())
+        return play_teacher_game(seed, i, pairs, cards, out, limit, decide)
 
     def record(start, k, labels, who, z):
-        left = [0, 0]
-        for j in range(k - 1, -1, -1):
+        for j in range(k):
             a, v, la, lp = labels[j]
             r = start + j
             actions[r], svalues[r] = a, v
             lab_a[r, :la.size] = la
             lab_p[r, :lp.size] = lp
-            p = who[j]
-            values[r] = 0.0 if z is None else z[p] * gamma ** left[p]
-            left[p] += 1
+        values[start:start + k] = discounted_values(who[:k], z, gamma)
 
     games = play_games_into(play, record, obs, decisions, threads, progress)
     return {"obs": obs, "label_actions": lab_a, "label_probs": lab_p, "actions": actions, "values": values,
