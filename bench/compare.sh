@@ -8,7 +8,7 @@
 #   bash bench/compare.sh 662b603          # 7 rounds of 20,000 games each
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source bench/lib.sh   # median
+source bench/lib.sh   # report
 rev=${1:?usage: bench/compare.sh REV [ROUNDS] [GAMES]}
 rounds=${2:-7}
 games=${3:-20000}
@@ -22,8 +22,4 @@ for ((i = 0; i < rounds; i++)); do
     base+=("$("$tmp/base/out/opt/bench_engine" "$games" 1 | awk '/decisions\/s/ {print $2}')")
     head+=("$(./out/opt/bench_engine "$games" 1 | awk '/decisions\/s/ {print $2}')")
 done
-mb=$(median "${base[@]}") mh=$(median "${head[@]}")
-echo "decisions/s, median of $rounds alternating runs of $games games"
-echo "  $rev: $mb"
-echo "  this tree: $mh"
-awk -v a="$mh" -v b="$mb" 'BEGIN {printf "  ratio: %.3f\n", a / b}'
+report "decisions/s, median of $rounds alternating runs of $games games" "$rev" "this tree" 3

@@ -27,7 +27,7 @@
 #   bash bench/train_compare.sh 4310ef3 3 400000 HEAD    # the committed HEAD instead of this tree
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source bench/lib.sh   # median
+source bench/lib.sh   # report
 rev=${1:?usage: bench/train_compare.sh REV [RUNS] [STEPS] [NEW]}
 runs=${2:-3}
 steps=${3:-400000}
@@ -66,8 +66,5 @@ for ((i = 0; i < runs; i++)); do
     base+=("$b") head+=("$h")
     echo "  run $((i + 1)): $rev $b/s, $label $h/s (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 done
-mb=$(median "${base[@]}") mh=$(median "${head[@]}")
-echo "agent-steps/s of azuki train, median of $runs alternating runs of $steps steps ($(nproc) cores)"
-echo "  $rev: $mb"
-echo "  $label: $mh"
-awk -v a="$mh" -v b="$mb" 'BEGIN {printf "  ratio: %.2f\n", a / b}'
+report "agent-steps/s of azuki train, median of $runs alternating runs of $steps steps ($(nproc) cores)" \
+    "$rev" "$label" 2
