@@ -159,6 +159,13 @@ cpdef object _out_array(object a, object dtype, tuple shape, str what, bint writ
     return a
 
 
+cdef int _check(azk_status st, str what, type exc=AzukiError) except -1:
+    """The one status -> exception mapping of the wrappers: `exc("what (STATUS_NAME)")` unless st is AZK_OK."""
+    if st != AZK_OK:
+        raise exc(f"{what} ({azk_status_name(st).decode()})")
+    return 0
+
+
 @cython.auto_pickle(False)   # the mixins pickle their classes
 cdef class _Binding:
     """The extension base of the classes that take a plain-Python mixin

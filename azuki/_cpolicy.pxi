@@ -25,17 +25,8 @@ def keyed_uniforms_c(uint64_t seed, keys):
 
 @cython.auto_pickle(False)   # pickled by CPolicyMixin.__reduce__
 cdef class CPolicy(_Binding, CPolicyMixin):
-    """A trained policy's forward pass in C, from an AZKW weight file
-    (`python -m azuki.policy export CKPT OUT --format azkw`, or
-    azuki.policy_np.azkw_bytes). `from_file(path)` / `from_bytes(b)`;
-    `hashes` (the three compatibility hashes the file carries: compare with
-    azuki.policy_np.check_compat); `arch`, `head`; `forward(obs)` ->
-    (log-probabilities float32 [B, NUM_ACTIONS], -inf where illegal; value
-    float32 [B]); `act(obs, u=None, keys=None, seed=0, greedy=False)` ->
-    int32 [B] actions (uniforms u, or keyed_uniforms(seed, keys), or the most
-    likely legal action). Observations: uint8 [B, OBS_LEN] or [OBS_LEN]
-    (extra trailing columns allowed), C-contiguous rows. Read-only once
-    loaded; the calls release the GIL."""
+    """A trained policy's forward pass in C from an AZKW weight file (`from_file(path)` /
+    `from_bytes(b)`): forward(obs), act(obs, ...), hashes, arch, head (docs/policy_c.md)."""
     cdef azk_policy *p
     cdef readonly bytes data
 
@@ -67,21 +58,10 @@ cdef class CPolicy(_Binding, CPolicyMixin):
         self.data = b
         return self
 
-    @property
-    def hashes(self):
-        return {k: azk_policy_hash(self.p, i).decode() for i, k in enumerate(("obs_layout", "action_space", "card_set"))}
-
-    @property
-    def arch(self):
-        return ("structured", "flat")[azk_policy_arch(self.p)]
-
-    @property
-    def head(self):
-        return ("dense", "factored")[azk_policy_head(self.p)]
-
-    @property
-    def hidden(self):
-        return azk_policy_hidden(self.p)
+    def _info(self):
+        """(the three hash strings, arch, head, hidden) as azk_policy reports them (CPolicyMixin's properties)."""
+        return (tuple(azk_policy_hash(self.p, i).decode() for i in range(3)), azk_policy_arch(self.p),
+                azk_policy_head(self.p), azk_policy_hidden(self.p))
 
     cdef object _rows(self, obs):
         """uint8 [B, >= OBS_LEN] C-contiguous observation rows (one row: [OBS_LEN]), read only."""
@@ -91,7 +71,7 @@ cdef class CPolicy(_Binding, CPolicyMixin):
             raise ValueError(f"observations must be [B, >= OBS_LEN = {OBS_LEN}] uint8, got shape {obs.shape}")
         return _out_array(obs, np.uint8, (None, None), "observations", writeable=False)
 
-    cdef _check(self, azk_policy_status st, int bad):
+    cdef _check_st(self, azk_policy_status st, int bad):
         if st == AZK_POLICY_E_OBS:
             raise ValueError(f"observation row {bad}: an identity byte outside the card table (not an observation "
                              f"of layout v{azk_obs_version()})")
@@ -113,7 +93,7 @@ cdef class CPolicy(_Binding, CPolicyMixin):
         cdef azk_policy_status st
         with nogil:
             st = azk_policy_forward(self.p, &ov[0, 0], n, stride, &lv[0, 0], &vv[0], &bad)
-        self._check(st, bad)
+        self._check_st(st, bad)
         return logp, value
 
     def act(self, obs, u=None, keys=None, seed=0, greedy=False, with_value=False):
@@ -138,5 +118,12 @@ cdef class CPolicy(_Binding, CPolicyMixin):
         cdef azk_policy_status st
         with nogil:
             st = azk_policy_act(self.p, &ov[0, 0], n, stride, up, &av[0], &vv[0], &bad)
-        self._check(st, bad)
+        self._check_st(st, bad)
         return (out, value) if with_value else out
+
+
+cdef CPolicy _cpolicy(object policy, str what):
+    """`policy` as a CPolicy (TypeError naming the call otherwise)."""
+    if not isinstance(policy, CPolicy):
+        raise TypeError(f"{what} takes a CPolicy, got {type(policy).__name__}")
+    return policy

@@ -29,6 +29,23 @@ class CPolicyMixin:
         except PolicyFileError as e:
             raise PolicyFileError(f"{os.fspath(path)}: {e}") from None
 
+    @property
+    def hashes(self):
+        """The three compatibility hashes the file carries (compare with azuki.policy_np.check_compat)."""
+        return dict(zip(("obs_layout", "action_space", "card_set"), self._info()[0]))
+
+    @property
+    def arch(self):
+        return ("structured", "flat")[self._info()[1]]
+
+    @property
+    def head(self):
+        return ("dense", "factored")[self._info()[2]]
+
+    @property
+    def hidden(self):
+        return self._info()[3]
+
     def __reduce__(self):          # pickles as its weight file (multiprocessing envs, copies)
         return (cpolicy_from_bytes, (self.data,))
 

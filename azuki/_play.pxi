@@ -28,10 +28,8 @@ cdef class _Players:
             raise ValueError(f"{what}: at most two policy bots")
         cdef azk_pbot *b
         for j, (pol, kind, settings) in enumerate(self.pbots):
-            if not isinstance(pol, CPolicy):
-                raise TypeError(f"{what}: a policy bot needs a CPolicy, got {type(pol).__name__}")
             b = &self.p.pbot[j]
-            b.params, b.pol = _pbot_params(kind, settings), (<CPolicy>pol).p
+            b.params, b.pol = _pbot_params(kind, settings), _cpolicy(pol, f"{what}: a policy bot").p
             b.work_len = azk_pbot_work_size(b.pol, &b.params)
             b.work = PyMem_Malloc(b.work_len)
             self.p.npbots = j + 1
@@ -56,8 +54,8 @@ cdef class _Players:
         if kinds is not None:
             sk[0], sk[1] = kinds
             skp = sk
-        if azk_sim_init(&self.s, &self.p, s, d0, d1, skp) != AZK_OK:
-            raise ValueError("_Players.sim_start: a side kind without its player")
+        _check(azk_sim_init(&self.s, &self.p, s, d0, d1, skp), "_Players.sim_start: a side kind without its player",
+               ValueError)
         return n, _int_in(chunk, "chunk", 1, 2**62), d0, d1
 
     def sim_run(self, uint64_t start, uint64_t end):
@@ -65,19 +63,18 @@ cdef class _Players:
         cdef azk_status st
         with nogil:
             st = azk_sim_run(&self.s, self.g, start, end)
-        if st != AZK_OK:
-            raise ValueError(f"_Players.sim_run: not started, or end < start ({azk_status_name(st).decode()})")
+        _check(st, "_Players.sim_run: not started, or end < start", ValueError)
         return self.s
 
     def play_rows(self, cols, size_t start, size_t end):
         """Play play_games' rows [start, end) without the GIL: cols as azuki.games.play_columns makes them (seeds,
         bseed0, bseed1 uint64; deck0, deck1, kind0, kind1 int32, then the outputs of PLAY_COLUMNS)."""
         c = list(cols)
-        if len(c) != 7 + len(_py.PLAY_COLUMNS) or any(
-                not isinstance(a, np.ndarray) or a.ndim != 1 or a.shape[0] < end or not a.flags.c_contiguous
-                or a.dtype != (np.uint64 if k < 3 else np.float64 if k in (14, 15) else np.int32)
-                or (k >= 7 and not a.flags.writeable) for k, a in enumerate(c)):
+        if len(c) != len(_py.PLAY_DTYPES):
             raise ValueError("_Players.play_rows: the columns of azuki.games.play_columns")
+        for k, a in enumerate(c):     # the one array checker; inputs are read only, outputs written
+            if a is None or _out_array(a, _py.PLAY_DTYPES[k], (None,), f"play_rows column {k}", k >= 7).shape[0] < end:
+                raise ValueError(f"_Players.play_rows: column {k} is missing or shorter than {end} rows")
         cdef azk_play_rows r
         r.seed, r.bot_seed[0], r.bot_seed[1] = <uint64_t *>_ptr(c[0]), <uint64_t *>_ptr(c[1]), <uint64_t *>_ptr(c[2])
         r.deck[0], r.deck[1], r.kind[0], r.kind[1] = _i32(c[3]), _i32(c[4]), _i32(c[5]), _i32(c[6])
@@ -88,8 +85,7 @@ cdef class _Players:
         cdef azk_status st
         with nogil:
             st = azk_play_rows_run(&self.p, self.g, &r, start, end)
-        if st != AZK_OK:
-            raise ValueError(f"_Players.play_rows: a deck or kind without its deck or player ({azk_status_name(st).decode()})")
+        _check(st, "_Players.play_rows: a deck or kind without its deck or player", ValueError)
 
 
 cdef inline int32_t *_i32(object a):
@@ -130,8 +126,7 @@ def _bench(kind, n, seed=1, sims=None, VecGame vec=None):
         if vec is not None:
             vec._leave()
         PyMem_Free(w)
-    if st != AZK_OK:
-        raise ValueError(f"_bench({kind!r}): bad arguments ({azk_status_name(st).decode()})")
+    _check(st, f"_bench({kind!r}): bad arguments", ValueError)
     return out
 
 
@@ -152,9 +147,7 @@ PSEARCH_MAX_SIMS = AZK_PSEARCH_MAX_SIMS
 
 
 def pbot_defaults(kind):
-    """The default settings of policy bot `kind` ("policy" or "psearch") as a dict: policy: temp (0:
-    the most likely legal action, else sample softmax(log p / temp)); psearch: sims, cpuct,
-    prior_temp, value (the value head's share of a leaf's score; the rest a greedy playout)."""
+    """The default settings of policy bot `kind` ("policy" or "psearch") as a dict (docs/bots.md, Policy bots)."""
     cdef azk_pbot_params p
     azk_pbot_defaults(&p, _py.pbot_kind(kind))
     return _py.pbot_settings_dict(kind, {"temp_milli": p.temp_milli, "sims": p.sims, "cpuct_milli": p.cpuct_milli,
@@ -190,41 +183,29 @@ cdef azk_search_params _search_params(object sims) except *:
 
 
 def splitmix64(x):
-    """splitmix64 of a 64-bit value (azuki.h azk_splitmix64: the project's one
-    seed mixer; the bots, eval, arena and the envs' streams derive from it)."""
+    """splitmix64 of a 64-bit value (azk_splitmix64: the project's one seed mixer)."""
     return azk_splitmix64(<uint64_t>_seed(x, "x"))
 
 
 def bot_seed_for(seed, k):
-    """The bot seed of side/seat k derived from a run's seed (azk_bot_seed_for:
-    splitmix64, defined once in C)."""
+    """The bot seed of side/seat k derived from a run's seed (azk_bot_seed_for)."""
     return azk_bot_seed_for(<uint64_t>_seed(seed), <uint64_t>_int_in(k, "k", 0, 2**64 - 1))
 
 
 def deal_schedule(episode, seed=0, npairs=1, paired=False):
-    """Episode `episode` of a VecGame (or game `episode` of a paired
-    evaluation) as the C schedule defines it (azuki.h azk_deal_schedule, the
-    one definition VecGame plays): a dict with deal (the deal index),
-    engine_seed (seed + deal), pairing (index into the pairings list),
-    swapped (the pairing's decks trade seats), agent_seat and bot_seed (the
-    stream a VecGame's bot draws from in that episode)."""
+    """Episode `episode` of a VecGame (or game of a paired evaluation) as azk_deal_schedule defines it: a
+    dict (deal, engine_seed, pairing, swapped, agent_seat, bot_seed; docs/vecgame.md, Seeding and pairings)."""
     cdef azk_deal d
-    cdef azk_status st = azk_deal_schedule(<uint64_t>_seed(seed), <uint64_t>_int_in(episode, "episode", 0, 2**64 - 1),
-                                           <int>_int_in(npairs, "npairs", 1, AZK_VEC_MAX_PAIRS), 1 if paired else 0,
-                                           &d)
-    if st != AZK_OK:
-        raise ValueError(f"deal_schedule: bad arguments ({azk_status_name(st).decode()})")
+    _check(azk_deal_schedule(_seed(seed), _seed(episode, "episode"), _int_in(npairs, "npairs", 1, AZK_VEC_MAX_PAIRS),
+                             1 if paired else 0, &d), "deal_schedule: bad arguments", ValueError)
     return _py.deal_dict(d)
 
 
 def arena_deal(game, seed=0, npairs=1):
-    """Game `game` of an arena run as C defines it (azuki.h azk_arena_deal):
-    a dict as deal_schedule's, agent_seat being player A's seat (each
-    player keeps its deck), bot_seed the game's base bot seed (seat s's bot:
-    bot_seed_for(bot_seed, s))."""
+    """Game `game` of an arena run as azk_arena_deal defines it: a dict as deal_schedule's (agent_seat:
+    player A's seat; bot_seed: the game's base bot seed, seat s's bot bot_seed_for(bot_seed, s))."""
     cdef azk_deal d
-    azk_arena_deal(<uint64_t>_seed(seed), <uint64_t>_int_in(game, "game", 0, 2**64 - 1),
-                   <int>_int_in(npairs, "npairs", 1, 2**31 - 1), &d)
+    azk_arena_deal(_seed(seed), _seed(game, "game"), _int_in(npairs, "npairs", 1, 2**31 - 1), &d)
     return _py.deal_dict(d)
 
 
@@ -237,11 +218,8 @@ def bot_rng(seed):
 
 
 cdef class SearchControl:
-    """A stop flag for the search bot (azk_search_ctl), for bot_act(...,
-    control=): `cancel()` from any thread while a search runs stops it before
-    its next simulation, and it plays the best action found so far (the
-    first legal one if no simulation ran); `sims_run` is the number of
-    simulations the last decision ran. The flag stays set until `reset()`."""
+    """A stop flag for the search bots (azk_search_ctl) for bot_act / pbot_act(..., control=): cancel() from
+    any thread stops the search, which plays its best action so far; reset(); sims_run (docs/bots.md)."""
     cdef azk_search_ctl c
 
     def cancel(self):
@@ -259,53 +237,46 @@ cdef class SearchControl:
         return self.c.sims_run
 
 
-cdef uint64_t[::1] _bot_call(Game game, object rng, str what, object control=None) except *:
+cdef uint64_t[::1] _bot_call(Game game, object rng, object control, azk_search_ctl **ctl) except *:
     """The checks every bot call makes (a live game that is not over, the rng words, the stop flag's
-    type); the rng words to advance."""
+    type); the rng words to advance; *ctl: the stop flag's C side (NULL: none)."""
     game._ck()
     _py.rng_words(rng)
     if control is not None and not isinstance(control, SearchControl):
         raise TypeError(f"control must be an azuki._core.SearchControl, got {type(control).__name__}")
     if azk_is_terminal(game.g):
         raise ValueError(f"the game is over ({S.RESULT[azk_result(game.g)]}): a bot has nothing to choose")
+    ctl[0] = NULL if control is None else &(<SearchControl>control).c
     return rng
 
 
 cdef int _bot_result(int a, str call, object kind=None) except -1:
+    """The action a bot call returned, or its error: a negated status (-AZK_ERR_CARDSET: the policy
+    cannot read the card set)."""
     if a == -<int>AZK_ERR_CARDSET and kind is not None:
         raise ValueError(f"{kind}: the policy cannot read this card set's observations (a card outside its card table)")
-    if a < 0:
-        raise AzukiError(f"{call} failed: {azk_status_name(<azk_status>(-a)).decode()}")
+    _check(<azk_status>(-a) if a < 0 else AZK_OK, f"{call} failed")
     return a
 
 
 def pbot_act(Game game not None, CPolicy policy not None, kind, rng, settings=None, control=None):
-    """The action policy bot `kind` ("policy" / "psearch") takes in `game` with the C policy `policy`
-    and `settings` (pbot_defaults); `rng` (from bot_rng) is advanced in place; `control` (psearch): a
-    SearchControl another thread may stop the search with. The game is not modified. ValueError for
-    a policy that cannot read this card set's observations."""
+    """The action policy bot `kind` takes in `game` with CPolicy `policy` (rng advanced in place, the game
+    unchanged; docs/bots.md, Python entry points)."""
     cdef azk_pbot_params p = _pbot_params(kind, settings)
-    cdef uint64_t[::1] v = _bot_call(game, rng, "pbot_act", control)
+    cdef uint64_t[::1] v = _bot_call(game, rng, control, &p.ctl)
     cdef int a
-    if control is not None:
-        p.ctl = &(<SearchControl>control).c
     with nogil:
         a = azk_pbot_act(game.g, game.cs, policy.p, &p, &v[0], NULL, 0)
     return _bot_result(a, "azk_pbot_act", kind)
 
 
 def bot_act(Game game not None, kind, rng, sims=None, control=None):
-    """The action built-in bot `kind` (an index in BOT_KINDS) takes in `game`;
-    `rng` (from bot_rng) is advanced in place. The game is not modified.
-    `sims`: the search bot's simulations per decision (None: SEARCH_SIMS).
-    `control`: a SearchControl through which another thread may stop the
-    search (the search bot only; None: it runs its sims)."""
+    """The action built-in bot `kind` (an index in BOT_KINDS) takes in `game` (rng advanced in place, the
+    game unchanged; docs/bots.md, Python entry points)."""
     cdef int k = _int_in(kind, "kind", 0, azk_bot_num_kinds() - 1)
     cdef azk_search_params sp = _search_params(sims)
-    cdef uint64_t[::1] v = _bot_call(game, rng, "bot_act", control)
+    cdef uint64_t[::1] v = _bot_call(game, rng, control, &sp.ctl)
     cdef int a
-    if control is not None:
-        sp.ctl = &(<SearchControl>control).c
     with nogil:
         a = azk_bot_act_search(game.g, game.cs, &v[0], &sp) if k == AZK_BOT_SEARCH else \
             azk_bot_act(game.g, game.cs, k, &v[0])
@@ -313,15 +284,11 @@ def bot_act(Game game not None, kind, rng, sims=None, control=None):
 
 
 def search_label(Game game not None, rng, visits, sims=None):
-    """The search bot's decision in `game` with its labels (azk_bot_search_label; training from search,
-    docs/training.md "Expert iteration"): returns (action, value), the action bot_act(game, "search",
-    rng, sims) takes (rng advanced the same), and fills `visits` (float32 [NUM_ACTIONS]) with each root
-    action's share of the simulations (1 on the action when none ran: one legal action, a mulligan);
-    value: the mean simulation result for the player to act in [0, 1], -1.0 when no simulation ran.
-    Runs without the GIL (threads label in parallel). Bad arguments change nothing."""
-    cdef uint64_t[::1] v = _bot_call(game, rng, "search_label")
-    cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)
+    """The search bot's decision in `game` with its labels: (action, value), `visits` filled with the root
+    actions' shares (docs/bots.md, Search labels). Without the GIL."""
     cdef azk_search_params sp = _search_params(sims)
+    cdef uint64_t[::1] v = _bot_call(game, rng, None, &sp.ctl)
+    cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)
     cdef float value = -1.0
     cdef int a
     with nogil:
@@ -330,11 +297,10 @@ def search_label(Game game not None, rng, visits, sims=None):
 
 
 def pbot_label(Game game not None, CPolicy policy not None, rng, visits, settings=None):
-    """psearch's decision in `game` with the C policy `policy` and `settings` (pbot_defaults("psearch")),
-    with its labels, as search_label: (action, value), visits filled. Runs without the GIL."""
-    cdef uint64_t[::1] v = _bot_call(game, rng, "pbot_label")
-    cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)
+    """psearch's decision in `game` with CPolicy `policy`, with its labels, as search_label. Without the GIL."""
     cdef azk_pbot_params p = _pbot_params("psearch", settings)
+    cdef uint64_t[::1] v = _bot_call(game, rng, None, &p.ctl)
+    cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)
     cdef float value = -1.0
     cdef int a
     with nogil:

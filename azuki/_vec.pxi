@@ -14,24 +14,10 @@ _VEC_ILLEGAL = dict(zip(VEC_ILLEGAL, (AZK_VEC_ILLEGAL_ERROR, AZK_VEC_ILLEGAL_LOS
 
 
 cdef class VecGame:
-    """n games stepped together in C without the GIL (azuki.h "Vector of
-    games"), writing into numpy buffers it owns or the caller gives it
-    (checked by _out_array). docs/vecgame.md documents every argument:
-
-    mode "self" (two rows per game, one per seat), "bot" (one agent row per
-    game against the built-in `bot`) or "policy" (the opponent answered from
-    Python: opp_pending / opp_obs / opp_masks, step_opponent); pairings:
-    deck pairs drawn in turn, episode e uses engine seed `seed + e`, so
-    every trajectory equals a Game played alone; paired=True: episodes 2k
-    and 2k + 1 play one deal with the agent in each seat. Buffers
-    (attributes, zero-copy): obs uint8 [rows, OBS_LEN] (obs=False: none),
-    masks uint8 [rows, NUM_ACTIONS] (masks=False: none), rewards float32,
-    terminals / truncations / acting uint8 [rows]. waiting_obs "full" /
-    "mask": what a row that does not act gets. illegal "raise" (nothing
-    changes) / "lose" (the chooser's seat loses). threads=k (1 to 64): k - 1
-    persistent worker threads; every buffer and trajectory equals
-    threads=1's. One call at a time per VecGame: a call made while another
-    is in progress on it raises RuntimeError and changes nothing."""
+    """n games stepped together in C without the GIL (azuki.h "Vector of games"), writing into numpy
+    buffers (obs, masks, rewards, terminals, truncations, acting; opp_* in mode "policy") it owns or the
+    caller gives it. Modes "self", "bot", "policy"; one call at a time per VecGame (RuntimeError
+    otherwise). Every argument, buffer and call: docs/vecgame.md."""
     cdef azk_vec *v
     cdef readonly CardSet cards
     cdef readonly int n, rows, threads
@@ -44,14 +30,9 @@ cdef class VecGame:
     # policy_opponent_actions' workspace (a slot per thread, azk_vec_policy_work_size): held with the
     # vector and grown only when a policy or thread count needs more, so the step path allocates nothing
     cdef object _pwork
-    # The one-call guard. step() runs without the GIL, so a second Python
-    # thread could otherwise re-initialise the object (freeing the games and
-    # buffers the C call is using) or step the same games at once. Every
-    # method that touches the C state or the buffers takes the guard for its
-    # whole run (`with _Call(self, name)`: _enter / _leave) and refuses to start while it is held. The
-    # test and the set in _enter are atomic: the GIL is held and nothing
-    # between them can release it. Threads the C code starts inside one call
-    # never see it.
+    # The one-call guard: step() runs without the GIL, so a second thread could otherwise free or step the
+    # games a C call is using. Every method touching the C state or buffers holds it for its whole run
+    # (`with _Call(self, name)`); _enter's test-and-set is atomic under the GIL.
     cdef bint _busy
     cdef long _busy_thread
     cdef str _busy_call
@@ -110,21 +91,16 @@ cdef class VecGame:
             st = azk_vec_set_illegal(v, _VEC_ILLEGAL[illegal])
         if st == AZK_OK and paired:
             st = azk_vec_set_paired(v, cs.cs, 1)
-        if st != AZK_OK:
-            PyMem_Free(v)
-            raise ValueError(f"could not create the games ({azk_status_name(st).decode()})")
-        rows = azk_vec_rows(v)
         try:
+            _check(st, "could not create the games", ValueError)
+            rows = azk_vec_rows(v)
             made = make_buffers(nn, rows, mode == "policy", obs, masks, buffers)
+            if nthreads > 1:
+                _check(azk_vec_set_threads(v, nthreads), f"VecGame: could not start {nthreads - 1} worker threads",
+                       RuntimeError)
         except BaseException:
             PyMem_Free(v)
             raise
-        if nthreads > 1:
-            st = azk_vec_set_threads(v, nthreads)
-            if st != AZK_OK:
-                PyMem_Free(v)
-                raise RuntimeError(f"VecGame: could not start {nthreads - 1} worker threads "
-                                   f"({azk_status_name(st).decode()})")
         if self.v != NULL:
             azk_vec_set_threads(self.v, 1)
         PyMem_Free(self.v)
@@ -199,39 +175,25 @@ cdef class VecGame:
                 raise IllegalActionError(f"game {bad}: opponent action {int(a[bad])} is not legal")
             raise IllegalActionError(f"row {bad}: action {int(a[bad])} is not legal in game "
                                      f"{bad // 2 if self.mode == 'self' else bad}")
-        if st != AZK_OK:
-            raise AzukiError(f"VecGame.step failed ({azk_status_name(st).decode()})")
+        _check(st, "VecGame.step failed")
         self._refresh()
         return self.obs, self.rewards, self.terminals, self.truncations
 
     def step(self, actions):
-        """Apply one action per row (int array of shape [rows]; rows not
-        acting are ignored) to every game at once, in C without the GIL, and
-        refresh the buffers. An illegal action in an acting row raises
-        azuki.IllegalActionError naming the row, and nothing changes. In
-        policy mode each stepped game plays on until its agent or its
-        opponent must decide (opp_pending). Returns (obs, rewards, terminals,
-        truncations) — the buffers, describing this call only."""
+        """Apply one action per row (int [rows]; rows not acting ignored) to every game, in C without the
+        GIL; returns the buffers (obs, rewards, terminals, truncations). Illegal: IllegalActionError, nothing
+        changes (docs/vecgame.md, Calls)."""
         with _Call(self, "step"):
             return self._run(actions, 0)
 
     def step_opponent(self, actions):
-        """mode="policy": apply one opponent action per game (int array of
-        shape [n]; games not pending are ignored) and play each on until its
-        agent or its opponent must decide again; refresh every buffer. An
-        illegal action for a pending game raises azuki.IllegalActionError
-        naming the game, and nothing changes. Returns (obs, rewards,
-        terminals, truncations): the agent rows' buffers for this call (an
-        episode the opponent's move ended is reported here)."""
+        """mode="policy": apply one opponent action per pending game (int [n]) as step does for the
+        agent rows; returns the agent rows' buffers (docs/vecgame.md, mode="policy", step by step)."""
         with _Call(self, "step_opponent"):
             return self._run(actions, 1)
 
     def log(self):
-        """Episode statistics since the last call (then reset): episodes,
-        mean length in decisions, draws, truncated, wins by seat, in bot and
-        policy modes the agent's wins / losses overall and by seat, and
-        deck_games / deck_wins by deck name (self-play: both seats' decks;
-        bot and policy modes: the agent's deck)."""
+        """Episode statistics since the last call, as a dict (then reset; its keys: docs/vecgame.md)."""
         cdef float buf[64]
         with _Call(self, "log"):
             azk_vec_log(self.v, buf, 64)
@@ -247,33 +209,22 @@ cdef class VecGame:
             return azk_vec_agent_seat(self.v, _int_in(i, "i", 0, self.n - 1))
 
     def episode(self, i):
-        """The episode counter value game i's current episode started with
-        (its engine seed is seed + episode)."""
+        """The episode number game i's current episode started with (its engine seed: seed + episode)."""
         with _Call(self, "episode"):
             return azk_vec_episode(self.v, _int_in(i, "i", 0, self.n - 1))
 
     def policy_opponent_actions(self, policy, seed, keys, greedy=False):
-        """mode="policy": the C policy `policy`'s (a CPolicy) answers for the
-        pending games (int32 [n], 0 where not pending), each from its
-        opponent observation (opp_obs) with the uniform
-        keyed_uniforms(seed, keys[i]) (keys: uint64 [n], e.g.
-        AzukiEnv.opponent_keys of every game), or its most likely legal
-        action (greedy=True): the action azuki.policy.PolicyPlayer picks for
-        the same key (docs/policy_c.md). In C, on the vector's threads,
-        without the GIL; pass them to step_opponent."""
-        cdef CPolicy cp
+        """mode="policy": CPolicy `policy`'s answers for the pending games (int32 [n], 0 elsewhere) from
+        opp_obs with keyed_uniforms(seed, keys[i]) or greedy, in C (docs/vecgame.md, docs/policy_c.md)."""
+        cdef CPolicy cp = _cpolicy(policy, "policy_opponent_actions")
         cdef int32_t[::1] ov
         cdef const uint64_t[::1] kv
         cdef const uint8_t *oo
         cdef azk_status st
-        cdef void *wp
-        cdef size_t wl, wn
         cdef int pst = 0, g = 1 if greedy else 0
-        cdef uint64_t sd
-        if not isinstance(policy, CPolicy):
-            raise TypeError(f"policy_opponent_actions takes a CPolicy, got {type(policy).__name__}")
-        cp = policy
-        sd = int(seed) & 0xFFFFFFFFFFFFFFFF
+        cdef uint64_t sd = int(seed) & 0xFFFFFFFFFFFFFFFF
+        cdef void *wp
+        cdef size_t wn
         k = np.ascontiguousarray(keys, dtype=np.uint64).reshape(-1)
         with _Call(self, "policy_opponent_actions"):
             self._policy_mode("policy_opponent_actions")
@@ -285,24 +236,24 @@ cdef class VecGame:
             ov = out
             kv = k
             oo = <const uint8_t *>_ptr(self.opp_obs)
-            wl = azk_vec_policy_work_size(self.v, cp.p)
-            if self._pwork is None or self._pwork.shape[0] < wl:
-                self._pwork = np.empty(wl, dtype=np.uint8)
-            wp = <void *>_ptr(self._pwork)
-            wn = self._pwork.shape[0]
+            wn = self._work(azk_vec_policy_work_size(self.v, cp.p))
+            wp = _ptr(self._pwork)
             with nogil:
                 st = azk_vec_policy_opponent(self.v, self.cards.cs, cp.p, oo, sd, &kv[0], g, &ov[0], wp, wn, &pst)
-            if st != AZK_OK:
-                if pst:
-                    raise ValueError(f"policy_opponent_actions: the policy cannot read an opponent observation "
-                                     f"({azk_policy_status_name(<azk_policy_status>pst).decode()})")
-                raise AzukiError(f"policy_opponent_actions failed ({azk_status_name(st).decode()})")
+            if st != AZK_OK and pst:
+                raise ValueError(f"policy_opponent_actions: the policy cannot read an opponent observation "
+                                 f"({azk_policy_status_name(<azk_policy_status>pst).decode()})")
+            _check(st, "policy_opponent_actions failed")
             return out
 
+    cdef size_t _work(self, size_t size):
+        """The policy workspace (_pwork) grown to at least `size` bytes; its size."""
+        if self._pwork is None or self._pwork.shape[0] < size:
+            self._pwork = np.empty(size, dtype=np.uint8)
+        return self._pwork.shape[0]
+
     def bot_opponent_actions(self, bot):
-        """mode="policy": the built-in bot `bot`'s answers for the pending
-        games (int32 [n], 0 where not pending), from each game's own bot
-        stream; pass them to step_opponent. In C, without the GIL."""
+        """mode="policy": built-in bot `bot`'s answers for the pending games (int32 [n], 0 elsewhere), in C."""
         cdef int kind
         cdef int32_t[::1] ov
         cdef azk_status st
@@ -313,42 +264,29 @@ cdef class VecGame:
             ov = out
             with nogil:
                 st = azk_vec_bot_opponent(self.v, self.cards.cs, kind, &ov[0])
-            if st != AZK_OK:
-                raise AzukiError(f"bot_opponent_actions failed ({azk_status_name(st).decode()})")
+            _check(st, "bot_opponent_actions failed")
             return out
 
     def pbot_opponent_actions(self, policy, kind, settings=None):
-        """mode="policy": policy bot `kind` ("policy" / "psearch", settings as
-        pbot_defaults) playing the C policy `policy` (a CPolicy): its answers
-        for the pending games (int32 [n], 0 where not pending), each from its
-        game's own bot stream (as bot_opponent_actions); pass them to
-        step_opponent. In C, on the vector's threads, without the GIL, in a
-        workspace this VecGame holds (nothing allocated per decision)."""
+        """mode="policy": policy bot `kind` with CPolicy `policy`: its answers for the pending games
+        (int32 [n], 0 elsewhere), in C (docs/vecgame.md, docs/bots.md)."""
         cdef int32_t[::1] ov
         cdef azk_status st
-        cdef azk_pbot_params pp
-        cdef CPolicy cp
+        cdef CPolicy cp = _cpolicy(policy, "pbot_opponent_actions")
+        cdef azk_pbot_params pp = _pbot_params(kind, settings)
         cdef void *wp
-        cdef size_t wl, wn
-        if not isinstance(policy, CPolicy):
-            raise TypeError(f"pbot_opponent_actions takes a CPolicy, got {type(policy).__name__}")
-        cp = policy
-        pp = _pbot_params(kind, settings)
+        cdef size_t wn
         with _Call(self, "pbot_opponent_actions"):
             self._policy_mode("pbot_opponent_actions")
-            wl = azk_vec_pbot_work_size(self.v, cp.p, &pp)
-            if self._pwork is None or self._pwork.shape[0] < wl:
-                self._pwork = np.empty(wl, dtype=np.uint8)
-            wp = <void *>_ptr(self._pwork)
-            wn = self._pwork.shape[0]
+            wn = self._work(azk_vec_pbot_work_size(self.v, cp.p, &pp))
+            wp = _ptr(self._pwork)
             out = np.zeros(self.n, dtype=np.int32)
             ov = out
             with nogil:
                 st = azk_vec_pbot_opponent(self.v, self.cards.cs, cp.p, &pp, &ov[0], wp, wn)
             if st == AZK_ERR_CARDSET:
                 raise ValueError(f"pbot_opponent_actions: the policy cannot read this card set's observations")
-            if st != AZK_OK:
-                raise AzukiError(f"pbot_opponent_actions failed ({azk_status_name(st).decode()})")
+            _check(st, "pbot_opponent_actions failed")
             return out
 
     def episodes(self):

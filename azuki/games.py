@@ -29,6 +29,9 @@ _MILLI_RANGE = {"temp": (0, 1000), "cpuct": (0, 1000), "prior_temp": (0.001, 100
 # play_games' output columns (azk_play_rows), all int32 but the seconds (float64)
 PLAY_COLUMNS = ("result", "winner", "first_player", "end_reason", "turns", "decisions", "error",
                 "seat0_seconds", "seat1_seconds", "seat0_decisions", "seat1_decisions")
+# the dtypes of _Players.play_rows' columns: seeds, bseed0, bseed1, deck0, deck1, kind0, kind1, then PLAY_COLUMNS
+PLAY_DTYPES = (np.uint64,) * 3 + (np.int32,) * 4 + tuple(
+    np.float64 if name.endswith("_seconds") else np.int32 for name in PLAY_COLUMNS)
 
 
 def simulate(games, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=200, progress=None, chunk=500,
@@ -154,7 +157,7 @@ def play_columns(u64, i32, ndecks, npbots, nkinds):
         raise ValueError(f"play_games: deck index out of range [0, {ndecks})")
     if n and any(a.min() < -npbots or a.max() >= nkinds for a in i[2:]):
         raise ValueError(f"play_games: bot kind out of range [{-npbots}, {nkinds})")
-    res = {name: np.zeros(n, dtype=np.float64 if name.endswith("_seconds") else np.int32) for name in PLAY_COLUMNS}
+    res = {name: np.zeros(n, dtype=dt) for name, dt in zip(PLAY_COLUMNS, PLAY_DTYPES[7:])}
     return u + i + list(res.values()), res
 
 
