@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from azuki.web.browser import click_action, launch  # noqa: E402
+from azuki.web.browser import click_action, launch, pick_action  # noqa: E402
 from azuki.web.server import App, serving  # noqa: E402
 
 IDLE = ("(t) => window.AZUKI && !window.AZUKI.S.busy && (window.AZUKI.S.payload || !document.querySelector"
@@ -51,8 +51,7 @@ def step(page, rng, prefer_play=0.85):
     if "MULLIGAN_KEEP" in kinds:
         a = next(x for x in legal if x["type"] == "MULLIGAN_KEEP")
     else:
-        non_end = [x for x in legal if x["type"] not in ("END_TURN", "NO_OP")]
-        a = rng.choice(non_end if non_end and rng.random() < prefer_play else legal)
+        a = pick_action(legal, rng, prefer_play)
     click_action(page, a)
     page.wait_for_function(IDLE, arg=p["token"])
 

@@ -36,6 +36,14 @@ def launch(playwright, headless=True):
                                       args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
 
 
+def pick_action(legal, rng, prefer_play=0.85):
+    """A random entry of a page's legal list (for the tests and tools that play through the page):
+    with probability `prefer_play` one that is not END_TURN or NO_OP, when there is one, so games
+    are short and varied. rng.random() is drawn only when there is such an entry."""
+    non_end = [x for x in legal if x["type"] not in ("END_TURN", "NO_OP")]
+    return rng.choice(non_end if non_end and rng.random() < prefer_play else legal)
+
+
 def click_action(page, a):
     """Perform legal action `a` (an entry of the page's legal list: id, type,
     places) in a Playwright page by clicking, as a person would: a prompt

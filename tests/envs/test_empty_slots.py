@@ -5,40 +5,18 @@ position. On batches of real positions (starter and expansion decks, every kind 
 options occupied) the trunk state, the entity tables, the values and the action distributions
 equal the padded form's bit for bit at every batch size, and the gradients are the same sums
 in another order (equal to float32 rounding). Runs in .venv-puffer; skipped elsewhere."""
-import os
-
-import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("pufferlib")
 
-from azuki import _core  # noqa: E402
-from azuki.envs import mask_from_obs  # noqa: E402
-from azuki.envs.puffer import AzukiEnv  # noqa: E402
+from envs_helpers import starter_and_expansion_positions  # noqa: E402
 from azuki.policy import Factored, _oh_input, make_policy, obs_inputs  # noqa: E402
-
-EXPANSION = os.path.join(os.path.dirname(_core.__file__), "data", "expansion.json")
-
-
-def positions(pairings, cards=None, games=32, steps=120, seed=5, keep=4):
-    """uint8 observations of the deciding agents of self-play games with random legal moves."""
-    env = AzukiEnv(num_envs=games, mode="self", seed=seed, pairings=pairings, cards=cards)
-    env.reset()
-    rng = np.random.default_rng(seed)
-    out = []
-    for k in range(steps):
-        m = mask_from_obs(env.observations)
-        if k % keep == 0:
-            out.append(env.observations[m.any(axis=1)].copy())
-        env.step(np.array([rng.choice(np.flatnonzero(r)) if r.any() else 0 for r in m]))
-    return np.concatenate(out)
 
 
 @pytest.fixture(scope="module")
 def obs():
-    o = torch.as_tensor(np.concatenate([positions((("STT01", "STT02"),)),
-                                        positions((("EXP01-FIRE", "EXP01-EARTH"),), cards=EXPANSION, seed=6)]))
+    o = torch.as_tensor(starter_and_expansion_positions())
     inp = obs_inputs(make_policy("structured:factored").ix, o)
     for name in ("place", "hand", "opt"):           # both kinds of slot occur in every table
         used = inp[f"{name}_used"]

@@ -4,35 +4,23 @@ the search bot in the league, and a run SIGKILLed mid-way then resumed: the roun
 in the checkpoint, the round before PPO is not repeated, and the cadence continues from the step
 count. Budgets are agent-steps; no clock. Runs in .venv-puffer (torch, pufferlib)."""
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
 pytest.importorskip("pufferlib")
 pytest.importorskip("torch")
 
-# 2 envs x 8 games x horizon 8 = 128 agent-steps per epoch; a checkpoint after every epoch
-TINY = ["env.envs=2", "env.games_per_env=8", "ppo.bptt_horizon=8", "ppo.minibatch_size=64", "eval.games=2",
-        "eval.minutes=1000.0", "eval.final_games=0", "league.snapshot_steps=0", "league.pool_size=2",
-        "run.checkpoint_minutes=0.0", "run.log_seconds=1000.0", "policy.hidden=16", "run.threads=1",
-        "kickstart.decisions=0",
-        "expert.decisions=120", "expert.teacher=\"search:2\"", "expert.every_steps=256", "expert.epochs=1",
-        "expert.batch=64", "expert.threads=1",
-        "league.opponents=[\"random\", \"greedy\", \"search\"]"]
-HANG = 300
+from envs_helpers import TINY as _TINY, run_train  # noqa: E402
+
+# envs_helpers.TINY (128 agent-steps per epoch, a checkpoint after every epoch) with a pool of 2,
+# short label rounds and the search bot in the league
+TINY = [s for s in _TINY if not s.startswith("league.pool_size")] + [
+    "league.pool_size=2", "expert.decisions=120", "expert.teacher=\"search:2\"", "expert.every_steps=256",
+    "expert.epochs=1", "expert.batch=64", "expert.threads=1", "league.opponents=[\"random\", \"greedy\", \"search\"]"]
 
 
 def _train(cwd, *args, kill=None):
-    cmd = [sys.executable, "-m", "azuki", "train", "--minutes", "0", *args]
-    for s in TINY:
-        cmd += ["--set", s]
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    env.pop("AZUKI_TEST_KILL", None)
-    if kill:
-        env["AZUKI_TEST_KILL"] = kill
-    return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(cwd), timeout=HANG)
+    return run_train(cwd, *args, sets=TINY, kill=kill)
 
 
 def _rounds(run):

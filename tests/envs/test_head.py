@@ -8,8 +8,6 @@ uniforms is the flat inverse CDF of the same distribution, gradients flow,
 PuffeRL's training pass recomputes the rollout's log-probabilities, and a
 keyed PolicyPlayer's action does not depend on its batch. Runs in
 .venv-puffer (torch, pufferlib); skipped elsewhere."""
-import os
-
 import numpy as np
 import pytest
 
@@ -18,32 +16,15 @@ pytest.importorskip("pufferlib")
 
 from azuki import _core  # noqa: E402
 from azuki.envs import HEADS, NUM_ACTIONS, mask_from_obs  # noqa: E402
-from azuki.envs.puffer import AzukiEnv  # noqa: E402
+from envs_helpers import starter_and_expansion_positions  # noqa: E402
 from azuki.policy import Factored, PolicyPlayer, make_policy  # noqa: E402
 
 TYPES = list(_core.ACTION_TYPES)
-EXPANSION = os.path.join(os.path.dirname(_core.__file__), "data", "expansion.json")
-
-
-def positions(pairings, cards=None, games=32, steps=120, seed=5, keep=4):
-    """uint8 observations [rows, OBS_LEN] of the deciding agents of self-play games with random
-    legal moves (every `keep`-th step kept)."""
-    env = AzukiEnv(num_envs=games, mode="self", seed=seed, pairings=pairings, cards=cards)
-    env.reset()
-    rng = np.random.default_rng(seed)
-    out = []
-    for k in range(steps):
-        m = mask_from_obs(env.observations)
-        if k % keep == 0:
-            out.append(env.observations[m.any(axis=1)].copy())
-        env.step(np.array([rng.choice(np.flatnonzero(r)) if r.any() else 0 for r in m]))
-    return np.concatenate(out)
 
 
 @pytest.fixture(scope="module")
 def obs():
-    o = np.concatenate([positions((("STT01", "STT02"),)),
-                        positions((("EXP01-FIRE", "EXP01-EARTH"),), cards=EXPANSION, seed=6)])
+    o = starter_and_expansion_positions()
     legal_types = set(HEADS[np.flatnonzero(mask_from_obs(o).any(axis=0)), 0].tolist())
     for name in ("MULLIGAN_KEEP", "ATTACK", "CHOOSE", "ACTIVATE_ABILITY", "PLAY_ENTITY_TO_GARDEN", "PLAY_WEAPON",
                  "DECLARE_DEFENDER", "PORTAL_GATE", "NO_OP", "END_TURN"):

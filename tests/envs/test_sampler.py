@@ -109,17 +109,17 @@ def test_nan_logits_are_an_error_not_a_silent_sample():
         sampler.sample_logits(logits)
 
 
-def test_installed_hooks_puffer_for_the_block_only():
+def test_installed_is_the_adapters_hook():
+    """sampler.installed() is pufferl_adapter.masked_sampling: restoring, nesting and the exception path are
+    tested once, in tests/envs/test_pufferl_adapter.py::test_masked_sampling_restores_pufferls_function_and_nests;
+    here only that the sampler's name installs that hook and that it samples with sampler.sample_logits."""
     orig = pufferlib.pytorch.sample_logits
     with sampler.installed():
-        assert pufferlib.pytorch.sample_logits is not orig
-        with sampler.installed():                     # nesting leaves the hook in place
-            hooked = pufferlib.pytorch.sample_logits
-        assert pufferlib.pytorch.sample_logits is hooked
-    assert pufferlib.pytorch.sample_logits is orig
-    with pytest.raises(RuntimeError):
-        with sampler.installed():
-            raise RuntimeError("boom")
+        hooked = pufferlib.pytorch.sample_logits
+        assert hooked is not orig and hooked._azuki_original is orig
+        logits = torch.zeros(1, NUM_ACTIONS)
+        _, lp, _ = hooked(logits, action=torch.tensor([4]))
+        assert torch.allclose(lp, sampler.sample_logits(logits, action=torch.tensor([4]))[1])
     assert pufferlib.pytorch.sample_logits is orig
 
 

@@ -7,12 +7,9 @@ with its config and league. No clock anywhere: kills come from the test hook
 AZUKI_TEST_KILL=POINT@N (azuki.policy_np._test_kill), budgets are agent-steps,
 and subprocess timeouts only detect hangs. Runs in .venv-puffer."""
 import json
-import os
 import random
 import resource
 import signal
-import subprocess
-import sys
 
 import pytest
 
@@ -20,32 +17,18 @@ pytest.importorskip("pufferlib")
 pytest.importorskip("torch")
 
 from azuki.policy import load_checkpoint  # noqa: E402
+from envs_helpers import TINY, run_train  # noqa: E402
 
-# a tiny run: 2 envs x 8 games x horizon 8 = 128 agent-steps per epoch, a checkpoint and a league
-# snapshot after every epoch, no final evaluation
-TINY = ["env.envs=2", "env.games_per_env=8", "ppo.bptt_horizon=8", "ppo.minibatch_size=64", "eval.games=2",
-        "eval.minutes=1000.0", "eval.final_games=0", "league.snapshot_steps=0", "league.pool_size=3",
-        "run.checkpoint_minutes=0.0", "run.log_seconds=1000.0", "policy.hidden=16", "run.threads=1",
-        "kickstart.decisions=0"]
-EPOCH = 128
-HANG = 300          # seconds: only a hang gets near this (a tiny run saves within seconds)
+EPOCH = 128            # agent-steps of one epoch of envs_helpers.TINY
 
 
 def _train(cwd, *args, sets=TINY, kill=None, limit_fsize=None):
-    cmd = [sys.executable, "-m", "azuki", "train", "--minutes", "0", *args]
-    for s in sets:
-        cmd += ["--set", s]
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    env.pop("AZUKI_TEST_KILL", None)
-    if kill:
-        env["AZUKI_TEST_KILL"] = kill
     pre = None
     if limit_fsize is not None:
         def pre():
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)      # a write past the limit raises EFBIG
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_fsize, limit_fsize))
-    return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(cwd), timeout=HANG,
-                          preexec_fn=pre)
+    return run_train(cwd, *args, sets=sets, kill=kill, preexec_fn=pre)
 
 
 def _committed_steps(run):

@@ -15,7 +15,7 @@ import pytest
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="needs playwright (tools/setup_envs.sh web)")
 
 from azuki.view import full_view, seat_view  # noqa: E402
-from azuki.web.browser import chromium_path, click_action, launch  # noqa: E402
+from azuki.web.browser import chromium_path, click_action, launch, pick_action  # noqa: E402
 from azuki.web.server import App, serving  # noqa: E402
 
 if chromium_path() is None:
@@ -164,8 +164,7 @@ def play_to_the_end(page, app, rng, mulligan, stats):
             a = next(x for x in legal if x["type"] == ("MULLIGAN_SHUFFLE" if mulligan else "MULLIGAN_KEEP"))
             stats["mulligan"] += mulligan
         else:   # prefer playing cards and attacking over ending the turn, so games are short and varied
-            non_end = [x for x in legal if x["type"] not in ("END_TURN", "NO_OP")]
-            a = rng.choice(non_end if non_end and rng.random() < 0.85 else legal)
+            a = pick_action(legal, rng, 0.85)
         if a["type"] == "CHOOSE":
             stats["prompts"] += 1
         stats[len(a["places"])] = stats.get(len(a["places"]), 0) + 1
@@ -267,8 +266,7 @@ def test_hot_seat_hands_over_and_hides_the_other_hand(page, server):
         if pay["over"]:
             break
         legal = pay["legal"]
-        non_end = [x for x in legal if x["type"] not in ("END_TURN", "NO_OP")]
-        a = rng.choice(non_end if non_end and rng.random() < 0.8 else legal)
+        a = pick_action(legal, rng, 0.8)
         tok = pay["token"]
         click_action(page, a)
         page.wait_for_function("(t) => !window.AZUKI.S.busy && (!document.querySelector('#handover').classList"

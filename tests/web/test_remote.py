@@ -17,7 +17,7 @@ import pytest
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="needs playwright (tools/setup_envs.sh web)")
 
 from azuki.view import seat_view  # noqa: E402
-from azuki.web.browser import chromium_path, click_action  # noqa: E402
+from azuki.web.browser import chromium_path, click_action, pick_action  # noqa: E402
 
 if chromium_path() is None:
     pytest.skip("needs Debian's chromium (apt-get install chromium)", allow_module_level=True)
@@ -172,8 +172,7 @@ def test_two_machines_invite_reconnect_and_wrong_key(pages, server):
             other.wait_for_function(f"() => window.AZUKI.S.payload && window.AZUKI.S.payload.view.seat === {1 - d}")
             reloaded = True
         pay = payload(pgs[d])
-        non_end = [x for x in pay["legal"] if x["type"] not in ("END_TURN", "NO_OP")]
-        x = rng.choice(non_end if non_end and rng.random() < 0.8 else pay["legal"])
+        x = pick_action(pay["legal"], rng, 0.8)
         click_action(pgs[d], x)
         wait_idle(pgs[d], pay["token"])
     assert reconnected and reloaded
@@ -247,8 +246,7 @@ def test_hand_stays_in_sight_while_a_prompt_is_open(pages, server):
                 title = pg.text_content("#prompt-title")
                 assert title and "option" not in title.lower() and "mode " not in title.lower()
                 return
-            non_end = [x for x in pay["legal"] if x["type"] not in ("END_TURN", "NO_OP")]
-            x = rng.choice(non_end if non_end and rng.random() < 0.9 else pay["legal"])
+            x = pick_action(pay["legal"], rng, 0.9)
             click_action(pg, x)
             wait_idle(pg, pay["token"])
         pg.click("#nav-leave")

@@ -125,7 +125,7 @@ from test_browser import check_board, page, start, wait_idle  # noqa: E402,F401 
 
 
 def _play(page, rng, max_steps=3000):
-    from azuki.web.browser import click_action
+    from azuki.web.browser import click_action, pick_action
     wait_idle(page)
     stats = {"steps": 0, "prompts": 0}
     for _ in range(max_steps):
@@ -138,8 +138,7 @@ def _play(page, rng, max_steps=3000):
         if "MULLIGAN_SHUFFLE" in kinds:
             a = next(x for x in legal if x["type"] == "MULLIGAN_KEEP")
         else:
-            non_end = [x for x in legal if x["type"] not in ("END_TURN", "NO_OP")]
-            a = rng.choice(non_end if non_end and rng.random() < 0.85 else legal)
+            a = pick_action(legal, rng, 0.85)
         stats["prompts"] += a["type"] == "CHOOSE"
         stats["steps"] += 1
         click_action(page, a)
@@ -287,7 +286,7 @@ def test_static_site_hot_seat_hands_over(page, site):
     """Hot-seat on the static site: the cover hides both hands at each hand-over."""
     import random
 
-    from azuki.web.browser import click_action
+    from azuki.web.browser import click_action, pick_action
     out, url = site
     start(page, url, mode="hotseat")
     page.wait_for_selector("#handover:not(.hidden)")
@@ -308,8 +307,7 @@ def test_static_site_hot_seat_hands_over(page, site):
         if pay["over"]:
             break
         legal = pay["legal"]
-        non_end = [x for x in legal if x["type"] not in ("END_TURN", "NO_OP")]
-        a = rng.choice(non_end if non_end and rng.random() < 0.6 else legal)
+        a = pick_action(legal, rng, 0.6)
         click_action(page, a)
         page.wait_for_function("(t) => !window.AZUKI.S.busy && (!document.querySelector('#handover').classList"
                                ".contains('hidden') || document.querySelector('#board').dataset.token !== t)",
