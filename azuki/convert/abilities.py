@@ -161,6 +161,15 @@ class AbilityError(Exception):
         self.message = message
 
 
+def _one_key(v, path, what):
+    """(key, argument, the key's path) of `v`, an object with exactly one key (a value, condition or
+    statement of the ability language); anything else is an AbilityError at `path` saying `what`."""
+    if not isinstance(v, dict) or len(v) != 1:
+        raise AbilityError(path, what)
+    (k, arg), = v.items()
+    return k, arg, f"{path}.{k}"
+
+
 class CapacityError(AbilityError):
     """A set-wide capacity is exceeded (bytecode, selectors, abilities): every
     later ability would report it again, so compiling stops here."""
@@ -438,11 +447,8 @@ class Compiler:
         if isinstance(v, int):
             self._emit(path, "SETI", reg, self._i8(path, v))
             return
-        if not isinstance(v, dict) or len(v) != 1:
-            raise AbilityError(path, "a value is an integer or an object with exactly one key "
-                                     "(count, context, var, min, add, sub, mul, max, abs, stat, random)")
-        (k, arg), = v.items()
-        p = f"{path}.{k}"
+        k, arg, p = _one_key(v, path, "a value is an integer or an object with exactly one key "
+                                      "(count, context, var, min, add, sub, mul, max, abs, stat, random)")
         if k == "count":
             self._emit(p, "COUNT", reg, self.selector(arg, p, scope))
         elif k == "context":
@@ -518,11 +524,8 @@ class Compiler:
         if c is True or c is False:
             self._emit(path, "SETI", reg, int(c))
             return
-        if not isinstance(c, dict) or len(c) != 1:
-            raise AbilityError(path, "a condition is an object with exactly one key "
-                                     "(ge, le, eq, gt, lt, not, and, or, chosen, matches, can_choose)")
-        (k, arg), = c.items()
-        p = f"{path}.{k}"
+        k, arg, p = _one_key(c, path, "a condition is an object with exactly one key "
+                                      "(ge, le, eq, gt, lt, not, and, or, chosen, matches, can_choose)")
         if k in ("ge", "le", "eq", "gt", "lt"):
             if not isinstance(arg, list) or len(arg) != 2:
                 raise AbilityError(p, f"{k} takes a list of two values")
@@ -739,10 +742,7 @@ class Compiler:
         scope.release()
 
     def statement(self, s, path, scope):
-        if not isinstance(s, dict) or len(s) != 1:
-            raise AbilityError(path, "a statement is an object with exactly one key")
-        (k, arg), = s.items()
-        p = f"{path}.{k}"
+        k, arg, p = _one_key(s, path, "a statement is an object with exactly one key")
         if k == "choose":
             a = self._fields(arg, p, ("as", "from"), ("optional",))
             if not isinstance(a.get("optional", False), bool):
