@@ -1,7 +1,7 @@
 # ---------------------------------------------------------------------------
 # Card sets: the azk_cardset a CardSet owns and the queries that read it.
-# Look-ups, repr and pickling: azuki/_cardset_py.py (CardSetMixin); file
-# reading and the compiled-set cache: azuki/convert/cache.py.
+# Building from JSON or a compiled set, look-ups, repr and pickling:
+# azuki/_cardset_py.py (CardSetMixin); files and cache: azuki/convert/cache.py.
 # ---------------------------------------------------------------------------
 @cython.auto_pickle(False)   # pickled by CardSetMixin.__reduce__
 cdef class CardSet(_Binding, CardSetMixin):
@@ -54,22 +54,19 @@ cdef class CardSet(_Binding, CardSetMixin):
         return _DEFAULT
 
     @staticmethod
-    def from_json(path=None, text=None):
-        """Compile a JSON card set (raises azuki.convert.ConvertError with
-        file/path/message problems) and verify it in C (CardSetError).
-        Compiled sets are cached by (path, SHA-256 of the bytes) or by the
-        text's hash, and the hashes of every file the set included: a second
-        call with unchanged content costs a read and a hash per file; a
-        changed file, the top one or an include, is recompiled. `text` with
-        a `path`: the text of that file (its includes resolve beside it)."""
-        return _cardset_cache.cached(path, text, _load_compiled)
-
-    @staticmethod
-    def from_compiled(object cs):
-        """Verify and load an azuki.convert.CardSet (uncached): its bytes
-        (azuki.convert.pack, laid out from csrc/azk_cardset.def) go to
-        azk_cardset_load, which checks them and runs the verifier."""
-        return _load_compiled(cs, None)
+    def _load(const uint8_t[::1] data, source, text, dict labels):
+        """A CardSet over packed card-set bytes, checked and verified by azk_cardset_load (CardSetMixin's
+        from_json / from_compiled pack them); `text`: the JSON it was compiled from (for pickling)."""
+        cdef CardSet c = CardSet.__new__(CardSet)
+        c.owned = <azk_cardset *>PyMem_Malloc(sizeof(azk_cardset))
+        if c.owned == NULL:
+            raise MemoryError()
+        memset(c.owned, 0, sizeof(azk_cardset))
+        _check(azk_cardset_load(c.owned, &data[0], data.shape[0]),
+               f"{excerpt(source)}: the engine rejected the card set", CardSetError)
+        c.cs, c.source, c._json, c._labels = c.owned, source, text, labels
+        c._index()
+        return c
 
     def _index(self):
         self._ck()
@@ -96,35 +93,6 @@ cdef class CardSet(_Binding, CardSetMixin):
 
     def __hash__(self):
         return hash(("azuki.CardSet", self.hash))
-
-
-def _load_compiled(object cs, object text):
-    """An azuki.convert.CardSet packed into an azk_cardset and verified by
-    azk_cardset_load; `text`: the JSON text it was compiled from (for pickling)."""
-    from .convert import CardSet as CompiledCardSet
-    from .convert.pack import PackError, pack_cardset
-    if not isinstance(cs, CompiledCardSet):
-        raise TypeError(f"expected an azuki.convert.CardSet, got {type(cs).__name__}")
-    try:
-        data = pack_cardset(cs)
-    except PackError as e:
-        raise CardSetError(f"{excerpt(cs.source)}: the card set does not fit the engine's records: {e}") from None
-    cdef const uint8_t[::1] view = data
-    cdef CardSet c = CardSet.__new__(CardSet)
-    cdef azk_cardset *p = <azk_cardset *>PyMem_Malloc(sizeof(azk_cardset))
-    if p == NULL:
-        raise MemoryError()
-    memset(p, 0, sizeof(azk_cardset))
-    c.owned = p
-    cdef azk_status st = azk_cardset_load(p, &view[0], view.shape[0])
-    if st != AZK_OK:
-        raise CardSetError(f"{excerpt(cs.source)}: the engine rejected the card set: {azk_status_name(st).decode()}")
-    c.cs = p
-    c.source = cs.source
-    c._json = text
-    c._labels = dict(getattr(cs.compiled, "mode_labels", {}) or {})
-    c._index()
-    return c
 
 
 _DEFAULT = None

@@ -1,7 +1,8 @@
 """The plain-Python half of azuki.CardSet (the C half: azuki/_cardset.pxi).
 
-CardSetMixin holds what needs no C: name and index look-ups, repr, copies
-and pickling. File reading and the compiled-set cache are in
+CardSetMixin holds what needs no C: building from JSON or a compiled set
+(packed here, loaded by CardSet._load), name and index look-ups, repr,
+copies and pickling. File reading and the compiled-set cache are in
 azuki/convert/cache.py. Imports azuki._core only inside functions: _core
 imports this module while it initialises.
 """
@@ -18,6 +19,25 @@ from .errors import CardSetError
 class CardSetMixin:
     """Methods of azuki.CardSet that make no C call (base of the cdef class)."""
     __slots__ = ()
+
+    @staticmethod
+    def from_json(path=None, text=None):
+        """Compile a JSON card set (raises azuki.convert.ConvertError with
+        file/path/message problems) and verify it in C (CardSetError).
+        Compiled sets are cached by (path, SHA-256 of the bytes) or by the
+        text's hash, and the hashes of every file the set included: a second
+        call with unchanged content costs a read and a hash per file; a
+        changed file, the top one or an include, is recompiled. `text` with
+        a `path`: the text of that file (its includes resolve beside it)."""
+        from .convert import cache
+        return cache.cached(path, text, load_compiled)
+
+    @staticmethod
+    def from_compiled(cs):
+        """Verify and load an azuki.convert.CardSet (uncached): its bytes
+        (azuki.convert.pack, laid out from csrc/azk_cardset.def) go to
+        azk_cardset_load, which checks them and runs the verifier."""
+        return load_compiled(cs, None)
 
     def deck_index(self, name):
         """Index of a deck given by name or index (ValueError / IndexError / TypeError)."""
@@ -79,6 +99,21 @@ class CardSetMixin:
             raise TypeError("this CardSet was built from a compiled object without its JSON text; "
                             "build it with CardSet.from_json to pickle it")
         return (restore_cardset, (self.source, self._json, self.hash))
+
+
+def load_compiled(cs, text):
+    """An azuki.convert.CardSet packed and loaded into an azuki.CardSet (verified by azk_cardset_load);
+    `text`: the JSON text it was compiled from (for pickling)."""
+    from ._core import CardSet
+    from .convert import CardSet as CompiledCardSet
+    from .convert.pack import PackError, pack_cardset
+    if not isinstance(cs, CompiledCardSet):
+        raise TypeError(f"expected an azuki.convert.CardSet, got {type(cs).__name__}")
+    try:
+        data = pack_cardset(cs)
+    except PackError as e:
+        raise CardSetError(f"{excerpt(cs.source)}: the card set does not fit the engine's records: {e}") from None
+    return CardSet._load(data, cs.source, text, dict(getattr(cs.compiled, "mode_labels", {}) or {}))
 
 
 def deck_pair(cs, decks):

@@ -1,36 +1,29 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """azuki._core — the Cython binding of the C core (contract: _core.pxd).
 
-A thin layer: what crosses the boundary is validated once (action ids,
-arrays by the one checker _out_array, state bytes, setup plans, card sets),
-then the public C API of csrc/azuki.h is called - without the GIL where
-that matters. The game struct is opaque to this module: positions are read
-through the engine's flat export (azk_export, turned into Python data by
-azuki/state.py, text.py, events.py) and built through azk_game_setup (plans
-from azuki/_setup.py). Each class keeps only its C calls; the rest is plain
-Python beside it (azuki/_cardset_py.py, _game_py.py, _vec_py.py,
-_cpolicy_py.py: mixins and helpers; card-set files and their cache:
-azuki/convert/cache.py). The C core never allocates: a Game owns one
-malloc'd game, a CardSet one azk_cardset.
+Wrappers: arguments are checked once (arrays by the one checker _out_array,
+statuses mapped to exceptions by _check), then the public C API of
+csrc/azuki.h is called, without the GIL where that matters. Positions are
+read through the engine's flat export (azuki/state.py). Each class keeps only
+its C calls; the rest is plain Python beside it (azuki/_args.py,
+_cardset_py.py, _game_py.py, _vec_py.py, _cpolicy_py.py, games.py; card-set
+files and cache: azuki/convert/cache.py; docs/python_api.md, Layers).
 """
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from cpython.exc cimport PyErr_CheckSignals
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython cimport array
-from libc.string cimport memcpy, memset
-from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, int8_t, uint32_t, int32_t, uint64_t, int64_t
 cimport cython
 cimport numpy as cnp
 import array as _pyarray
 import numpy as np
 import operator
-import time
 
 from . import spec_autogen as S
 from . import events as _events
-from .convert import cache as _cardset_cache
 from .errors import AzukiError, IllegalActionError, StateError, CardSetError, INVARIANTS, invariant_text
-from .state import Layout, Position, status_names
+from .state import Layout, Position
 from ._util import excerpt
 # The plain-Python halves of the classes (mixins: their methods make no C call of their own) and
 # helpers; the names kept here for pickles made before they moved (_restore_*, _cpolicy_from_bytes).
@@ -40,7 +33,7 @@ from ._vec_py import (VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VEC_MODES, WAITI
                       ILLEGAL as VEC_ILLEGAL, vec_options, pairing_table, make_buffers, log_dict)
 from ._cpolicy_py import CPolicyMixin, PolicyFileError, act_uniforms, cpolicy_from_bytes as _cpolicy_from_bytes
 from .convert.cache import clear_cardset_cache, cardset_cache_info
-from ._args import uint_list
+from ._args import uint_list, encode, decode, type_index as _type_index
 
 cnp.import_array()
 
@@ -105,10 +98,8 @@ assert tuple(f[0] for f in OBS_FIELDS) == S.OBS, "azuki/spec_autogen.py is stale
 def _choose_action(i):
     return azk_encode(S.ACTION_CHOOSE, i, 0)
 
-# ---------------------------------------------------------------------------
-# Argument checks shared by every entry point: integers are ints (Python or
-# numpy, never bools or floats), seeds are in [0, 2**64).
-# ---------------------------------------------------------------------------
+# Argument checks shared by every entry point: integers are ints (Python or numpy, never bools or
+# floats), seeds are in [0, 2**64).
 cpdef object _as_int(object v, str what):
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{what} must be an integer, got a boolean")
@@ -130,12 +121,9 @@ cpdef object _seed(object v, str what="seed"):
     return _int_in(v, what, 0, 2**64 - 1)
 
 
-# ---------------------------------------------------------------------------
-# The one check of every array the binding writes into or reads rows from
-# (Game.observe / action_mask / head_masks out=, VecGame buffers, CPolicy
-# observations): run before anything is written, so a refused array is left
-# as it was. TypeError for a non-array, ValueError for the rest.
-# ---------------------------------------------------------------------------
+# The one check of every array the binding writes into or reads rows from (Game.observe / action_mask /
+# head_masks out=, VecGame buffers, _Players' columns, CPolicy observations): run before anything is
+# written, so a refused array is left as it was. TypeError for a non-array, ValueError for the rest.
 cpdef object _out_array(object a, object dtype, tuple shape, str what, bint writeable=True, bint zero=False):
     """`a` checked (numpy array, `dtype`, `shape` (None: any size on that
     axis), C-contiguous, writeable when asked), or a new array when `a` is
@@ -172,14 +160,11 @@ cdef class _Binding:
     (Cython puts an extension type first among a cdef class's bases)."""
 
 
-# Largest n of rng_outputs / rng_bounded per call (bounded work per call).
+# RNG (for the golden-vector tests and users who want the engine's generator). Largest n of
+# rng_outputs / rng_bounded per call (bounded work per call):
 RNG_MAX_N = 1 << 24
 
 
-# ---------------------------------------------------------------------------
-# RNG (exposed for the golden-vector tests and for users who want the engine's
-# generator, e.g. to derive seeds reproducibly)
-# ---------------------------------------------------------------------------
 def rng_outputs(initstate, initseq, n):
     """The first n outputs of pcg32 seeded (initstate, initseq), as uint32."""
     cdef uint64_t s0 = _seed(initstate, "initstate"), s1 = _seed(initseq, "initseq")
@@ -222,37 +207,16 @@ def rng_shuffle(initstate, initseq, n):
     return a, int(azk_rng_next(&r))
 
 
-# ---------------------------------------------------------------------------
-# Actions
-# ---------------------------------------------------------------------------
-def _type_index(t):
-    if isinstance(t, str):
-        try:
-            return S.ACTION.index(t.upper())
-        except ValueError:
-            raise ValueError(f"unknown action type {excerpt(t)} (known: {', '.join(S.ACTION)})") from None
-    return _as_int(t, "action type")
+# Actions: the argument handling of encode / decode is azuki/_args.py.
+def _encode(int t, int p0, int p1):
+    """azk_encode: the flat id of (t, p0, p1), or -1."""
+    return azk_encode(t, p0, p1)
 
 
-def encode(t, p0=0, p1=0, p2=0):
-    """Flat action id of (type, p0, p1, p2); type may be a name. p2 is reserved (must be 0)."""
-    ti = _type_index(t)
-    a0, a1, a2 = _as_int(p0, "p0"), _as_int(p1, "p1"), _as_int(p2, "p2")
-    if a2 != 0 or not (-2**31 < ti < 2**31 and -2**31 < a0 < 2**31 and -2**31 < a1 < 2**31):
-        raise ValueError(f"no action ({excerpt(t)}, {excerpt(a0)}, {excerpt(a1)}, {excerpt(a2)})")
-    cdef int a = azk_encode(ti, a0, a1)
-    if a < 0:
-        raise ValueError(f"no action ({excerpt(t)}, {a0}, {a1}, {a2})")
-    return a
-
-
-def decode(a):
-    """(type name, p0, p1, p2) of a flat action id."""
+def _decode(int a):
+    """azk_decode: (type index, p0, p1) of flat id a, or None."""
     cdef int t, p0, p1
-    ai = _as_int(a, "action")
-    if not 0 <= ai < NUM_ACTIONS or azk_decode(ai, &t, &p0, &p1) != 0:
-        raise ValueError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
-    return (S.ACTION[t], p0, p1, 0)
+    return (t, p0, p1) if azk_decode(a, &t, &p0, &p1) == 0 else None
 
 
 # The binding's parts, in the order they used to stand in this file (Cython

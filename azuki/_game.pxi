@@ -56,84 +56,34 @@ cdef class Game(_Binding, GameMixin):
             raise AzukiError("the engine's export failed")
         return Position(a, EXPORT_LAYOUT, self.cards)
 
-    # ---- caps ----------------------------------------------------------------
+    # ---- caps and facts (the properties over _facts: GameMixin) -------------------------------
     def set_turn_cap(self, turns):
+        """Per-game turn cap (docs/rules.md §13.2)."""
         self._ck()
         azk_game_set_turn_cap(self.g, _turn_cap(turns))
 
-    @property
-    def turn_cap(self):
-        self._ck()
-        return azk_turn_cap(self.g)
-
     def set_decision_cap(self, decisions):
-        """Per-game decision cap (docs/rules.md §13.2, default 10,000): the step
-        that applies the cap-th decision ends a still-ongoing game as
-        TRUNCATED with end_reason "DECISION_CAP"."""
+        """Per-game decision cap (docs/rules.md §13.2, default 10,000)."""
         self._ck()
         azk_game_set_decision_cap(self.g, _decision_cap(decisions))
 
-    @property
-    def decisions(self):
-        """Decisions applied so far (steps; one-answer choices do not count)."""
+    def _facts(self):
+        """(phase, turn, active player, first player, result, winner, end reason, decisions, turn cap,
+        decision cap) as the engine's accessors give them, in one call."""
         self._ck()
-        return azk_decisions(self.g)
+        cdef const azk_game *g = self.g
+        return (azk_phase(g), azk_turn(g), azk_active_player(g), azk_first_player(g), azk_result(g), azk_winner(g),
+                azk_end_reason(g), azk_decisions(g), azk_turn_cap(g), azk_decision_cap(g))
 
-    @property
-    def decision_cap(self):
-        self._ck()
-        return azk_decision_cap(self.g)
-
-    @property
-    def end_reason(self):
-        """Why the game ended (END_REASONS): None while it goes on; "LEADER",
-        "DECK_OUT"; for TRUNCATED games the cap or engine bound reached
-        ("TURN_CAP", "DECISION_CAP", "VM_STEPS", ...; docs/rules.md §13)."""
-        self._ck()
-        r = azk_end_reason(self.g)
-        return None if r == 0 else END_REASONS[r]
-
-    # ---- facts ---------------------------------------------------------------
     @property
     def current_player(self):
         self._ck()
         return azk_current_player(self.g)
 
     @property
-    def phase(self):
-        self._ck()
-        return S.PHASE[azk_phase(self.g)]
-
-    @property
-    def turn(self):
-        self._ck()
-        return azk_turn(self.g)
-
-    @property
-    def active_player(self):
-        self._ck()
-        return azk_active_player(self.g)
-
-    @property
-    def first_player(self):
-        self._ck()
-        return azk_first_player(self.g)
-
-    @property
     def is_terminal(self):
         self._ck()
         return bool(azk_is_terminal(self.g))
-
-    @property
-    def result(self):
-        self._ck()
-        return S.RESULT[azk_result(self.g)]
-
-    @property
-    def winner(self):
-        self._ck()
-        w = azk_winner(self.g)
-        return None if w < 0 else w
 
     # ---- actions -------------------------------------------------------------
     def legal_actions(self):
@@ -153,12 +103,8 @@ cdef class Game(_Binding, GameMixin):
         return out
 
     def observe(self, player, out=None):
-        """Player's observation: np.uint8[OBS_LEN] (bytes) in the layout of
-        azuki.obs_layout() (docs/observation.md; azuki.obs.decode names and
-        unpacks it). Only what that player may know; the legal-action mask
-        is field MASK, packed bits (all 0 when the player does not decide).
-        `out`: a C-contiguous, writeable uint8 array of shape (OBS_LEN,) to
-        fill instead of a new one (checked before anything is written)."""
+        """Player's observation: np.uint8[OBS_LEN] in the layout of azuki.obs_layout(), into `out` if given
+        (docs/observation.md)."""
         self._ck()
         cdef int p = _int_in(player, "player", 0, 1)
         out = _out_array(out, np.uint8, (OBS_LEN,), "out")
@@ -168,12 +114,8 @@ cdef class Game(_Binding, GameMixin):
         return out
 
     def resample(self, player, seed):
-        """Information-set sampling, in place: redistribute the cards `player`
-        cannot know (the opponent's unknown hand cards, its deck and looked-at
-        cards among themselves; player's own deck order) and reseed the
-        game's RNG, consistently with everything player knows (azk_resample,
-        docs/observation.md). observe(player) is unchanged. ValueError on a
-        finished game."""
+        """Information-set sampling in place: redistribute what `player` cannot know and reseed the game
+        (observe(player) unchanged; docs/observation.md). ValueError on a finished game."""
         self._ck()
         cdef int p = _int_in(player, "player", 0, 1)
         cdef uint64_t s = _seed(seed)
@@ -189,15 +131,8 @@ cdef class Game(_Binding, GameMixin):
         return azk_card_known(self.g, p, c) == 1
 
     def head_masks(self, type=None, p0=None, out=None):
-        """Per-head masks (np.uint8 arrays of HEAD_SIZES) for factored policies.
-
-        With no arguments: marginals (a value is 1 when some legal action has
-        it). With `type` (name or id): p0 and p1 masks over that type's legal
-        actions; with `p0` too: the p1 mask over (type, p0, *). The type mask
-        is always the marginal. Sampling type, then p0 given type, then p1
-        given both always gives a legal action; marginals alone are not exact
-        jointly (see actions.c). `out`: three uint8 arrays of HEAD_SIZES to
-        fill instead of new ones (checked before anything is written)."""
+        """Per-head masks (np.uint8 arrays of HEAD_SIZES) for factored policies: marginals, or conditioned
+        on `type` (and `p0`); into `out` if given (docs/python_api.md, Actions)."""
         self._ck()
         ti_, pi_, (mt, m0, m1) = head_mask_args(type, p0, out)
         cdef int ti = ti_, pi = pi_
@@ -239,28 +174,12 @@ cdef class Game(_Binding, GameMixin):
             raise ValueError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
         return [raw[i] for i in range(9)], ((raw[9], raw[10]) if raw[9] >= 0 else None)
 
-    # ---- the card at a location -------------------------------------------------
-    def attack_of(self, where):
-        """Current attack of the card at `where` ("p0.garden[1]", "p1.leader")."""
+    def _card_facts(self, where):
+        """(attack, maximum health, status bits, cost to play now) of the card at `where` (GameMixin's
+        attack_of, health_of, statuses_of, cost_of)."""
         cdef int c = self.locate(where)
-        return azk_card_attack(self.g, self.cs, c)
-
-    def health_of(self, where):
-        """Current maximum health of the card at `where`."""
-        cdef int c = self.locate(where)
-        return azk_card_health(self.g, self.cs, c)
-
-    def statuses_of(self, where):
-        """Sorted status names of the card at `where`."""
-        cdef int c = self.locate(where)
-        return sorted(status_names(azk_card_statuses(self.g, self.cs, c)))
-
-    def cost_of(self, where):
-        """What the card at `where` ("p0.hand[2]") costs to play now: its
-        printed cost plus the cost modifiers on the field, at least 0
-        (docs/rules.md §18.4); the printed cost outside a hand."""
-        cdef int c = self.locate(where)
-        return azk_card_cost(self.g, self.cs, c)
+        return (azk_card_attack(self.g, self.cs, c), azk_card_health(self.g, self.cs, c),
+                azk_card_statuses(self.g, self.cs, c), azk_card_cost(self.g, self.cs, c))
 
     # ---- services ------------------------------------------------------------
     def clone(self):
@@ -340,8 +259,7 @@ cdef class Game(_Binding, GameMixin):
             cap *= 4
 
     def check_invariants(self):
-        """0 when the engine's invariant checker accepts the state, else the
-        negative code of the first invariant violated (azuki.INVARIANTS,
-        azuki.invariant_text(code))."""
+        """0 when the engine's invariant checker accepts the state, else the first violation's negative code
+        (azuki.invariant_text(code))."""
         self._ck()
         return azk_check_invariants(self.g, self.cs)

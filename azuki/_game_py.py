@@ -50,6 +50,74 @@ class GameMixin:
             return "<azuki.Game (not initialised)>"
         return f"<azuki.Game turn {self.turn} {self.phase} to act P{self.current_player} {self.result}>"
 
+    # ---- facts (one _facts() call each) -------------------------------------------
+    @property
+    def phase(self):
+        return S.PHASE[self._facts()[0]]
+
+    @property
+    def turn(self):
+        return self._facts()[1]
+
+    @property
+    def active_player(self):
+        return self._facts()[2]
+
+    @property
+    def first_player(self):
+        return self._facts()[3]
+
+    @property
+    def result(self):
+        return S.RESULT[self._facts()[4]]
+
+    @property
+    def winner(self):
+        """The winning player, None for none (yet)."""
+        w = self._facts()[5]
+        return None if w < 0 else w
+
+    @property
+    def end_reason(self):
+        """Why the game ended (azuki.END_REASONS): None while it goes on; "LEADER", "DECK_OUT"; for
+        TRUNCATED games the cap or engine bound reached ("TURN_CAP", "DECISION_CAP", "VM_STEPS", ...;
+        docs/rules.md §13)."""
+        r = self._facts()[6]
+        return None if r == 0 else S.END[r]
+
+    @property
+    def decisions(self):
+        """Decisions applied so far (steps; one-answer choices do not count)."""
+        return self._facts()[7]
+
+    @property
+    def turn_cap(self):
+        return self._facts()[8]
+
+    @property
+    def decision_cap(self):
+        """The step that applies the cap-th decision ends a still-ongoing game as TRUNCATED with
+        end_reason "DECISION_CAP" (set_decision_cap)."""
+        return self._facts()[9]
+
+    # ---- the card at a location ------------------------------------------------
+    def attack_of(self, where):
+        """Current attack of the card at `where` ("p0.garden[1]", "p1.leader")."""
+        return self._card_facts(where)[0]
+
+    def health_of(self, where):
+        """Current maximum health of the card at `where`."""
+        return self._card_facts(where)[1]
+
+    def statuses_of(self, where):
+        """Sorted status names of the card at `where`."""
+        return sorted(status_names(self._card_facts(where)[2]))
+
+    def cost_of(self, where):
+        """What the card at `where` ("p0.hand[2]") costs to play now: its printed cost plus the cost
+        modifiers on the field, at least 0 (docs/rules.md §18.4); the printed cost outside a hand."""
+        return self._card_facts(where)[3]
+
     # ---- actions -------------------------------------------------------------
     def decode(self, a):
         """(type name, p0, p1, p2) of a flat action id (azuki.decode)."""
