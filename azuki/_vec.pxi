@@ -13,7 +13,8 @@ _VEC_WAITING = dict(zip(VEC_WAITING, (AZK_VEC_WAIT_FULL, AZK_VEC_WAIT_MASK)))
 _VEC_ILLEGAL = dict(zip(VEC_ILLEGAL, (AZK_VEC_ILLEGAL_ERROR, AZK_VEC_ILLEGAL_LOSE)))
 
 
-cdef class VecGame:
+@cython.auto_pickle(False)   # not picklable (it holds threads and C games)
+cdef class VecGame(_Binding, VecGameMixin):
     """n games stepped together in C without the GIL (azuki.h "Vector of games"), writing into numpy
     buffers (obs, masks, rewards, terminals, truncations, acting; opp_* in mode "policy") it owns or the
     caller gives it. Modes "self", "bot", "policy"; one call at a time per VecGame (RuntimeError
@@ -289,27 +290,18 @@ cdef class VecGame:
             _check(st, "pbot_opponent_actions failed")
             return out
 
-    def episodes(self):
-        """int64 [n]: every game's current episode number (episode(i) for all i)."""
-        cdef int64_t[::1] ov
+    def _per_game(self):
+        """(episode numbers int64 [n], agent seats int8 [n]) of every game in one guarded call
+        (VecGameMixin's episodes / agent_seats)."""
+        cdef int64_t[::1] ev
+        cdef int8_t[::1] sv
         cdef int i
         with _Call(self, "episodes"):
-            out = np.empty(self.n, dtype=np.int64)
-            ov = out
+            eps, seats = np.empty(self.n, dtype=np.int64), np.empty(self.n, dtype=np.int8)
+            ev, sv = eps, seats
             for i in range(self.n):
-                ov[i] = azk_vec_episode(self.v, i)
-            return out
-
-    def agent_seats(self):
-        """int8 [n]: every game's agent seat this episode (agent_seat(i) for all i)."""
-        cdef int8_t[::1] ov
-        cdef int i
-        with _Call(self, "agent_seats"):
-            out = np.empty(self.n, dtype=np.int8)
-            ov = out
-            for i in range(self.n):
-                ov[i] = <int8_t>azk_vec_agent_seat(self.v, i)
-            return out
+                ev[i], sv[i] = azk_vec_episode(self.v, i), <int8_t>azk_vec_agent_seat(self.v, i)
+            return eps, seats
 
     def game(self, i):
         """A Game holding a copy of game i's current position."""

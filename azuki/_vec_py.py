@@ -1,6 +1,6 @@
 """The plain-Python half of azuki.VecGame (the C half: azuki/_vec.pxi):
-the deck pairings and the buffers a VecGame is built with, and its episode
-log as a dict. Imports azuki._core only inside functions: _core imports this
+VecGameMixin (the per-game arrays), the deck pairings and the buffers a
+VecGame is built with, and its episode log as a dict. Imports azuki._core only inside functions: _core imports this
 module while it initialises.
 """
 from __future__ import annotations
@@ -17,6 +17,19 @@ MODES, WAITING, ILLEGAL = ("self", "bot", "policy"), ("full", "mask"), ("raise",
 VEC_LOG_NAMES = tuple(n.lower() for n in VEC_LOG)
 # where the per-deck counts start (AZK_VLOG_DECK_*): games by deck, then wins by deck 8 entries on
 DECK_WINS_OFFSET = 8
+
+
+class VecGameMixin:
+    """Methods of azuki.VecGame that make no C call of their own (base of the cdef class)."""
+    __slots__ = ()
+
+    def episodes(self):
+        """int64 [n]: every game's current episode number (episode(i) for all i)."""
+        return self._per_game()[0]
+
+    def agent_seats(self):
+        """int8 [n]: every game's agent seat this episode (agent_seat(i) for all i)."""
+        return self._per_game()[1]
 
 
 def vec_options(n, seed, threads, mode, bot, obs_dtype, waiting_obs, illegal, obs, masks, max_games, max_threads):

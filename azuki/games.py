@@ -201,20 +201,21 @@ def deal_dict(d):
 
 
 def rng_words(rng):
-    """A bot's rng words as the bot calls take them (azuki._core.bot_rng's array), or TypeError."""
-    if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (2,) \
-            or not rng.flags.c_contiguous or not rng.flags.writeable:
-        raise TypeError("rng must be a writeable numpy uint64 array of shape (2,) (azuki._core.bot_rng)")
-    return rng
+    """A bot's rng words as the bot calls take them (azuki._core.bot_rng's array, advanced in place: checked
+    by the one array checker), or TypeError."""
+    from ._core import _out_array
+    try:
+        if rng is None:
+            raise ValueError("rng must be a numpy array, got NoneType")
+        return _out_array(rng, np.uint64, (2,), "rng")
+    except ValueError as e:
+        raise TypeError(f"{e} (azuki._core.bot_rng makes one)") from None
 
 
 def visits_out(visits, num_actions):
-    """The caller's visit-share array for a search label: float32, shape (num_actions,), contiguous,
-    writeable; TypeError / ValueError otherwise."""
-    if not isinstance(visits, np.ndarray):
-        raise TypeError(f"visits must be a numpy float32 array of shape ({num_actions},), got {type(visits).__name__}")
-    if visits.dtype != np.float32 or visits.shape != (num_actions,) or not visits.flags.c_contiguous \
-            or not visits.flags.writeable:
-        raise ValueError(f"visits must be a writeable contiguous float32 array of shape ({num_actions},), got "
-                         f"{visits.dtype} {visits.shape}{'' if visits.flags.writeable else ' read-only'}")
-    return visits
+    """The caller's visit-share array for a search label (float32 [num_actions], written: the one array
+    checker), TypeError / ValueError otherwise."""
+    from ._core import _out_array
+    if visits is None:
+        raise TypeError(f"visits must be a numpy float32 array of shape ({num_actions},), got None")
+    return _out_array(visits, np.float32, (num_actions,), "visits")

@@ -84,9 +84,9 @@ def test_label_arguments_refused_nothing_written(ref):
     r0 = rng.copy()
     for bad in (np.zeros(NA, dtype=np.float64), np.zeros(NA - 1, dtype=np.float32),
                 np.zeros((1, NA), dtype=np.float32), np.zeros(2 * NA, dtype=np.float32)[::2]):
-        with pytest.raises(ValueError, match="visits must be"):
+        with pytest.raises(ValueError, match="visits must"):
             _core.search_label(g, rng, bad)
-        with pytest.raises(ValueError, match="visits must be"):
+        with pytest.raises(ValueError, match="visits must"):
             _core.pbot_label(g, ref, rng, bad)
     ro = np.zeros(NA, dtype=np.float32)
     ro.flags.writeable = False
