@@ -106,17 +106,6 @@ def cardset_layout():
     return [(t[i].record.decode(), t[i].field.decode(), t[i].offset, t[i].size) for i in range(n)]
 
 
-cpdef CardSet _resolve_cards(object cards):
-    """None: the default set; a CardSet; or a JSON path (str / os.PathLike).
-    Anything else (including "", {} and []) is an error."""
-    if cards is None:
-        return CardSet.default()
-    if isinstance(cards, CardSet):
-        (<CardSet>cards)._ck()
-        return cards
-    return CardSet.from_json(cards)
-
-
 cdef int _turn_cap(object v) except -1:
     return _int_in(v, "turn_cap", 1, S.CAPS["AZK_MAX_TURN_CAP"])
 

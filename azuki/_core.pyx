@@ -27,7 +27,8 @@ from .state import Layout, Position
 from ._util import excerpt
 # The plain-Python halves of the classes (mixins: their methods make no C call of their own) and
 # helpers; the names kept here for pickles made before they moved (_restore_*, _cpolicy_from_bytes).
-from ._cardset_py import CardSetMixin, deck_pair as _deck_pair, restore_cardset as _restore_cardset
+from ._cardset_py import (CardSetMixin, deck_pair as _deck_pair, restore_cardset as _restore_cardset,
+                          resolve_cards as _resolve_cards)
 from ._game_py import GameMixin, head_mask_args, setup_error, restore_game as _restore_game
 from ._vec_py import (VecGameMixin, VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VEC_MODES, WAITING as VEC_WAITING,
                       ILLEGAL as VEC_ILLEGAL, vec_options, pairing_table, make_buffers, log_dict)
@@ -165,12 +166,17 @@ cdef class _Binding:
 RNG_MAX_N = 1 << 24
 
 
+cdef azk_rng _rng(object initstate, object initseq) except *:
+    """pcg32 seeded (initstate, initseq), both checked seeds."""
+    cdef azk_rng r
+    azk_rng_seed(&r, _seed(initstate, "initstate"), _seed(initseq, "initseq"))
+    return r
+
+
 def rng_outputs(initstate, initseq, n):
     """The first n outputs of pcg32 seeded (initstate, initseq), as uint32."""
-    cdef uint64_t s0 = _seed(initstate, "initstate"), s1 = _seed(initseq, "initseq")
+    cdef azk_rng r = _rng(initstate, initseq)
     cdef Py_ssize_t k = _int_in(n, "n", 0, RNG_MAX_N)
-    cdef azk_rng r
-    azk_rng_seed(&r, s0, s1)
     out = np.empty(k, dtype=np.uint32)
     cdef uint32_t[::1] v = out
     cdef Py_ssize_t i
@@ -181,10 +187,8 @@ def rng_outputs(initstate, initseq, n):
 
 def rng_bounded(initstate, initseq, bounds):
     """One bounded draw per entry of `bounds` (uint32 each), in order."""
-    cdef uint64_t s0 = _seed(initstate, "initstate"), s1 = _seed(initseq, "initseq")
+    cdef azk_rng r = _rng(initstate, initseq)
     b = np.array(uint_list(bounds, "bound", 0xFFFFFFFF, RNG_MAX_N), dtype=np.uint64)
-    cdef azk_rng r
-    azk_rng_seed(&r, s0, s1)
     out = np.empty(b.shape[0], dtype=np.uint32)
     cdef uint32_t[::1] v = out
     cdef uint64_t[::1] bv = b
@@ -196,10 +200,8 @@ def rng_bounded(initstate, initseq, bounds):
 
 def rng_shuffle(initstate, initseq, n):
     """Fisher-Yates shuffle of range(n) (n <= 255) and the generator's next output."""
-    cdef uint64_t s0 = _seed(initstate, "initstate"), s1 = _seed(initseq, "initseq")
+    cdef azk_rng r = _rng(initstate, initseq)
     cdef Py_ssize_t k = _int_in(n, "n", 0, 255)
-    cdef azk_rng r
-    azk_rng_seed(&r, s0, s1)
     a = np.arange(k, dtype=np.uint8)
     cdef uint8_t[::1] v = a
     if k:
