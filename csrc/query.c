@@ -90,32 +90,45 @@ int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w) {
  * read no attack, health or status, so none of this recurses.
  * ------------------------------------------------------------------------- */
 typedef struct aura_sum {
-    int attack, health;
+    int attack, health, cost;
     unsigned grant, remove;
 } aura_sum;
 
-/* Sum the active auras, of both players' sources, that apply to card c. */
-static void aura_collect(const azk_game *g, const azk_cardset *cs, int c, aura_sum *out) {
-    out->attack = out->health = 0;
+/* Sum the active static abilities aimed at `target` (AZK_STT_AURA or
+ * AZK_STT_COST) of both players' sources `src` (aura_src or cost_src) whose
+ * selector matches card c: the one walk of auras and cost modifiers; each
+ * caller reads the fields of its target. */
+static void static_collect(const azk_game *g, const azk_cardset *cs, int c, const uint16_t src_of[AZK_PLAYERS],
+                           int target, aura_sum *out) {
+    out->attack = out->health = out->cost = 0;
     out->grant = out->remove = 0;
-    uint8_t z = g->cards[c].zone;
-    if (z != AZK_Z_LEADER && z != AZK_Z_GARDEN && z != AZK_Z_ALLEY) return; /* auras change field cards only */
     for (int p = 0; p < AZK_PLAYERS; p++) {
-        for (unsigned m = g->aura_src[p]; m; m &= m - 1) {
+        for (unsigned m = src_of[p]; m; m &= m - 1) {
             int src = azk_place_card(&g->pl[p], __builtin_ctz(m));
             const azk_card_def *d = azk_def(cs, g, src);
             for (int i = 0; i < d->ability_count; i++) {
                 const azk_ability *ab = &cs->abilities[d->ability_first + i];
-                if (ab->kind != AZK_AB_STATIC || ab->static_target != AZK_STT_AURA) continue;
+                if (ab->kind != AZK_AB_STATIC || ab->static_target != target) continue;
                 if (!azk_selector_match(g, cs, &cs->selectors[ab->selector], p, src, NULL, NULL, c)) continue;
                 if (!static_active(g, cs, ab, src)) continue;
                 out->attack += ab->attack;
                 out->health += ab->health;
+                out->cost += ab->cost_change;
                 out->grant |= ab->grant;
                 out->remove |= ab->remove;
             }
         }
     }
+}
+
+/* Sum the active auras, of both players' sources, that apply to card c. */
+static void aura_collect(const azk_game *g, const azk_cardset *cs, int c, aura_sum *out) {
+    uint8_t z = g->cards[c].zone;
+    if (z != AZK_Z_LEADER && z != AZK_Z_GARDEN && z != AZK_Z_ALLEY) { /* auras change field cards only */
+        *out = (aura_sum){0};
+        return;
+    }
+    static_collect(g, cs, c, g->aura_src, AZK_STT_AURA, out);
 }
 
 unsigned azk_aura_status(const azk_game *g, const azk_cardset *cs, int c, unsigned s) {
@@ -143,19 +156,9 @@ static int aura_health(const azk_game *g, const azk_cardset *cs, int c) {
 int azk_cost_modified(const azk_game *g, const azk_cardset *cs, int c) {
     int cost = azk_def(cs, g, c)->cost;
     if (g->cards[c].zone != AZK_Z_HAND) return cost;
-    for (int p = 0; p < AZK_PLAYERS; p++) {
-        for (unsigned m = g->cost_src[p]; m; m &= m - 1) {
-            int src = azk_place_card(&g->pl[p], __builtin_ctz(m));
-            const azk_card_def *d = azk_def(cs, g, src);
-            for (int i = 0; i < d->ability_count; i++) {
-                const azk_ability *ab = &cs->abilities[d->ability_first + i];
-                if (ab->kind != AZK_AB_STATIC || ab->static_target != AZK_STT_COST) continue;
-                if (!azk_selector_match(g, cs, &cs->selectors[ab->selector], p, src, NULL, NULL, c)) continue;
-                if (!static_active(g, cs, ab, src)) continue;
-                cost += ab->cost_change;
-            }
-        }
-    }
+    aura_sum sum;
+    static_collect(g, cs, c, g->cost_src, AZK_STT_COST, &sum);
+    cost += sum.cost;
     return cost < 0 ? 0 : cost;
 }
 

@@ -63,6 +63,18 @@ static int movable(const azk_game *g, const azk_cardset *cs, int c) {
            z != AZK_Z_RESOLVING && z != AZK_Z_OUT && z != AZK_Z_ASIDE;
 }
 
+/* Move the top n cards of player p's deck, one at a time, to zone z (the
+ * discard pile for a mill, the look zone for a look), each with event ev
+ * credited to p; a short deck gives what it has (RULES §9). */
+static void deck_top_to(azk_game *g, const azk_cardset *cs, int p, int n, uint8_t z, uint8_t ev) {
+    azk_player *pl = &g->pl[p];
+    for (int i = 0; i < n && pl->deck_n > 0; i++) {
+        int c = pl->deck[pl->deck_n - 1];
+        azk_move(g, cs, c, z, 0);
+        azk_event(g, ev, p, c, 0);
+    }
+}
+
 static void clear_frame(azk_vm_frame *f) {
     memset(f, 0, sizeof *f);
     f->source = f->ctx_card = f->spell_card = AZK_NONE;
@@ -564,13 +576,7 @@ AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) 
             if (valid_on_field(g, &x, a[0])) azk_add_effect(g, f->t[a[0]], AZK_FX_STATUS, a[3], f->controller, 0, U16(a[1], a[2]));
             break;
         case AZK_OP_DRAW: azk_draw(g, cs, f->controller, f->r[a[0]]); break;
-        case AZK_OP_MILL:
-            for (int i = 0; i < f->r[a[0]] && pl->deck_n > 0; i++) {
-                int c = pl->deck[pl->deck_n - 1];
-                azk_move(g, cs, c, AZK_Z_DISCARD, 0);
-                azk_event(g, AZK_EV_MILLED, f->controller, c, 0);
-            }
-            break;
+        case AZK_OP_MILL: deck_top_to(g, cs, f->controller, f->r[a[0]], AZK_Z_DISCARD, AZK_EV_MILLED); break;
         case AZK_OP_DISCARD:
         case AZK_OP_SACRIFICE:
             if (t_valid(g, &x, a[0]) && movable(g, cs, f->t[a[0]])) {
@@ -613,11 +619,7 @@ AZK_ALWAYS_INLINE static inline void vm_run(azk_game *g, const azk_cardset *cs) 
                 azk_truncate(g, AZK_END_LOOK);
                 return;
             }
-            for (int i = 0; i < f->r[a[0]] && pl->deck_n > 0; i++) {
-                int c = pl->deck[pl->deck_n - 1];
-                azk_move(g, cs, c, AZK_Z_LOOK, 0);
-                azk_event(g, AZK_EV_LOOKED, f->controller, c, 0);
-            }
+            deck_top_to(g, cs, f->controller, f->r[a[0]], AZK_Z_LOOK, AZK_EV_LOOKED);
             break;
         case AZK_OP_TO_HAND:
             if (t_valid(g, &x, a[0]) && movable(g, cs, f->t[a[0]]) && !azk_on_field(g, f->t[a[0]])) {
