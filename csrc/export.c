@@ -17,6 +17,8 @@ enum azk_export_offset {
 };
 #undef AZK_EXPORT
 
+/* The same X-macro shape as setup.c's plan table (another family of the same
+ * .def): the lookups they share are azk_layout_lookup / azk_layout_name. */
 #define AZK_EXPORT(name, n, doc) {AZK_XO_##name, (n), #name},
 static const azk_layout_field export_fields[] = {
 #include "azk_export.def"

@@ -22,6 +22,8 @@ enum azk_plan_offset {
 };
 #undef AZK_PLAN
 
+/* The same X-macro shape as export.c's export table (another family of the
+ * same .def): the lookups they share are azk_layout_lookup / azk_layout_name. */
 #define AZK_PLAN(name, n, doc) {AZK_PO_##name, (n), #name},
 static const azk_layout_field plan_fields[] = {
 #include "azk_export.def"

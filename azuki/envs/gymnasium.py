@@ -77,6 +77,8 @@ class AzukiEnv(gymnasium.Env):
             self.opponent = opponent
         else:
             raise TypeError(f"opponent must be one of {azuki.BOT_KINDS} or have act(game), got {azuki.excerpt(opponent)}")
+        # alike in pettingzoo.AzukiEnv.__init__ (the tool `duplicates` pairs them): what is shared,
+        # the deck/card/cap checks, is game_args; the attributes are each API's own
         self.render_mode = render_mode
         self.seat_mode = seat
         self.cards, self.pairings = game_args(decks, cards, turn_cap, decision_cap)

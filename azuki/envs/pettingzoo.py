@@ -78,6 +78,8 @@ class AzukiAECEnv(AECEnv, EzPickle):
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         if illegal_action not in _ILLEGAL_MODES:
             raise ValueError(f"illegal_action must be one of {_ILLEGAL_MODES}, got {illegal_action!r}")
+        # alike in gymnasium.AzukiEnv.__init__ (the tool `duplicates` pairs them): what is shared,
+        # the deck/card/cap checks, is game_args; the attributes are each API's own
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.cards, self.pairings = game_args(decks, cards, turn_cap, decision_cap)

@@ -133,7 +133,10 @@ static void test_timing(void) {
 
 /* The search bot with a small budget: legal, game unchanged, deterministic,
  * no allocation; the same decision on a position resampled from its own
- * seat (only what it cannot know changes); bad settings refused. */
+ * seat (only what it cannot know changes); bad settings refused. The walk
+ * over greedy-game positions is alike in test_policy_bots (the tool
+ * `duplicates` pairs them): each checks different bots at every position
+ * (that one three, with their own rng copies), so the loops stay inline. */
 static void test_search(void) {
     static azk_game g, before, v;
     int32_t legal[2048];
@@ -343,8 +346,8 @@ static void test_search_cancel(void) {
 /* The policy bots with the shipped reference policy (read from the repository root, where make
  * ctest / asan run): every answer legal, the game unchanged, deterministic; psearch never peeks (a
  * position and its resample from the bot's seat get the same decision and leave the same rng
- * words, as the search bot's test); the caller's workspace means no allocation; bad settings and a
- * short workspace refused. */
+ * words, as the search bot's test, whose walk over positions this one repeats with three bots at
+ * each); the caller's workspace means no allocation; bad settings and a short workspace refused. */
 static void test_policy_bots(void) {
     azk_policy *pol = azk_test_reference_policy();
     AZK_CHECK(pol != NULL);

@@ -21,7 +21,10 @@
 #include "game.h"
 #include "azk_cardset_env.h"
 
-/* ---- the reference encoder (layout v4, before the fast paths) ---- */
+/* ---- the reference encoder (layout v4, before the fast paths) ----
+ * A copy of csrc/obs.c's plain encoder on purpose (the tool `duplicates`
+ * pairs its prompt and mask blocks with obs.c): an oracle must not share
+ * code with what it checks, so a bug in obs.c cannot hide in both. */
 #define AZK_OBS_PLACES (2 + 2 * AZK_ROW)                  /* leader, 5 garden, 5 alley, gate */
 #define AZK_OBS_GATE (1 + 2 * AZK_ROW)                    /* place 11 */
 #define AZK_OBS_PLACE_ROWS (AZK_PLAYERS * AZK_OBS_PLACES) /* side * 12 + place */

@@ -244,6 +244,8 @@ def test_prompts_were_answered():
 
 
 def test_hot_seat_hands_over_and_hides_the_other_hand(page, server):
+    # alike: test_wasm_site.py::test_static_site_hot_seat_hands_over, the same walk on the static site;
+    # this one also checks each view against the server's session, which the static site has not
     app, url = server
     start(page, url, mode="hotseat")
     page.wait_for_selector("#handover:not(.hidden)")

@@ -284,6 +284,8 @@ def test_static_site_with_a_card_set_of_your_own(browser, tmp_path):  # noqa: F8
 
 def test_static_site_hot_seat_hands_over(page, site):
     """Hot-seat on the static site: the cover hides both hands at each hand-over."""
+    # alike: test_browser.py::test_hot_seat_hands_over_and_hides_the_other_hand, the same walk on the
+    # server's page, which also checks each view against the server's session (no session here)
     import random
 
     from azuki.web.browser import click_action, pick_action
