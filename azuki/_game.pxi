@@ -210,9 +210,7 @@ cdef class Game(_Binding, GameMixin):
         cdef const unsigned char *p = b
         cdef azk_status st = azk_deserialize(o.g, cs.cs, p if len(b) else NULL, len(b))
         if st != AZK_OK:
-            reason = {AZK_ERR_CARDSET: "the bytes belong to another card set",
-                      AZK_ERR_CORRUPT: "corrupt, truncated or wrong-version state bytes"}.get(st, azk_status_name(st).decode())
-            raise StateError(f"cannot load state ({len(b)} bytes): {reason}")
+            raise state_error(azk_status_name(st).decode(), len(b))
         o.cards, o.cs = cs, cs.cs
         o.decks = decks if decks is not None else o._recover_decks()
         return o

@@ -15,7 +15,7 @@ from . import spec_autogen as S
 from . import text as _text
 from ._cardset_py import deck_pair
 from ._util import excerpt
-from .errors import invariant_text
+from .errors import StateError, invariant_text
 from .state import status_names
 
 
@@ -253,6 +253,13 @@ def head_mask_args(type, p0, out):
         raise TypeError(f"out must be a sequence of three arrays, got {excerpt(out)}")
     return ti, pi, [_out_array(None if out is None else out[h], np.uint8, (HEAD_SIZES[h],), f"out[{h}]")
                     for h in range(3)]
+
+
+def state_error(status, n):
+    """The StateError for state bytes (`n` of them) azk_deserialize refused with `status` (its name)."""
+    reason = {"ERR_CARDSET": "the bytes belong to another card set",
+              "ERR_CORRUPT": "corrupt, truncated or wrong-version state bytes"}.get(status, status)
+    return StateError(f"cannot load state ({n} bytes): {reason}")
 
 
 def setup_error(detail, words):
