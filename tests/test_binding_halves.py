@@ -7,6 +7,7 @@ while it initialises), the cache runs without the extension, and each class
 is still one class (isinstance, no instance __dict__, mixin methods found).
 """
 import ast
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,36 @@ def test_mixin_methods_are_the_classes_methods():
     assert azuki.Game.from_bytes(g.to_bytes()).state_hash() == g.state_hash()
     assert g.card_info("p0.leader")["where"] == "p0.leader" and "describe" in dir(azuki.Game)
     assert azuki.CardSet.default().deck_index("STT02") == 1
+
+
+HOT = {"Game": ("step", "legal_actions", "observe", "clone", "current_player", "is_terminal"), "VecGame": ("step",)}
+
+
+@pytest.mark.parametrize("cls, name", [(c, n) for c, names in HOT.items() for n in names])
+def test_hot_calls_are_the_extensions_own(cls, name):
+    """The calls a training or search loop makes per step stay in Cython: defined on the extension class
+    itself (not a mixin's Python function or property), so no Python frame runs between caller and C."""
+    d = getattr(_core, cls).__dict__.get(name)
+    assert d is not None and not inspect.isfunction(d) and not isinstance(d, property), f"{cls}.{name}"
+
+
+def test_moved_facts_read_the_engine():
+    """Game's facts (GameMixin over one _facts() call) and the card queries (over _card_facts) agree with
+    the engine's flat export at every position of a game."""
+    g = azuki.Game(seed=5)
+    rng = _core.bot_rng(5)
+    while True:
+        pos = g.state_dict()       # read through the flat export, not through _facts
+        assert (g.turn, g.turn_cap, g.active_player, g.first_player, g.decisions, g.decision_cap, g.phase, g.result,
+                g.end_reason) == tuple(pos[k] for k in ("turn", "turn_cap", "active", "first_player", "decisions",
+                                                        "decision_cap", "phase", "result", "end_reason"))
+        lead = pos["players"][0]["leader"]
+        assert (g.attack_of("p0.leader"), g.health_of("p0.leader"), g.statuses_of("p0.leader")) == \
+            (lead["attack"], lead["health"], sorted(lead["statuses"]))
+        if g.is_terminal:
+            break
+        g.step(_core.bot_act(g, 1, rng))
+    assert g.winner in (0, 1, None) and (g.end_reason is None) == (g.result == "ONGOING")
+    v = azuki.VecGame(3, seed=2)
+    assert v.episodes().tolist() == [v.episode(i) for i in range(3)]
+    assert v.agent_seats().tolist() == [v.agent_seat(i) for i in range(3)]
