@@ -58,7 +58,7 @@ cdef class Game(_Binding, GameMixin):
 
     # ---- caps and facts (the properties over _facts: GameMixin) -------------------------------
     def set_turn_cap(self, turns):
-        """Per-game turn cap (docs/rules.md §13.2)."""
+        """Per-game turn cap (docs/rules.md §13.1, default 200)."""
         self._ck()
         azk_game_set_turn_cap(self.g, _turn_cap(turns))
 
