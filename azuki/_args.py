@@ -32,25 +32,37 @@ def uint_list(values, what, hi, max_n):
     return [_int_in(x, what, 0, hi) for x in (values.tolist() if isinstance(values, np.ndarray) else values)]
 
 
+_C = None
+
+
+def _core():
+    """azuki._core, imported once on first use (it imports this module while it initialises; an import
+    statement per call would cost encode / decode more than their work)."""
+    global _C
+    if _C is None:
+        from . import _core as c
+        _C = c
+    return _C
+
+
 def type_index(t):
     """The index of action type `t` (a name, any case, or an integer)."""
-    from ._core import _as_int
     if isinstance(t, str):
         try:
             return S.ACTION.index(t.upper())
         except ValueError:
             raise ValueError(f"unknown action type {excerpt(t)} (known: {', '.join(S.ACTION)})") from None
-    return _as_int(t, "action type")
+    return _core()._as_int(t, "action type")
 
 
 def encode(t, p0=0, p1=0, p2=0):
     """Flat action id of (type, p0, p1, p2); type may be a name. p2 is reserved (must be 0)."""
-    from ._core import _as_int, _encode
+    c = _core()
     ti = type_index(t)
-    a0, a1, a2 = _as_int(p0, "p0"), _as_int(p1, "p1"), _as_int(p2, "p2")
+    a0, a1, a2 = c._as_int(p0, "p0"), c._as_int(p1, "p1"), c._as_int(p2, "p2")
     if a2 != 0 or not (-2**31 < ti < 2**31 and -2**31 < a0 < 2**31 and -2**31 < a1 < 2**31):
         raise ValueError(f"no action ({excerpt(t)}, {excerpt(a0)}, {excerpt(a1)}, {excerpt(a2)})")
-    a = _encode(ti, a0, a1)
+    a = c._encode(ti, a0, a1)
     if a < 0:
         raise ValueError(f"no action ({excerpt(t)}, {a0}, {a1}, {a2})")
     return a
@@ -58,9 +70,9 @@ def encode(t, p0=0, p1=0, p2=0):
 
 def decode(a):
     """(type name, p0, p1, p2) of a flat action id."""
-    from ._core import NUM_ACTIONS, _as_int, _decode
-    ai = _as_int(a, "action")
-    d = _decode(ai) if 0 <= ai < NUM_ACTIONS else None
+    c = _core()
+    ai = c._as_int(a, "action")
+    d = c._decode(ai) if 0 <= ai < c.NUM_ACTIONS else None
     if d is None:
-        raise ValueError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
+        raise ValueError(f"action {excerpt(ai)} out of range [0, {c.NUM_ACTIONS})")
     return (S.ACTION[d[0]], d[1], d[2], 0)

@@ -98,6 +98,17 @@ cdef class CardSet(_Binding, CardSetMixin):
 _DEFAULT = None
 
 
+cpdef CardSet _resolve_cards(object cards):
+    """None: the default set; a CardSet; or a JSON path (str / os.PathLike). Anything else (including
+    "", {} and []) is an error. In Cython: every Game() and VecGame() starts here."""
+    if cards is None:
+        return CardSet.default()
+    if isinstance(cards, CardSet):
+        (<CardSet>cards)._ck()
+        return cards
+    return CardSet.from_json(cards)
+
+
 def cardset_layout():
     """[(record, field, offset, size)] of the card-set records as the C core
     was compiled (azk_cardset_layout; field "" is the record's own size)."""

@@ -116,18 +116,6 @@ def load_compiled(cs, text):
     return CardSet._load(data, cs.source, text, dict(getattr(cs.compiled, "mode_labels", {}) or {}))
 
 
-def resolve_cards(cards):
-    """None: the default set; a CardSet (initialised); or a JSON path (str / os.PathLike).
-    Anything else (including "", {} and []) is an error."""
-    from ._core import CardSet
-    if cards is None:
-        return CardSet.default()
-    if isinstance(cards, CardSet):
-        cards._check_ready()
-        return cards
-    return CardSet.from_json(cards)
-
-
 def deck_pair(cs, decks):
     """(d0, d1) deck indices in card set `cs` of a pair of deck names/indices."""
     if not isinstance(decks, (tuple, list)):

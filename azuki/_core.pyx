@@ -27,8 +27,7 @@ from .state import Layout, Position
 from ._util import excerpt
 # The plain-Python halves of the classes (mixins: their methods make no C call of their own) and
 # helpers; the names kept here for pickles made before they moved (_restore_*, _cpolicy_from_bytes).
-from ._cardset_py import (CardSetMixin, deck_pair as _deck_pair, restore_cardset as _restore_cardset,
-                          resolve_cards as _resolve_cards)
+from ._cardset_py import CardSetMixin, deck_pair as _deck_pair, restore_cardset as _restore_cardset
 from ._game_py import GameMixin, head_mask_args, setup_error, state_error, restore_game as _restore_game
 from ._vec_py import (VecGameMixin, VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VEC_MODES, WAITING as VEC_WAITING,
                       ILLEGAL as VEC_ILLEGAL, vec_options, pairing_table, make_buffers, log_dict)
