@@ -256,7 +256,7 @@ class StructuredEncoder(nn.Module):
         opts = layer(self.opt_x, self.opt_c(emb), self.opt_pos, inp, "opt", empty)
         bags = relu(self.bags(torch.matmul(inp["bags"], emb).reshape(b, -1)))
         glob = relu(_linear_oh(self.glob, inp["glob_x"], inp["glob_oh"], _lookup(inp["glob_id"], emb).reshape(b, -1)))
-        x = torch.cat([self.place_t(places).reshape(b, -1), hand.sum(dim=1), opts.sum(dim=1), bags, glob], dim=1)
+        x = torch.cat([_tab_map(self.place_t, places).reshape(b, -1), _tab_sum(hand), _tab_sum(opts), bags, glob], dim=1)
         return self.trunk(x), (places, hand, opts)
 
 
@@ -286,7 +286,73 @@ def _entity_layer(lin, cards, pos, inp, name, empty):
     v = torch.relu(lin(xs) + torch.index_select(cards, 0, ids_s) + torch.index_select(pos, 0, slot))
     # every slot's row of v: an occupied slot its own (its rank among them), an empty one its position's
     where = torch.where(occ, torch.cumsum(occ, 0) - 1, n + torch.arange(b * s, device=occ.device) % s)
-    return v.index_select(0, where).reshape(b, s, -1)
+    return _Ents(v, n, where.reshape(b, s), occ.reshape(b, s), 0, rows // s)
+
+
+class _Ents:
+    """An entity table [B, S, D] kept as its distinct rows (_entity_layer with `empty`): v [n + S_all, D]
+    holds the n occupied slots' rows, then one row per slot position for an empty slot; where [B, S]
+    the row of each slot; occ [B, S] bool (occupied); lo: the first slot position (a slice of the
+    table's slots keeps v and own); own [n]: the batch row of each occupied row. Its consumers (_tab_sum, _tab_map, _scores, _ent_rows) read it without
+    writing the [B, S, D] tensor (on 2,048 self-play positions the hand and option tables are 7 M
+    floats, most of them copies of the S empty rows, written and read back in forward and backward);
+    _tab_full writes it (the paths that score every action)."""
+    __slots__ = ("v", "n", "where", "occ", "lo", "own")
+
+    def __init__(self, v, n, where, occ, lo, own):
+        self.v, self.n, self.where, self.occ, self.lo, self.own = v, n, where, occ, lo, own
+
+    @property
+    def shape(self):
+        return (self.where.shape[0], self.where.shape[1], self.v.shape[1])
+
+    def slots(self, lo, hi):
+        """The sub-table of slots lo..hi-1."""
+        return _Ents(self.v, self.n, self.where[:, lo:hi], self.occ[:, lo:hi], self.lo + lo, self.own)
+
+    def empty_rows(self):
+        """[S, D]: an empty slot's row at each position of this table."""
+        s = self.where.shape[1]
+        return self.v[self.n + self.lo:self.n + self.lo + s]
+
+    def rank(self):
+        """[B * S] long: each slot's row in cat([its occupied row values (n) | a [B, S] array of
+        per-position values]), the layout _scores builds."""
+        b, s = self.where.shape
+        flat = torch.arange(b * s, device=self.where.device)
+        return torch.where(self.occ.reshape(-1), self.where.reshape(-1), self.n + flat)
+
+
+def _tab_full(t):
+    """The table as a tensor [B or 1, S, D]."""
+    if isinstance(t, _Ents):
+        b, s, d = t.shape
+        return t.v.index_select(0, t.where.reshape(-1)).reshape(b, s, d)
+    return t
+
+
+def _tab_sum(t):
+    """[B, D]: the sum over the slots of a whole table (the occupied rows per batch row, plus the empty rows
+    weighted by whether their slot is empty: a GEMM of [B, S] by [S, D])."""
+    if not isinstance(t, _Ents):
+        return t.sum(dim=1)
+    b, _, d = t.shape
+    occ_part = torch.zeros(b, d, dtype=t.v.dtype, device=t.v.device).index_add(0, t.own, t.v[:t.n])
+    return occ_part + (~t.occ).to(t.v.dtype) @ t.empty_rows()
+
+
+def _tab_slots(t, lo, hi):
+    """The slots lo..hi-1 of a table."""
+    return t.slots(lo, hi) if isinstance(t, _Ents) else t[:, lo:hi]
+
+
+def _tab_map(f, t):
+    """f applied row-wise to the table -> a tensor [B, S, D'] (f runs on v's rows only)."""
+    if not isinstance(t, _Ents):
+        return f(t)
+    b, s, _ = t.shape
+    y = f(t.v)
+    return y.index_select(0, t.where.reshape(-1)).reshape(b, s, -1)
 
 
 def _linear_oh(lin, dense, oh, rest=None):
@@ -427,7 +493,7 @@ class FactoredHead(nn.Module):
             ze = self.z_e(ev).reshape(b, n, ix.K, d)
             sel = kc.reshape(b, n, 1, 1).expand(b, n, 1, d)
             z = torch.relu(zh.gather(2, sel) + ze.gather(2, sel)).squeeze(2)        # [B, N, D]
-            allent = torch.cat([t.expand(b, -1, -1) for t in ent], dim=1)            # [B, N_ENT, D]
+            allent = torch.cat([_tab_full(t).expand(b, -1, -1) for t in ent], dim=1)  # [B, N_ENT, D]
             place = torch.bmm(z, allent.transpose(1, 2)).gather(2, ix.KIND_TGT[kc])
         lin = self.ab(z)
         return torch.where(ix.KIND_LIN[kc].unsqueeze(-1), lin, place) + self.b1[kc]
@@ -439,6 +505,7 @@ class FactoredHead(nn.Module):
         b = h.shape[0]
         d = ent[0].shape[-1]
         q = self.q0(h).reshape(b, ix.T, d)
+        ent = tuple(_tab_full(t) for t in ent)
         blocks = []
         for i, (start, width) in enumerate(ix.groups):
             k = _table_of(start)
@@ -453,16 +520,21 @@ class FactoredHead(nn.Module):
         ix = self.ix
         b = q.shape[0]
         qt = q[torch.arange(b, device=q.device), t]                                   # [B, D]
-        scores = [_scores(qt, ent[0][:, :N_PLACES // 2]), _scores(qt, ent[1]), _scores(qt, ent[2]),
+        scores = [_scores(qt, _tab_slots(ent[0], 0, N_PLACES // 2)), _scores(qt, ent[1]), _scores(qt, ent[2]),
                   torch.zeros(b, 1, dtype=q.dtype, device=q.device)]
         return torch.cat(scores, dim=1).gather(1, ix.L0ROW[t]) + self.b0[t]
 
 
 def _scores(q, tab):
-    """q [B, D] . every row of the entity table tab [B or 1, W, D] -> [B, W]."""
+    """q [B, D] . every row of the entity table tab ([B or 1, W, D] or _Ents) -> [B, W]."""
+    if isinstance(tab, _Ents):      # the occupied rows' dot products, the empty rows by one GEMM
+        occ = (q.index_select(0, tab.own) * tab.v[:tab.n]).sum(-1)
+        emp = q @ tab.empty_rows().transpose(0, 1)
+        return torch.cat([occ, emp.reshape(-1)]).index_select(0, tab.rank()).reshape(emp.shape)
     if tab.shape[0] == 1:
         return q @ tab[0].transpose(0, 1)
-    return torch.bmm(tab, q.unsqueeze(-1)).squeeze(-1)
+    # a product and a sum, not bmm (B one-column GEMMs: 3x slower forward + backward on a CPU)
+    return (tab * q.unsqueeze(1)).sum(-1)
 
 
 _TABLE_STARTS = (ENT_PLACE, ENT_HAND, ENT_OPT)
@@ -481,7 +553,12 @@ def _ent_rows(ent, idx, tables=(0, 1, 2)):
     for k in tables:
         tab, start, width = ent[k], _TABLE_STARTS[k], _TABLE_WIDTHS[k]
         local = (idx - start).clamp(0, width - 1)
-        rows = tab[0][local] if tab.shape[0] == 1 else tab[torch.arange(b, device=idx.device).unsqueeze(1), local]
+        if isinstance(tab, _Ents):
+            rows = tab.v.index_select(0, tab.where.gather(1, local).reshape(-1)).reshape(tuple(local.shape) + (-1,))
+        elif tab.shape[0] == 1:
+            rows = tab[0][local]
+        else:
+            rows = tab[torch.arange(b, device=idx.device).unsqueeze(1), local]
         if out is None:
             out = rows
         else:

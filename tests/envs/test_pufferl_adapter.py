@@ -171,3 +171,48 @@ def test_stop_utilization_threads_stops_them():
         assert not t.is_alive()
     finally:
         t.stop()
+
+
+def test_the_cpu_adam_is_swapped_for_the_fused_one_before_any_step():
+    """Patch 7: make_trainer's trainer steps with the fused Adam (same hyperparameters, same update
+    to float rounding, a state dict either one loads), its scheduler on the new optimizer; an
+    optimizer with state, or another kind, is left alone."""
+    import types
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = torch.nn.Linear(6, 3)
+    ref = torch.nn.Linear(6, 3)
+    ref.load_state_dict(net.state_dict())
+
+    def trainer_of(params):
+        opt = torch.optim.Adam(params, lr=0.01, betas=(0.9, 0.99), eps=1e-7)
+        return types.SimpleNamespace(optimizer=opt, scheduler=torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=9))
+
+    tr = trainer_of(net.parameters())
+    A._fused_adam(tr, {"optimizer": "adam"})
+    assert tr.optimizer.defaults["fused"] is True and tr.scheduler.optimizer is tr.optimizer
+    assert tr.scheduler.T_max == 9
+    g = tr.optimizer.param_groups[0]
+    assert (g["lr"], g["betas"], g["eps"]) == (0.01, (0.9, 0.99), 1e-7)
+    plain = torch.optim.Adam(ref.parameters(), lr=0.01, betas=(0.9, 0.99), eps=1e-7, foreach=False)
+    x = torch.randn(32, 6)
+    for opt, m in ((tr.optimizer, net), (plain, ref)):
+        for _ in range(3):
+            opt.zero_grad()
+            (m(x) ** 2).sum().backward()
+            opt.step()
+    for a, b in zip(net.parameters(), ref.parameters()):
+        assert torch.allclose(a, b, atol=1e-6)
+    plain.load_state_dict(tr.optimizer.state_dict())             # a resume reads either
+    tr.optimizer.load_state_dict(plain.state_dict())
+
+    stepped = trainer_of(net.parameters())                       # has state: a resumed one, left alone
+    stepped.optimizer.zero_grad()
+    (net(x) ** 2).sum().backward()
+    stepped.optimizer.step()
+    before = stepped.optimizer
+    A._fused_adam(stepped, {"optimizer": "adam"})
+    assert stepped.optimizer is before
+    other = trainer_of(net.parameters())
+    A._fused_adam(other, {"optimizer": "muon"})
+    assert other.optimizer.defaults["fused"] is None
