@@ -1,6 +1,7 @@
 """Argument normalising for the binding's module-level functions that needs
 no C (the plain-Python half of azuki/_core.pyx's RNG helpers and of
-encode / decode). Imports azuki._core only inside functions: _core imports
+encode / decode; rng_outputs and rng_bounded live here and draw through
+_core._rng_draws). Imports azuki._core only inside functions: _core imports
 this module while it initialises.
 """
 from __future__ import annotations
@@ -33,6 +34,8 @@ def uint_list(values, what, hi, max_n):
 
 
 _C = None
+# Largest n of rng_outputs / rng_bounded per call (bounded work per call).
+RNG_MAX_N = 1 << 24
 
 
 def _core():
@@ -43,6 +46,25 @@ def _core():
         from . import _core as c
         _C = c
     return _C
+
+
+def rng_outputs(initstate, initseq, n):
+    """The first n outputs of pcg32 seeded (initstate, initseq), as uint32."""
+    c = _core()
+    s, q = c._seed(initstate, "initstate"), c._seed(initseq, "initseq")
+    out = np.empty(c._int_in(n, "n", 0, RNG_MAX_N), dtype=np.uint32)
+    c._rng_draws(s, q, out)
+    return out
+
+
+def rng_bounded(initstate, initseq, bounds):
+    """One bounded draw per entry of `bounds` (uint32 each), in order."""
+    c = _core()
+    s, q = c._seed(initstate, "initstate"), c._seed(initseq, "initseq")
+    b = np.array(uint_list(bounds, "bound", 0xFFFFFFFF, RNG_MAX_N), dtype=np.uint32)
+    out = np.empty(b.shape[0], dtype=np.uint32)
+    c._rng_draws(s, q, out, b)
+    return out
 
 
 def type_index(t):

@@ -122,6 +122,7 @@ cdef extern from "azuki.h" nogil:
     azk_policy_status azk_policy_act(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
                                      int32_t *actions, float *value, int *bad_row)
     double azk_keyed_uniform(uint64_t seed, uint64_t key)
+    uint64_t azk_fnv1a64(const uint8_t *b, size_t n)
     size_t azk_policy_work_size(const azk_policy *p)
     azk_policy_status azk_policy_forward_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride,
                                             float *logp, float *value, int *bad_row, void *work, size_t work_len)
@@ -167,6 +168,16 @@ cdef extern from "azuki.h" nogil:
     const azk_game *azk_vec_game(const azk_vec *v, int i)
     int azk_vec_agent_seat(const azk_vec *v, int i)
     int azk_vec_episode(const azk_vec *v, int i)
+    int azk_vec_deck(const azk_vec *v, int i, int seat)
+    ctypedef struct azk_vec_io:
+        void *obs
+        void *opp_obs
+        uint8_t *masks
+        uint8_t *terminals
+        uint8_t *truncations
+        uint8_t *opp_masks
+        uint8_t *opp_pending
+        float *rewards
     azk_status azk_vec_set_threads(azk_vec *v, int k)
     int azk_vec_threads(const azk_vec *v)
     ctypedef struct azk_deal:
@@ -329,6 +340,8 @@ cdef extern from "azuki.h" nogil:
         int32_t *seat_decisions[2]
         double *seat_seconds[2]
     azk_status azk_play_rows_run(const azk_lineup *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end)
+    enum: AZK_PLAY_NCOLS
+    azk_status azk_play_rows_columns(azk_play_rows *r, void **cols, int ncols)
     ctypedef enum azk_bench_kind:
         AZK_BENCH_MICRO, AZK_BENCH_SEARCH, AZK_BENCH_VEC
     ctypedef struct azk_bench_args:
@@ -338,14 +351,7 @@ cdef extern from "azuki.h" nogil:
         azk_vec *vec
         const azk_cardset *cs
         int rows, games, per_game, policy
-        void *obs
-        void *opp_obs
-        uint8_t *masks
-        uint8_t *terminals
-        uint8_t *truncations
-        uint8_t *opp_masks
-        uint8_t *opp_pending
-        float *rewards
+        azk_vec_io io
     ctypedef struct azk_bench_result:
         double calibration_ns, reset_ns, clone_ns, hash_ns, serialize_ns, deserialize_ns, mask_ns, legal_list_ns
         double observe_ns, memcpy_bytes_per_s, seconds

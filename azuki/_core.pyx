@@ -28,12 +28,13 @@ from ._util import excerpt
 # The plain-Python halves of the classes (mixins: their methods make no C call of their own) and
 # helpers; the names kept here for pickles made before they moved (_restore_*, _cpolicy_from_bytes).
 from ._cardset_py import CardSetMixin, deck_pair as _deck_pair, restore_cardset as _restore_cardset
-from ._game_py import GameMixin, head_mask_args, setup_error, state_error, restore_game as _restore_game
+from ._game_py import GameMixin, head_mask_args, setup_error, state_error, step_error, restore_game as _restore_game
 from ._vec_py import (VecGameMixin, VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VEC_MODES, WAITING as VEC_WAITING,
-                      ILLEGAL as VEC_ILLEGAL, vec_options, pairing_table, make_buffers, log_dict)
+                      ILLEGAL as VEC_ILLEGAL, vec_options, pairing_table, make_buffers, log_dict, busy_error,
+                      step_illegal, check_opponent_keys)
 from ._cpolicy_py import CPolicyMixin, PolicyFileError, act_uniforms, cpolicy_from_bytes as _cpolicy_from_bytes
 from .convert.cache import clear_cardset_cache, cardset_cache_info
-from ._args import uint_list, encode, decode, type_index as _type_index
+from ._args import RNG_MAX_N, rng_outputs, rng_bounded, encode, decode, type_index as _type_index
 
 cnp.import_array()
 
@@ -160,46 +161,23 @@ cdef class _Binding:
     (Cython puts an extension type first among a cdef class's bases)."""
 
 
-# RNG (for the golden-vector tests and users who want the engine's generator). Largest n of
-# rng_outputs / rng_bounded per call (bounded work per call):
-RNG_MAX_N = 1 << 24
-
-
-cdef azk_rng _rng(object initstate, object initseq) except *:
-    """pcg32 seeded (initstate, initseq), both checked seeds."""
+# RNG (for the golden-vector tests and users who want the engine's generator): rng_outputs and rng_bounded
+# check their arguments in azuki/_args.py and draw here.
+def _rng_draws(uint64_t initstate, uint64_t initseq, uint32_t[::1] out not None, const uint32_t[::1] bounds=None):
+    """Fill `out` from pcg32 seeded (initstate, initseq): its outputs, or one draw bounded by bounds[i] each."""
     cdef azk_rng r
-    azk_rng_seed(&r, _seed(initstate, "initstate"), _seed(initseq, "initseq"))
-    return r
-
-
-def rng_outputs(initstate, initseq, n):
-    """The first n outputs of pcg32 seeded (initstate, initseq), as uint32."""
-    cdef azk_rng r = _rng(initstate, initseq)
-    cdef Py_ssize_t k = _int_in(n, "n", 0, RNG_MAX_N)
-    out = np.empty(k, dtype=np.uint32)
-    cdef uint32_t[::1] v = out
     cdef Py_ssize_t i
-    for i in range(k):
-        v[i] = azk_rng_next(&r)
-    return out
-
-
-def rng_bounded(initstate, initseq, bounds):
-    """One bounded draw per entry of `bounds` (uint32 each), in order."""
-    cdef azk_rng r = _rng(initstate, initseq)
-    b = np.array(uint_list(bounds, "bound", 0xFFFFFFFF, RNG_MAX_N), dtype=np.uint64)
-    out = np.empty(b.shape[0], dtype=np.uint32)
-    cdef uint32_t[::1] v = out
-    cdef uint64_t[::1] bv = b
-    cdef Py_ssize_t i
-    for i in range(bv.shape[0]):
-        v[i] = azk_rng_bounded(&r, <uint32_t>bv[i])
-    return out
+    if bounds is not None and bounds.shape[0] != out.shape[0]:
+        raise ValueError("_rng_draws: a bound per output")
+    azk_rng_seed(&r, initstate, initseq)
+    for i in range(out.shape[0]):
+        out[i] = azk_rng_next(&r) if bounds is None else azk_rng_bounded(&r, bounds[i])
 
 
 def rng_shuffle(initstate, initseq, n):
     """Fisher-Yates shuffle of range(n) (n <= 255) and the generator's next output."""
-    cdef azk_rng r = _rng(initstate, initseq)
+    cdef azk_rng r
+    azk_rng_seed(&r, _seed(initstate, "initstate"), _seed(initseq, "initseq"))
     cdef Py_ssize_t k = _int_in(n, "n", 0, 255)
     a = np.arange(k, dtype=np.uint8)
     cdef uint8_t[::1] v = a

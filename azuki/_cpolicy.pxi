@@ -1,15 +1,10 @@
-# ---- the policy network in C (csrc/policy.c, docs/policy_c.md); file reading, pickling and
-# act()'s uniforms: azuki/_cpolicy_py.py ----------------------------------------------------------------
+# ---- the policy network in C (csrc/policy.c, docs/policy_c.md); file reading, pickling and act()'s
+# uniforms: azuki/_cpolicy_py.py ------------------------------------------------------------------------------
 
 def fnv1a64(data):
-    """FNV-1a (64-bit) of bytes: the AZKW weight file's checksum (csrc/policy.c)."""
-    cdef const uint8_t[::1] b = memoryview(bytes(data)).cast("B")
-    cdef uint64_t h = 0xcbf29ce484222325ULL
-    cdef Py_ssize_t i
-    with nogil:
-        for i in range(b.shape[0]):
-            h = (h ^ b[i]) * 0x100000001b3ULL
-    return h
+    """FNV-1a (64-bit) of bytes: the AZKW weight file's checksum (azk_fnv1a64)."""
+    cdef bytes b = bytes(data)
+    return azk_fnv1a64(<const uint8_t *><const char *>b, len(b))
 
 
 def keyed_uniforms_c(uint64_t seed, keys):
@@ -81,45 +76,40 @@ cdef class CPolicy(_Binding, CPolicyMixin):
     def forward(self, obs):
         """(log-probabilities float32 [B, NUM_ACTIONS] (-inf where illegal), value float32 [B])."""
         obs = self._rows(obs)
-        cdef int n = obs.shape[0], bad = -1
-        cdef size_t stride = obs.shape[1]
-        logp = np.empty((n, NUM_ACTIONS), dtype=np.float32)
-        value = np.empty(n, dtype=np.float32)
-        if n == 0:
-            return logp, value
-        cdef const uint8_t[:, ::1] ov = obs
-        cdef float[:, ::1] lv = logp
-        cdef float[::1] vv = value
-        cdef azk_policy_status st
-        with nogil:
-            st = azk_policy_forward(self.p, &ov[0, 0], n, stride, &lv[0, 0], &vv[0], &bad)
-        self._check_st(st, bad)
-        return logp, value
+        return self._run(obs, np.empty((obs.shape[0], NUM_ACTIONS), dtype=np.float32), None, False)
 
     def act(self, obs, u=None, keys=None, seed=0, greedy=False, with_value=False):
         """int32 [B]: sampled by inverse CDF with the uniforms u [B] (float64 in [0, 1)), or with
         azuki.sampler.keyed_uniforms(seed, keys), or the most likely legal action (greedy=True);
         with_value=True: (actions, value float32 [B])."""
         obs = self._rows(obs)
+        u = act_uniforms(obs.shape[0], u, keys, seed, greedy)
+        out, value = self._run(obs, np.zeros(obs.shape[0], dtype=np.int32), u, True)
+        return (out, value) if with_value else out
+
+    cdef tuple _run(self, obs, out, u, bint act):
+        """(out, value float32 [B]) with out the actions (act: azk_policy_act with the uniforms u, None:
+        greedy) or the log-probabilities (azk_policy_forward) of the checked rows obs."""
         cdef int n = obs.shape[0], bad = -1
         cdef size_t stride = obs.shape[1]
-        u = act_uniforms(n, u, keys, seed, greedy)
-        cdef double[::1] uv
-        if u is not None:
-            uv = u
-        out = np.zeros(n, dtype=np.int32)
         value = np.empty(n, dtype=np.float32)
         if n == 0:
-            return (out, value) if with_value else out
+            return out, value
         cdef const uint8_t[:, ::1] ov = obs
-        cdef int32_t[::1] av = out
         cdef float[::1] vv = value
-        cdef const double *up = NULL if greedy else &uv[0]
+        cdef const double[::1] uv
+        if u is not None:
+            uv = u
+        cdef const double *up = NULL if u is None else &uv[0]
+        cdef void *op = _ptr(out)
         cdef azk_policy_status st
         with nogil:
-            st = azk_policy_act(self.p, &ov[0, 0], n, stride, up, &av[0], &vv[0], &bad)
+            if act:
+                st = azk_policy_act(self.p, &ov[0, 0], n, stride, up, <int32_t *>op, &vv[0], &bad)
+            else:
+                st = azk_policy_forward(self.p, &ov[0, 0], n, stride, <float *>op, &vv[0], &bad)
         self._check_st(st, bad)
-        return (out, value) if with_value else out
+        return out, value
 
 
 cdef CPolicy _cpolicy(object policy, str what):

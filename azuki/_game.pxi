@@ -1,7 +1,5 @@
-# ---------------------------------------------------------------------------
-# Game: the C calls on one game. Locations, describe's text, the prompt,
-# state_dict, from_setup's plan, copies and pickling: azuki/_game_py.py.
-# ---------------------------------------------------------------------------
+# ---- Game: the C calls on one game. Its facts, locations, describe's text, the prompt, state_dict,
+# from_setup's plan, error messages, copies and pickling: azuki/_game_py.py ---------------------------------
 @cython.auto_pickle(False)   # pickled by GameMixin.__reduce__
 cdef class Game(_Binding, GameMixin):
     """One game of Azuki (DESIGN §5). All rules run in C; this object owns
@@ -12,8 +10,7 @@ cdef class Game(_Binding, GameMixin):
     cdef readonly tuple decks
 
     def __cinit__(self, *args, **kwargs):
-        self.cs = NULL
-        self.g = <azk_game *>PyMem_Malloc(azk_game_size())
+        self.cs, self.g = NULL, <azk_game *>PyMem_Malloc(azk_game_size())
         if self.g == NULL:
             raise MemoryError()
         memset(self.g, 0, azk_game_size())
@@ -32,9 +29,7 @@ cdef class Game(_Binding, GameMixin):
         if azk_game_init(self.g, cs.cs, s, d0, d1) != AZK_OK:
             self.cs = NULL
             raise ValueError("could not initialise the game")
-        self.cards = cs
-        self.cs = cs.cs
-        self.decks = (cs.decks[d0], cs.decks[d1])
+        self.cards, self.cs, self.decks = cs, cs.cs, (cs.decks[d0], cs.decks[d1])
         if tc:
             azk_game_set_turn_cap(self.g, tc)
         if dc:
@@ -157,13 +152,8 @@ cdef class Game(_Binding, GameMixin):
         if not 0 <= ai < NUM_ACTIONS:
             raise IllegalActionError(f"action {excerpt(ai)} out of range [0, {NUM_ACTIONS})")
         cdef azk_status st = azk_step(self.g, self.cs, ai)
-        if st == AZK_OK:
-            return None
-        if st == AZK_TERMINAL:
-            raise IllegalActionError(f"the game is over ({self.result}); action {ai} not applied")
-        if st == AZK_ILLEGAL:
-            raise IllegalActionError(f"illegal action {ai} ({self.action_str(ai)}) in phase {self.phase}")
-        raise AzukiError(f"engine error {azk_status_name(st).decode()} on action {ai}")
+        if st != AZK_OK:
+            raise step_error(self, azk_status_name(st).decode(), ai)
 
     def _describe_fields(self, a):
         """azk_describe's fields of action `a`: ([9 ints], (owner player, card) or None)."""
@@ -184,8 +174,7 @@ cdef class Game(_Binding, GameMixin):
     # ---- services ------------------------------------------------------------
     def clone(self):
         self._ck()
-        cdef Game o = Game.__new__(Game)
-        o.cards, o.cs, o.decks = self.cards, self.cs, self.decks
+        cdef Game o = _game_of(self.cards, self.decks)
         azk_game_clone(o.g, self.g)
         return o
 
@@ -205,28 +194,26 @@ cdef class Game(_Binding, GameMixin):
 
     @staticmethod
     def _from_state(CardSet cs, bytes b, decks):
-        """A game loaded by azk_deserialize from to_bytes() output (from_bytes)."""
-        cdef Game o = Game.__new__(Game)
+        """A game loaded by azk_deserialize from to_bytes() output (from_bytes; decks None: recovered)."""
+        cdef Game o = _game_of(cs, decks)
         cdef const unsigned char *p = b
         cdef azk_status st = azk_deserialize(o.g, cs.cs, p if len(b) else NULL, len(b))
         if st != AZK_OK:
             raise state_error(azk_status_name(st).decode(), len(b))
-        o.cards, o.cs = cs, cs.cs
-        o.decks = decks if decks is not None else o._recover_decks()
+        if decks is None:
+            o.decks = o._recover_decks()
         return o
 
     @staticmethod
     def _from_plan(CardSet cs, uint64_t seed, int d0, int d1, words, tuple decks):
-        """A game set up by azk_game_setup from a flat plan (from_setup; the
-        plan is validated again, completely, in C)."""
-        cdef Game o = Game.__new__(Game)
+        """A game set up by azk_game_setup from a flat plan (from_setup; validated again, completely, in C)."""
+        cdef Game o = _game_of(cs, decks)
         cdef int32_t[::1] w = words
         cdef int detail = 0
         if azk_game_init(o.g, cs.cs, seed, d0, d1) != AZK_OK:
             raise ValueError("could not initialise the game")
         if azk_game_setup(o.g, cs.cs, &w[0], <size_t>w.shape[0], &detail) != AZK_OK:
             raise setup_error(detail, words)
-        o.cards, o.cs, o.decks = cs, cs.cs, decks
         return o
 
     def events(self):
@@ -245,13 +232,10 @@ cdef class Game(_Binding, GameMixin):
 
     def render(self):
         self._ck()
-        cdef int cap = 16384
-        cdef int n = 0
-        cdef char *p
+        cdef int cap = 16384, n = 0
         while True:   # azk_render stops at cap - 1 characters: a full buffer means "grow and retry"
             buf = bytearray(cap)
-            p = buf
-            n = azk_render(self.g, self.cs, p, cap)
+            n = azk_render(self.g, self.cs, <char *>buf, cap)
             if n < cap - 1 or cap >= (1 << 22):
                 return bytes(buf[:n]).decode("utf-8", "replace")
             cap *= 4
@@ -261,3 +245,10 @@ cdef class Game(_Binding, GameMixin):
         (azuki.invariant_text(code))."""
         self._ck()
         return azk_check_invariants(self.g, self.cs)
+
+
+cdef inline Game _game_of(CardSet cs, decks):
+    """A new Game over `cs` with `decks` whose azk_game its caller fills (clone, loads, VecGame.game)."""
+    cdef Game o = Game.__new__(Game)
+    o.cards, o.cs, o.decks = cs, cs.cs, decks
+    return o

@@ -15,7 +15,7 @@ from . import spec_autogen as S
 from . import text as _text
 from ._cardset_py import deck_pair
 from ._util import excerpt
-from .errors import StateError, invariant_text
+from .errors import AzukiError, IllegalActionError, StateError, invariant_text
 from .state import status_names
 
 
@@ -253,6 +253,15 @@ def head_mask_args(type, p0, out):
         raise TypeError(f"out must be a sequence of three arrays, got {excerpt(out)}")
     return ti, pi, [_out_array(None if out is None else out[h], np.uint8, (HEAD_SIZES[h],), f"out[{h}]")
                     for h in range(3)]
+
+
+def step_error(game, status, a):
+    """The exception of Game.step's refusal of action `a` (status: the azk_status name; the game unchanged)."""
+    if status == "TERMINAL":
+        return IllegalActionError(f"the game is over ({game.result}); action {a} not applied")
+    if status == "ILLEGAL":
+        return IllegalActionError(f"illegal action {a} ({game.action_str(a)}) in phase {game.phase}")
+    return AzukiError(f"engine error {status} on action {a}")
 
 
 def state_error(status, n):

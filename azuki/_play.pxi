@@ -1,8 +1,5 @@
-# ---------------------------------------------------------------------------
-# Playing many games: azuki.simulate and play_games are plain Python
-# (azuki/games.py: arguments, stretches of SIM_SIGNAL_GAMES games, results);
-# the loops are C (csrc/play.c); _Players is the C state they run on.
-# ---------------------------------------------------------------------------
+# ---- Playing many games: azuki.simulate and play_games are plain Python (azuki/games.py: arguments, stretches
+# of SIM_SIGNAL_GAMES games, results); the loops are C (csrc/play.c); _Players is the C state they run on ----
 from . import games as _py
 from .games import SIM_SIGNAL_GAMES, bot_kind, play_games, simulate
 from .bench import bench_search as _bench_search
@@ -70,26 +67,22 @@ cdef class _Players:
         """Play play_games' rows [start, end) without the GIL: cols as azuki.games.play_columns makes them (seeds,
         bseed0, bseed1 uint64; deck0, deck1, kind0, kind1 int32, then the outputs of PLAY_COLUMNS)."""
         c = list(cols)
-        if len(c) != len(_py.PLAY_DTYPES):
+        if len(c) != AZK_PLAY_NCOLS:
             raise ValueError("_Players.play_rows: the columns of azuki.games.play_columns")
+        cdef void *p[AZK_PLAY_NCOLS]
         for k, a in enumerate(c):     # the one array checker; inputs are read only, outputs written
             if a is None or _out_array(a, _py.PLAY_DTYPES[k], (None,), f"play_rows column {k}", k >= 7).shape[0] < end:
                 raise ValueError(f"_Players.play_rows: column {k} is missing or shorter than {end} rows")
+            p[k] = _ptr(a)
         cdef azk_play_rows r
-        r.seed, r.bot_seed[0], r.bot_seed[1] = <uint64_t *>_ptr(c[0]), <uint64_t *>_ptr(c[1]), <uint64_t *>_ptr(c[2])
-        r.deck[0], r.deck[1], r.kind[0], r.kind[1] = _i32(c[3]), _i32(c[4]), _i32(c[5]), _i32(c[6])
-        r.result, r.winner, r.first_player, r.end_reason = _i32(c[7]), _i32(c[8]), _i32(c[9]), _i32(c[10])
-        r.turns, r.decisions, r.error = _i32(c[11]), _i32(c[12]), _i32(c[13])
-        r.seat_seconds[0], r.seat_seconds[1] = <double *>_ptr(c[14]), <double *>_ptr(c[15])
-        r.seat_decisions[0], r.seat_decisions[1] = _i32(c[16]), _i32(c[17])
-        cdef azk_status st
-        with nogil:
-            st = azk_play_rows_run(&self.p, self.g, &r, start, end)
+        cdef azk_status st = azk_play_rows_columns(&r, p, AZK_PLAY_NCOLS)
+        if st == AZK_OK:
+            with nogil:
+                st = azk_play_rows_run(&self.p, self.g, &r, start, end)
         _check(st, "_Players.play_rows: a deck or kind without its deck or player", ValueError)
 
 
-cdef inline int32_t *_i32(object a):
-    return <int32_t *>_ptr(a)
+assert len(_py.PLAY_DTYPES) == AZK_PLAY_NCOLS, "azuki.games.PLAY_DTYPES and azk_play_rows_columns disagree"
 
 
 def _bench(kind, n, seed=1, sims=None, VecGame vec=None):
@@ -105,12 +98,8 @@ def _bench(kind, n, seed=1, sims=None, VecGame vec=None):
     if k == AZK_BENCH_VEC:
         if vec is None:
             raise ValueError("_bench('vec') needs a VecGame")
-        a.vec, a.cs, a.rows, a.games = vec.v, vec.cards.cs, vec.rows, vec.n
+        a.vec, a.cs, a.rows, a.games, a.io = vec.v, vec.cards.cs, vec.rows, vec.n, vec.io  # buffers as vec's steps
         a.per_game, a.policy = vec.rows // vec.n, vec.mode == "policy"
-        a.obs, a.opp_obs, a.masks, a.rewards = _ptr(vec.obs), _ptr(vec.opp_obs), <uint8_t *>_ptr(vec.masks), \
-            <float *>_ptr(vec.rewards)
-        a.terminals, a.truncations = <uint8_t *>_ptr(vec.terminals), <uint8_t *>_ptr(vec.truncations)
-        a.opp_masks, a.opp_pending = <uint8_t *>_ptr(vec.opp_masks), <uint8_t *>_ptr(vec.opp_pending)
     cdef size_t wl = azk_bench_work_size(k, &a)
     cdef void *w = PyMem_Malloc(wl) if wl else NULL
     if wl and w == NULL:
@@ -130,9 +119,7 @@ def _bench(kind, n, seed=1, sims=None, VecGame vec=None):
     return out
 
 
-# ---------------------------------------------------------------------------
-# Built-in bots (csrc/bot.c, docs/bots.md; the Python objects: azuki.bots)
-# ---------------------------------------------------------------------------
+# ---- Built-in bots (csrc/bot.c, docs/bots.md; the Python objects: azuki.bots) ----------------------------
 BOT_KINDS = tuple(azk_bot_name(k).decode() for k in range(azk_bot_num_kinds()))
 BOT_VERSIONS = {BOT_KINDS[k]: azk_bot_version(k) for k in range(azk_bot_num_kinds())}
 GREEDY_VERSION = AZK_BOT_GREEDY_VERSION

@@ -1,7 +1,5 @@
-# ---------------------------------------------------------------------------
-# VecGame: n games stepped by one C call (csrc/vec.c). Pairings, buffers and
-# the log's dict: azuki/_vec_py.py.
-# ---------------------------------------------------------------------------
+# ---- VecGame: n games stepped by one C call (csrc/vec.c); its options, pairings, buffers, log dict and
+# error messages: azuki/_vec_py.py ---------------------------------------------------------------------------
 cdef inline void *_ptr(object a):
     """The data pointer of a C-contiguous numpy array (NULL for None)."""
     return NULL if a is None else cnp.PyArray_DATA(<cnp.ndarray>a)
@@ -15,10 +13,8 @@ _VEC_ILLEGAL = dict(zip(VEC_ILLEGAL, (AZK_VEC_ILLEGAL_ERROR, AZK_VEC_ILLEGAL_LOS
 
 @cython.auto_pickle(False)   # not picklable (it holds threads and C games)
 cdef class VecGame(_Binding, VecGameMixin):
-    """n games stepped together in C without the GIL (azuki.h "Vector of games"), writing into numpy
-    buffers (obs, masks, rewards, terminals, truncations, acting; opp_* in mode "policy") it owns or the
-    caller gives it. Modes "self", "bot", "policy"; one call at a time per VecGame (RuntimeError
-    otherwise). Every argument, buffer and call: docs/vecgame.md."""
+    """n games stepped together in C without the GIL (azuki.h "Vector of games") into numpy buffers it
+    owns or the caller gives it; one call at a time. Every argument, buffer and call: docs/vecgame.md."""
     cdef azk_vec *v
     cdef readonly CardSet cards
     cdef readonly int n, rows, threads
@@ -27,7 +23,7 @@ cdef class VecGame(_Binding, VecGameMixin):
     cdef readonly tuple pairings
     cdef readonly object obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks, opp_pending
     cdef int32_t[::1] _acting32
-    cdef uint64_t _seedv    # the base seed (the deal schedule's)
+    cdef azk_vec_io io      # the buffers' data pointers, set once with them (_init)
     # policy_opponent_actions' workspace (a slot per thread, azk_vec_policy_work_size): held with the
     # vector and grown only when a policy or thread count needs more, so the step path allocates nothing
     cdef object _pwork
@@ -39,8 +35,7 @@ cdef class VecGame(_Binding, VecGameMixin):
     cdef str _busy_call
 
     def __cinit__(self, *args, **kwargs):
-        self.v = NULL
-        self._busy = False
+        self.v, self._busy = NULL, False
 
     def __dealloc__(self):
         # A call in progress holds a reference to self, so this cannot run
@@ -51,17 +46,10 @@ cdef class VecGame(_Binding, VecGameMixin):
 
     cdef int _enter(self, str call, bint ready=True) except -1:
         if self._busy:
-            who = "this thread" if self._busy_thread == PyThread_get_thread_ident() else "another thread"
-            raise RuntimeError(
-                f"VecGame.{call}(): this VecGame is in use by {who} ({self._busy_call}() has not returned); "
-                f"a VecGame serves one call at a time: give each thread its own VecGame or hold one lock "
-                f"around every call (docs/vecgame.md, Threads)")
+            raise busy_error(call, self._busy_thread == PyThread_get_thread_ident(), self._busy_call)
         if ready:
             self._ck()
-        self._busy = True
-        self._busy_thread = PyThread_get_thread_ident()
-        self._busy_call = call
-        return 0
+        self._busy, self._busy_thread, self._busy_call = True, PyThread_get_thread_ident(), call
 
     cdef inline void _leave(self) noexcept:
         self._busy = False
@@ -105,43 +93,38 @@ cdef class VecGame(_Binding, VecGameMixin):
         if self.v != NULL:
             azk_vec_set_threads(self.v, 1)
         PyMem_Free(self.v)
-        self.v = v
-        self.threads = nthreads
-        self._seedv = s
+        self.v, self.threads = v, nthreads
         self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
-        self.obs_dtype, self.waiting_obs, self.illegal = obs_dtype, waiting_obs, illegal
-        self.paired = bool(paired)
-        self.pairings = names
+        self.obs_dtype, self.waiting_obs, self.illegal, self.paired, self.pairings = obs_dtype, waiting_obs, illegal, \
+            bool(paired), names
         self.obs, self.masks, self.rewards = made["obs"], made["masks"], made["rewards"]
         self.terminals, self.truncations, self.acting = made["terminals"], made["truncations"], made["acting"]
         self.opp_obs, self.opp_masks, self.opp_pending = made.get("opp_obs"), made.get("opp_masks"), \
             made.get("opp_pending")
         self._acting32 = np.zeros(rows, dtype=np.int32)
-        cdef void *op = _ptr(self.obs)
-        cdef uint8_t *mp = <uint8_t *>_ptr(self.masks)
+        self.io.obs, self.io.masks, self.io.rewards = _ptr(self.obs), <uint8_t *>_ptr(self.masks), \
+            <float *>_ptr(self.rewards)
+        self.io.terminals, self.io.truncations = <uint8_t *>_ptr(self.terminals), <uint8_t *>_ptr(self.truncations)
+        self.io.opp_obs, self.io.opp_masks, self.io.opp_pending = _ptr(self.opp_obs), <uint8_t *>_ptr(self.opp_masks), \
+            <uint8_t *>_ptr(self.opp_pending)
         with nogil:
-            azk_vec_observe(self.v, self.cards.cs, op, mp, &self._acting32[0])
+            azk_vec_observe(self.v, self.cards.cs, self.io.obs, self.io.masks, &self._acting32[0])
         self._refresh()
 
     cdef int _ck(self) except -1:
         if self.v == NULL:
             raise RuntimeError("VecGame is not initialised; use azuki.VecGame(n, ...)")
-        return 0
 
     cdef int _policy_mode(self, str call) except -1:
         if self.mode != "policy":
             raise RuntimeError(f"{call} is for mode='policy' (this VecGame is mode={self.mode!r})")
-        return 0
 
     cdef _refresh(self):
         """acting (all rows) and, in policy mode, the opponent buffers."""
-        cdef void *oo = _ptr(self.opp_obs)
-        cdef uint8_t *om = <uint8_t *>_ptr(self.opp_masks)
-        cdef uint8_t *pp = <uint8_t *>_ptr(self.opp_pending)
         with nogil:
             azk_vec_observe(self.v, self.cards.cs, NULL, NULL, &self._acting32[0])
-            if pp != NULL:
-                azk_vec_observe_opponent(self.v, self.cards.cs, oo, om, pp)
+            if self.io.opp_pending != NULL:
+                azk_vec_observe_opponent(self.v, self.cards.cs, self.io.opp_obs, self.io.opp_masks, self.io.opp_pending)
         self.acting[:] = self._acting32
 
     cdef object _actions(self, object actions, int count):
@@ -159,23 +142,18 @@ cdef class VecGame(_Binding, VecGameMixin):
             self._policy_mode("step_opponent")
         a = self._actions(actions, self.n if opp else self.rows)
         cdef const int32_t[::1] av = a
-        cdef void *op = _ptr(self.obs)
-        cdef uint8_t *mp = <uint8_t *>_ptr(self.masks)
-        cdef float *rp = <float *>_ptr(self.rewards)
-        cdef uint8_t *tp = <uint8_t *>_ptr(self.terminals)
-        cdef uint8_t *up = <uint8_t *>_ptr(self.truncations)
+        cdef azk_vec_io *b = &self.io
         cdef int bad = -1
         cdef azk_status st
         with nogil:
             if opp:
-                st = azk_vec_step_opponent(self.v, self.cards.cs, &av[0], op, mp, rp, tp, up, &bad)
+                st = azk_vec_step_opponent(self.v, self.cards.cs, &av[0], b.obs, b.masks, b.rewards, b.terminals,
+                                           b.truncations, &bad)
             else:
-                st = azk_vec_step(self.v, self.cards.cs, &av[0], op, mp, rp, tp, up, &bad)
+                st = azk_vec_step(self.v, self.cards.cs, &av[0], b.obs, b.masks, b.rewards, b.terminals,
+                                  b.truncations, &bad)
         if st == AZK_ILLEGAL:
-            if opp:
-                raise IllegalActionError(f"game {bad}: opponent action {int(a[bad])} is not legal")
-            raise IllegalActionError(f"row {bad}: action {int(a[bad])} is not legal in game "
-                                     f"{bad // 2 if self.mode == 'self' else bad}")
+            raise step_illegal(opp, bad, int(a[bad]), self.mode)
         _check(st, "VecGame.step failed")
         self._refresh()
         return self.obs, self.rewards, self.terminals, self.truncations
@@ -198,7 +176,7 @@ cdef class VecGame(_Binding, VecGameMixin):
         cdef float buf[64]
         with _Call(self, "log"):
             azk_vec_log(self.v, buf, 64)
-        return log_dict([buf[i] for i in range(64)], self.cards.decks)
+        return log_dict(buf, self.cards.decks)
 
     def state_hash(self, i):
         """State hash of game i (as Game.state_hash())."""
@@ -220,7 +198,6 @@ cdef class VecGame(_Binding, VecGameMixin):
         cdef CPolicy cp = _cpolicy(policy, "policy_opponent_actions")
         cdef int32_t[::1] ov
         cdef const uint64_t[::1] kv
-        cdef const uint8_t *oo
         cdef azk_status st
         cdef int pst = 0, g = 1 if greedy else 0
         cdef uint64_t sd = int(seed) & 0xFFFFFFFFFFFFFFFF
@@ -229,18 +206,14 @@ cdef class VecGame(_Binding, VecGameMixin):
         k = np.ascontiguousarray(keys, dtype=np.uint64).reshape(-1)
         with _Call(self, "policy_opponent_actions"):
             self._policy_mode("policy_opponent_actions")
-            if k.shape[0] != self.n:
-                raise ValueError(f"policy_opponent_actions: {k.shape[0]} keys for {self.n} games")
-            if self.opp_obs is None or self.opp_obs.dtype != np.uint8:
-                raise RuntimeError("policy_opponent_actions needs the uint8 opponent observations (obs=True)")
+            check_opponent_keys(k.shape[0], self.n, self.opp_obs)
             out = np.zeros(self.n, dtype=np.int32)
-            ov = out
-            kv = k
-            oo = <const uint8_t *>_ptr(self.opp_obs)
+            ov, kv = out, k
             wn = self._work(azk_vec_policy_work_size(self.v, cp.p))
             wp = _ptr(self._pwork)
             with nogil:
-                st = azk_vec_policy_opponent(self.v, self.cards.cs, cp.p, oo, sd, &kv[0], g, &ov[0], wp, wn, &pst)
+                st = azk_vec_policy_opponent(self.v, self.cards.cs, cp.p, <const uint8_t *>self.io.opp_obs, sd, &kv[0],
+                                             g, &ov[0], wp, wn, &pst)
             if st != AZK_OK and pst:
                 raise ValueError(f"policy_opponent_actions: the policy cannot read an opponent observation "
                                  f"({azk_policy_status_name(<azk_policy_status>pst).decode()})")
@@ -261,8 +234,7 @@ cdef class VecGame(_Binding, VecGameMixin):
         with _Call(self, "bot_opponent_actions"):
             self._policy_mode("bot_opponent_actions")
             kind = bot_kind(bot)
-            out = np.zeros(self.n, dtype=np.int32)
-            ov = out
+            ov = out = np.zeros(self.n, dtype=np.int32)
             with nogil:
                 st = azk_vec_bot_opponent(self.v, self.cards.cs, kind, &ov[0])
             _check(st, "bot_opponent_actions failed")
@@ -281,50 +253,37 @@ cdef class VecGame(_Binding, VecGameMixin):
             self._policy_mode("pbot_opponent_actions")
             wn = self._work(azk_vec_pbot_work_size(self.v, cp.p, &pp))
             wp = _ptr(self._pwork)
-            out = np.zeros(self.n, dtype=np.int32)
-            ov = out
+            ov = out = np.zeros(self.n, dtype=np.int32)
             with nogil:
                 st = azk_vec_pbot_opponent(self.v, self.cards.cs, cp.p, &pp, &ov[0], wp, wn)
             if st == AZK_ERR_CARDSET:
-                raise ValueError(f"pbot_opponent_actions: the policy cannot read this card set's observations")
+                raise ValueError("pbot_opponent_actions: the policy cannot read this card set's observations")
             _check(st, "pbot_opponent_actions failed")
             return out
 
     def _per_game(self):
-        """(episode numbers int64 [n], agent seats int8 [n]) of every game in one guarded call
-        (VecGameMixin's episodes / agent_seats)."""
-        cdef int64_t[::1] ev
-        cdef int8_t[::1] sv
+        """([episode number], [agent seat]) of every game in one guarded call (VecGameMixin's episodes /
+        agent_seats)."""
         cdef int i
         with _Call(self, "episodes"):
-            eps, seats = np.empty(self.n, dtype=np.int64), np.empty(self.n, dtype=np.int8)
-            ev, sv = eps, seats
-            for i in range(self.n):
-                ev[i], sv[i] = azk_vec_episode(self.v, i), <int8_t>azk_vec_agent_seat(self.v, i)
-            return eps, seats
+            return [azk_vec_episode(self.v, i) for i in range(self.n)], \
+                [azk_vec_agent_seat(self.v, i) for i in range(self.n)]
 
     def game(self, i):
-        """A Game holding a copy of game i's current position."""
-        cdef int k, e
-        cdef azk_deal d
+        """A Game holding a copy of game i's current position (its decks: the seats' decks C dealt)."""
+        cdef int k
         cdef Game g
         with _Call(self, "game"):
             k = _int_in(i, "i", 0, self.n - 1)
-            e = azk_vec_episode(self.v, k)
-            g = Game.__new__(Game)
-            g.cards = self.cards
-            g.cs = self.cards.cs
+            g = _game_of(self.cards, (self.cards.decks[azk_vec_deck(self.v, k, 0)],
+                                      self.cards.decks[azk_vec_deck(self.v, k, 1)]))
             azk_game_clone(g.g, azk_vec_game(self.v, k))
-            azk_deal_schedule(self._seedv, e, len(self.pairings), self.paired, &d)  # the schedule C played
-            pair = self.pairings[d.pairing]
-            g.decks = (pair[1], pair[0]) if d.swapped else pair
             return g
 
 
 cdef class _Call:
-    """`with _Call(vec, name):` a VecGame method's whole run under the
-    one-call guard (VecGame._enter / _leave); ready: refuse an
-    uninitialised VecGame first."""
+    """`with _Call(vec, name):` a VecGame method's whole run under the one-call guard (_enter / _leave);
+    ready: refuse an uninitialised VecGame first."""
     cdef VecGame v
     cdef str name
     cdef bint ready

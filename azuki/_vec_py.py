@@ -1,7 +1,8 @@
 """The plain-Python half of azuki.VecGame (the C half: azuki/_vec.pxi):
 VecGameMixin (the per-game arrays), the deck pairings and the buffers a
-VecGame is built with, and its episode log as a dict. Imports azuki._core only inside functions: _core imports this
-module while it initialises.
+VecGame is built with, its episode log as a dict and its error messages.
+Imports azuki._core only inside functions: _core imports this module while
+it initialises.
 """
 from __future__ import annotations
 
@@ -25,11 +26,35 @@ class VecGameMixin:
 
     def episodes(self):
         """int64 [n]: every game's current episode number (episode(i) for all i)."""
-        return self._per_game()[0]
+        return np.array(self._per_game()[0], dtype=np.int64)
 
     def agent_seats(self):
         """int8 [n]: every game's agent seat this episode (agent_seat(i) for all i)."""
-        return self._per_game()[1]
+        return np.array(self._per_game()[1], dtype=np.int8)
+
+
+def busy_error(call, same_thread, busy_call):
+    """The RuntimeError of a call made while another call of the same VecGame runs."""
+    who = "this thread" if same_thread else "another thread"
+    return RuntimeError(f"VecGame.{call}(): this VecGame is in use by {who} ({busy_call}() has not returned); "
+                        f"a VecGame serves one call at a time: give each thread its own VecGame or hold one lock "
+                        f"around every call (docs/vecgame.md, Threads)")
+
+
+def step_illegal(opponent, bad, action, mode):
+    """The IllegalActionError of a refused step (bad: the row, or the game for an opponent action)."""
+    from .errors import IllegalActionError
+    if opponent:
+        return IllegalActionError(f"game {bad}: opponent action {action} is not legal")
+    return IllegalActionError(f"row {bad}: action {action} is not legal in game {bad // 2 if mode == 'self' else bad}")
+
+
+def check_opponent_keys(nkeys, n, opp_obs):
+    """policy_opponent_actions' checks: a key per game, the opponent observations kept."""
+    if nkeys != n:
+        raise ValueError(f"policy_opponent_actions: {nkeys} keys for {n} games")
+    if opp_obs is None or opp_obs.dtype != np.uint8:
+        raise RuntimeError("policy_opponent_actions needs the uint8 opponent observations (obs=True)")
 
 
 def vec_options(n, seed, threads, mode, bot, obs_dtype, waiting_obs, illegal, obs, masks, max_games, max_threads):

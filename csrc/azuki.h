@@ -337,6 +337,15 @@ int azk_pbot_label(const azk_game *g, const azk_cardset *cs, const azk_policy *p
  * held (AZK_VEC_WAIT_MASK: cheaper; the action is ignored either way). In
  * POLICY mode a call rewrites only the rows of the games it stepped. */
 typedef struct azk_vec azk_vec;
+/* The output buffers of a vector's calls, held in one place by their owner
+ * (a VecGame, azk_bench_args): obs and masks as azk_vec_step's, rewards,
+ * terminals, truncations [rows]; opp_obs, opp_masks, opp_pending as
+ * azk_vec_observe_opponent's (AZK_VEC_POLICY; NULL otherwise). */
+typedef struct azk_vec_io {
+    void *obs, *opp_obs;
+    uint8_t *masks, *terminals, *truncations, *opp_masks, *opp_pending;
+    float *rewards;
+} azk_vec_io;
 enum azk_vec_mode { AZK_VEC_SELF = 0, AZK_VEC_BOT = 1, AZK_VEC_POLICY = 2, AZK_VEC_MODE_COUNT = 3 };
 enum { AZK_VEC_MAX_GAMES = 1 << 20, AZK_VEC_MAX_PAIRS = 16, AZK_VEC_MAX_THREADS = 64 };
 enum azk_vec_obs_dtype { AZK_VEC_OBS_U8 = 1 }; /* the only one since layout v4 (0 was float32) */
@@ -437,6 +446,7 @@ int azk_vec_log(azk_vec *v, float *out, int cap);   /* AZK_VEC_LOG_LEN, or -1 fo
 const azk_game *azk_vec_game(const azk_vec *v, int i); /* NULL out of range */
 int azk_vec_agent_seat(const azk_vec *v, int i);
 int azk_vec_episode(const azk_vec *v, int i);
+int azk_vec_deck(const azk_vec *v, int i, int seat); /* the deck index seat plays in game i; -1 out of range */
 /* The deal schedule and seed derivations, defined once here (csrc/vec.c):
  * episode e of a vector (or game e of a paired evaluation) plays deal
  * `deal` (e, or e / 2 when paired) with engine seed seed + deal, deck
@@ -596,6 +606,8 @@ azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int
  * function of (seed, key) alone (53 bits of a splitmix64 finalizer of
  * key ^ azk_splitmix64(seed)). */
 double azk_keyed_uniform(uint64_t seed, uint64_t key);
+/* FNV-1a (64-bit) of n bytes: the AZKW weight file's checksum (its last 8 bytes). */
+uint64_t azk_fnv1a64(const uint8_t *b, size_t n);
 
 /* ==== Playing many games in C (csrc/play.c; azuki.simulate, play_games) ======
  * The loops behind azuki.simulate and azuki._core.play_games, so a binding
@@ -675,6 +687,14 @@ typedef struct azk_play_rows {
 /* Play rows [start, end). AZK_ERR_ARG, before any row is played, for NULL,
  * end < start, or a row's deck or kind without its deck or player. */
 azk_status azk_play_rows_run(const azk_lineup *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end);
+/* *r from AZK_PLAY_NCOLS column pointers in the order of the binding's
+ * columns (azuki.games.PLAY_DTYPES): seed, bot_seed[0], bot_seed[1],
+ * deck[0], deck[1], kind[0], kind[1], result, winner, first_player,
+ * end_reason, turns, decisions, error, seat_seconds[0], seat_seconds[1],
+ * seat_decisions[0], seat_decisions[1]. AZK_ERR_ARG (nothing written) for
+ * NULL, ncols != AZK_PLAY_NCOLS or a NULL column. */
+enum { AZK_PLAY_NCOLS = 18 };
+azk_status azk_play_rows_columns(azk_play_rows *r, void *const *cols, int ncols);
 
 /* ==== Benchmarks of `python -m azuki bench` (csrc/bench.c) ============
  * The timed C loops of azuki/bench.py behind one call, so the binding holds
@@ -696,9 +716,7 @@ typedef struct azk_bench_args {
     azk_vec *vec;
     const azk_cardset *cs;
     int rows, games, per_game, policy;
-    void *obs, *opp_obs;
-    uint8_t *masks, *terminals, *truncations, *opp_masks, *opp_pending;
-    float *rewards;
+    azk_vec_io io;
 } azk_bench_args;
 typedef struct azk_bench_result {
     double calibration_ns, reset_ns, clone_ns, hash_ns, serialize_ns, deserialize_ns, mask_ns, legal_list_ns,

@@ -189,6 +189,7 @@ static void bench_vec(const azk_bench_args *a, bench_ws *w, azk_bench_result *o)
     azk_rng_seed(&pick, a->seed, 99);
     long long applied = 0;
     int bad = 0;
+    const azk_vec_io *b = &a->io;
     double t0 = bench_now();
     for (long long s = 0; s < a->n; s++) {
         azk_vec_observe(a->vec, a->cs, NULL, NULL, w->acting);
@@ -197,13 +198,13 @@ static void bench_vec(const azk_bench_args *a, bench_ws *w, azk_bench_result *o)
             applied += w->act8[r];
         }
         pick_rows(a->vec, a->cs, w->act8, w->actions, a->rows, a->per_game, w->legal, &pick);
-        azk_vec_step(a->vec, a->cs, w->actions, a->obs, a->masks, a->rewards, a->terminals, a->truncations, &bad);
+        azk_vec_step(a->vec, a->cs, w->actions, b->obs, b->masks, b->rewards, b->terminals, b->truncations, &bad);
         if (a->policy) {
-            azk_vec_observe_opponent(a->vec, a->cs, a->opp_obs, a->opp_masks, a->opp_pending);
-            pick_rows(a->vec, a->cs, a->opp_pending, w->actions, a->games, 1, w->legal, &pick);
-            azk_vec_step_opponent(a->vec, a->cs, w->actions, a->obs, a->masks, a->rewards, a->terminals,
-                                  a->truncations, &bad);
-            azk_vec_observe_opponent(a->vec, a->cs, a->opp_obs, a->opp_masks, a->opp_pending);
+            azk_vec_observe_opponent(a->vec, a->cs, b->opp_obs, b->opp_masks, b->opp_pending);
+            pick_rows(a->vec, a->cs, b->opp_pending, w->actions, a->games, 1, w->legal, &pick);
+            azk_vec_step_opponent(a->vec, a->cs, w->actions, b->obs, b->masks, b->rewards, b->terminals,
+                                  b->truncations, &bad);
+            azk_vec_observe_opponent(a->vec, a->cs, b->opp_obs, b->opp_masks, b->opp_pending);
         }
     }
     o->seconds = bench_now() - t0;
@@ -214,7 +215,7 @@ azk_status azk_bench_run(azk_bench_kind kind, const azk_bench_args *a, void *wor
                          azk_bench_result *out) {
     if (!a || !out || a->n < 1 || (int)kind < (int)AZK_BENCH_MICRO || (int)kind > (int)AZK_BENCH_VEC) return AZK_ERR_ARG;
     if (kind == AZK_BENCH_VEC && (!a->vec || !a->cs || a->games < 1 || a->per_game < 1 ||
-                                  a->rows != a->games * a->per_game || (a->policy && !a->opp_pending)))
+                                  a->rows != a->games * a->per_game || (a->policy && !a->io.opp_pending)))
         return AZK_ERR_ARG;
     bench_ws w;
     size_t need = bench_layout(kind, a, work, &w);

@@ -171,6 +171,16 @@ azk_status azk_sim_run(azk_sim *s, azk_game *g, uint64_t start, uint64_t end) {
     return AZK_OK;
 }
 
+azk_status azk_play_rows_columns(azk_play_rows *r, void *const *cols, int ncols) {
+    if (!r || !cols || ncols != AZK_PLAY_NCOLS) return AZK_ERR_ARG;
+    for (int k = 0; k < ncols; k++)
+        if (!cols[k]) return AZK_ERR_ARG;
+    void *const *c = cols;
+    *r = (azk_play_rows){c[0], {c[1], c[2]}, {c[3], c[4]}, {c[5], c[6]}, c[7], c[8], c[9], c[10], c[11], c[12], c[13],
+                         {c[16], c[17]}, {c[14], c[15]}};
+    return AZK_OK;
+}
+
 azk_status azk_play_rows_run(const azk_lineup *p, azk_game *g, const azk_play_rows *r, size_t start, size_t end) {
     if (!players_ok(p) || !g || !r || end < start) return AZK_ERR_ARG;
     for (size_t i = start; i < end; i++)

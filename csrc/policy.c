@@ -130,7 +130,7 @@ static azk_policy_status fail(loader *L, azk_policy_status st, const char *fmt, 
 
 static uint32_t rd32(const uint8_t *b) { return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24; }
 
-static uint64_t fnv1a64(const uint8_t *b, size_t n) {
+uint64_t azk_fnv1a64(const uint8_t *b, size_t n) {
     uint64_t h = 0xcbf29ce484222325ULL;
     for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
     return h;
@@ -281,7 +281,7 @@ static azk_policy_status parse(loader *L, const uint8_t *b, size_t len) {
         return fail(L, AZK_POLICY_E_VERSION, "weight file format %u, this build reads format %d", fmt, AZK_POLICY_FORMAT);
     uint64_t sum = 0;
     for (int i = 0; i < 8; i++) sum |= (uint64_t)b[len - 8 + i] << (8 * i);
-    if (sum != fnv1a64(b, len - 8))
+    if (sum != azk_fnv1a64(b, len - 8))
         return fail(L, AZK_POLICY_E_CHECKSUM, "weight file checksum mismatch (truncated or corrupt)");
     p->arch = (int)rd32(b + 8);
     p->head = (int)rd32(b + 12);

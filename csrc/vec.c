@@ -771,3 +771,7 @@ int azk_vec_agent_seat(const azk_vec *v, int i) {
 int azk_vec_episode(const azk_vec *v, int i) {
     return v && i >= 0 && i < v->n ? (int)v->games[i].episode : -1;
 }
+
+int azk_vec_deck(const azk_vec *v, int i, int seat) {
+    return v && i >= 0 && i < v->n && (seat == 0 || seat == 1) ? v->games[i].deck[seat] : -1;
+}
