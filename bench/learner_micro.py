@@ -105,14 +105,16 @@ def breakdown(policy, opt, obs, a):
     n_mb = a.epochs * len(obs) // a.minibatch
     mbs = [torch.randperm(len(obs))[:a.minibatch] for _ in range(n_mb)]
 
+    compact = policy.arch == "structured" and policy.skip_empty      # as Policy.forward_eval reads them
+
     def rollout(stage):
         def run():
             with torch.no_grad():
                 for x in chunks:
                     if stage == 0:
-                        obs_inputs(policy.ix, x, flat=flat)
+                        obs_inputs(policy.ix, x, flat=flat, compact=compact)
                     elif stage == 1:
-                        inp = obs_inputs(policy.ix, x, flat=flat)
+                        inp = obs_inputs(policy.ix, x, flat=flat, compact=compact)
                         if policy.arch == "structured":
                             policy.enc(inp, policy.empty_inputs(x.device) if policy.skip_empty else None)
                         else:
@@ -242,6 +244,8 @@ def main():
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--archs", nargs="+", default=["flat", "structured", "flat:factored", "structured:factored"])
+    ap.add_argument("--obs", help="a torch file of uint8 observation rows (torch.save) in place of fresh ones: the "
+                                  "same rows for two trees compared side by side")
     ap.add_argument("--breakdown", action="store_true", help="ms per iteration of each part (module docstring)")
     ap.add_argument("--pufferl", action="store_true", help="PuffeRL.train against the bare loop (module docstring)")
     ap.add_argument("--empty-slots", action="store_true",
@@ -253,7 +257,7 @@ def main():
         for arch in a.archs:
             pufferl_overhead(arch, a)
         return
-    obs = observations(a.rows)
+    obs = torch.load(a.obs)[:a.rows] if a.obs else observations(a.rows)
     print(f"rows {a.rows}, obs {obs.shape[1]} {obs.dtype}, chunk {a.chunk}, minibatch {a.minibatch}, "
           f"epochs {a.epochs}, threads {a.threads}")
     for arch in a.archs:

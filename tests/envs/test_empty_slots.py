@@ -107,3 +107,25 @@ def test_the_gradients_are_the_same_sums(obs):
         scale = float(g0[k].abs().max())        # 0 for a layer no sampled action uses (then both are 0)
         assert float((g0[k] - g1[k]).abs().max()) <= 1e-4 * scale, k
     assert float(g0["enc.opt_x.weight"].abs().max()) > 0
+
+
+def test_compact_inputs_are_the_full_forms_at_the_occupied_slots(obs):
+    """obs_inputs(compact=True) computes the place / hand / option inputs of the occupied slots
+    only: the same features, one-hot codes and card ids bit for bit as the full form's rows."""
+    ix = make_policy("structured:factored").ix
+    full, comp = obs_inputs(ix, obs), obs_inputs(ix, obs, compact=True)
+    for name in ("place", "hand", "opt"):
+        used = full[f"{name}_used"]
+        assert torch.equal(used, comp[f"{name}_used"])
+        b, s = used.shape
+        rows = used.reshape(-1).nonzero().squeeze(1)
+        assert torch.equal(comp[f"{name}_rows"], rows)
+        assert torch.equal(comp[f"{name}_xo"], full[f"{name}_x"].reshape(b * s, -1)[rows])
+        assert torch.equal(comp[f"{name}_ido"], full[f"{name}_id"].reshape(-1)[rows])
+        oh = full[f"{name}_oh"]
+        assert (oh is None) == (comp[f"{name}_oho"] is None)
+        if oh is not None:
+            assert torch.equal(comp[f"{name}_oho"], oh.reshape(b * s, -1)[rows])
+        assert f"{name}_x" not in comp
+    for k in ("bags", "glob_x", "glob_id", "mask"):
+        assert torch.equal(full[k], comp[k])
