@@ -1,14 +1,10 @@
-# ---------------------------------------------------------------------------
-# Card sets: the azk_cardset a CardSet owns and the queries that read it.
-# Building from JSON or a compiled set, look-ups, repr and pickling:
-# azuki/_cardset_py.py (CardSetMixin); files and cache: azuki/convert/cache.py.
-# ---------------------------------------------------------------------------
+# ---- Card sets: the azk_cardset a CardSet owns and the queries that read it. Building from JSON or a compiled
+# set, look-ups, repr and pickling: azuki/_cardset_py.py; files and cache: azuki/convert/cache.py ----------
 @cython.auto_pickle(False)   # pickled by CardSetMixin.__reduce__
 cdef class CardSet(_Binding, CardSetMixin):
-    """A verified card set: the embedded default (`CardSet.default()`) or one
-    compiled at run time from JSON (`CardSet.from_json(path)`, cached by path
-    and content hash). Immutable once built; copies are the object itself;
-    pickles carry the JSON text (or, for the default, just its hash)."""
+    """A verified card set: the embedded default (`CardSet.default()`) or one compiled at run time from JSON
+    (`CardSet.from_json(path)`, cached by path and content hash). Immutable once built; copies are the object
+    itself; pickles carry the JSON text (or, for the default, just its hash)."""
     cdef azk_cardset *owned
     cdef const azk_cardset *cs
     cdef readonly object ids, names, card_types, decks, source, keywords
@@ -18,8 +14,7 @@ cdef class CardSet(_Binding, CardSetMixin):
     cdef readonly object _labels     # {CHOOSE_MODE pc: [label, ...]}, None until known (mode_labels)
 
     def __cinit__(self):
-        self.owned = NULL
-        self.cs = NULL
+        self.owned, self.cs = NULL, NULL
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use azuki.CardSet.default() or azuki.CardSet.from_json(path)")
@@ -46,9 +41,7 @@ cdef class CardSet(_Binding, CardSetMixin):
         cdef CardSet c
         if _DEFAULT is None:
             c = CardSet.__new__(CardSet)
-            c.cs = azk_default_cardset()
-            c.source = "<embedded default>"
-            c._is_default = True
+            c.cs, c.source, c._is_default = azk_default_cardset(), "<embedded default>", True
             c._index()
             _DEFAULT = c
         return _DEFAULT

@@ -1,13 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""azuki._core — the Cython binding of the C core (contract: _core.pxd).
+"""azuki._core — the Cython binding of the C core (contract: _core.pxd): thin wrappers over csrc/azuki.h.
 
-Wrappers: arguments are checked once (arrays by the one checker _out_array,
-statuses mapped to exceptions by _check), then the public C API of
-csrc/azuki.h is called, without the GIL where that matters. Positions are
-read through the engine's flat export (azuki/state.py). Each class keeps only
-its C calls; the rest is plain Python beside it (azuki/_args.py,
-_cardset_py.py, _game_py.py, _vec_py.py, _cpolicy_py.py, games.py; card-set
-files and cache: azuki/convert/cache.py; docs/python_api.md, Layers).
+Arguments are checked once (arrays by _out_array, statuses mapped to exceptions by _check), then C is called,
+without the GIL where that matters. Each class keeps only its C calls; the rest is plain Python beside it
+(azuki/_args.py, _cardset_py.py, _game_py.py, _vec_py.py, _cpolicy_py.py, games.py, convert/cache.py):
+docs/extending.md, "The binding".
 """
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.pythread cimport PyThread_get_thread_ident
@@ -96,9 +93,6 @@ OBS_FIELDS = _obs_fields()
 assert tuple(f[0] for f in OBS_FIELDS) == S.OBS, "azuki/spec_autogen.py is stale against the C core (OBS)"
 
 
-def _choose_action(i):
-    return azk_encode(S.ACTION_CHOOSE, i, 0)
-
 # Argument checks shared by every entry point: integers are ints (Python or numpy, never bools or
 # floats), seeds are in [0, 2**64).
 cpdef object _as_int(object v, str what):
@@ -122,13 +116,11 @@ cpdef object _seed(object v, str what="seed"):
     return _int_in(v, what, 0, 2**64 - 1)
 
 
-# The one check of every array the binding writes into or reads rows from (Game.observe / action_mask /
-# head_masks out=, VecGame buffers, _Players' columns, CPolicy observations): run before anything is
-# written, so a refused array is left as it was. TypeError for a non-array, ValueError for the rest.
+# The one check of every array the binding writes into or reads rows from (out= arrays, VecGame buffers,
+# _Players' columns, CPolicy observations), before anything is written: `a` (a numpy array of `dtype` and `shape`
+# (None: any size on that axis), C-contiguous, writeable when asked; TypeError for a non-array, ValueError for the
+# rest), or a new array when `a` is None (zeroed when `zero`).
 cpdef object _out_array(object a, object dtype, tuple shape, str what, bint writeable=True, bint zero=False):
-    """`a` checked (numpy array, `dtype`, `shape` (None: any size on that
-    axis), C-contiguous, writeable when asked), or a new array when `a` is
-    None (zeroed when `zero`)."""
     if a is None:
         return np.zeros(shape, dtype=dtype) if zero else np.empty(shape, dtype=dtype)
     if not isinstance(a, np.ndarray):
@@ -157,8 +149,7 @@ cdef int _check(azk_status st, str what, type exc=AzukiError) except -1:
 
 @cython.auto_pickle(False)   # the mixins pickle their classes
 cdef class _Binding:
-    """The extension base of the classes that take a plain-Python mixin
-    (Cython puts an extension type first among a cdef class's bases)."""
+    """The extension base of the classes with a plain-Python mixin (Cython puts an extension type first)."""
 
 
 # RNG (for the golden-vector tests and users who want the engine's generator): rng_outputs and rng_bounded

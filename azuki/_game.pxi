@@ -2,8 +2,7 @@
 # from_setup's plan, error messages, copies and pickling: azuki/_game_py.py ---------------------------------
 @cython.auto_pickle(False)   # pickled by GameMixin.__reduce__
 cdef class Game(_Binding, GameMixin):
-    """One game of Azuki (DESIGN §5). All rules run in C; this object owns
-    one game (opaque to Python: read through the flat export)."""
+    """One game of Azuki (DESIGN §5): the rules run in C, the position is read through the flat export."""
     cdef azk_game *g
     cdef const azk_cardset *cs
     cdef readonly CardSet cards
@@ -84,33 +83,28 @@ cdef class Game(_Binding, GameMixin):
     def legal_actions(self):
         self._ck()
         out = np.empty(NUM_ACTIONS, dtype=np.int32)
-        cdef int32_t[::1] v = out
-        cdef int n = azk_legal_actions(self.g, self.cs, &v[0], NUM_ACTIONS)
+        cdef int n = azk_legal_actions(self.g, self.cs, <int32_t *>_ptr(out), NUM_ACTIONS)
         return out[:n].copy()
 
     def action_mask(self, out=None):
-        """The legal actions as np.uint8[NUM_ACTIONS] (1 = legal), into `out`
-        if given (checked before anything is written: _out_array)."""
+        """The legal actions as np.uint8[NUM_ACTIONS] (1 = legal), into `out` if given (checked first)."""
         self._ck()
         out = _out_array(out, np.uint8, (NUM_ACTIONS,), "out")
-        cdef uint8_t[::1] v = out
-        azk_legal_mask(self.g, self.cs, &v[0])
+        azk_legal_mask(self.g, self.cs, <uint8_t *>_ptr(out))
         return out
 
     def observe(self, player, out=None):
-        """Player's observation: np.uint8[OBS_LEN] in the layout of azuki.obs_layout(), into `out` if given
-        (docs/observation.md)."""
+        """Player's observation: np.uint8[OBS_LEN], into `out` if given (docs/observation.md)."""
         self._ck()
         cdef int p = _int_in(player, "player", 0, 1)
         out = _out_array(out, np.uint8, (OBS_LEN,), "out")
-        cdef uint8_t[::1] v = out
-        if azk_observe(self.g, self.cs, p, &v[0]) != OBS_LEN:
+        if azk_observe(self.g, self.cs, p, <uint8_t *>_ptr(out)) != OBS_LEN:
             raise AzukiError("the engine's observation failed")
         return out
 
     def resample(self, player, seed):
-        """Information-set sampling in place: redistribute what `player` cannot know and reseed the game
-        (observe(player) unchanged; docs/observation.md). ValueError on a finished game."""
+        """Information-set sampling in place, observe(player) unchanged (docs/observation.md); ValueError on a
+        finished game."""
         self._ck()
         cdef int p = _int_in(player, "player", 0, 1)
         cdef uint64_t s = _seed(seed)
@@ -118,23 +112,18 @@ cdef class Game(_Binding, GameMixin):
             raise ValueError("cannot resample a finished game")
 
     def card_known(self, player, card):
-        """May `player` know physical card `card`'s identity where it is now
-        (the rule observe follows; docs/observation.md)?"""
+        """May `player` know physical card `card`'s identity where it is now (docs/observation.md)?"""
         self._ck()
         cdef int p = _int_in(player, "player", 0, 1)
         cdef int c = _int_in(card, "card", 0, NUM_CARDS - 1)
         return azk_card_known(self.g, p, c) == 1
 
     def head_masks(self, type=None, p0=None, out=None):
-        """Per-head masks (np.uint8 arrays of HEAD_SIZES) for factored policies: marginals, or conditioned
-        on `type` (and `p0`); into `out` if given (docs/python_api.md, Actions)."""
+        """Per-head masks (np.uint8 arrays of HEAD_SIZES), marginal or conditioned on `type` (and `p0`); into
+        `out` if given (docs/python_api.md, Actions)."""
         self._ck()
-        ti_, pi_, (mt, m0, m1) = head_mask_args(type, p0, out)
-        cdef int ti = ti_, pi = pi_
-        cdef uint8_t[::1] vt = mt
-        cdef uint8_t[::1] v0 = m0
-        cdef uint8_t[::1] v1 = m1
-        if azk_head_masks(self.g, ti, pi, &vt[0], &v0[0], &v1[0]) < 0:
+        ti, pi, (mt, m0, m1) = head_mask_args(type, p0, out)
+        if azk_head_masks(self.g, ti, pi, <uint8_t *>_ptr(mt), <uint8_t *>_ptr(m0), <uint8_t *>_ptr(m1)) < 0:
             raise ValueError(f"p0 {pi} out of range for type {ACTION_TYPES[ti]}")
         return mt, m0, m1
 
@@ -184,10 +173,8 @@ cdef class Game(_Binding, GameMixin):
 
     def to_bytes(self):
         self._ck()
-        cdef size_t cap = azk_serialized_size()
-        buf = bytearray(cap)
-        cdef unsigned char[::1] v = buf
-        cdef size_t n = azk_serialize(self.g, self.cs, &v[0], cap)
+        buf = bytearray(azk_serialized_size())
+        cdef size_t n = azk_serialize(self.g, self.cs, <unsigned char *><char *>buf, len(buf))
         if n == 0:
             raise AzukiError("serialization failed")
         return bytes(buf[:n])

@@ -20,8 +20,8 @@ from .state import status_names
 
 
 def _prompt_of(pos):
-    from ._core import _choose_action, encode
-    return pos.prompt(_choose_action, encode(S.ACTION_NO_OP))
+    from ._core import _encode, encode
+    return pos.prompt(lambda i: _encode(S.ACTION_CHOOSE, i, 0), encode(S.ACTION_NO_OP))
 
 
 class GameMixin:

@@ -12,13 +12,13 @@ cdef class _Players:
     cdef azk_sim s
     cdef azk_game *g
     cdef readonly CardSet cards
-    cdef readonly list pbots     # the CPolicy objects the policy bots point into stay alive with it
+    cdef readonly list pbots     # the CPolicy objects the policy bots point into, and their workspaces,
+    cdef list _work              # stay alive with it
 
     def __cinit__(self, cards, turn_cap, decision_cap, sims, pbots, str what):
-        self.cards = _resolve_cards(cards)
+        self.cards, self._work = _resolve_cards(cards), []
         azk_lineup_init(&self.p, self.cards.cs)
-        self.p.turn_cap = _turn_cap(turn_cap)
-        self.p.decision_cap = _decision_cap(decision_cap)
+        self.p.turn_cap, self.p.decision_cap = _turn_cap(turn_cap), _decision_cap(decision_cap)
         self.p.search = _search_params(sims)
         self.pbots = list(pbots)
         if len(self.pbots) > AZK_PLAY_MAX_PBOTS:
@@ -27,19 +27,14 @@ cdef class _Players:
         for j, (pol, kind, settings) in enumerate(self.pbots):
             b = &self.p.pbot[j]
             b.params, b.pol = _pbot_params(kind, settings), _cpolicy(pol, f"{what}: a policy bot").p
-            b.work_len = azk_pbot_work_size(b.pol, &b.params)
-            b.work = PyMem_Malloc(b.work_len)
-            self.p.npbots = j + 1
-            if b.work == NULL:
-                raise MemoryError()
+            self._work.append(np.empty(azk_pbot_work_size(b.pol, &b.params), dtype=np.uint8))
+            b.work, b.work_len, self.p.npbots = _ptr(self._work[j]), self._work[j].shape[0], j + 1
         self.g = <azk_game *>PyMem_Malloc(azk_game_size())
         if self.g == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
         PyMem_Free(self.g)
-        PyMem_Free(self.p.pbot[0].work)
-        PyMem_Free(self.p.pbot[1].work)
 
     def sim_start(self, games, seed, decks, kinds, chunk):
         """Start simulate's run (side kinds: None for the random players): (games, chunk, deck indices)."""
@@ -47,12 +42,10 @@ cdef class _Players:
         cdef uint64_t s = _seed(seed)
         d0, d1 = _deck_pair(self.cards, decks)
         cdef int sk[2]
-        cdef int *skp = NULL
         if kinds is not None:
             sk[0], sk[1] = kinds
-            skp = sk
-        _check(azk_sim_init(&self.s, &self.p, s, d0, d1, skp), "_Players.sim_start: a side kind without its player",
-               ValueError)
+        _check(azk_sim_init(&self.s, &self.p, s, d0, d1, NULL if kinds is None else sk),
+               "_Players.sim_start: a side kind without its player", ValueError)
         return n, _int_in(chunk, "chunk", 1, 2**62), d0, d1
 
     def sim_run(self, uint64_t start, uint64_t end):
@@ -86,9 +79,8 @@ assert len(_py.PLAY_DTYPES) == AZK_PLAY_NCOLS, "azuki.games.PLAY_DTYPES and azk_
 
 
 def _bench(kind, n, seed=1, sims=None, VecGame vec=None):
-    """One run of a `python -m azuki bench` loop (csrc/bench.c, azk_bench_run): kind "micro",
-    "search" or "vec" (n rounds of `vec`, its buffers written); the raw result as a dict.
-    azuki/bench.py shapes the rows."""
+    """One run of a `python -m azuki bench` loop (azk_bench_run): kind "micro", "search" or "vec" (n rounds of
+    `vec`, its buffers written); the raw result as a dict (azuki/bench.py shapes the rows)."""
     cdef azk_bench_kind k = <azk_bench_kind><int>("micro", "search", "vec").index(kind)
     cdef azk_bench_args a
     memset(&a, 0, sizeof(a))
@@ -101,9 +93,8 @@ def _bench(kind, n, seed=1, sims=None, VecGame vec=None):
         a.vec, a.cs, a.rows, a.games, a.io = vec.v, vec.cards.cs, vec.rows, vec.n, vec.io  # buffers as vec's steps
         a.per_game, a.policy = vec.rows // vec.n, vec.mode == "policy"
     cdef size_t wl = azk_bench_work_size(k, &a)
-    cdef void *w = PyMem_Malloc(wl) if wl else NULL
-    if wl and w == NULL:
-        raise MemoryError()
+    work = np.empty(wl, dtype=np.uint8)
+    cdef void *w = _ptr(work) if wl else NULL
     cdef azk_bench_result out
     cdef azk_status st
     if vec is not None:
@@ -114,7 +105,6 @@ def _bench(kind, n, seed=1, sims=None, VecGame vec=None):
     finally:
         if vec is not None:
             vec._leave()
-        PyMem_Free(w)
     _check(st, f"_bench({kind!r}): bad arguments", ValueError)
     return out
 
@@ -135,23 +125,19 @@ PSEARCH_MAX_SIMS = AZK_PSEARCH_MAX_SIMS
 
 def pbot_defaults(kind):
     """The default settings of policy bot `kind` ("policy" or "psearch") as a dict (docs/bots.md, Policy bots)."""
-    cdef azk_pbot_params p
-    azk_pbot_defaults(&p, _py.pbot_kind(kind))
+    cdef azk_pbot_params p = _pbot_params(kind, None)
     return _py.pbot_settings_dict(kind, {"temp_milli": p.temp_milli, "sims": p.sims, "cpuct_milli": p.cpuct_milli,
                                          "prior_temp_milli": p.prior_temp_milli, "value_milli": p.value_milli})
 
 
 cdef azk_pbot_params _pbot_params(object kind, object settings) except *:
-    """The C settings for policy bot `kind` with `settings` (a dict; missing keys: the defaults)."""
+    """The C settings for policy bot `kind` with `settings` (a dict, checked by azuki.games.pbot_settings_milli;
+    missing keys: the defaults)."""
     cdef azk_pbot_params p
     azk_pbot_defaults(&p, _py.pbot_kind(kind))
     m = _py.pbot_settings_milli(kind, settings)
-    p.temp_milli = m.get("temp", p.temp_milli)
-    if "sims" in m:
-        p.sims = _int_in(m["sims"], "sims", 1, AZK_PSEARCH_MAX_SIMS)
-    p.cpuct_milli = m.get("cpuct", p.cpuct_milli)
-    p.prior_temp_milli = m.get("prior_temp", p.prior_temp_milli)
-    p.value_milli = m.get("value", p.value_milli)
+    p.temp_milli, p.sims, p.cpuct_milli = m.get("temp", p.temp_milli), m.get("sims", p.sims), m.get("cpuct", p.cpuct_milli)
+    p.prior_temp_milli, p.value_milli = m.get("prior_temp", p.prior_temp_milli), m.get("value", p.value_milli)
     return p
 
 
@@ -180,8 +166,7 @@ def bot_seed_for(seed, k):
 
 
 def deal_schedule(episode, seed=0, npairs=1, paired=False):
-    """Episode `episode` of a VecGame (or game of a paired evaluation) as azk_deal_schedule defines it: a
-    dict (deal, engine_seed, pairing, swapped, agent_seat, bot_seed; docs/vecgame.md, Seeding and pairings)."""
+    """Episode `episode` of a VecGame as azk_deal_schedule defines it, a dict (docs/vecgame.md, Seeding and pairings)."""
     cdef azk_deal d
     _check(azk_deal_schedule(_seed(seed), _seed(episode, "episode"), _int_in(npairs, "npairs", 1, AZK_VEC_MAX_PAIRS),
                              1 if paired else 0, &d), "deal_schedule: bad arguments", ValueError)
@@ -189,8 +174,7 @@ def deal_schedule(episode, seed=0, npairs=1, paired=False):
 
 
 def arena_deal(game, seed=0, npairs=1):
-    """Game `game` of an arena run as azk_arena_deal defines it: a dict as deal_schedule's (agent_seat:
-    player A's seat; bot_seed: the game's base bot seed, seat s's bot bot_seed_for(bot_seed, s))."""
+    """Game `game` of an arena run as azk_arena_deal defines it (azuki.h), a dict as deal_schedule's."""
     cdef azk_deal d
     azk_arena_deal(_seed(seed), _seed(game, "game"), _int_in(npairs, "npairs", 1, 2**31 - 1), &d)
     return _py.deal_dict(d)
@@ -199,14 +183,12 @@ def arena_deal(game, seed=0, npairs=1):
 def bot_rng(seed):
     """A bot's pcg32 state for `seed`: a numpy uint64 array [state, inc]."""
     out = np.zeros(2, dtype=np.uint64)
-    cdef uint64_t[::1] v = out
-    azk_bot_seed(&v[0], _seed(seed))
+    azk_bot_seed(<uint64_t *>_ptr(out), _seed(seed))
     return out
 
 
 cdef class SearchControl:
-    """A stop flag for the search bots (azk_search_ctl) for bot_act / pbot_act(..., control=): cancel() from
-    any thread stops the search, which plays its best action so far; reset(); sims_run (docs/bots.md)."""
+    """A stop flag (azk_search_ctl) for bot_act / pbot_act(..., control=) (docs/bots.md, Python entry points)."""
     cdef azk_search_ctl c
 
     def cancel(self):
@@ -225,8 +207,8 @@ cdef class SearchControl:
 
 
 cdef uint64_t[::1] _bot_call(Game game, object rng, object control, azk_search_ctl **ctl) except *:
-    """The checks every bot call makes (a live game that is not over, the rng words, the stop flag's
-    type); the rng words to advance; *ctl: the stop flag's C side (NULL: none)."""
+    """The checks every bot call makes (docs/bots.md, Python entry points); the rng words to advance; *ctl: the
+    stop flag's C side (NULL: none)."""
     game._ck()
     _py.rng_words(rng)
     if control is not None and not isinstance(control, SearchControl):
@@ -238,8 +220,7 @@ cdef uint64_t[::1] _bot_call(Game game, object rng, object control, azk_search_c
 
 
 cdef int _bot_result(int a, str call, object kind=None) except -1:
-    """The action a bot call returned, or its error: a negated status (-AZK_ERR_CARDSET: the policy
-    cannot read the card set)."""
+    """The action a bot call returned, or its error: a negated status."""
     if a == -<int>AZK_ERR_CARDSET and kind is not None:
         raise ValueError(f"{kind}: the policy cannot read this card set's observations (a card outside its card table)")
     _check(<azk_status>(-a) if a < 0 else AZK_OK, f"{call} failed")
@@ -247,8 +228,7 @@ cdef int _bot_result(int a, str call, object kind=None) except -1:
 
 
 def pbot_act(Game game not None, CPolicy policy not None, kind, rng, settings=None, control=None):
-    """The action policy bot `kind` takes in `game` with CPolicy `policy` (rng advanced in place, the game
-    unchanged; docs/bots.md, Python entry points)."""
+    """The action policy bot `kind` takes in `game` with `policy` (docs/bots.md, Python entry points)."""
     cdef azk_pbot_params p = _pbot_params(kind, settings)
     cdef uint64_t[::1] v = _bot_call(game, rng, control, &p.ctl)
     cdef int a
@@ -258,8 +238,7 @@ def pbot_act(Game game not None, CPolicy policy not None, kind, rng, settings=No
 
 
 def bot_act(Game game not None, kind, rng, sims=None, control=None):
-    """The action built-in bot `kind` (an index in BOT_KINDS) takes in `game` (rng advanced in place, the
-    game unchanged; docs/bots.md, Python entry points)."""
+    """The action built-in bot `kind` (an index in BOT_KINDS) takes in `game` (docs/bots.md, Python entry points)."""
     cdef int k = _int_in(kind, "kind", 0, azk_bot_num_kinds() - 1)
     cdef azk_search_params sp = _search_params(sims)
     cdef uint64_t[::1] v = _bot_call(game, rng, control, &sp.ctl)
@@ -271,8 +250,7 @@ def bot_act(Game game not None, kind, rng, sims=None, control=None):
 
 
 def search_label(Game game not None, rng, visits, sims=None):
-    """The search bot's decision in `game` with its labels: (action, value), `visits` filled with the root
-    actions' shares (docs/bots.md, Search labels). Without the GIL."""
+    """The search bot's (action, value) in `game`, `visits` filled (docs/bots.md, Python entry points)."""
     cdef azk_search_params sp = _search_params(sims)
     cdef uint64_t[::1] v = _bot_call(game, rng, None, &sp.ctl)
     cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)
@@ -284,7 +262,7 @@ def search_label(Game game not None, rng, visits, sims=None):
 
 
 def pbot_label(Game game not None, CPolicy policy not None, rng, visits, settings=None):
-    """psearch's decision in `game` with CPolicy `policy`, with its labels, as search_label. Without the GIL."""
+    """psearch's (action, value) in `game` with `policy`, as search_label's (docs/bots.md, Python entry points)."""
     cdef azk_pbot_params p = _pbot_params("psearch", settings)
     cdef uint64_t[::1] v = _bot_call(game, rng, None, &p.ctl)
     cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)

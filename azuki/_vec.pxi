@@ -97,10 +97,8 @@ cdef class VecGame(_Binding, VecGameMixin):
         self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
         self.obs_dtype, self.waiting_obs, self.illegal, self.paired, self.pairings = obs_dtype, waiting_obs, illegal, \
             bool(paired), names
-        self.obs, self.masks, self.rewards = made["obs"], made["masks"], made["rewards"]
-        self.terminals, self.truncations, self.acting = made["terminals"], made["truncations"], made["acting"]
-        self.opp_obs, self.opp_masks, self.opp_pending = made.get("opp_obs"), made.get("opp_masks"), \
-            made.get("opp_pending")
+        (self.obs, self.masks, self.rewards, self.terminals, self.truncations, self.acting, self.opp_obs,
+         self.opp_masks, self.opp_pending) = made
         self._acting32 = np.zeros(rows, dtype=np.int32)
         self.io.obs, self.io.masks, self.io.rewards = _ptr(self.obs), <uint8_t *>_ptr(self.masks), \
             <float *>_ptr(self.rewards)
@@ -159,15 +157,13 @@ cdef class VecGame(_Binding, VecGameMixin):
         return self.obs, self.rewards, self.terminals, self.truncations
 
     def step(self, actions):
-        """Apply one action per row (int [rows]; rows not acting ignored) to every game, in C without the
-        GIL; returns the buffers (obs, rewards, terminals, truncations). Illegal: IllegalActionError, nothing
-        changes (docs/vecgame.md, Calls)."""
+        """Apply one action per row (int [rows]) to every game, in C without the GIL; returns the buffers (obs,
+        rewards, terminals, truncations). Illegal: IllegalActionError, nothing changes (docs/vecgame.md, Calls)."""
         with _Call(self, "step"):
             return self._run(actions, 0)
 
     def step_opponent(self, actions):
-        """mode="policy": apply one opponent action per pending game (int [n]) as step does for the
-        agent rows; returns the agent rows' buffers (docs/vecgame.md, mode="policy", step by step)."""
+        """mode="policy": one opponent action per pending game (int [n]), as step (docs/vecgame.md, mode="policy")."""
         with _Call(self, "step_opponent"):
             return self._run(actions, 1)
 
@@ -178,23 +174,17 @@ cdef class VecGame(_Binding, VecGameMixin):
             azk_vec_log(self.v, buf, 64)
         return log_dict(buf, self.cards.decks)
 
-    def state_hash(self, i):
-        """State hash of game i (as Game.state_hash())."""
-        with _Call(self, "state_hash"):
-            return azk_hash(azk_vec_game(self.v, <int>_int_in(i, "i", 0, self.n - 1)))
-
-    def agent_seat(self, i):
-        with _Call(self, "agent_seat"):
-            return azk_vec_agent_seat(self.v, _int_in(i, "i", 0, self.n - 1))
-
-    def episode(self, i):
-        """The episode number game i's current episode started with (its engine seed: seed + episode)."""
-        with _Call(self, "episode"):
-            return azk_vec_episode(self.v, _int_in(i, "i", 0, self.n - 1))
+    def _game_facts(self, i, str call):
+        """(state hash, agent seat, episode) of game i in one guarded call (VecGameMixin's state_hash, agent_seat,
+        episode)."""
+        cdef int k
+        with _Call(self, call):
+            k = _int_in(i, "i", 0, self.n - 1)
+            return azk_hash(azk_vec_game(self.v, k)), azk_vec_agent_seat(self.v, k), azk_vec_episode(self.v, k)
 
     def policy_opponent_actions(self, policy, seed, keys, greedy=False):
-        """mode="policy": CPolicy `policy`'s answers for the pending games (int32 [n], 0 elsewhere) from
-        opp_obs with keyed_uniforms(seed, keys[i]) or greedy, in C (docs/vecgame.md, docs/policy_c.md)."""
+        """mode="policy": CPolicy `policy`'s answers for the pending games (int32 [n], 0 elsewhere) from opp_obs
+        with keyed_uniforms(seed, keys[i]) or greedy, in C (docs/vecgame.md, docs/policy_c.md)."""
         cdef CPolicy cp = _cpolicy(policy, "policy_opponent_actions")
         cdef int32_t[::1] ov
         cdef const uint64_t[::1] kv
@@ -241,8 +231,7 @@ cdef class VecGame(_Binding, VecGameMixin):
             return out
 
     def pbot_opponent_actions(self, policy, kind, settings=None):
-        """mode="policy": policy bot `kind` with CPolicy `policy`: its answers for the pending games
-        (int32 [n], 0 elsewhere), in C (docs/vecgame.md, docs/bots.md)."""
+        """mode="policy": policy bot `kind`'s answers with `policy` for the pending games, as bot_opponent_actions'."""
         cdef int32_t[::1] ov
         cdef azk_status st
         cdef CPolicy cp = _cpolicy(policy, "pbot_opponent_actions")

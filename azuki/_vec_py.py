@@ -32,6 +32,18 @@ class VecGameMixin:
         """int8 [n]: every game's agent seat this episode (agent_seat(i) for all i)."""
         return np.array(self._per_game()[1], dtype=np.int8)
 
+    def state_hash(self, i):
+        """State hash of game i (as Game.state_hash())."""
+        return self._game_facts(i, "state_hash")[0]
+
+    def agent_seat(self, i):
+        """The seat the agent plays in game i this episode (docs/vecgame.md, Seeding and pairings)."""
+        return self._game_facts(i, "agent_seat")[1]
+
+    def episode(self, i):
+        """The episode number game i's current episode started with (its engine seed: seed + episode)."""
+        return self._game_facts(i, "episode")[2]
+
 
 def busy_error(call, same_thread, busy_call):
     """The RuntimeError of a call made while another call of the same VecGame runs."""
@@ -93,9 +105,9 @@ def pairing_table(cs, pairings, max_pairs):
 
 
 def make_buffers(n, rows, policy, obs, masks, given):
-    """{name: array or None} of a VecGame's buffers: the caller's (`given`,
-    each checked by azuki._core._out_array) or new zeroed ones; None where
-    obs=False / masks=False turn a buffer off."""
+    """A VecGame's buffers (obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks,
+    opp_pending): the caller's (`given`, each checked by azuki._core._out_array) or new zeroed ones; None
+    where obs=False / masks=False turn a buffer off, and for the opp_* ones outside mode "policy"."""
     from ._core import NUM_ACTIONS, OBS_LEN, _out_array
     specs = {"obs": ((rows, OBS_LEN), np.uint8), "masks": ((rows, NUM_ACTIONS), np.uint8),
              "rewards": ((rows,), np.float32), "terminals": ((rows,), np.uint8),
@@ -107,11 +119,12 @@ def make_buffers(n, rows, policy, obs, masks, given):
     for k in given:
         if k not in specs:
             raise ValueError(f"buffers: unknown buffer {excerpt(k)} (known here: {', '.join(specs)})")
-    made = {}
+    made = dict.fromkeys(("opp_obs", "opp_masks", "opp_pending"))
     for k, (shape, dt) in specs.items():
         off = (k in ("obs", "opp_obs") and not obs) or (k == "masks" and not masks)
         made[k] = None if off else _out_array(given.get(k), dt, shape, f"buffers[{k!r}]", zero=True)
-    return made
+    return tuple(made[k] for k in ("obs", "masks", "rewards", "terminals", "truncations", "acting", "opp_obs",
+                                   "opp_masks", "opp_pending"))
 
 
 def log_dict(values, decks):

@@ -177,15 +177,16 @@ def pbot_settings_dict(kind, p):
 
 
 def pbot_settings_milli(kind, settings):
-    """`settings` of policy bot `kind` checked: {name: value}, thousandths for all but sims (whose range
-    the binding checks), or ValueError for an unknown name or a value out of range."""
+    """`settings` of policy bot `kind` checked: {name: value}, thousandths for all but sims, or ValueError for
+    an unknown name or a value out of range."""
     settings = dict(settings or {})
     out = {}
     for name, v in settings.items():
         if name not in PBOT_SETTINGS[kind]:
             raise ValueError(f"{kind}: unknown setting {excerpt(name)} (settings: {', '.join(PBOT_SETTINGS[kind])})")
         if name == "sims":
-            out[name] = v
+            from ._core import PSEARCH_MAX_SIMS, _int_in
+            out[name] = _int_in(v, "sims", 1, PSEARCH_MAX_SIMS)
             continue
         lo, hi = _MILLI_RANGE[name]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
