@@ -11,7 +11,7 @@ cdef class CardSet(_Binding, CardSetMixin):
     cdef readonly uint64_t hash
     cdef readonly object _json        # the JSON text a run-time set was compiled from (for pickling)
     cdef readonly bint _is_default
-    cdef readonly object _labels     # {CHOOSE_MODE pc: [label, ...]}, None until known (mode_labels)
+    cdef public object _labels       # {CHOOSE_MODE pc: [label, ...]}, None until known (mode_labels sets it)
 
     def __cinit__(self):
         self.owned, self.cs = NULL, NULL
@@ -31,9 +31,6 @@ cdef class CardSet(_Binding, CardSetMixin):
     def _check_ready(self):
         self._ck()
 
-    def _set_labels(self, dict labels):
-        self._labels = labels
-
     @staticmethod
     def default():
         """The embedded default card set (one shared object)."""
@@ -51,10 +48,9 @@ cdef class CardSet(_Binding, CardSetMixin):
         """A CardSet over packed card-set bytes, checked and verified by azk_cardset_load (CardSetMixin's
         from_json / from_compiled pack them); `text`: the JSON it was compiled from (for pickling)."""
         cdef CardSet c = CardSet.__new__(CardSet)
-        c.owned = <azk_cardset *>PyMem_Malloc(sizeof(azk_cardset))
+        c.owned = <azk_cardset *>PyMem_Calloc(1, sizeof(azk_cardset))
         if c.owned == NULL:
             raise MemoryError()
-        memset(c.owned, 0, sizeof(azk_cardset))
         _check(azk_cardset_load(c.owned, &data[0], data.shape[0]),
                f"{excerpt(source)}: the engine rejected the card set", CardSetError)
         c.cs, c.source, c._json, c._labels = c.owned, source, text, labels

@@ -74,7 +74,7 @@ class CardSetMixin:
             if self._is_default:
                 from .convert import load_cardset
                 labels = dict(load_cardset().compiled.mode_labels)
-            self._set_labels(labels)
+            self._labels = labels
         return self._labels.get(pc)
 
     def __repr__(self):

@@ -6,7 +6,7 @@ without the GIL where that matters. Each class keeps only its C calls; the rest 
 (azuki/_args.py, _cardset_py.py, _game_py.py, _vec_py.py, _cpolicy_py.py, games.py, convert/cache.py):
 docs/extending.md, "The binding".
 """
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.mem cimport PyMem_Malloc, PyMem_Calloc, PyMem_Free
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython cimport array
 from libc.string cimport memset
@@ -29,7 +29,8 @@ from ._game_py import GameMixin, head_mask_args, setup_error, state_error, step_
 from ._vec_py import (VecGameMixin, VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VEC_MODES, WAITING as VEC_WAITING,
                       ILLEGAL as VEC_ILLEGAL, vec_options, pairing_table, make_buffers, log_dict, busy_error,
                       step_illegal, check_opponent_keys)
-from ._cpolicy_py import CPolicyMixin, PolicyFileError, act_uniforms, cpolicy_from_bytes as _cpolicy_from_bytes
+from ._cpolicy_py import (CPolicyMixin, PolicyFileError, act_uniforms, policy_rows, policy_error,
+                          cpolicy_from_bytes as _cpolicy_from_bytes)
 from .convert.cache import clear_cardset_cache, cardset_cache_info
 from ._args import RNG_MAX_N, rng_outputs, rng_bounded, encode, decode, type_index as _type_index
 

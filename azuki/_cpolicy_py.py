@@ -1,5 +1,6 @@
 """The plain-Python half of azuki._core.CPolicy (the C half: azuki/_cpolicy.pxi):
-its error type, file reading, pickling and act()'s choice of uniforms. Imports
+its errors, file reading, pickling, the observation rows' check and act()'s
+choice of uniforms. Imports
 azuki._core only inside functions: _core imports this module while it
 initialises.
 """
@@ -53,6 +54,26 @@ class CPolicyMixin:
 def cpolicy_from_bytes(data):
     from ._core import CPolicy
     return CPolicy.from_bytes(data)
+
+
+def policy_rows(obs):
+    """CPolicy's observation rows checked: uint8 [B, >= OBS_LEN] C-contiguous (one row: [OBS_LEN]), read
+    only (the binding's one array checker, _out_array)."""
+    from ._core import OBS_LEN, _out_array
+    if isinstance(obs, np.ndarray) and obs.ndim == 1:
+        obs = obs[None, :]
+    if isinstance(obs, np.ndarray) and (obs.ndim != 2 or obs.shape[1] < OBS_LEN):
+        raise ValueError(f"observations must be [B, >= OBS_LEN = {OBS_LEN}] uint8, got shape {obs.shape}")
+    return _out_array(obs, np.uint8, (None, None), "observations", writeable=False)
+
+
+def policy_error(bad_obs, status, row):
+    """The exception of a refused forward pass (bad_obs: observation row `row` cannot be read)."""
+    from ._core import OBS_VERSION
+    if bad_obs:
+        return ValueError(f"observation row {row}: an identity byte outside the card table (not an observation "
+                          f"of layout v{OBS_VERSION})")
+    return RuntimeError(f"policy forward failed ({status})")
 
 
 def act_uniforms(n, u, keys, seed, greedy):

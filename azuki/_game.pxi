@@ -9,10 +9,9 @@ cdef class Game(_Binding, GameMixin):
     cdef readonly tuple decks
 
     def __cinit__(self, *args, **kwargs):
-        self.cs, self.g = NULL, <azk_game *>PyMem_Malloc(azk_game_size())
+        self.cs, self.g = NULL, <azk_game *>PyMem_Calloc(1, azk_game_size())
         if self.g == NULL:
             raise MemoryError()
-        memset(self.g, 0, azk_game_size())
 
     def __dealloc__(self):
         if self.g != NULL:

@@ -136,7 +136,8 @@ cdef azk_pbot_params _pbot_params(object kind, object settings) except *:
     cdef azk_pbot_params p
     azk_pbot_defaults(&p, _py.pbot_kind(kind))
     m = _py.pbot_settings_milli(kind, settings)
-    p.temp_milli, p.sims, p.cpuct_milli = m.get("temp", p.temp_milli), m.get("sims", p.sims), m.get("cpuct", p.cpuct_milli)
+    p.temp_milli, p.sims, p.cpuct_milli = m.get("temp", p.temp_milli), m.get("sims", p.sims), \
+        m.get("cpuct", p.cpuct_milli)
     p.prior_temp_milli, p.value_milli = m.get("prior_temp", p.prior_temp_milli), m.get("value", p.value_milli)
     return p
 
@@ -166,7 +167,8 @@ def bot_seed_for(seed, k):
 
 
 def deal_schedule(episode, seed=0, npairs=1, paired=False):
-    """Episode `episode` of a VecGame as azk_deal_schedule defines it, a dict (docs/vecgame.md, Seeding and pairings)."""
+    """Episode `episode` of a VecGame as azk_deal_schedule defines it, a dict (docs/vecgame.md, Seeding and
+    pairings)."""
     cdef azk_deal d
     _check(azk_deal_schedule(_seed(seed), _seed(episode, "episode"), _int_in(npairs, "npairs", 1, AZK_VEC_MAX_PAIRS),
                              1 if paired else 0, &d), "deal_schedule: bad arguments", ValueError)
@@ -206,68 +208,61 @@ cdef class SearchControl:
         return self.c.sims_run
 
 
-cdef uint64_t[::1] _bot_call(Game game, object rng, object control, azk_search_ctl **ctl) except *:
-    """The checks every bot call makes (docs/bots.md, Python entry points); the rng words to advance; *ctl: the
-    stop flag's C side (NULL: none)."""
+cdef object _decide(Game game, CPolicy policy, object kind, object rng, object sims, object settings,
+                    object control, object visits, bint label):
+    """The decision of built-in bot `kind` (policy None; sims) or policy bot `kind` with `policy` (settings):
+    the action, or with `label` (action, value) and the root's visit shares written into `visits`. First the
+    checks every bot call makes (docs/bots.md, Python entry points); the decision runs without the GIL."""
+    cdef azk_search_params sp
+    cdef azk_pbot_params pp
+    cdef int k = AZK_BOT_SEARCH, a, nv = NUM_ACTIONS
+    cdef float value = -1.0
+    if policy is None:
+        k = k if label else _int_in(kind, "kind", 0, azk_bot_num_kinds() - 1)
+        sp = _search_params(sims)
+    else:
+        pp = _pbot_params(kind, settings)
     game._ck()
-    _py.rng_words(rng)
+    cdef uint64_t *r = <uint64_t *>_ptr(_py.rng_words(rng))
     if control is not None and not isinstance(control, SearchControl):
         raise TypeError(f"control must be an azuki._core.SearchControl, got {type(control).__name__}")
     if azk_is_terminal(game.g):
         raise ValueError(f"the game is over ({S.RESULT[azk_result(game.g)]}): a bot has nothing to choose")
-    ctl[0] = NULL if control is None else &(<SearchControl>control).c
-    return rng
-
-
-cdef int _bot_result(int a, str call, object kind=None) except -1:
-    """The action a bot call returned, or its error: a negated status."""
-    if a == -<int>AZK_ERR_CARDSET and kind is not None:
-        raise ValueError(f"{kind}: the policy cannot read this card set's observations (a card outside its card table)")
-    _check(<azk_status>(-a) if a < 0 else AZK_OK, f"{call} failed")
-    return a
-
-
-def pbot_act(Game game not None, CPolicy policy not None, kind, rng, settings=None, control=None):
-    """The action policy bot `kind` takes in `game` with `policy` (docs/bots.md, Python entry points)."""
-    cdef azk_pbot_params p = _pbot_params(kind, settings)
-    cdef uint64_t[::1] v = _bot_call(game, rng, control, &p.ctl)
-    cdef int a
+    sp.ctl = pp.ctl = NULL if control is None else &(<SearchControl>control).c
+    cdef float *vp = <float *>_ptr(_py.visits_out(visits, NUM_ACTIONS) if label else None)
     with nogil:
-        a = azk_pbot_act(game.g, game.cs, policy.p, &p, &v[0], NULL, 0)
-    return _bot_result(a, "azk_pbot_act", kind)
+        if policy is not None:
+            a = azk_pbot_label(game.g, game.cs, policy.p, &pp, r, NULL, 0, vp, nv, &value) if label else \
+                azk_pbot_act(game.g, game.cs, policy.p, &pp, r, NULL, 0)
+        elif label:
+            a = azk_bot_search_label(game.g, game.cs, r, &sp, vp, nv, &value)
+        else:
+            a = azk_bot_act_search(game.g, game.cs, r, &sp) if k == AZK_BOT_SEARCH else \
+                azk_bot_act(game.g, game.cs, k, r)
+    if a == -<int>AZK_ERR_CARDSET and policy is not None:
+        raise ValueError(f"{kind}: the policy cannot read this card set's observations (a card outside its card "
+                         f"table)")
+    call = ("azk_pbot_label" if label else "azk_pbot_act") if policy is not None else \
+        ("azk_bot_search_label" if label else "azk_bot_act")
+    _check(<azk_status>(-a) if a < 0 else AZK_OK, f"{call} failed")
+    return (a, float(value)) if label else <object>a
 
 
 def bot_act(Game game not None, kind, rng, sims=None, control=None):
     """The action built-in bot `kind` (an index in BOT_KINDS) takes in `game` (docs/bots.md, Python entry points)."""
-    cdef int k = _int_in(kind, "kind", 0, azk_bot_num_kinds() - 1)
-    cdef azk_search_params sp = _search_params(sims)
-    cdef uint64_t[::1] v = _bot_call(game, rng, control, &sp.ctl)
-    cdef int a
-    with nogil:
-        a = azk_bot_act_search(game.g, game.cs, &v[0], &sp) if k == AZK_BOT_SEARCH else \
-            azk_bot_act(game.g, game.cs, k, &v[0])
-    return _bot_result(a, "azk_bot_act")
+    return _decide(game, None, kind, rng, sims, None, control, None, False)
+
+
+def pbot_act(Game game not None, CPolicy policy not None, kind, rng, settings=None, control=None):
+    """The action policy bot `kind` takes in `game` with `policy` (docs/bots.md, Python entry points)."""
+    return _decide(game, policy, kind, rng, None, settings, control, None, False)
 
 
 def search_label(Game game not None, rng, visits, sims=None):
     """The search bot's (action, value) in `game`, `visits` filled (docs/bots.md, Python entry points)."""
-    cdef azk_search_params sp = _search_params(sims)
-    cdef uint64_t[::1] v = _bot_call(game, rng, None, &sp.ctl)
-    cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)
-    cdef float value = -1.0
-    cdef int a
-    with nogil:
-        a = azk_bot_search_label(game.g, game.cs, &v[0], &sp, &vv[0], <int>vv.shape[0], &value)
-    return _bot_result(a, "azk_bot_search_label"), float(value)
+    return _decide(game, None, "search", rng, sims, None, None, visits, True)
 
 
 def pbot_label(Game game not None, CPolicy policy not None, rng, visits, settings=None):
     """psearch's (action, value) in `game` with `policy`, as search_label's (docs/bots.md, Python entry points)."""
-    cdef azk_pbot_params p = _pbot_params("psearch", settings)
-    cdef uint64_t[::1] v = _bot_call(game, rng, None, &p.ctl)
-    cdef float[::1] vv = _py.visits_out(visits, NUM_ACTIONS)
-    cdef float value = -1.0
-    cdef int a
-    with nogil:
-        a = azk_pbot_label(game.g, game.cs, policy.p, &p, &v[0], NULL, 0, &vv[0], <int>vv.shape[0], &value)
-    return _bot_result(a, "azk_pbot_label", "psearch"), float(value)
+    return _decide(game, policy, "psearch", rng, None, settings, None, visits, True)

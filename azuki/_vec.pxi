@@ -44,11 +44,13 @@ cdef class VecGame(_Binding, VecGameMixin):
             azk_vec_set_threads(self.v, 1)    # joins the workers (they are idle between calls)
             PyMem_Free(self.v)
 
-    cdef int _enter(self, str call, bint ready=True) except -1:
+    cdef int _enter(self, str call, bint ready=True, bint policy=False) except -1:
         if self._busy:
             raise busy_error(call, self._busy_thread == PyThread_get_thread_ident(), self._busy_call)
-        if ready:
-            self._ck()
+        if ready and self.v == NULL:
+            raise RuntimeError("VecGame is not initialised; use azuki.VecGame(n, ...)")
+        if policy and self.mode != "policy":
+            raise RuntimeError(f"{call} is for mode='policy' (this VecGame is mode={self.mode!r})")
         self._busy, self._busy_thread, self._busy_call = True, PyThread_get_thread_ident(), call
 
     cdef inline void _leave(self) noexcept:
@@ -109,14 +111,6 @@ cdef class VecGame(_Binding, VecGameMixin):
             azk_vec_observe(self.v, self.cards.cs, self.io.obs, self.io.masks, &self._acting32[0])
         self._refresh()
 
-    cdef int _ck(self) except -1:
-        if self.v == NULL:
-            raise RuntimeError("VecGame is not initialised; use azuki.VecGame(n, ...)")
-
-    cdef int _policy_mode(self, str call) except -1:
-        if self.mode != "policy":
-            raise RuntimeError(f"{call} is for mode='policy' (this VecGame is mode={self.mode!r})")
-
     cdef _refresh(self):
         """acting (all rows) and, in policy mode, the opponent buffers."""
         with nogil:
@@ -136,8 +130,6 @@ cdef class VecGame(_Binding, VecGameMixin):
         return a
 
     cdef _run(self, object actions, int opp):
-        if opp:
-            self._policy_mode("step_opponent")
         a = self._actions(actions, self.n if opp else self.rows)
         cdef const int32_t[::1] av = a
         cdef azk_vec_io *b = &self.io
@@ -164,7 +156,7 @@ cdef class VecGame(_Binding, VecGameMixin):
 
     def step_opponent(self, actions):
         """mode="policy": one opponent action per pending game (int [n]), as step (docs/vecgame.md, mode="policy")."""
-        with _Call(self, "step_opponent"):
+        with _Call(self, "step_opponent", policy=True):
             return self._run(actions, 1)
 
     def log(self):
@@ -194,8 +186,7 @@ cdef class VecGame(_Binding, VecGameMixin):
         cdef void *wp
         cdef size_t wn
         k = np.ascontiguousarray(keys, dtype=np.uint64).reshape(-1)
-        with _Call(self, "policy_opponent_actions"):
-            self._policy_mode("policy_opponent_actions")
+        with _Call(self, "policy_opponent_actions", policy=True):
             check_opponent_keys(k.shape[0], self.n, self.opp_obs)
             out = np.zeros(self.n, dtype=np.int32)
             ov, kv = out, k
@@ -221,8 +212,7 @@ cdef class VecGame(_Binding, VecGameMixin):
         cdef int kind
         cdef int32_t[::1] ov
         cdef azk_status st
-        with _Call(self, "bot_opponent_actions"):
-            self._policy_mode("bot_opponent_actions")
+        with _Call(self, "bot_opponent_actions", policy=True):
             kind = bot_kind(bot)
             ov = out = np.zeros(self.n, dtype=np.int32)
             with nogil:
@@ -238,8 +228,7 @@ cdef class VecGame(_Binding, VecGameMixin):
         cdef azk_pbot_params pp = _pbot_params(kind, settings)
         cdef void *wp
         cdef size_t wn
-        with _Call(self, "pbot_opponent_actions"):
-            self._policy_mode("pbot_opponent_actions")
+        with _Call(self, "pbot_opponent_actions", policy=True):
             wn = self._work(azk_vec_pbot_work_size(self.v, cp.p, &pp))
             wp = _ptr(self._pwork)
             ov = out = np.zeros(self.n, dtype=np.int32)
@@ -272,16 +261,16 @@ cdef class VecGame(_Binding, VecGameMixin):
 
 cdef class _Call:
     """`with _Call(vec, name):` a VecGame method's whole run under the one-call guard (_enter / _leave);
-    ready: refuse an uninitialised VecGame first."""
+    ready: refuse an uninitialised VecGame first; policy: refuse one outside mode "policy"."""
     cdef VecGame v
     cdef str name
-    cdef bint ready
+    cdef bint ready, policy
 
-    def __cinit__(self, VecGame v, str name, bint ready=True):
-        self.v, self.name, self.ready = v, name, ready
+    def __cinit__(self, VecGame v, str name, bint ready=True, bint policy=False):
+        self.v, self.name, self.ready, self.policy = v, name, ready, policy
 
     def __enter__(self):
-        self.v._enter(self.name, self.ready)
+        self.v._enter(self.name, self.ready, self.policy)
 
     def __exit__(self, *exc):
         self.v._leave()

@@ -606,6 +606,7 @@ azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int
  * function of (seed, key) alone (53 bits of a splitmix64 finalizer of
  * key ^ azk_splitmix64(seed)). */
 double azk_keyed_uniform(uint64_t seed, uint64_t key);
+void azk_keyed_uniforms(uint64_t seed, const uint64_t *keys, size_t n, double *out); /* out[i] for keys[i] */
 /* FNV-1a (64-bit) of n bytes: the AZKW weight file's checksum (its last 8 bytes). */
 uint64_t azk_fnv1a64(const uint8_t *b, size_t n);
 

@@ -928,3 +928,7 @@ azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int
 double azk_keyed_uniform(uint64_t seed, uint64_t key) {
     return (double)(azk_splitmix64_of(key ^ azk_splitmix64_of(seed)) >> 11) * (1.0 / 9007199254740992.0);
 }
+
+void azk_keyed_uniforms(uint64_t seed, const uint64_t *keys, size_t n, double *out) {
+    for (size_t i = 0; i < n; i++) out[i] = azk_keyed_uniform(seed, keys[i]);
+}
