@@ -452,6 +452,10 @@ class _HeadIndex(nn.Module):
                 self.register_buffer(k, torch.as_tensor(v), persistent=False)
         self.T, self.P0, self.P1, self.K, self.NG0 = tb["T"], tb["P0"], tb["P1"], tb["K"], tb["NG0"]
         self.type_blocks = [(int(o), int(a), int(c)) for o, a, c in zip(tb["OFF"], tb["N0"], tb["N1"])]
+        # Factored reads pair legality type block by type block: pairs must be numbered in that order
+        g0 = np.concatenate([np.stack([np.full(n0, t), np.arange(n0)], 1) for t, (_, n0, _) in
+                             enumerate(self.type_blocks)])
+        assert (g0 == np.stack([tb["G0_T"], tb["G0_P0"]], 1)).all(), "pairs (g0) are type-major, then p0"
         # the entity tables (places, hand slots, options) that p1's source and target entities lie in
         def tables(ents):
             return tuple(k for k, (lo, w) in enumerate(zip(_TABLE_STARTS, _TABLE_WIDTHS))
@@ -523,8 +527,8 @@ class FactoredHead(nn.Module):
         ev = _ent_rows(ent, e, tables=ix.p1_src)                                      # [B, N, D]
         if n == 1:      # the sampled / stored pair: index the kind's rows directly
             r = torch.arange(b, device=h.device)
-            zh = self.z_h(h).reshape(b, ix.K, d)[r, kc[:, 0]]
-            ze = self.z_e(ev[:, 0]).reshape(b, ix.K, d)[r, kc[:, 0]]
+            zh = _rows_linear(self.z_h, h, kc[:, 0], ix.K)
+            ze = _rows_linear(self.z_e, ev[:, 0], kc[:, 0], ix.K)
             z = torch.relu(zh + ze).unsqueeze(1)                                     # [B, 1, D]
             tgt = _ent_rows(ent, ix.KIND_TGT[kc[:, 0]], tables=ix.p1_tgt)             # [B, P1, D]
             place = (z * tgt).sum(-1).unsqueeze(1)                                   # [B, 1, P1]
@@ -554,15 +558,35 @@ class FactoredHead(nn.Module):
         flat = torch.cat(blocks + [torch.zeros(b, 1, dtype=q.dtype, device=q.device)], dim=1)
         return torch.index_select(flat, 1, ix.L0IDX.reshape(-1)).reshape(b, ix.T, ix.P0) + self.b0
 
-    def p0_row(self, q, ent, t):
-        """p0 logits [B, P0] of one type per row (t [B]; q = q0(h) as [B, T, D]): the row's query
-        against my places, the hand slots and the options, arranged by L0ROW."""
+    def p0_row(self, h, ent, t):
+        """p0 logits [B, P0] of one type per row (t [B]): the row's query (q0(h)'s block of its type
+        only, _rows_linear) against my places, the hand slots and the options, arranged by L0ROW."""
         ix = self.ix
-        b = q.shape[0]
-        qt = q[torch.arange(b, device=q.device), t]                                   # [B, D]
+        b = h.shape[0]
+        qt = _rows_linear(self.q0, h, t, ix.T)                                        # [B, D]
         scores = [_scores(qt, _tab_slots(ent[0], 0, N_PLACES // 2)), _scores(qt, ent[1]), _scores(qt, ent[2]),
-                  torch.zeros(b, 1, dtype=q.dtype, device=q.device)]
+                  torch.zeros(b, 1, dtype=qt.dtype, device=qt.device)]
         return torch.cat(scores, dim=1).gather(1, ix.L0ROW[t]) + self.b0[t]
+
+
+def _rows_linear(lin, x, t, k):
+    """lin(x).reshape(B, k, D)[arange(B), t] -> [B, D]: each row's output block t[row] only, by
+    one GEMM per block over the rows that need it (sorted once). The heads read one type's p0
+    query / one kind's p1 projection per row: the full layer computes k (14 / 6) times that.
+    The same products as the full layer's, summed by another GEMM shape (float rounding)."""
+    b = x.shape[0]
+    d = lin.out_features // k
+    w = lin.weight.view(k, d, -1)
+    bias = None if lin.bias is None else lin.bias.view(k, d)
+    if b <= 1:
+        return torch.nn.functional.linear(x, w[t[0]], None if bias is None else bias[t[0]]) if b else x.new_zeros(0, d)
+    order = torch.argsort(t, stable=True)
+    counts = torch.bincount(t, minlength=k).tolist()
+    parts = [torch.nn.functional.linear(chunk, w[j], None if bias is None else bias[j])
+             for j, chunk in enumerate(torch.split(x.index_select(0, order), counts)) if counts[j]]
+    inv = torch.empty_like(order)
+    inv[order] = torch.arange(b, device=order.device)
+    return torch.cat(parts).index_select(0, inv)
 
 
 def _scores(q, tab):
@@ -620,24 +644,34 @@ class Factored:
             mask = mask.clone()
             mask[empty] = True
         self.mask = mask
-        # p0 values with a legal completion, per type block of the flat mask [B, T, P0]
-        p0leg = torch.stack([nn.functional.pad(mask[:, o:o + n0 * n1].reshape(b, n0, n1).any(dim=-1), (0, ix.P0 - n0))
-                             for o, n0, n1 in ix.type_blocks], dim=1)
-        self.tleg = p0leg.any(dim=-1)                                               # [B, T]
-        self.leg0 = p0leg | ~self.tleg.unsqueeze(-1)                                # [B, T, P0]
+        # Which pairs (type, p0) and types have a legal completion: flat ids run type-major, then
+        # p0, then p1, and pairs (g0) type-major, then p0, so one pass over each type's block of
+        # the mask gives its pairs in g0 order, and each type's pairs are a run of those.
+        pairs, tleg = [], []
+        for o, n0, n1 in ix.type_blocks:
+            blk = mask[:, o:o + n0 * n1]
+            pairs.append(blk.reshape(b, n0, n1).any(dim=-1) if n1 > 1 else blk)
+            tleg.append(blk.any(dim=-1, keepdim=True))
+        self.pairleg = torch.cat(pairs + [torch.zeros(b, 1, dtype=torch.bool, device=mask.device)], dim=1)
+        self.tleg = torch.cat(tleg, dim=1)                                          # [B, T]
         dt = h.dtype
-        self.tlegf, self.leg0f = self.tleg.to(dt), self.leg0.to(dt)
+        self.tlegf = self.tleg.to(dt)
         self.ent = ent
         self.logp_t = _mls(head.tlin(h), self.tlegf)                                # [B, T]
-        self.q = head.q0(h).reshape(b, ix.T, -1)                                    # p0 queries [B, T, D]
         self.shape = (b, NUM_ACTIONS)
         self._sampled = None
+
+    @property
+    def leg0(self):
+        """bool [B, T, P0]: the p0 values with a legal completion per type (every one for a type
+        that has none)."""
+        return self.pairleg[:, self.ix.TP0] | ~self.tleg.unsqueeze(-1)
 
     def _p0(self, t):
         """(log p(p0 | t) [B, P0], legal float [B, P0]) of one type per row (t [B])."""
         r = torch.arange(self.b, device=t.device)
-        leg = self.leg0f[r, t]
-        return _mls(self.head.p0_row(self.q, self.ent, t), leg), leg
+        leg = (self.pairleg.gather(1, self.ix.TP0[t]) | ~self.tleg[r, t].unsqueeze(-1)).to(self.h.dtype)
+        return _mls(self.head.p0_row(self.h, self.ent, t), leg), leg
 
     def _m3(self):
         """bool [B, NG0, P1]: the legal p1 values of every pair."""
@@ -695,7 +729,7 @@ class Factored:
         logits = self.head.p1_logits(self.h, self.ent, ix.G0_KIND.expand(b, -1), ix.G0_ENT.expand(b, -1))
         m3 = self._m3()
         lp1 = _mls(logits, (m3 | ~m3.any(dim=-1, keepdim=True)).to(logits.dtype))  # [B, NG0, P1]
-        logp0 = _mls(self.head.p0_logits(self.h, self.ent), self.leg0f)              # [B, T, P0]
+        logp0 = _mls(self.head.p0_logits(self.h, self.ent), self.leg0.to(self.h.dtype))  # [B, T, P0]
         full = self.logp_t[:, ix.G0_T].unsqueeze(-1) + logp0[:, ix.G0_T, ix.G0_P0].unsqueeze(-1) + lp1
         out = full[:, ix.A_G0, ix.A_P1]
         return out.masked_fill(~self.mask, float("-inf"))
