@@ -45,8 +45,7 @@ cdef class CardSet(_Binding, CardSetMixin):
 
     @staticmethod
     def _load(const uint8_t[::1] data, source, text, dict labels):
-        """A CardSet over packed card-set bytes, checked and verified by azk_cardset_load (CardSetMixin's
-        from_json / from_compiled pack them); `text`: the JSON it was compiled from (for pickling)."""
+        """A CardSet over packed card-set bytes (CardSetMixin.from_json / from_compiled), verified in C."""
         cdef CardSet c = CardSet.__new__(CardSet)
         c.owned = <azk_cardset *>PyMem_Calloc(1, sizeof(azk_cardset))
         if c.owned == NULL:
@@ -99,8 +98,7 @@ cpdef CardSet _resolve_cards(object cards):
 
 
 def cardset_layout():
-    """[(record, field, offset, size)] of the card-set records as the C core
-    was compiled (azk_cardset_layout; field "" is the record's own size)."""
+    """[(record, field, offset, size)] of the card-set records as compiled (field "": the record's size)."""
     cdef int n = 0
     cdef const azk_field_layout *t = azk_cardset_layout(&n)
     return [(t[i].record.decode(), t[i].field.decode(), t[i].offset, t[i].size) for i in range(n)]

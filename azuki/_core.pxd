@@ -170,12 +170,14 @@ cdef extern from "azuki.h" nogil:
     int azk_vec_agent_seat(const azk_vec *v, int i)
     int azk_vec_episode(const azk_vec *v, int i)
     int azk_vec_deck(const azk_vec *v, int i, int seat)
+    azk_status azk_vec_acting(const azk_vec *v, uint8_t *acting)
     ctypedef struct azk_vec_io:
         void *obs
         void *opp_obs
         uint8_t *masks
         uint8_t *terminals
         uint8_t *truncations
+        uint8_t *acting
         uint8_t *opp_masks
         uint8_t *opp_pending
         float *rewards

@@ -1,11 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""azuki._core — the Cython binding of the C core (contract: _core.pxd): thin wrappers over csrc/azuki.h.
-
-Arguments are checked once (arrays by _out_array, statuses mapped to exceptions by _check), then C is called,
-without the GIL where that matters. Each class keeps only its C calls; the rest is plain Python beside it
-(azuki/_args.py, _cardset_py.py, _game_py.py, _vec_py.py, _cpolicy_py.py, games.py, convert/cache.py):
-docs/extending.md, "The binding".
-"""
+"""azuki._core — the Cython binding (contract: _core.pxd): thin wrappers over csrc/azuki.h. Arguments are
+checked once (arrays by _out_array, statuses mapped to exceptions by _check), then C is called, without the GIL
+where that matters; what is not a C call is plain Python beside it (docs/extending.md, "The binding")."""
 from cpython.mem cimport PyMem_Malloc, PyMem_Calloc, PyMem_Free
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython cimport array

@@ -61,8 +61,7 @@ cdef class Game(_Binding, GameMixin):
         azk_game_set_decision_cap(self.g, _decision_cap(decisions))
 
     def _facts(self):
-        """(phase, turn, active player, first player, result, winner, end reason, decisions, turn cap,
-        decision cap) as the engine's accessors give them, in one call."""
+        """The engine's accessors in one call (the order of GameMixin's properties over it)."""
         self._ck()
         cdef const azk_game *g = self.g
         return (azk_phase(g), azk_turn(g), azk_active_player(g), azk_first_player(g), azk_result(g), azk_winner(g),
@@ -153,8 +152,7 @@ cdef class Game(_Binding, GameMixin):
         return [raw[i] for i in range(9)], ((raw[9], raw[10]) if raw[9] >= 0 else None)
 
     def _card_facts(self, where):
-        """(attack, maximum health, status bits, cost to play now) of the card at `where` (GameMixin's
-        attack_of, health_of, statuses_of, cost_of)."""
+        """(attack, maximum health, status bits, cost now) at `where` (GameMixin.attack_of etc.)."""
         cdef int c = self.locate(where)
         return (azk_card_attack(self.g, self.cs, c), azk_card_health(self.g, self.cs, c),
                 azk_card_statuses(self.g, self.cs, c), azk_card_cost(self.g, self.cs, c))
@@ -227,8 +225,7 @@ cdef class Game(_Binding, GameMixin):
             cap *= 4
 
     def check_invariants(self):
-        """0 when the engine's invariant checker accepts the state, else the first violation's negative code
-        (azuki.invariant_text(code))."""
+        """0, or the first invariant violation's negative code (azuki.invariant_text(code))."""
         self._ck()
         return azk_check_invariants(self.g, self.cs)
 

@@ -131,8 +131,7 @@ def pbot_defaults(kind):
 
 
 cdef azk_pbot_params _pbot_params(object kind, object settings) except *:
-    """The C settings for policy bot `kind` with `settings` (a dict, checked by azuki.games.pbot_settings_milli;
-    missing keys: the defaults)."""
+    """The C settings of policy bot `kind` (settings checked by azuki.games.pbot_settings_milli)."""
     cdef azk_pbot_params p
     azk_pbot_defaults(&p, _py.pbot_kind(kind))
     m = _py.pbot_settings_milli(kind, settings)

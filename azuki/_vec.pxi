@@ -22,7 +22,6 @@ cdef class VecGame(_Binding, VecGameMixin):
     cdef readonly bint paired
     cdef readonly tuple pairings
     cdef readonly object obs, masks, rewards, terminals, truncations, acting, opp_obs, opp_masks, opp_pending
-    cdef int32_t[::1] _acting32
     cdef azk_vec_io io      # the buffers' data pointers, set once with them (_init)
     # policy_opponent_actions' workspace (a slot per thread, azk_vec_policy_work_size): held with the
     # vector and grown only when a policy or thread count needs more, so the step path allocates nothing
@@ -101,23 +100,21 @@ cdef class VecGame(_Binding, VecGameMixin):
             bool(paired), names
         (self.obs, self.masks, self.rewards, self.terminals, self.truncations, self.acting, self.opp_obs,
          self.opp_masks, self.opp_pending) = made
-        self._acting32 = np.zeros(rows, dtype=np.int32)
         self.io.obs, self.io.masks, self.io.rewards = _ptr(self.obs), <uint8_t *>_ptr(self.masks), \
             <float *>_ptr(self.rewards)
         self.io.terminals, self.io.truncations = <uint8_t *>_ptr(self.terminals), <uint8_t *>_ptr(self.truncations)
-        self.io.opp_obs, self.io.opp_masks, self.io.opp_pending = _ptr(self.opp_obs), <uint8_t *>_ptr(self.opp_masks), \
-            <uint8_t *>_ptr(self.opp_pending)
+        self.io.acting, self.io.opp_obs = <uint8_t *>_ptr(self.acting), _ptr(self.opp_obs)
+        self.io.opp_masks, self.io.opp_pending = <uint8_t *>_ptr(self.opp_masks), <uint8_t *>_ptr(self.opp_pending)
         with nogil:
-            azk_vec_observe(self.v, self.cards.cs, self.io.obs, self.io.masks, &self._acting32[0])
+            azk_vec_observe(self.v, self.cards.cs, self.io.obs, self.io.masks, NULL)
         self._refresh()
 
     cdef _refresh(self):
         """acting (all rows) and, in policy mode, the opponent buffers."""
         with nogil:
-            azk_vec_observe(self.v, self.cards.cs, NULL, NULL, &self._acting32[0])
+            azk_vec_acting(self.v, self.io.acting)
             if self.io.opp_pending != NULL:
                 azk_vec_observe_opponent(self.v, self.cards.cs, self.io.opp_obs, self.io.opp_masks, self.io.opp_pending)
-        self.acting[:] = self._acting32
 
     cdef object _actions(self, object actions, int count):
         a = np.asarray(actions)
@@ -167,8 +164,7 @@ cdef class VecGame(_Binding, VecGameMixin):
         return log_dict(buf, self.cards.decks)
 
     def _game_facts(self, i, str call):
-        """(state hash, agent seat, episode) of game i in one guarded call (VecGameMixin's state_hash, agent_seat,
-        episode)."""
+        """(state hash, agent seat, episode) of game i (VecGameMixin's state_hash, agent_seat, episode)."""
         cdef int k
         with _Call(self, call):
             k = _int_in(i, "i", 0, self.n - 1)
@@ -240,8 +236,7 @@ cdef class VecGame(_Binding, VecGameMixin):
             return out
 
     def _per_game(self):
-        """([episode number], [agent seat]) of every game in one guarded call (VecGameMixin's episodes /
-        agent_seats)."""
+        """([episode number], [agent seat]) of every game (VecGameMixin's episodes / agent_seats)."""
         cdef int i
         with _Call(self, "episodes"):
             return [azk_vec_episode(self.v, i) for i in range(self.n)], \

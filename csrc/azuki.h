@@ -339,11 +339,12 @@ int azk_pbot_label(const azk_game *g, const azk_cardset *cs, const azk_policy *p
 typedef struct azk_vec azk_vec;
 /* The output buffers of a vector's calls, held in one place by their owner
  * (a VecGame, azk_bench_args): obs and masks as azk_vec_step's, rewards,
- * terminals, truncations [rows]; opp_obs, opp_masks, opp_pending as
- * azk_vec_observe_opponent's (AZK_VEC_POLICY; NULL otherwise). */
+ * terminals, truncations [rows]; acting [rows] as azk_vec_acting's; opp_obs,
+ * opp_masks, opp_pending as azk_vec_observe_opponent's (AZK_VEC_POLICY;
+ * NULL otherwise). */
 typedef struct azk_vec_io {
     void *obs, *opp_obs;
-    uint8_t *masks, *terminals, *truncations, *opp_masks, *opp_pending;
+    uint8_t *masks, *terminals, *truncations, *acting, *opp_masks, *opp_pending;
     float *rewards;
 } azk_vec_io;
 enum azk_vec_mode { AZK_VEC_SELF = 0, AZK_VEC_BOT = 1, AZK_VEC_POLICY = 2, AZK_VEC_MODE_COUNT = 3 };
@@ -397,6 +398,8 @@ int azk_vec_threads(const azk_vec *v); /* k; -1 for NULL */
  * the row's action will be applied; NULL: skipped). Writes every row, every
  * observation in full (also with AZK_VEC_WAIT_MASK). */
 azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, uint8_t *masks, int32_t *acting);
+/* azk_vec_observe's acting[rows] alone, as bytes (a VecGame's acting buffer). AZK_ERR_ARG for NULL. */
+azk_status azk_vec_acting(const azk_vec *v, uint8_t *acting);
 azk_status azk_vec_step(azk_vec *v, const azk_cardset *cs, const int32_t *actions, void *obs, uint8_t *masks,
                         float *rewards, uint8_t *terminals, uint8_t *truncations, int *bad_row);
 /* AZK_VEC_POLICY only (AZK_ERR_ARG otherwise): opp_actions[n], applied to

@@ -453,6 +453,13 @@ azk_status azk_vec_observe(const azk_vec *v, const azk_cardset *cs, void *obs, u
     return AZK_OK;
 }
 
+azk_status azk_vec_acting(const azk_vec *v, uint8_t *acting) {
+    if (!v || !acting) return AZK_ERR_ARG;
+    for (int r = 0; r < azk_vec_rows(v); r++)
+        acting[r] = (uint8_t)(acting_row(v, v->mode == AZK_VEC_SELF ? r / 2 : r) == r);
+    return AZK_OK;
+}
+
 /* Log entries (floats, summed until azk_vec_log drains them) for an episode
  * won by seat w (-1: none) with result res. */
 static void log_episode(azk_vec *v, const struct azk_vec_game *e, int w, int res) {
