@@ -34,6 +34,8 @@ def uint_list(values, what, hi, max_n):
 
 
 _C = None
+# The enum names the binding re-exports (azuki.ACTION_TYPES etc.), as spec_autogen declares them.
+ACTION_TYPES, PHASES, PROMPT_KINDS, RESULTS, ZONES, STATUSES = S.ACTION, S.PHASE, S.PROMPT, S.RESULT, S.ZONE, S.STATUS
 # Largest n of rng_outputs / rng_bounded per call (bounded work per call).
 RNG_MAX_N = 1 << 24
 
@@ -65,6 +67,15 @@ def rng_bounded(initstate, initseq, bounds):
     out = np.empty(b.shape[0], dtype=np.uint32)
     c._rng_draws(s, q, out, b)
     return out
+
+
+def rng_shuffle(initstate, initseq, n):
+    """Fisher-Yates shuffle of range(n) (n <= 255) and the generator's next output."""
+    c = _core()
+    s, q = c._seed(initstate, "initstate"), c._seed(initseq, "initseq")
+    a, nxt = np.arange(c._int_in(n, "n", 0, 255), dtype=np.uint8), np.empty(1, dtype=np.uint32)
+    c._rng_draws(s, q, nxt, None, a)
+    return a, int(nxt[0])
 
 
 def type_index(t):

@@ -28,19 +28,14 @@ from ._vec_py import (VecGameMixin, VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VE
 from ._cpolicy_py import (CPolicyMixin, PolicyFileError, act_uniforms, policy_rows, policy_error,
                           cpolicy_from_bytes as _cpolicy_from_bytes)
 from .convert.cache import clear_cardset_cache, cardset_cache_info
-from ._args import RNG_MAX_N, rng_outputs, rng_bounded, encode, decode, type_index as _type_index
+from ._args import (ACTION_TYPES, PHASES, PROMPT_KINDS, RESULTS, ZONES, STATUSES, RNG_MAX_N, rng_outputs, rng_bounded,
+                    rng_shuffle, encode, decode, type_index as _type_index)
 
 cnp.import_array()
 
 NUM_ACTIONS = azk_num_actions()
 # Sizes of the action heads (type, p0, p1) for factored policies (DESIGN §3).
 HEAD_SIZES = (azk_head_size(0), azk_head_size(1), azk_head_size(2))
-ACTION_TYPES = S.ACTION
-PHASES = S.PHASE
-PROMPT_KINDS = S.PROMPT
-RESULTS = S.RESULT
-ZONES = S.ZONE
-STATUSES = S.STATUS
 NUM_CARDS = azk_num_cards()
 STATE_SIZE = azk_game_size()
 SERIALIZED_SIZE = azk_serialized_size()
@@ -149,29 +144,21 @@ cdef class _Binding:
     """The extension base of the classes with a plain-Python mixin (Cython puts an extension type first)."""
 
 
-# RNG (for the golden-vector tests and users who want the engine's generator): rng_outputs and rng_bounded
-# check their arguments in azuki/_args.py and draw here.
-def _rng_draws(uint64_t initstate, uint64_t initseq, uint32_t[::1] out not None, const uint32_t[::1] bounds=None):
-    """Fill `out` from pcg32 seeded (initstate, initseq): its outputs, or one draw bounded by bounds[i] each."""
+# RNG (for the golden-vector tests and users who want the engine's generator): rng_outputs, rng_bounded and
+# rng_shuffle check their arguments in azuki/_args.py and draw here.
+def _rng_draws(uint64_t initstate, uint64_t initseq, uint32_t[::1] out not None, const uint32_t[::1] bounds=None,
+               uint8_t[::1] shuffle=None):
+    """Fill `out` from pcg32 seeded (initstate, initseq): its outputs, or one draw bounded by bounds[i] each;
+    with `shuffle`, first a Fisher-Yates shuffle of it (at most 255 entries)."""
     cdef azk_rng r
     cdef Py_ssize_t i
-    if bounds is not None and bounds.shape[0] != out.shape[0]:
-        raise ValueError("_rng_draws: a bound per output")
+    if (bounds is not None and bounds.shape[0] != out.shape[0]) or (shuffle is not None and shuffle.shape[0] > 255):
+        raise ValueError("_rng_draws: a bound per output, at most 255 entries to shuffle")
     azk_rng_seed(&r, initstate, initseq)
+    if shuffle is not None and shuffle.shape[0]:
+        azk_rng_shuffle_u8(&r, &shuffle[0], <uint32_t>shuffle.shape[0])
     for i in range(out.shape[0]):
         out[i] = azk_rng_next(&r) if bounds is None else azk_rng_bounded(&r, bounds[i])
-
-
-def rng_shuffle(initstate, initseq, n):
-    """Fisher-Yates shuffle of range(n) (n <= 255) and the generator's next output."""
-    cdef azk_rng r
-    azk_rng_seed(&r, _seed(initstate, "initstate"), _seed(initseq, "initseq"))
-    cdef Py_ssize_t k = _int_in(n, "n", 0, 255)
-    a = np.arange(k, dtype=np.uint8)
-    cdef uint8_t[::1] v = a
-    if k:
-        azk_rng_shuffle_u8(&r, &v[0], <uint32_t>k)
-    return a, int(azk_rng_next(&r))
 
 
 # Actions: the argument handling of encode / decode is azuki/_args.py.

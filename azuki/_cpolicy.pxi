@@ -30,10 +30,8 @@ cdef class CPolicy(_Binding, CPolicyMixin):
             azk_policy_free(self.p)
 
     @classmethod
-    def from_bytes(cls, data):
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"CPolicy.from_bytes takes bytes, got {type(data).__name__}")
-        cdef bytes b = bytes(data)
+    def _load(cls, bytes b not None):
+        """The policy of AZKW weight-file bytes, loaded by azk_policy_load (CPolicyMixin.from_bytes)."""
         cdef CPolicy self = cls.__new__(cls)
         cdef char msg[512]
         cdef azk_policy *p = NULL

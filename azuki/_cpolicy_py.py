@@ -21,6 +21,13 @@ class CPolicyMixin:
     __slots__ = ()
 
     @classmethod
+    def from_bytes(cls, data):
+        """The policy of AZKW weight-file bytes (PolicyFileError saying why if refused)."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"CPolicy.from_bytes takes bytes, got {type(data).__name__}")
+        return cls._load(bytes(data))
+
+    @classmethod
     def from_file(cls, path):
         """The policy of an AZKW weight file (PolicyFileError naming the file if refused)."""
         with open(os.fspath(path), "rb") as f:
