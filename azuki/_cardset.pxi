@@ -1,10 +1,8 @@
-# ---- Card sets: the azk_cardset a CardSet owns and the queries that read it. Building from JSON or a compiled
-# set, look-ups, repr and pickling: azuki/_cardset_py.py; files and cache: azuki/convert/cache.py ----------
+# ---- CardSet: the azk_cardset it owns and the queries that read it; the rest: azuki/_cardset_py.py ----------
 @cython.auto_pickle(False)   # pickled by CardSetMixin.__reduce__
 cdef class CardSet(_Binding, CardSetMixin):
-    """A verified card set: the embedded default (`CardSet.default()`) or one compiled at run time from JSON
-    (`CardSet.from_json(path)`, cached by path and content hash). Immutable once built; copies are the object
-    itself; pickles carry the JSON text (or, for the default, just its hash)."""
+    """A verified card set: the embedded default (`CardSet.default()`) or one compiled from JSON (`from_json(path)`,
+    cached by path and content hash); immutable, its copies itself, its pickles the JSON text (default: hash)."""
     cdef azk_cardset *owned
     cdef const azk_cardset *cs
     cdef readonly object ids, names, card_types, decks, source, keywords
@@ -13,20 +11,15 @@ cdef class CardSet(_Binding, CardSetMixin):
     cdef readonly bint _is_default
     cdef public object _labels       # {CHOOSE_MODE pc: [label, ...]}, None until known (mode_labels sets it)
 
-    def __cinit__(self):
-        self.owned, self.cs = NULL, NULL
-
     def __init__(self, *args, **kwargs):
         raise TypeError("use azuki.CardSet.default() or azuki.CardSet.from_json(path)")
 
-    def __dealloc__(self):
-        if self.owned != NULL:
-            PyMem_Free(self.owned)
+    def __dealloc__(self):      # C attributes start NULL (Cython zeroes a new object), PyMem_Free(NULL) is a no-op
+        PyMem_Free(self.owned)
 
     cdef inline int _ck(self) except -1:
         if self.cs == NULL:
             raise RuntimeError("CardSet is not initialised; use azuki.CardSet.default() or CardSet.from_json(path)")
-        return 0
 
     def _check_ready(self):
         self._ck()
@@ -34,13 +27,6 @@ cdef class CardSet(_Binding, CardSetMixin):
     @staticmethod
     def default():
         """The embedded default card set (one shared object)."""
-        global _DEFAULT
-        cdef CardSet c
-        if _DEFAULT is None:
-            c = CardSet.__new__(CardSet)
-            c.cs, c.source, c._is_default = azk_default_cardset(), "<embedded default>", True
-            c._index()
-            _DEFAULT = c
         return _DEFAULT
 
     @staticmethod
@@ -83,14 +69,16 @@ cdef class CardSet(_Binding, CardSetMixin):
         return hash(("azuki.CardSet", self.hash))
 
 
-_DEFAULT = None
+# The embedded default card set, made once at import (CardSet.default(), cards=None).
+cdef CardSet _DEFAULT = CardSet.__new__(CardSet)
+_DEFAULT.cs, _DEFAULT.source, _DEFAULT._is_default = azk_default_cardset(), "<embedded default>", True
+_DEFAULT._index()
 
 
 cpdef CardSet _resolve_cards(object cards):
-    """None: the default set; a CardSet; or a JSON path (str / os.PathLike). Anything else (including
-    "", {} and []) is an error. In Cython: every Game() and VecGame() starts here."""
+    """None: the default set; a CardSet; or a JSON path (else an error). In Cython: every Game() starts here."""
     if cards is None:
-        return CardSet.default()
+        return _DEFAULT
     if isinstance(cards, CardSet):
         (<CardSet>cards)._ck()
         return cards

@@ -24,7 +24,7 @@ from ._cardset_py import CardSetMixin, deck_pair as _deck_pair, restore_cardset 
 from ._game_py import GameMixin, head_mask_args, setup_error, state_error, step_error, restore_game as _restore_game
 from ._vec_py import (VecGameMixin, VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VEC_MODES, WAITING as VEC_WAITING,
                       ILLEGAL as VEC_ILLEGAL, vec_options, pairing_table, make_buffers, log_dict, busy_error,
-                      step_illegal, check_opponent_keys)
+                      step_illegal, check_opponent_keys, int32_actions)
 from ._cpolicy_py import (CPolicyMixin, PolicyFileError, act_uniforms, policy_rows, policy_error,
                           cpolicy_from_bytes as _cpolicy_from_bytes)
 from .convert.cache import clear_cardset_cache, cardset_cache_info
@@ -54,8 +54,7 @@ def _flat_field(bint plan, int i):
     return (azk_plan_field_name(i) if plan else azk_export_field_name(i)).decode(), (off, cnt)
 
 
-# The two flat layouts of csrc/azk_export.def: names from spec_autogen,
-# offsets and counts from the C library (which builds them from the same file).
+# The two flat layouts of csrc/azk_export.def: names from spec_autogen, offsets and counts from C (the same file).
 EXPORT_LAYOUT = Layout(azk_export_version(), azk_export_size(),
                        [_flat_field(False, i) for i in range(azk_export_num_fields())], S.EXPORT)
 PLAN_LAYOUT = Layout(azk_plan_version(), azk_plan_size(),
@@ -64,24 +63,20 @@ MAX_OPTIONS = EXPORT_LAYOUT.count("PROMPT_OPT")
 cdef int _EXPORT_SIZE = EXPORT_LAYOUT.size
 cdef array.array _EXPORT_TEMPLATE = _pyarray.array("i", [0])
 assert _EXPORT_TEMPLATE.itemsize == sizeof(int32_t)
-# The observation layout of csrc/azk_obs.def, as the C library built it:
-# (name, offset, rows, cols, kind, n, doc) per field (azuki.obs.obs_layout;
-# kind: "id", "enum", "num", "snum", "bits" or "place").
+# The observation layout of csrc/azk_obs.def as C built it: (name, offset, rows, cols, kind, n, doc) per field
+# (azuki.obs.obs_layout; kind: "id", "enum", "num", "snum", "bits" or "place").
 OBS_LEN = azk_obs_len()
 OBS_VERSION = azk_obs_version()
 
 
-def _obs_fields():
-    cdef int i, off = 0, rows = 0, cols = 0, kind = 0, n = 0
-    out = []
-    for i in range(azk_obs_num_fields()):
-        azk_obs_field(i, &off, &rows, &cols, &kind, &n)
-        out.append((azk_obs_field_name(i).decode(), off, rows, cols, azk_obs_kind_name(kind).decode(), n,
-                    azk_obs_field_doc(i).decode()))
-    return tuple(out)
+def _obs_field(int i):
+    cdef int off = 0, rows = 0, cols = 0, kind = 0, n = 0
+    azk_obs_field(i, &off, &rows, &cols, &kind, &n)
+    return (azk_obs_field_name(i).decode(), off, rows, cols, azk_obs_kind_name(kind).decode(), n,
+            azk_obs_field_doc(i).decode())
 
 
-OBS_FIELDS = _obs_fields()
+OBS_FIELDS = tuple(_obs_field(i) for i in range(azk_obs_num_fields()))
 assert tuple(f[0] for f in OBS_FIELDS) == S.OBS, "azuki/spec_autogen.py is stale against the C core (OBS)"
 
 
@@ -132,11 +127,15 @@ cpdef object _out_array(object a, object dtype, tuple shape, str what, bint writ
     return a
 
 
+cdef inline void *_ptr(object a):
+    """The data pointer of a numpy array (NULL for None): one _out_array (or the code that made it) checked it."""
+    return NULL if a is None else cnp.PyArray_DATA(<cnp.ndarray>a)
+
+
 cdef int _check(azk_status st, str what, type exc=AzukiError) except -1:
     """The one status -> exception mapping of the wrappers: `exc("what (STATUS_NAME)")` unless st is AZK_OK."""
     if st != AZK_OK:
         raise exc(f"{what} ({azk_status_name(st).decode()})")
-    return 0
 
 
 @cython.auto_pickle(False)   # the mixins pickle their classes
@@ -148,8 +147,7 @@ cdef class _Binding:
 # rng_shuffle check their arguments in azuki/_args.py and draw here.
 def _rng_draws(uint64_t initstate, uint64_t initseq, uint32_t[::1] out not None, const uint32_t[::1] bounds=None,
                uint8_t[::1] shuffle=None):
-    """Fill `out` from pcg32 seeded (initstate, initseq): its outputs, or one draw bounded by bounds[i] each;
-    with `shuffle`, first a Fisher-Yates shuffle of it (at most 255 entries)."""
+    """Fill `out` with pcg32 (initstate, initseq) draws, each below bounds[i] if given; first shuffle `shuffle`."""
     cdef azk_rng r
     cdef Py_ssize_t i
     if (bounds is not None and bounds.shape[0] != out.shape[0]) or (shuffle is not None and shuffle.shape[0] > 255):
@@ -173,8 +171,7 @@ def _decode(int a):
     return (t, p0, p1) if azk_decode(a, &t, &p0, &p1) == 0 else None
 
 
-# The binding's parts, in the order they used to stand in this file (Cython
-# `include` is textual: one module, one namespace):
+# The binding's parts (Cython `include` is textual: one module, one namespace):
 include "_cardset.pxi"   # CardSet (its files and cache: azuki/convert/cache.py)
 include "_game.pxi"      # Game (its Python half: azuki/_game_py.py)
 include "_play.pxi"      # simulate, bots, play_games, the micro-benchmarks

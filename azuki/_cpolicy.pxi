@@ -1,6 +1,4 @@
-# ---- the policy network in C (csrc/policy.c, docs/policy_c.md); file reading, pickling and act()'s
-# uniforms: azuki/_cpolicy_py.py ------------------------------------------------------------------------------
-
+# ---- CPolicy: the policy network in C (csrc/policy.c, docs/policy_c.md); the rest: azuki/_cpolicy_py.py -----
 def fnv1a64(data):
     """FNV-1a (64-bit) of bytes: the AZKW weight file's checksum (azk_fnv1a64)."""
     cdef bytes b = bytes(data)
@@ -22,12 +20,8 @@ cdef class CPolicy(_Binding, CPolicyMixin):
     cdef azk_policy *p
     cdef readonly bytes data
 
-    def __cinit__(self):
-        self.p = NULL
-
     def __dealloc__(self):
-        if self.p != NULL:
-            azk_policy_free(self.p)
+        azk_policy_free(self.p)
 
     @classmethod
     def _load(cls, bytes b not None):
@@ -57,9 +51,8 @@ cdef class CPolicy(_Binding, CPolicyMixin):
         return self._run(obs, np.empty((obs.shape[0], NUM_ACTIONS), dtype=np.float32), None, False)
 
     def act(self, obs, u=None, keys=None, seed=0, greedy=False, with_value=False):
-        """int32 [B]: sampled by inverse CDF with the uniforms u [B] (float64 in [0, 1)), or with
-        azuki.sampler.keyed_uniforms(seed, keys), or the most likely legal action (greedy=True);
-        with_value=True: (actions, value float32 [B])."""
+        """int32 [B]: sampled by inverse CDF with the uniforms u [B] (float64 in [0, 1)) or keyed_uniforms(seed,
+        keys), or the most likely legal action (greedy=True); with_value=True: (actions, value float32 [B])."""
         obs = policy_rows(obs)
         u = act_uniforms(obs.shape[0], u, keys, seed, greedy)
         out, value = self._run(obs, np.zeros(obs.shape[0], dtype=np.int32), u, True)

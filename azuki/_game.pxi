@@ -1,5 +1,4 @@
-# ---- Game: the C calls on one game. Its facts, locations, describe's text, the prompt, state_dict,
-# from_setup's plan, error messages, copies and pickling: azuki/_game_py.py ---------------------------------
+# ---- Game: the C calls on one game; the rest: azuki/_game_py.py ------------------------------------------
 @cython.auto_pickle(False)   # pickled by GameMixin.__reduce__
 cdef class Game(_Binding, GameMixin):
     """One game of Azuki (DESIGN §5): the rules run in C, the position is read through the flat export."""
@@ -9,13 +8,12 @@ cdef class Game(_Binding, GameMixin):
     cdef readonly tuple decks
 
     def __cinit__(self, *args, **kwargs):
-        self.cs, self.g = NULL, <azk_game *>PyMem_Calloc(1, azk_game_size())
+        self.g = <azk_game *>PyMem_Calloc(1, azk_game_size())
         if self.g == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
-        if self.g != NULL:
-            PyMem_Free(self.g)
+        PyMem_Free(self.g)
 
     def __init__(self, seed=0, decks=("STT01", "STT02"), cards=None, turn_cap=None, decision_cap=None):
         # validate everything before touching the object (a failed re-__init__ changes nothing)
@@ -36,7 +34,6 @@ cdef class Game(_Binding, GameMixin):
     cdef inline int _ck(self) except -1:
         if self.cs == NULL:
             raise RuntimeError("Game is not initialised; use azuki.Game(...)")
-        return 0
 
     def _check_ready(self):
         self._ck()
@@ -101,8 +98,7 @@ cdef class Game(_Binding, GameMixin):
         return out
 
     def resample(self, player, seed):
-        """Information-set sampling in place, observe(player) unchanged (docs/observation.md); ValueError on a
-        finished game."""
+        """Information-set sampling in place, observe(player) unchanged (docs/observation.md); ValueError if over."""
         self._ck()
         cdef int p = _int_in(player, "player", 0, 1)
         cdef uint64_t s = _seed(seed)
@@ -128,9 +124,7 @@ cdef class Game(_Binding, GameMixin):
     def is_legal(self, a):
         self._ck()
         ai = _as_int(a, "action")
-        if not 0 <= ai < NUM_ACTIONS:
-            return False
-        return bool(azk_is_legal(self.g, self.cs, ai))
+        return 0 <= ai < NUM_ACTIONS and bool(azk_is_legal(self.g, self.cs, ai))
 
     def step(self, a):
         """Apply flat action `a`. Raises IllegalActionError (state unchanged)."""

@@ -1,13 +1,11 @@
-# ---- Playing many games: azuki.simulate and play_games are plain Python (azuki/games.py: arguments, stretches
-# of SIM_SIGNAL_GAMES games, results); the loops are C (csrc/play.c); _Players is the C state they run on ----
+# ---- _Players: the C state azuki.simulate and play_games (azuki/games.py) run their loops (csrc/play.c) on --
 from . import games as _py
 from .games import SIM_SIGNAL_GAMES, bot_kind, play_games, simulate
 from .bench import bench_search as _bench_search
 
 
 cdef class _Players:
-    """The C side of a run of games (azuki/games.py): azk_lineup (card set, caps, search settings, policy bots
-    (CPolicy, kind, settings) with their workspaces), the game they play in, and simulate's azk_sim."""
+    """The C side of a run of games: azk_lineup (card set, caps, search and policy bots), its game, azk_sim."""
     cdef azk_lineup p
     cdef azk_sim s
     cdef azk_game *g
@@ -20,9 +18,7 @@ cdef class _Players:
         azk_lineup_init(&self.p, self.cards.cs)
         self.p.turn_cap, self.p.decision_cap = _turn_cap(turn_cap), _decision_cap(decision_cap)
         self.p.search = _search_params(sims)
-        self.pbots = list(pbots)
-        if len(self.pbots) > AZK_PLAY_MAX_PBOTS:
-            raise ValueError(f"{what}: at most two policy bots")
+        self.pbots = _py.pbot_specs(pbots, what, AZK_PLAY_MAX_PBOTS)
         cdef azk_pbot *b
         for j, (pol, kind, settings) in enumerate(self.pbots):
             b = &self.p.pbot[j]
@@ -57,15 +53,9 @@ cdef class _Players:
         return self.s
 
     def play_rows(self, cols, size_t start, size_t end):
-        """Play play_games' rows [start, end) without the GIL: cols as azuki.games.play_columns makes them (seeds,
-        bseed0, bseed1 uint64; deck0, deck1, kind0, kind1 int32, then the outputs of PLAY_COLUMNS)."""
-        c = list(cols)
-        if len(c) != AZK_PLAY_NCOLS:
-            raise ValueError("_Players.play_rows: the columns of azuki.games.play_columns")
+        """Play play_games' rows [start, end) without the GIL (cols: azuki.games.play_columns', checked there)."""
         cdef void *p[AZK_PLAY_NCOLS]
-        for k, a in enumerate(c):     # the one array checker; inputs are read only, outputs written
-            if a is None or _out_array(a, _py.PLAY_DTYPES[k], (None,), f"play_rows column {k}", k >= 7).shape[0] < end:
-                raise ValueError(f"_Players.play_rows: column {k} is missing or shorter than {end} rows")
+        for k, a in enumerate(_py.checked_columns(cols, end, AZK_PLAY_NCOLS)):
             p[k] = _ptr(a)
         cdef azk_play_rows r
         cdef azk_status st = azk_play_rows_columns(&r, p, AZK_PLAY_NCOLS)
@@ -75,18 +65,12 @@ cdef class _Players:
         _check(st, "_Players.play_rows: a deck or kind without its deck or player", ValueError)
 
 
-assert len(_py.PLAY_DTYPES) == AZK_PLAY_NCOLS, "azuki.games.PLAY_DTYPES and azk_play_rows_columns disagree"
-
-
 def _bench(kind, n, seed=1, sims=None, VecGame vec=None):
-    """One run of a `python -m azuki bench` loop (azk_bench_run): kind "micro", "search" or "vec" (n rounds of
-    `vec`, its buffers written); the raw result as a dict (azuki/bench.py shapes the rows)."""
+    """One run of azk_bench_run, kind "micro", "search" or "vec" (of `vec`), as a dict (azuki/bench.py's rows)."""
     cdef azk_bench_kind k = <azk_bench_kind><int>("micro", "search", "vec").index(kind)
     cdef azk_bench_args a
     memset(&a, 0, sizeof(a))
-    a.n = _int_in(n, "n", 1, 10**9)
-    a.seed = _seed(seed)
-    a.search = _search_params(sims)
+    a.n, a.seed, a.search = _int_in(n, "n", 1, 10**9), _seed(seed), _search_params(sims)
     if k == AZK_BENCH_VEC:
         if vec is None:
             raise ValueError("_bench('vec') needs a VecGame")
@@ -166,8 +150,7 @@ def bot_seed_for(seed, k):
 
 
 def deal_schedule(episode, seed=0, npairs=1, paired=False):
-    """Episode `episode` of a VecGame as azk_deal_schedule defines it, a dict (docs/vecgame.md, Seeding and
-    pairings)."""
+    """Episode `episode` of a VecGame as azk_deal_schedule defines it (docs/vecgame.md, Seeding and pairings)."""
     cdef azk_deal d
     _check(azk_deal_schedule(_seed(seed), _seed(episode, "episode"), _int_in(npairs, "npairs", 1, AZK_VEC_MAX_PAIRS),
                              1 if paired else 0, &d), "deal_schedule: bad arguments", ValueError)
@@ -209,9 +192,8 @@ cdef class SearchControl:
 
 cdef object _decide(Game game, CPolicy policy, object kind, object rng, object sims, object settings,
                     object control, object visits, bint label):
-    """The decision of built-in bot `kind` (policy None; sims) or policy bot `kind` with `policy` (settings):
-    the action, or with `label` (action, value) and the root's visit shares written into `visits`. First the
-    checks every bot call makes (docs/bots.md, Python entry points); the decision runs without the GIL."""
+    """Built-in bot `kind`'s (policy None) or policy bot `kind`'s decision: the action, or with `label` (action,
+    value) and `visits` filled; after the checks of docs/bots.md (Python entry points), without the GIL."""
     cdef azk_search_params sp
     cdef azk_pbot_params pp
     cdef int k = AZK_BOT_SEARCH, a, nv = NUM_ACTIONS

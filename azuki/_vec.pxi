@@ -1,10 +1,4 @@
-# ---- VecGame: n games stepped by one C call (csrc/vec.c); its options, pairings, buffers, log dict and
-# error messages: azuki/_vec_py.py ---------------------------------------------------------------------------
-cdef inline void *_ptr(object a):
-    """The data pointer of a C-contiguous numpy array (NULL for None)."""
-    return NULL if a is None else cnp.PyArray_DATA(<cnp.ndarray>a)
-
-
+# ---- VecGame: n games stepped by one C call (csrc/vec.c); the rest: azuki/_vec_py.py ------------------------
 # the C values of VecGame's option names (declared, and checked, in azuki/_vec_py.py)
 _VEC_MODES = dict(zip(VEC_MODES, (AZK_VEC_SELF, AZK_VEC_BOT, AZK_VEC_POLICY)))
 _VEC_WAITING = dict(zip(VEC_WAITING, (AZK_VEC_WAIT_FULL, AZK_VEC_WAIT_MASK)))
@@ -33,12 +27,9 @@ cdef class VecGame(_Binding, VecGameMixin):
     cdef long _busy_thread
     cdef str _busy_call
 
-    def __cinit__(self, *args, **kwargs):
-        self.v, self._busy = NULL, False
-
     def __dealloc__(self):
-        # A call in progress holds a reference to self, so this cannot run
-        # during one; if it ever did, leaking beats freeing what C still uses.
+        # A call in progress holds a reference to self, so this cannot run during one; if it ever did, leaking beats
+        # freeing what C still uses.
         if not self._busy and self.v != NULL:
             azk_vec_set_threads(self.v, 1)    # joins the workers (they are idle between calls)
             PyMem_Free(self.v)
@@ -70,11 +61,10 @@ cdef class VecGame(_Binding, VecGameMixin):
         cdef uint64_t s = checked[1]
         cdef CardSet cs = _resolve_cards(cards)
         pairs, names = pairing_table(cs, pairings, AZK_VEC_MAX_PAIRS)
-        cdef int32_t[::1] pv = pairs
         cdef azk_vec *v = <azk_vec *>PyMem_Malloc(azk_vec_size(nn))
         if v == NULL:
             raise MemoryError()
-        cdef azk_status st = azk_vec_init(v, cs.cs, nn, s, _VEC_MODES[mode], kind, &pv[0], len(pairings))
+        cdef azk_status st = azk_vec_init(v, cs.cs, nn, s, _VEC_MODES[mode], kind, <int32_t *>_ptr(pairs), len(names))
         if st == AZK_OK:
             st = azk_vec_set_obs(v, AZK_VEC_OBS_U8, _VEC_WAITING[waiting_obs])   # the one encoding since layout v4
         if st == AZK_OK:
@@ -91,8 +81,7 @@ cdef class VecGame(_Binding, VecGameMixin):
         except BaseException:
             PyMem_Free(v)
             raise
-        if self.v != NULL:
-            azk_vec_set_threads(self.v, 1)
+        azk_vec_set_threads(self.v, 1)     # (NULL: refused) stops the old vector's workers before it is freed
         PyMem_Free(self.v)
         self.v, self.threads = v, nthreads
         self.cards, self.n, self.rows, self.mode, self.bot = cs, nn, rows, mode, (bot if mode == "bot" else None)
@@ -120,11 +109,7 @@ cdef class VecGame(_Binding, VecGameMixin):
         a = np.asarray(actions)
         if a.shape != (count,) or a.dtype.kind not in "iu":
             raise ValueError(f"actions must be an integer array of shape ({count},), got {a.dtype} {a.shape}")
-        if a.dtype != np.int32 or not a.flags.c_contiguous:
-            if a.size and (a.min() < -2**31 or a.max() >= 2**31):
-                raise ValueError("actions out of the int32 range")
-            a = np.ascontiguousarray(a, dtype=np.int32)
-        return a
+        return a if a.dtype == np.int32 and a.flags.c_contiguous else int32_actions(a)
 
     cdef _run(self, object actions, int opp):
         a = self._actions(actions, self.n if opp else self.rows)

@@ -61,6 +61,14 @@ def step_illegal(opponent, bad, action, mode):
     return IllegalActionError(f"row {bad}: action {action} is not legal in game {bad // 2 if mode == 'self' else bad}")
 
 
+def int32_actions(a):
+    """VecGame.step's integer actions `a` (not int32 C-contiguous) as a C-contiguous int32 copy, ValueError out
+    of range."""
+    if a.size and (a.min() < -2**31 or a.max() >= 2**31):
+        raise ValueError("actions out of the int32 range")
+    return np.ascontiguousarray(a, dtype=np.int32)
+
+
 def check_opponent_keys(nkeys, n, opp_obs):
     """policy_opponent_actions' checks: a key per game, the opponent observations kept."""
     if nkeys != n:

@@ -161,6 +161,28 @@ def play_columns(u64, i32, ndecks, npbots, nkinds):
     return u + i + list(res.values()), res
 
 
+def pbot_specs(pbots, what, most):
+    """_Players' policy bots: a list of (CPolicy, kind, settings), at most `most` (ValueError naming `what`)."""
+    pbots = list(pbots)
+    if len(pbots) > most:
+        raise ValueError(f"{what}: at most two policy bots")
+    return pbots
+
+
+def checked_columns(cols, end, ncols):
+    """_Players.play_rows' columns (as play_columns makes them) checked by the one array checker: inputs read only,
+    outputs writeable, each at least `end` rows (ValueError otherwise)."""
+    from ._core import _out_array
+    assert len(PLAY_DTYPES) == ncols, "azuki.games.PLAY_DTYPES and azk_play_rows_columns disagree"
+    c = list(cols)
+    if len(c) != ncols:
+        raise ValueError("_Players.play_rows: the columns of azuki.games.play_columns")
+    for k, a in enumerate(c):
+        if a is None or _out_array(a, PLAY_DTYPES[k], (None,), f"play_rows column {k}", k >= 7).shape[0] < end:
+            raise ValueError(f"_Players.play_rows: column {k} is missing or shorter than {end} rows")
+    return c
+
+
 def pbot_kind(kind):
     """The number of policy bot `kind` (azuki.PBOT_KINDS: "policy", "psearch"); ValueError otherwise."""
     from ._core import PBOT_KINDS

@@ -111,3 +111,22 @@ def test_moved_facts_read_the_engine():
     v = azuki.VecGame(3, seed=2)
     assert v.episodes().tolist() == [v.episode(i) for i in range(3)]
     assert v.agent_seats().tolist() == [v.agent_seat(i) for i in range(3)]
+
+
+BINDING_MAX_LINES = 1100
+
+
+def test_the_binding_stays_thin():
+    """azuki/_core.pyx and its .pxi parts are wrappers over csrc/azuki.h (issue 31 item 2): their lines together
+    stay within BINDING_MAX_LINES, so new code that is not a C call lands in the plain-Python halves or in C."""
+    parts = [ROOT / "azuki" / "_core.pyx"] + sorted((ROOT / "azuki").glob("_*.pxi"))
+    sizes = {p.name: len(p.read_text().splitlines()) for p in parts}
+    assert {"_core.pyx", "_game.pxi", "_vec.pxi"} <= set(sizes), sizes
+    assert sum(sizes.values()) <= BINDING_MAX_LINES, (
+        f"the Cython binding is {sum(sizes.values())} lines {sizes}, over {BINDING_MAX_LINES}: keep only C calls "
+        f"there. Put a method that makes no C call of its own in the class's mixin (azuki/_cardset_py.py, "
+        f"_game_py.py, _vec_py.py, _cpolicy_py.py), argument checks and messages in those files, azuki/_args.py or "
+        f"azuki/games.py, and a loop or set-up every binding would repeat in C behind csrc/azuki.h "
+        f"(docs/extending.md, 'The binding: where new Python-facing code goes').")
+    for p in parts:     # and not by cramming: the project's line length
+        assert max(len(line) for line in p.read_text().splitlines()) <= 120, f"{p.name}: a line over 120 characters"
