@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import azuki
@@ -130,3 +131,25 @@ def test_the_binding_stays_thin():
         f"(docs/extending.md, 'The binding: where new Python-facing code goes').")
     for p in parts:     # and not by cramming: the project's line length
         assert max(len(line) for line in p.read_text().splitlines()) <= 120, f"{p.name}: a line over 120 characters"
+
+
+@pytest.mark.parametrize("mode", ["self", "bot", "policy"])
+def test_what_moved_to_c_agrees_with_the_schedule(mode):
+    """The set-up the binding used to repeat now comes from C: VecGame.game(i)'s decks (azk_vec_deck, once
+    re-derived from the deal schedule in Cython) are the schedule's, and the acting buffer (azk_vec_acting,
+    once an int32 copy) marks exactly the rows whose mask is more than NO_OP."""
+    pairings = [("STT01", "STT02"), ("STT02", "STT02"), ("STT02", "STT01")]
+    v = azuki.VecGame(6, seed=11, mode=mode, pairings=pairings)
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        for i in range(v.n):
+            d = _core.deal_schedule(v.episode(i), 11, len(pairings))
+            pair = pairings[d["pairing"]]
+            assert v.game(i).decks == (pair[::-1] if d["swapped"] else pair)
+        multi = v.masks.sum(axis=1) > 1
+        assert not (multi & (v.acting == 0)).any()
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in v.masks], dtype=np.int64)  # not int32: converted
+        v.step(acts)
+        if mode == "policy":
+            v.step_opponent(v.bot_opponent_actions("random"))
+    assert v.log()["episodes"] > 0
