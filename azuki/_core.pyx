@@ -6,7 +6,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Calloc, PyMem_Free
 from cpython.pythread cimport PyThread_get_thread_ident
 from cpython cimport array
 from libc.string cimport memset
-from libc.stdint cimport uint8_t, int8_t, uint32_t, int32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, uint32_t, int32_t, uint64_t
 cimport cython
 cimport numpy as cnp
 import array as _pyarray

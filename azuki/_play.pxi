@@ -100,8 +100,7 @@ GREEDY_VERSION = AZK_BOT_GREEDY_VERSION
 SEARCH_VERSION = AZK_BOT_SEARCH_VERSION
 SEARCH_SIMS = AZK_BOT_SEARCH_SIMS            # the search bot's default simulations per decision
 SEARCH_MAX_SIMS = AZK_BOT_SEARCH_MAX_SIMS
-# The policy bots (azuki.h "Policy bots"): a loaded CPolicy plays alone ("policy") or guides a PUCT
-# information-set search ("psearch"). Settings are a dict (pbot_defaults(kind) lists them).
+# The policy bots (azuki.h "Policy bots"): a CPolicy plays alone ("policy") or guides a PUCT search ("psearch").
 PBOT_KINDS = tuple(azk_pbot_name(k).decode() for k in (AZK_PBOT_POLICY, AZK_PBOT_PSEARCH))
 PBOT_VERSIONS = {PBOT_KINDS[k]: azk_pbot_version(k) for k in range(2)}
 PSEARCH_MAX_SIMS = AZK_PSEARCH_MAX_SIMS
@@ -221,8 +220,8 @@ cdef object _decide(Game game, CPolicy policy, object kind, object rng, object s
             a = azk_bot_act_search(game.g, game.cs, r, &sp) if k == AZK_BOT_SEARCH else \
                 azk_bot_act(game.g, game.cs, k, r)
     if a == -<int>AZK_ERR_CARDSET and policy is not None:
-        raise ValueError(f"{kind}: the policy cannot read this card set's observations (a card outside its card "
-                         f"table)")
+        raise ValueError(f"{kind}: the policy cannot read this card set's observations "
+                         f"(a card outside its card table)")
     call = ("azk_pbot_label" if label else "azk_pbot_act") if policy is not None else \
         ("azk_bot_search_label" if label else "azk_bot_act")
     _check(<azk_status>(-a) if a < 0 else AZK_OK, f"{call} failed")

@@ -171,8 +171,7 @@ cdef class VecGame(_Binding, VecGameMixin):
             check_opponent_keys(k.shape[0], self.n, self.opp_obs)
             out = np.zeros(self.n, dtype=np.int32)
             ov, kv = out, k
-            wn = self._work(azk_vec_policy_work_size(self.v, cp.p))
-            wp = _ptr(self._pwork)
+            wp = self._work(azk_vec_policy_work_size(self.v, cp.p), &wn)
             with nogil:
                 st = azk_vec_policy_opponent(self.v, self.cards.cs, cp.p, <const uint8_t *>self.io.opp_obs, sd, &kv[0],
                                              g, &ov[0], wp, wn, &pst)
@@ -182,11 +181,12 @@ cdef class VecGame(_Binding, VecGameMixin):
             _check(st, "policy_opponent_actions failed")
             return out
 
-    cdef size_t _work(self, size_t size):
-        """The policy workspace (_pwork) grown to at least `size` bytes; its size."""
+    cdef void *_work(self, size_t size, size_t *got) except NULL:
+        """The policy workspace (_pwork) grown to at least `size` bytes: its data, *got its size."""
         if self._pwork is None or self._pwork.shape[0] < size:
             self._pwork = np.empty(size, dtype=np.uint8)
-        return self._pwork.shape[0]
+        got[0] = self._pwork.shape[0]
+        return _ptr(self._pwork)
 
     def bot_opponent_actions(self, bot):
         """mode="policy": built-in bot `bot`'s answers for the pending games (int32 [n], 0 elsewhere), in C."""
@@ -210,8 +210,7 @@ cdef class VecGame(_Binding, VecGameMixin):
         cdef void *wp
         cdef size_t wn
         with _Call(self, "pbot_opponent_actions", policy=True):
-            wn = self._work(azk_vec_pbot_work_size(self.v, cp.p, &pp))
-            wp = _ptr(self._pwork)
+            wp = self._work(azk_vec_pbot_work_size(self.v, cp.p, &pp), &wn)
             ov = out = np.zeros(self.n, dtype=np.int32)
             with nogil:
                 st = azk_vec_pbot_opponent(self.v, self.cards.cs, cp.p, &pp, &ov[0], wp, wn)
