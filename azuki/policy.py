@@ -278,8 +278,9 @@ class StructuredEncoder(nn.Module):
 
     def forward(self, inp, empty=None):
         """empty: obs_inputs of an observation of zeros (Policy.empty_inputs), or None. Given, the
-        place / hand / option layers run on the occupied slots only (module docstring, "empty
-        slots"): the same values bit for bit as without it."""
+        place / hand / option layers run on the occupied slots only and the entity tables stay
+        compact (_Ents): the same tables bit for bit as without it, the trunk state the same sums
+        in another order (float rounding)."""
         relu = torch.relu
         emb = self.card.weight
         b = inp["mask"].shape[0]
@@ -290,7 +291,8 @@ class StructuredEncoder(nn.Module):
         opts = layer(self.opt_x, self.opt_c(emb), self.opt_pos, inp, "opt", empty)
         bags = relu(self.bags(torch.matmul(inp["bags"], emb).reshape(b, -1)))
         glob = relu(_linear_oh(self.glob, inp["glob_x"], inp["glob_oh"], _lookup(inp["glob_id"], emb).reshape(b, -1)))
-        x = torch.cat([_tab_map(self.place_t, places).reshape(b, -1), _tab_sum(hand), _tab_sum(opts), bags, glob], dim=1)
+        x = torch.cat([_tab_map(self.place_t, places).reshape(b, -1), _tab_sum(hand), _tab_sum(opts), bags, glob],
+                      dim=1)
         return self.trunk(x), (places, hand, opts)
 
 
@@ -303,8 +305,9 @@ def _entity_layer(lin, cards, pos, inp, name, empty):
     only 17 % of the places, 14 % of the hand slots and 0.6 % of the option slots are
     occupied). The occupied slots and the S empty values go through ONE linear call (the same
     row-wise GEMM as the padded form) and the same additions in the same order, so every value
-    equals the padded form's bit for bit (tests/envs/test_empty_slots.py); the gradients are
-    the same sums in another order (float rounding). Without `empty`: the padded form."""
+    equals the padded form's bit for bit (tests/envs/test_empty_slots.py); returned as an _Ents
+    (compact), whose consumers sum in another order (float rounding). Without `empty`: the
+    padded form, a [B, S, D] tensor."""
     if empty is None:
         x, oh, ids = inp[f"{name}_x"], inp[f"{name}_oh"], inp[f"{name}_id"]
         return torch.relu(_linear_oh(lin, x, oh) + _lookup(ids, cards) + pos)
@@ -333,10 +336,11 @@ class _Ents:
     """An entity table [B, S, D] kept as its distinct rows (_entity_layer with `empty`): v [n + S_all, D]
     holds the n occupied slots' rows, then one row per slot position for an empty slot; where [B, S]
     the row of each slot; occ [B, S] bool (occupied); lo: the first slot position (a slice of the
-    table's slots keeps v and own); own [n]: the batch row of each occupied row. Its consumers (_tab_sum, _tab_map, _scores, _ent_rows) read it without
-    writing the [B, S, D] tensor (on 2,048 self-play positions the hand and option tables are 7 M
-    floats, most of them copies of the S empty rows, written and read back in forward and backward);
-    _tab_full writes it (the paths that score every action)."""
+    table's slots keeps v and own); own [n]: the batch row of each occupied row. Its consumers
+    (_tab_sum, _tab_map, _scores, _ent_rows) read it without writing the [B, S, D] tensor (on
+    2,048 self-play positions the hand and option tables are 7 M floats, most of them copies of
+    the S empty rows, written and read back in forward and backward); _tab_full writes it (the
+    paths that score every action)."""
     __slots__ = ("v", "n", "where", "occ", "lo", "own")
 
     def __init__(self, v, n, where, occ, lo, own):
