@@ -234,6 +234,7 @@ cdef extern from "azuki.h" nogil:
         AZK_PBOT_POLICY_VERSION
         AZK_PSEARCH_VERSION
         AZK_PSEARCH_MAX_SIMS
+        AZK_PSEARCH_MAX_THREADS
     ctypedef struct azk_pbot_params:
         int kind
         int temp_milli
@@ -242,6 +243,7 @@ cdef extern from "azuki.h" nogil:
         int prior_temp_milli
         int value_milli
         azk_search_ctl *ctl
+        int threads
     void azk_pbot_defaults(azk_pbot_params *p, int kind)
     const char *azk_pbot_name(int kind)
     int azk_pbot_version(int kind)

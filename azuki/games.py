@@ -21,9 +21,9 @@ from ._util import excerpt
 # stretches whatever simulate's `chunk` is.
 SIM_SIGNAL_GAMES = 64
 
-# Each policy bot's settings (pbot_defaults(kind) gives their defaults); all but sims are held in C
-# as thousandths, in these ranges.
-PBOT_SETTINGS = {"policy": ("temp",), "psearch": ("sims", "cpuct", "prior_temp", "value")}
+# Each policy bot's settings (pbot_defaults(kind) gives their defaults); all but the counts (sims, threads)
+# are held in C as thousandths, in these ranges.
+PBOT_SETTINGS = {"policy": ("temp",), "psearch": ("sims", "cpuct", "prior_temp", "value", "threads")}
 _MILLI_RANGE = {"temp": (0, 1000), "cpuct": (0, 1000), "prior_temp": (0.001, 1000), "value": (0, 1)}
 
 # play_games' output columns (azk_play_rows), all int32 but the seconds (float64)
@@ -194,7 +194,7 @@ def pbot_kind(kind):
 def pbot_settings_dict(kind, p):
     """The settings of policy bot `kind` from its C parameters `p` (a dict of azk_pbot_params' fields)."""
     full = {"temp": p["temp_milli"] / 1000, "sims": p["sims"], "cpuct": p["cpuct_milli"] / 1000,
-            "prior_temp": p["prior_temp_milli"] / 1000, "value": p["value_milli"] / 1000}
+            "prior_temp": p["prior_temp_milli"] / 1000, "value": p["value_milli"] / 1000, "threads": p["threads"]}
     return {n: full[n] for n in PBOT_SETTINGS[kind]}
 
 
@@ -210,10 +210,18 @@ def pbot_settings_milli(kind, settings):
             from ._core import PSEARCH_MAX_SIMS, _int_in
             out[name] = _int_in(v, "sims", 1, PSEARCH_MAX_SIMS)
             continue
+        if name == "threads":   # psearch's trees (root parallelism); more than sims: refused in C (one message)
+            from ._core import PSEARCH_MAX_THREADS, _int_in
+            out[name] = _int_in(v, "threads", 1, PSEARCH_MAX_THREADS)
+            continue
         lo, hi = _MILLI_RANGE[name]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):
             raise ValueError(f"{name} must be a number in [{lo:g}, {hi:g}], got {excerpt(v)}")
         out[name] = int(round(v * 1000))
+    if out.get("threads", 1) > 1:   # every tree runs at least one simulation
+        from ._core import SEARCH_SIMS
+        if out["threads"] > out.get("sims", SEARCH_SIMS):
+            raise ValueError(f"threads ({out['threads']}) must not exceed sims ({out.get('sims', SEARCH_SIMS)})")
     return out
 
 

@@ -281,6 +281,7 @@ int azk_bot_search_label(const azk_game *g, const azk_cardset *cs, uint64_t rng[
 #define AZK_PBOT_POLICY_VERSION 1
 #define AZK_PSEARCH_VERSION 1
 #define AZK_PSEARCH_MAX_SIMS 100000
+#define AZK_PSEARCH_MAX_THREADS 16  /* psearch root parallelism: trees (threads) per decision, at most */
 typedef struct azk_pbot_params {
     int kind;             /* AZK_PBOT_POLICY or AZK_PBOT_PSEARCH */
     int temp_milli;       /* policy: 0 = the most likely legal action; T x 1000 > 0 = sample softmax(log p / T) */
@@ -289,7 +290,12 @@ typedef struct azk_pbot_params {
     int prior_temp_milli; /* psearch: priors softmax(log p / T), T x 1000 >= 1 (1000: the policy's own) */
     int value_milli;      /* psearch: a new leaf scores value_milli / 1000 x the value head + the rest x a greedy
                              playout to the bot's next turn (1000: the value head alone), 0..1000 */
-    azk_search_ctl *ctl;  /* psearch: NULL, or a stop flag read before every simulation */
+    azk_search_ctl *ctl;  /* psearch: NULL, or a stop flag read before every simulation (by every tree) */
+    int threads;          /* psearch: root parallelism, 0 or 1 = one tree; K = K independent trees on K threads
+                             (the caller's and K - 1 started per decision), the sims split between them (tree k
+                             runs sims / K, one more for k < sims % K; so 1 <= K <= min(sims,
+                             AZK_PSEARCH_MAX_THREADS)), each with its own determinizations, their root visits
+                             and results summed; deterministic for one (seed, K) */
 } azk_pbot_params;
 void azk_pbot_defaults(azk_pbot_params *p, int kind);
 const char *azk_pbot_name(int kind);   /* "policy", "psearch"; NULL otherwise */

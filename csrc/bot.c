@@ -32,6 +32,7 @@
  * uniformly with the bot's rng. Mulligan: keep a hand with at least two
  * entities of cost 3 or less.
  */
+#define _POSIX_C_SOURCE 200809L /* pthread_sigmask under -std=c11 (psearch's root parallelism) */
 #include <limits.h>
 #include <stdatomic.h>
 
@@ -504,14 +505,16 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
  * builds that round differently (sanitizer vs optimized). Memory: the
  * caller's workspace (azk_pbot_work_size) or one malloc per decision. */
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #define PS_EDGES_PER_NODE 64   /* edge capacity per simulation (a node past the pool is scored, not expanded) */
 #define PS_DEPTH_CAP 200       /* decisions walked down one simulation, at most */
 
 static const azk_pbot_params PBOT_DEFAULTS[2] = {
-    {AZK_PBOT_POLICY, 0, AZK_BOT_SEARCH_SIMS, 1500, 1000, 1000, NULL},
-    {AZK_PBOT_PSEARCH, 0, AZK_BOT_SEARCH_SIMS, 1500, 1000, 1000, NULL},
+    {AZK_PBOT_POLICY, 0, AZK_BOT_SEARCH_SIMS, 1500, 1000, 1000, NULL, 1},
+    {AZK_PBOT_PSEARCH, 0, AZK_BOT_SEARCH_SIMS, 1500, 1000, 1000, NULL, 1},
 };
 
 typedef struct ps_node {
@@ -528,13 +531,27 @@ typedef struct ps_edge {
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
+/* psearch's trees (root parallelism): 0 reads as 1, so a caller's zeroed field means one tree */
+static int ps_trees(const azk_pbot_params *pp) {
+    return pp->kind == AZK_PBOT_PSEARCH && pp->threads > 1 ? pp->threads : 1;
+}
+
+/* tree k's share of the simulations: sims / K, one more for the first sims % K trees */
+static int ps_tree_sims(const azk_pbot_params *pp, int k) {
+    int K = ps_trees(pp);
+    return pp->sims / K + (k < pp->sims % K);
+}
+
 static int pbot_params_ok(const azk_pbot_params *pp) {
     return pp && (pp->kind == AZK_PBOT_POLICY || pp->kind == AZK_PBOT_PSEARCH) && pp->temp_milli >= 0 &&
            pp->sims >= 1 && pp->sims <= AZK_PSEARCH_MAX_SIMS && pp->cpuct_milli >= 0 && pp->prior_temp_milli >= 1 &&
-           pp->value_milli >= 0 && pp->value_milli <= 1000;
+           pp->value_milli >= 0 && pp->value_milli <= 1000 && pp->threads >= 0 &&
+           pp->threads <= AZK_PSEARCH_MAX_THREADS && ps_trees(pp) <= pp->sims;
 }
 
-/* workspace layout: policy scratch | observation | log-probabilities | nodes | edges */
+/* workspace layout, per psearch tree (one for `policy`): policy scratch | observation |
+ * log-probabilities | nodes | edges; tree k's pools are sized for its share of the sims, so K trees
+ * take about one tree's pools plus K - 1 policy scratches. */
 typedef struct pbot_ws {
     void *pw;
     size_t pw_len;
@@ -545,20 +562,25 @@ typedef struct pbot_ws {
     int node_cap, edge_cap;
 } pbot_ws;
 
+/* w: NULL (the size only) or ps_trees(pp) workspaces to lay out from base */
 static size_t pbot_layout(const azk_policy *pol, const azk_pbot_params *pp, uint8_t *base, pbot_ws *w) {
     size_t off = 0, pw = align64(azk_policy_work_size(pol));
-    int nodes = pp->kind == AZK_PBOT_PSEARCH ? pp->sims + 1 : 0;
-    int edges = pp->kind == AZK_PBOT_PSEARCH ? AZK_NUM_ACTIONS_ + pp->sims * PS_EDGES_PER_NODE : 0;
-    if (w) w->pw = base, w->pw_len = pw;
-    off += pw;
-    if (w) w->obs = base + off;
-    off += align64((size_t)azk_obs_len());
-    if (w) w->logp = (float *)(void *)(base + off);
-    off += align64(sizeof(float) * AZK_NUM_ACTIONS_);
-    if (w) w->nodes = (ps_node *)(void *)(base + off), w->node_cap = nodes;
-    off += align64(sizeof(ps_node) * (size_t)nodes);
-    if (w) w->edges = (ps_edge *)(void *)(base + off), w->edge_cap = edges;
-    off += align64(sizeof(ps_edge) * (size_t)edges);
+    for (int k = 0; k < ps_trees(pp); k++) {
+        pbot_ws *t = w ? &w[k] : NULL;
+        int sims = ps_tree_sims(pp, k);
+        int nodes = pp->kind == AZK_PBOT_PSEARCH ? sims + 1 : 0;
+        int edges = pp->kind == AZK_PBOT_PSEARCH ? AZK_NUM_ACTIONS_ + sims * PS_EDGES_PER_NODE : 0;
+        if (t) t->pw = base + off, t->pw_len = pw;
+        off += pw;
+        if (t) t->obs = base + off;
+        off += align64((size_t)azk_obs_len());
+        if (t) t->logp = (float *)(void *)(base + off);
+        off += align64(sizeof(float) * AZK_NUM_ACTIONS_);
+        if (t) t->nodes = (ps_node *)(void *)(base + off), t->node_cap = nodes;
+        off += align64(sizeof(ps_node) * (size_t)nodes);
+        if (t) t->edges = (ps_edge *)(void *)(base + off), t->edge_cap = edges;
+        off += align64(sizeof(ps_edge) * (size_t)edges);
+    }
     return off + 64; /* the base is aligned up to 64 inside */
 }
 
@@ -655,33 +677,39 @@ static double ps_terminal(const azk_game *g, int me) {
     return wv < 0 ? 0.5 : (wv == me ? 1.0 : 0.0);
 }
 
-static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
-                       azk_rng *rng, pbot_ws *w, search_label *lab) {
-    int32_t legal[AZK_NUM_ACTIONS_];
-    int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
-    if (n <= 0) return -(int)AZK_ERR_ARG;
-    int me = azk_current_player(g);
+/* One tree of a psearch decision (root parallelism: tree k of K searches the same root with its own
+ * determinizations and pools; the trees never touch each other's memory, only the read-only game,
+ * card set, policy and settings, and the stop flag through its atomic accessors). */
+typedef struct ps_tree {
+    const azk_policy *pol;
+    const azk_pbot_params *pp;
+    const azk_cardset *cs;
+    const azk_game *view; /* the canonical view: what the bot may know */
+    int me, root_turn;
+    uint64_t base;        /* simulation t's determinization seed: splitmix64(base + t) */
+    int sims;             /* this tree's share */
+    pbot_ws *w;
+    int nn, ne;           /* pools in use (the root: node 0, edges [0, root's n)) */
+    int run;              /* simulations run */
+    int err;              /* 0, or -AZK_ERR_CARDSET (the policy cannot read a position) */
+} ps_tree;
+
+static void ps_tree_run(ps_tree *T) {
+    const azk_policy *pol = T->pol;
+    const azk_pbot_params *pp = T->pp;
+    const azk_cardset *cs = T->cs;
+    pbot_ws *w = T->w;
+    int me = T->me, nn = T->nn, ne = T->ne, root = 0;
     azk_search_ctl *ctl = pp->ctl;
-    if (ctl) ctl->sims_run = 0;
-    uint64_t base = (uint64_t)azk_rng_next(rng) << 32 | azk_rng_next(rng); /* a fixed number of draws */
-    if (n == 1) return label_one(lab, legal[0]);
-    if (g->phase == AZK_PHASE_MULLIGAN) return label_one(lab, pbot_greedy(pol, g, cs, w));
-    azk_game view, sim;
-    azk_game_clone(&view, g);
-    canonicalize(&view, me);
-    int nn = 0, ne = 0;
-    double v0;
-    int root = ps_expand(pol, pp, &view, cs, me, w, &nn, &ne, &v0);
-    if (root == -2) return -(int)AZK_ERR_CARDSET;
-    if (root < 0) return label_one(lab, legal[0]); /* cannot happen: the pools hold the root */
-    if (w->nodes[root].n == 1) return label_one(lab, w->edges[w->nodes[root].first].a);
     double c = pp->cpuct_milli / 1000.0, mix = pp->value_milli / 1000.0;
+    int32_t legal[AZK_NUM_ACTIONS_];
     int path[PS_DEPTH_CAP];
+    azk_game sim;
     int t = 0;
-    for (; t < pp->sims; t++) {
+    for (; t < T->sims; t++) {
         if (ctl && azk_search_cancelled(ctl)) break;
-        uint64_t s = splitmix64(base + (uint64_t)t);
-        azk_game_clone(&sim, &view);
+        uint64_t s = splitmix64(T->base + (uint64_t)t);
+        azk_game_clone(&sim, T->view);
         if (azk_resample(&sim, cs, me, s) != AZK_OK) continue; /* cannot happen: the game goes on */
         int np = 0, node = root;
         double r = -1.0;
@@ -724,7 +752,10 @@ static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_polic
                 }
                 double v;
                 int ch = ps_expand(pol, pp, &sim, cs, me, w, &nn, &ne, &v);
-                if (ch == -2) return -(int)AZK_ERR_CARDSET;
+                if (ch == -2) {
+                    T->err = -(int)AZK_ERR_CARDSET;
+                    return;
+                }
                 if (ch < 0) break; /* pools full: scored below */
                 w->edges[best].child = ch;
                 node = ch;
@@ -740,13 +771,17 @@ static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_polic
             double pv = -1.0;
             if (r < 0.0 && mix >= 1.0) {
                 float v;
-                if (pbot_forward(pol, &sim, cs, w, &v)) return -(int)AZK_ERR_CARDSET;
+                if (pbot_forward(pol, &sim, cs, w, &v)) {
+                    T->err = -(int)AZK_ERR_CARDSET;
+                    return;
+                }
                 double vv = v > 1.0f ? 1.0 : v < -1.0f ? -1.0 : (double)v;
                 r = azk_current_player(&sim) == me ? 0.5 + 0.5 * vv : 0.5 - 0.5 * vv;
             } else {
                 azk_rng pr;
                 azk_rng_seed(&pr, splitmix64(s), AZK_BOT_RNG_STREAM);
-                pv = azk_is_terminal(&sim) ? ps_terminal(&sim, me) : search_playout(cs, &sim, me, g->turn, &pr, &SEARCH_DEFAULTS);
+                pv = azk_is_terminal(&sim) ? ps_terminal(&sim, me)
+                                           : search_playout(cs, &sim, me, T->root_turn, &pr, &SEARCH_DEFAULTS);
                 r = r < 0.0 ? pv : mix * r + (1.0 - mix) * pv;
             }
         }
@@ -762,24 +797,102 @@ static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_polic
             }
         }
     }
-    if (ctl) ctl->sims_run = t;
+    T->nn = nn;
+    T->ne = ne;
+    T->run = t;
+}
+
+static void *ps_tree_thread(void *arg) {
+    ps_tree_run(arg);
+    return NULL;
+}
+
+/* Trees 1 .. K - 1 on threads started here (signals blocked in them, as VecGame's workers: the
+ * process's handlers run on the caller's threads), tree 0 on the caller's; a thread the OS refuses
+ * leaves its tree to the caller afterwards. Which thread runs a tree never changes what it computes. */
+static void ps_run_trees(ps_tree *tr, int K) {
+    pthread_t th[AZK_PSEARCH_MAX_THREADS];
+    int started[AZK_PSEARCH_MAX_THREADS] = {0};
+    if (K > 1) {
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        for (int k = 1; k < K; k++) started[k] = pthread_create(&th[k], NULL, ps_tree_thread, &tr[k]) == 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    ps_tree_run(&tr[0]);
+    for (int k = 1; k < K; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            ps_tree_run(&tr[k]);
+    }
+}
+
+static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_policy *pol, const azk_pbot_params *pp,
+                       azk_rng *rng, pbot_ws *ws, search_label *lab) {
+    int32_t legal[AZK_NUM_ACTIONS_];
+    int n = azk_legal_actions(g, cs, legal, AZK_NUM_ACTIONS_);
+    if (n <= 0) return -(int)AZK_ERR_ARG;
+    int me = azk_current_player(g);
+    azk_search_ctl *ctl = pp->ctl;
+    if (ctl) ctl->sims_run = 0;
+    uint64_t base = (uint64_t)azk_rng_next(rng) << 32 | azk_rng_next(rng); /* a fixed number of draws */
+    pbot_ws *w = &ws[0];
+    if (n == 1) return label_one(lab, legal[0]);
+    if (g->phase == AZK_PHASE_MULLIGAN) return label_one(lab, pbot_greedy(pol, g, cs, w));
+    azk_game view;
+    azk_game_clone(&view, g);
+    canonicalize(&view, me);
+    int nn = 0, ne = 0;
+    double v0;
+    int root = ps_expand(pol, pp, &view, cs, me, w, &nn, &ne, &v0);
+    if (root == -2) return -(int)AZK_ERR_CARDSET;
+    if (root < 0) return label_one(lab, legal[0]); /* cannot happen: the pools hold the root */
     const ps_node *rt = &w->nodes[root];
-    int bi = rt->first;
-    for (int i = rt->first + 1; i < rt->first + rt->n; i++) {
-        const ps_edge *e = &w->edges[i], *b = &w->edges[bi];
-        if (e->n > b->n || (e->n == b->n && e->n > 0 && e->w / e->n > b->w / b->n)) bi = i;
+    if (rt->n == 1) return label_one(lab, w->edges[rt->first].a);
+    /* the trees: tree 0 is the one-tree search exactly (its seeds from base); tree k > 0 draws from
+     * splitmix64(base + golden * k) (azk_mix64 of a Weyl step, as the bot seeds of a run), starting
+     * from a copy of tree 0's root (the same canonical view: the same edges and priors) */
+    int K = ps_trees(pp);
+    ps_tree tr[AZK_PSEARCH_MAX_THREADS];
+    for (int k = 0; k < K; k++) {
+        tr[k] = (ps_tree){pol, pp, cs, &view, me, g->turn, k ? azk_mix64(base + azk_weyl((uint64_t)k)) : base,
+                          ps_tree_sims(pp, k), &ws[k], nn, ne, 0, 0};
+        if (k) {
+            ws[k].nodes[0] = *rt;
+            memcpy(ws[k].edges, w->edges, sizeof(ps_edge) * (size_t)ne);
+        }
     }
+    ps_run_trees(tr, K);
+    int run = 0;
+    for (int k = 0; k < K; k++) {
+        if (tr[k].err) return tr[k].err;
+        run += tr[k].run;
+    }
+    if (ctl) ctl->sims_run = run;
+    /* the merged root: edge i's visits and results summed over the trees (their root edges are the
+     * same list), chosen as with one tree */
+    float counts[AZK_NUM_ACTIONS_];
+    int bi = 0;
+    int64_t bn = 0, tot = 0;
+    double bw = 0.0, tot_w = 0.0;
+    for (int i = 0; i < rt->n; i++) {
+        int64_t en = 0;
+        double ew = 0.0;
+        for (int k = 0; k < K; k++) en += ws[k].edges[rt->first + i].n, ew += ws[k].edges[rt->first + i].w;
+        counts[i] = (float)en;
+        tot += en, tot_w += ew;
+        if (i == 0 || en > bn || (en == bn && en > 0 && ew / en > bw / bn)) bi = i, bn = en, bw = ew;
+    }
+    int best = w->edges[rt->first + bi].a;
     if (lab) {
-        int tot = 0;
-        double sum = 0.0;
-        for (int i = rt->first; i < rt->first + rt->n; i++) tot += w->edges[i].n, sum += w->edges[i].w;
-        if (tot == 0) return label_one(lab, w->edges[bi].a);
+        if (tot == 0) return label_one(lab, best);
         for (int i = 0; i < AZK_NUM_ACTIONS_; i++) lab->visits[i] = 0.0f;
-        for (int i = rt->first; i < rt->first + rt->n; i++)
-            lab->visits[w->edges[i].a] = (float)((double)w->edges[i].n / tot);
-        lab->value = (float)(sum / tot);
+        for (int i = 0; i < rt->n; i++) lab->visits[w->edges[rt->first + i].a] = (float)((double)counts[i] / tot);
+        lab->value = (float)(tot_w / tot);
     }
-    return w->edges[bi].a;
+    return best;
 }
 
 void azk_pbot_defaults(azk_pbot_params *p, int kind) {
@@ -811,10 +924,10 @@ static int pbot_act(const azk_game *g, const azk_cardset *cs, const azk_policy *
         work_len = need;
     }
     if (work_len < need) return -(int)AZK_ERR_ARG;
-    pbot_ws w;
-    pbot_layout(pol, pp, (uint8_t *)(((uintptr_t)work + 63) & ~(uintptr_t)63), &w);
+    pbot_ws w[AZK_PSEARCH_MAX_THREADS];
+    pbot_layout(pol, pp, (uint8_t *)(((uintptr_t)work + 63) & ~(uintptr_t)63), w);
     azk_rng r = {rng[0], rng[1] | 1u};
-    int a = pp->kind == AZK_PBOT_POLICY ? policy_act(g, cs, pol, pp, &r, &w) : psearch_act(g, cs, pol, pp, &r, &w, lab);
+    int a = pp->kind == AZK_PBOT_POLICY ? policy_act(g, cs, pol, pp, &r, &w[0]) : psearch_act(g, cs, pol, pp, &r, w, lab);
     free(mem);
     if (a < 0) return a;
     rng[0] = r.state;

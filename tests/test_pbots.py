@@ -2,7 +2,7 @@
 loaded C policy alone, `psearch` runs PUCT information-set search with its
 priors and value.
 
-* specs: ``policy:PATH[:temp=T]``, ``psearch:PATH[:sims=N,cpuct=C,
+* specs: ``policy:PATH[:temp=T]``, ``psearch:PATH[:sims=N,cpuct=C,threads=K,
   prior_temp=T,value=V]`` (PATH ``reference`` = the shipped weights), parsed
   in one place (azuki.bots.parse_pbot_spec) and accepted by azuki.evaluate
   (and so ``azuki eval``); bad specs, settings and weight files refused with
@@ -45,7 +45,14 @@ def test_specs():
                 "policy:reference:sims=4", "psearch:reference:sims=x", "psearch:reference:value=2"):
         with pytest.raises(ValueError):
             parse_pbot_spec(bad)
-    assert set(_core.pbot_defaults("psearch")) == {"sims", "cpuct", "prior_temp", "value"}
+    assert set(_core.pbot_defaults("psearch")) == {"sims", "cpuct", "prior_temp", "value", "threads"}
+    assert _core.pbot_defaults("psearch")["threads"] == 1
+    assert parse_pbot_spec("psearch:reference:sims=8,threads=2")[2] == {"sims": 8, "threads": 2}
+    for bad in ("psearch:reference:threads=0", "psearch:reference:threads=1.5", "psearch:reference:sims=3,threads=4",
+                "psearch:reference:threads=65", f"psearch:reference:sims=100,threads={_core.PSEARCH_MAX_THREADS + 1}",
+                "policy:reference:threads=2"):
+        with pytest.raises(ValueError):
+            parse_pbot_spec(bad)
 
 
 def test_bad_weight_files(tmp_path):
@@ -82,8 +89,10 @@ def test_greedy_policy_is_cpolicy_argmax(cpol):
         assert PolicyBot("policy", cpol).act(g) == int(cpol.act(g.observe(g.current_player), greedy=True)[0])
 
 
-def test_psearch_no_peeking(cpol):
-    """Same bot seed + same information set => same decision (tests/test_search.py's test)."""
+@pytest.mark.parametrize("threads", [1, 2])
+def test_psearch_no_peeking(cpol, threads):
+    """Same bot seed + same information set => same decision (tests/test_search.py's test), with one tree
+    and with two (root parallelism: every tree sees only resampled states)."""
     checked = changed = 0
     for i, decks in enumerate([("STT01", "STT02"), ("STT02", "STT01")]):
         for g in greedy_positions(40 + i, decks, every=5):
@@ -92,11 +101,31 @@ def test_psearch_no_peeking(cpol):
             v.resample(me, 1000 * i + checked)
             assert (v.observe(me) == g.observe(me)).all()
             changed += v.to_bytes() != g.to_bytes()
-            b1, b2 = PolicyBot("psearch", cpol, seed=i, sims=SIMS), PolicyBot("psearch", cpol, seed=i, sims=SIMS)
+            b1, b2 = (PolicyBot("psearch", cpol, seed=i, sims=SIMS, threads=threads) for _ in range(2))
             assert b1.act(g) == b2.act(v)
             assert (b1._rng == b2._rng).all()
             checked += 1
     assert checked >= 20 and changed >= checked * 0.8
+
+
+def test_psearch_threads_deterministic(cpol):
+    """Root parallelism (threads=K trees, the sims split between them, csrc/bot.c ps_run_trees): the same
+    decisions and labels twice for a fixed seed and K; threads=1 is the one-tree search (its defaults'
+    labels, byte for byte); threads=2 another search (other determinizations: its labels differ)."""
+    differ = 0
+    for g in greedy_positions(5, ("STT01", "STT02"), every=7):
+        labs = {}
+        for k in (1, 2):
+            out = []
+            for _ in range(2):
+                a, v, vis = PolicyBot("psearch", cpol, seed=3, sims=9, threads=k).label(g)
+                out.append((a, float(v), vis.tobytes()))
+            assert out[0] == out[1]
+            labs[k] = out[0]
+        a, v, vis = PolicyBot("psearch", cpol, seed=3, sims=9).label(g)
+        assert (a, float(v), vis.tobytes()) == labs[1]
+        differ += labs[1] != labs[2]
+    assert differ > 0
 
 
 def test_play_games_equals_step_by_step(cpol):

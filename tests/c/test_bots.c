@@ -208,8 +208,8 @@ static void test_search(void) {
  * visit shares over the root's legal actions summing to 1 (a forced decision: 1 on the action, value
  * -1), a value in [0, 1] when simulations ran; no peeking: the labels of a position and of its
  * resample from the labelled player's seat are the same bytes; bad arguments write nothing.
- * pol: the reference policy for psearch, or NULL (the search bot only). */
-static long check_labels(const azk_policy *pol) {
+ * pol: the reference policy for psearch, or NULL (the search bot only); threads: psearch's trees. */
+static long check_labels(const azk_policy *pol, int threads) {
     static azk_game g, v;
     int32_t legal[2048];
     static float vis[2048], vis2[2048];
@@ -219,6 +219,7 @@ static long check_labels(const azk_policy *pol) {
     azk_pbot_params ps;
     azk_pbot_defaults(&ps, AZK_PBOT_PSEARCH);
     ps.sims = 6;
+    ps.threads = threads;
     long checked = 0, simulated = 0;
     for (int i = 0; i < 4; i++) {
         uint64_t grng[2], srng[2];
@@ -299,7 +300,7 @@ static long check_labels(const azk_policy *pol) {
 }
 
 static void test_search_labels(void) {
-    long n = check_labels(NULL);
+    long n = check_labels(NULL, 1);
     printf("search labels: %ld positions, the same after a resample\n", n);
 }
 
@@ -341,6 +342,113 @@ static void test_search_cancel(void) {
         AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, grng)) == AZK_OK);
     }
     AZK_CHECK(tested > 0);
+}
+
+/* psearch's root parallelism (threads = K trees, the sims split between them): no peeking with K = 2
+ * (a position and its resample from the bot's seat: the same decision and rng words, as the one-tree
+ * test), deterministic for a fixed seed and K (the same answer twice, whichever thread ran which
+ * tree), threads 0 and 1 the same one-tree search, K = 2 a different search (its own
+ * determinizations: its labels differ somewhere), the caller's workspace means no allocation (the K - 1
+ * threads started per decision included: glibc reuses their stacks and allocates nothing we count),
+ * the stop flag honoured by every tree, bad thread counts refused. */
+static void test_psearch_threads(const azk_policy *pol) {
+    static azk_game g, v;
+    int32_t legal[2048];
+    azk_pbot_params p1, p0, p2;
+    azk_pbot_defaults(&p1, AZK_PBOT_PSEARCH);
+    AZK_CHECK(p1.threads == 1);
+    p1.sims = 9; /* odd: tree 0 runs 5, tree 1 runs 4 */
+    p0 = p1, p2 = p1;
+    p0.threads = 0;
+    p2.threads = 2;
+    size_t wl1 = azk_pbot_work_size(pol, &p1), wl2 = azk_pbot_work_size(pol, &p2);
+    AZK_CHECK(wl1 > 0 && wl1 == azk_pbot_work_size(pol, &p0) && wl2 > wl1);
+    void *work = malloc(wl2);
+    long checked = 0, changed = 0, differs = 0;
+    long long alloc_k2 = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t grng[2], srng[2];
+        azk_bot_seed(grng, 140 + (uint64_t)i);
+        azk_bot_seed(srng, 190 + (uint64_t)i);
+        AZK_CHECK(azk_game_init(&g, CS, 500 + (uint64_t)i, i & 1, (i >> 1) & 1) == AZK_OK);
+        int k = 0;
+        while (!azk_is_terminal(&g)) {
+            int n = azk_legal_actions(&g, CS, legal, NA);
+            if (n >= 2 && (k++ % 3) == 0) {
+                int me = azk_current_player(&g);
+                uint64_t r0[2] = {srng[0], srng[1]}, r1[2] = {srng[0], srng[1]};
+                uint64_t r2[2] = {srng[0], srng[1]}, r3[2] = {srng[0], srng[1]}, r4[2] = {srng[0], srng[1]};
+                long long before = n_alloc;
+                int a0 = azk_pbot_act(&g, CS, pol, &p0, r0, work, wl2);
+                int a1 = azk_pbot_act(&g, CS, pol, &p1, r1, work, wl2);
+                AZK_CHECK(n_alloc == before); /* one tree: nothing allocated */
+                AZK_CHECK(a0 == a1 && r0[0] == r1[0] && r0[1] == r1[1]);
+                before = n_alloc;
+                int a2 = azk_pbot_act(&g, CS, pol, &p2, r2, work, wl2);
+                alloc_k2 += n_alloc - before;
+                int ok = 0;
+                for (int j = 0; j < n; j++) ok |= legal[j] == a2;
+                AZK_CHECK(ok);
+                AZK_CHECK(a2 == azk_pbot_act(&g, CS, pol, &p2, r3, work, wl2) && r2[0] == r3[0] && r2[1] == r3[1]);
+                azk_game_clone(&v, &g);
+                AZK_CHECK(azk_resample(&v, CS, me, 3000 + (uint64_t)checked) == AZK_OK);
+                changed += azk_hash(&v) != azk_hash(&g);
+                AZK_CHECK(a2 == azk_pbot_act(&v, CS, pol, &p2, r4, work, wl2) && r2[0] == r4[0] && r2[1] == r4[1]);
+                { /* the visit shares: the two searches are different searches */
+                    static float vis1[2048], vis2[2048];
+                    float val1 = -2.0f, val2 = -3.0f;
+                    uint64_t q1[2] = {srng[0], srng[1]}, q2[2] = {srng[0], srng[1]};
+                    AZK_CHECK(azk_pbot_label(&g, CS, pol, &p1, q1, work, wl2, vis1, NA, &val1) == a1);
+                    AZK_CHECK(azk_pbot_label(&g, CS, pol, &p2, q2, work, wl2, vis2, NA, &val2) == a2);
+                    differs += memcmp(vis1, vis2, sizeof(float) * (size_t)NA) != 0 || val1 != val2;
+                }
+                checked++;
+                srng[0] = r1[0];
+                srng[1] = r1[1];
+            }
+            AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, grng)) == AZK_OK);
+        }
+    }
+    AZK_CHECK(checked > 40 && changed > checked / 2 && differs > 0 && alloc_k2 == 0);
+    /* the stop flag: set before the call, no tree runs a simulation; clear, the trees run all sims */
+    {
+        azk_search_ctl ctl = {0, -1};
+        azk_pbot_params pc = p2;
+        pc.sims = AZK_PSEARCH_MAX_SIMS;
+        pc.ctl = &ctl;
+        azk_search_cancel(&ctl);
+        uint64_t rng[2];
+        azk_bot_seed(rng, 5);
+        AZK_CHECK(azk_game_init(&g, CS, 11, 0, 1) == AZK_OK);
+        int guard = 0;
+        while (!azk_is_terminal(&g) && (azk_phase(&g) != AZK_PHASE_MAIN || azk_legal_actions(&g, CS, legal, NA) < 2) &&
+               guard++ < 100)
+            AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, rng)) == AZK_OK);
+        int a = azk_pbot_act(&g, CS, pol, &pc, rng, NULL, 0);
+        AZK_CHECK(a >= 0 && azk_is_legal(&g, CS, a) && ctl.sims_run == 0);
+        azk_search_reset(&ctl);
+        pc.sims = 5;
+        a = azk_pbot_act(&g, CS, pol, &pc, rng, NULL, 0);
+        AZK_CHECK(a >= 0 && ctl.sims_run == 5);
+    }
+    /* refusals: more trees than sims, or than AZK_PSEARCH_MAX_THREADS, or negative */
+    azk_pbot_params bad = p2;
+    uint64_t rng[2];
+    azk_bot_seed(rng, 6);
+    AZK_CHECK(azk_game_init(&g, CS, 9, 0, 1) == AZK_OK);
+    bad.sims = 1;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) == -(int)AZK_ERR_ARG && azk_pbot_work_size(pol, &bad) == 0);
+    bad = p2;
+    bad.sims = 1000;
+    bad.threads = AZK_PSEARCH_MAX_THREADS + 1;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) == -(int)AZK_ERR_ARG);
+    bad.threads = -1;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) == -(int)AZK_ERR_ARG);
+    bad.threads = AZK_PSEARCH_MAX_THREADS;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) >= 0);
+    free(work);
+    printf("psearch 2 trees: %ld positions (no peeking: %ld changed by the resample), other labels than 1 tree on %ld\n",
+           checked, changed, differs);
 }
 
 /* The policy bots with the shipped reference policy (read from the repository root, where make
@@ -448,7 +556,9 @@ static void test_policy_bots(void) {
     /* NULL workspace: the same answer (one malloc per decision) */
     uint64_t w1[2] = {rng[0], rng[1]}, w2[2] = {rng[0], rng[1]};
     AZK_CHECK(azk_pbot_act(&g, CS, pol, &ps, w1, NULL, 0) == azk_pbot_act(&g, CS, pol, &ps, w2, work, wl));
-    printf("psearch labels: %ld positions, the same after a resample\n", check_labels(pol));
+    printf("psearch labels: %ld positions, the same after a resample\n", check_labels(pol, 1));
+    printf("psearch labels, 2 trees: %ld positions, the same after a resample\n", check_labels(pol, 2));
+    test_psearch_threads(pol);
     printf("policy bots: %ld positions (no peeking: %ld changed by the resample), sampled != greedy on %ld\n",
            checked, changed, sampled_differs);
     free(work);
