@@ -58,6 +58,16 @@ class PBotPlayer(BotPlayer):
         self.name = spec
         self.policy = cpolicy_for(path, load_cardset(cards))
 
+    @classmethod
+    def of(cls, cpolicy, name, kind="policy", settings=None):
+        """The policy bot of a CPolicy already in memory (a training run's learner, exported by
+        azuki.policy.state_azkw), named `name`; settings as the spec's (e.g. {"temp": 1.0})."""
+        self = cls.__new__(cls)
+        self.kind, self.path, self.settings = kind, None, dict(settings or {})
+        self.sims = self.settings.get("sims")
+        self.name, self.policy = name, cpolicy
+        return self
+
     @property
     def default_settings(self):
         return False          # never VecGame's built-in bot: answered from Python on the game copies

