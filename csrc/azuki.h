@@ -279,7 +279,7 @@ int azk_bot_search_label(const azk_game *g, const azk_cardset *cs, uint64_t rng[
 #define AZK_PBOT_POLICY 0
 #define AZK_PBOT_PSEARCH 1
 #define AZK_PBOT_POLICY_VERSION 1
-#define AZK_PSEARCH_VERSION 2 /* 2: the defaults (docs/bots.md); 1's settings by spec */
+#define AZK_PSEARCH_VERSION 1
 #define AZK_PSEARCH_MAX_SIMS 100000
 #define AZK_PSEARCH_MAX_THREADS 16  /* psearch root parallelism: trees (threads) per decision, at most */
 typedef struct azk_pbot_params {
