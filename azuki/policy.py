@@ -529,8 +529,7 @@ class FactoredHead(nn.Module):
         d = places.shape[-1]
         kc = kind.clamp(min=0)
         ev = _ent_rows(ent, e, tables=ix.p1_src)                                      # [B, N, D]
-        if n == 1:      # the sampled / stored pair: index the kind's rows directly
-            r = torch.arange(b, device=h.device)
+        if n == 1:      # the sampled / stored pair: the kind's block of each row only
             zh = _rows_linear(self.z_h, h, kc[:, 0], ix.K)
             ze = _rows_linear(self.z_e, ev[:, 0], kc[:, 0], ix.K)
             z = torch.relu(zh + ze).unsqueeze(1)                                     # [B, 1, D]
