@@ -413,8 +413,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     import warnings
 
     from .evaluate import evaluate
-    from ._core import CPolicy
-    from .policy import PolicyPlayer, save_checkpoint, state_azkw
+    from .policy import PolicyPlayer, save_checkpoint
     from .policy_np import CPolicyPlayer, _test_kill, checkpoint_exists
     run = cfg["run"]
     arch = cfg["policy"]["arch"]
@@ -439,11 +438,9 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                 players[name] = CPolicyPlayer(league.fixed[name], greedy=True, seed=sd, name=name)
             elif name not in league.bots and name not in players:
                 if name not in c_snaps:
-                    try:
-                        c_snaps[name] = CPolicy.from_bytes(state_azkw(league.snapshots[name]))
-                    except (ValueError, KeyError) as e:     # a network the C forward does not know: torch plays it
-                        c_snaps[name] = None
-                        log(f"league: snapshot {name} plays in torch (no C forward for it: {e})")
+                    c_snaps[name], why = c_forward(league.snapshots[name])
+                    if why:     # a network the C forward does not know: torch plays it
+                        log(f"league: snapshot {name} plays in torch (no C forward for it: {why})")
                 sd = int(np_rng.integers(1 << 62))
                 players[name] = (CPolicyPlayer(c_snaps[name], seed=sd, name=name) if c_snaps[name] is not None
                                  else PolicyPlayer(league.snapshots[name], seed=sd, name=name))
@@ -727,18 +724,28 @@ def main(args) -> int:
     return 0
 
 
+def c_forward(policy):
+    """(the CPolicy of a torch policy's exported weights, None) or (None, why) for a network the C
+    forward does not know: the one export the league's snapshots and the learner's evaluations use."""
+    from ._core import CPolicy
+    from .policy import state_azkw
+    try:
+        return CPolicy.from_bytes(state_azkw(policy)), None
+    except (ValueError, KeyError) as e:
+        return None, e
+
+
 def learner_player(policy, greedy, seed, name="learner"):
     """The learner as the curve's evaluations play it: in C from its exported weights (azuki.bots'
     policy bot, as `azuki eval policy:CKPT` plays a checkpoint: the most likely legal action, or
     with greedy=False a sample at temperature 1, i.e. from the policy's own probabilities), 13x
     the games per second of the torch player on a 2-core CPU; a network the C forward does not know
-    plays in torch (azuki.policy.PolicyPlayer: the same decisions up to float rounding)."""
-    from ._core import CPolicy
+    plays in torch (azuki.policy.PolicyPlayer, seeded with `seed`: the same decisions up to float
+    rounding; in C the sample draws from the evaluation's own player streams)."""
     from .eval_players import PBotPlayer
-    from .policy import PolicyPlayer, state_azkw
-    try:
-        cp = CPolicy.from_bytes(state_azkw(policy))
-    except (ValueError, KeyError):
+    from .policy import PolicyPlayer
+    cp, _ = c_forward(policy)
+    if cp is None:
         return PolicyPlayer(policy, greedy=greedy, seed=seed, name=name)
     return PBotPlayer.of(cp, name, settings={} if greedy else {"temp": 1.0})
 
