@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -135,8 +136,7 @@ def _run(row, seed, steps, trees, out, search_games):
     run_dir = out / "runs" / f"{row}-s{seed}"
     log = out / "logs" / f"{row}-s{seed}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    if run_dir.exists():
-        subprocess.run(["rm", "-rf", str(run_dir)], check=True)
+    shutil.rmtree(run_dir, ignore_errors=True)      # a run cut short before: start it again
     train = ["train", "--minutes", "0", "--steps", str(steps), "--seed", str(seed), "--quiet",
              "--out", str(run_dir)] + args + (SPEED_ARGS if kind == "speed" else ["--set", "eval.games=16"])
     py = str(wt / ".venv-puffer" / "bin" / "python")
@@ -159,10 +159,10 @@ def _run(row, seed, steps, trees, out, search_games):
         ck = s["checkpoint"]
         spec = ("policy:" + ck) if side == "new" else (ck + ":greedy")
         js = out / "logs" / f"{row}-s{seed}.search.json"
-        with open(js, "w") as f:
+        with open(js, "w") as f, open(log, "a") as err:
             rc = subprocess.run([str(wt / ".venv-puffer" / "bin" / "azuki"), "eval", spec, "search", "--games",
                                  str(search_games), "--seed", str(seed + 1), "--json"], cwd=wt, stdout=f,
-                                stderr=open(log, "a")).returncode
+                                stderr=err).returncode
         if rc:
             raise SystemExit(f"{row} seed {seed}: the search evaluation failed: see {log}")
         e = json.loads(js.read_text())
