@@ -3,8 +3,15 @@
 # `python -m azuki play` offers as an opponent (azuki/data/reference/):
 #   1. .venv-puffer (tools/setup_envs.sh puffer: pufferlib + torch, CPU),
 #   2. `azuki train --minutes 0 --steps $STEPS --seed $SEED --out runs/reference`
-#      (the default policy, structured:factored; a step budget, so the same
-#      checkpoint on any machine and load; docs/training.md),
+#      --config azuki/data/expert.toml: training from search (docs/training.md
+#      "Expert iteration"): the default policy (structured:factored) and config,
+#      plus `[expert]` rounds of 30,000 search:16 labels before PPO and every
+#      2,000,000 agent-steps
+#      (the shipped reference: a 60-minute run, docs/training.md "The
+#      60-minute run"); a step budget, so the same budget on any machine and
+#      load. Extra arguments go to `azuki train` after these (e.g. `--set
+#      expert.decisions=0` for plain PPO). FROM=CHECKPOINT skips the training
+#      and exports that checkpoint instead (a run already made),
 #   3. `python -m azuki.policy export` of its latest checkpoint into
 #      azuki/data/reference/reference.{npz,json} (float16 weights, ~3 MB; the
 #      JSON carries the observation-layout / action-space / card-set hashes, so
@@ -16,18 +23,26 @@
 #      re-exporting reference.npz gives these bytes).
 # Then it checks the export: the numpy player loads it and plays a game.
 #
-# Usage: tools/make_reference.sh [STEPS (default 1000000)] [SEED (default 0)]
+# Usage: tools/make_reference.sh [STEPS (default 10854400)] [SEED (default 0)] [azuki train args...]
+#        FROM=runs/x/checkpoint/latest tools/make_reference.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-STEPS=${1:-1000000}
+STEPS=${1:-10854400}
 SEED=${2:-0}
+shift $(( $# < 2 ? $# : 2 ))
 OUT=runs/reference
 DEST=azuki/data/reference/reference
 bash tools/setup_envs.sh puffer     # idempotent; reinstalls azuki from this checkout when it changed
-rm -rf "$OUT"
-.venv-puffer/bin/azuki train --minutes 0 --steps "$STEPS" --seed "$SEED" --out "$OUT"
+if [ -n "${FROM:-}" ]; then
+    CKPT=$FROM
+else
+    rm -rf "$OUT"
+    .venv-puffer/bin/azuki train --minutes 0 --steps "$STEPS" --seed "$SEED" --out "$OUT" \
+        --config azuki/data/expert.toml "$@"
+    CKPT=$OUT/checkpoint/latest
+fi
 mkdir -p "$(dirname "$DEST")"
-.venv-puffer/bin/python -m azuki.policy export "$OUT/checkpoint/latest" "$DEST"
+.venv-puffer/bin/python -m azuki.policy export "$CKPT" "$DEST"
 .venv-puffer/bin/python -m azuki.policy export "$DEST" "$DEST" --format azkw --dtype float16
 .venv-puffer/bin/python - "$DEST" <<'PY'
 import sys
