@@ -73,11 +73,12 @@ venv-puffer: .venv-puffer/.installed
 	bash tools/setup_envs.sh puffer
 	touch $@
 
-# STEPS: sized to take at most 3 minutes of training on a quiet 2-core machine (docs/training.md)
+# STEPS: sized to take about 3 minutes of training on a quiet 2-core machine, with the recipe of
+# azuki/data/run.toml (docs/training.md "make run's recipe"); MINUTES (make train): the default config
 STEPS ?= 400000
 MINUTES ?=
 run: venv-puffer
-	.venv-puffer/bin/azuki train $(if $(MINUTES),--minutes $(MINUTES) --steps 0,--minutes 0 --steps $(STEPS)) --out runs/main
+	.venv-puffer/bin/azuki train $(if $(MINUTES),--minutes $(MINUTES) --steps 0,--config azuki/data/run.toml --minutes 0 --steps $(STEPS)) --out runs/main
 
 train:
 	$(MAKE) --no-print-directory run MINUTES=10
