@@ -81,9 +81,9 @@ PATCHES = ("puffer-sampler", "torch-snapshots")
 
 def apply(patches):
     """Apply the named patches (comma-separated) to this process's azuki."""
+    import azuki.sampler
+    import azuki.train
     for p in [p for p in patches.split(",") if p]:
-        import azuki.sampler
-        import azuki.train
         if p == "puffer-sampler":          # PuffeRL's multinomial over the masked logits (dense head only)
             def puffer_sample_logits(logits, action=None):
                 if hasattr(logits, "log_prob_entropy"):
@@ -176,11 +176,16 @@ def _pct(e):
     return f"{100 * e['rate']:.1f} % [{100 * e['ci95'][0]:.1f}, {100 * e['ci95'][1]:.1f}]"
 
 
+def _results(done, row, seeds):
+    """The results of `row` for the seeds that have one, in seed order."""
+    return [done[(row, s)] for s in seeds if (row, s) in done]
+
+
 def table(done, seeds):
     lines = ["| row | seeds | agent-steps/s (median) | vs random | vs greedy | vs search-64 (first seed, 200) |",
              "|---|---|---|---|---|---|"]
     for row, (_, _, _, kind) in ROWS.items():
-        rs = [done[(row, s)] for s in seeds if (row, s) in done]
+        rs = _results(done, row, seeds)
         if not rs or kind != "learn":
             continue
         sps = statistics.median(r["steps_per_second"] for r in rs)
@@ -196,7 +201,7 @@ def table(done, seeds):
               "|---|---|---|---|"]
     med = {}
     for row, (_, _, _, kind) in ROWS.items():
-        rs = [done[(row, s)] for s in seeds if (row, s) in done]
+        rs = _results(done, row, seeds)
         if kind == "speed" and rs:
             med[row] = statistics.median(r["steps_per_second"] for r in rs)
             ratio = f"{med[row] / med['speed-default']:.2f}" if "speed-default" in med else "–"
