@@ -27,6 +27,7 @@ Used by `azuki train` through [expert] in azuki/data/train.toml. Needs numpy (la
 """
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -187,7 +188,7 @@ def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0,
 # ---- [expert] in `azuki train` (azuki/train.py) ----------------------------------------------------------------
 
 EXPERT_KEYS = ("decisions", "teacher", "every_steps", "epochs", "batch", "learning_rate", "vf_coef", "threads",
-               "topk", "played_weight")
+               "topk", "played_weight", "prefetch")
 
 
 def check_config(ex):
@@ -207,6 +208,8 @@ def check_config(ex):
             raise ValueError(f"expert.{k} must be a number >= 0, got {ex[k]!r}")
     if ex["played_weight"] > 1:
         raise ValueError(f"expert.played_weight must be in [0, 1], got {ex['played_weight']!r}")
+    if not isinstance(ex["prefetch"], bool):
+        raise ValueError(f"expert.prefetch must be true or false, got {ex['prefetch']!r}")
     parse_teacher(ex["teacher"])
     return ex
 
@@ -220,11 +223,88 @@ def round_mark(ex, steps):
     return int(steps) // every if every > 0 else 0
 
 
-def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None):
+def round_seed(seed, mark):
+    """The seed of label round `mark`'s games: seed + 7919 * mark (each round plays new deals)."""
+    return (int(seed) + 7919 * int(mark)) & ((1 << 64) - 1)
+
+
+class _Cancelled(Exception):
+    pass
+
+
+class Prefetch:
+    """[expert] prefetch: the next round's labels made on one background thread while the run does
+    something else (the kickstart's fit, PPO), so a round costs only its fit in the foreground.
+
+    Why it pays: `azuki train` runs its learner on one torch thread and its envs on one C thread
+    (the measured defaults), so on a 2-core machine the second core idles during PPO; the search
+    runs without the GIL. Only a "search" teacher is prefetched: its labels do not depend on the
+    policy, so the round made early is the round made on time, byte for byte (label_dataset gives
+    the same dataset for any thread count), and the run's trajectory is the same with prefetch on
+    or off (tests/envs/test_expert_train.py). A "psearch" teacher is guided by the policy of the
+    moment: never prefetched. One round is in flight at a time; start() of another mark cancels it."""
+
+    def __init__(self, ex, seed, pairings, gamma, cards=None):
+        self.ex, self.seed, self.pairings, self.gamma, self.cards = ex, int(seed), list(pairings), float(gamma), cards
+        self.on = bool(ex["prefetch"]) and parse_teacher(ex["teacher"])[0] == "search"
+        self._job = None            # (mark, thread, box)
+
+    def start(self, mark):
+        """Begin round `mark`'s labels in the background (no-op when off or already under way)."""
+        if not self.on or (self._job is not None and self._job[0] == mark):
+            return
+        self.cancel()
+        box = {"stop": False}
+        ex = self.ex
+
+        def check(n, total):
+            if box["stop"]:
+                raise _Cancelled
+
+        def work():
+            t0 = time.perf_counter()
+            try:
+                box["data"] = label_dataset(int(ex["decisions"]), ex["teacher"], pairings=self.pairings,
+                                            seed=round_seed(self.seed, mark), cards=self.cards, gamma=self.gamma,
+                                            threads=1, topk=int(ex["topk"]), progress=check)
+            except _Cancelled:
+                pass
+            except BaseException as e:        # raised in the caller by take()
+                box["error"] = e
+            box["seconds"] = time.perf_counter() - t0
+
+        t = threading.Thread(target=work, name=f"azuki-expert-prefetch-{mark}", daemon=True)
+        self._job = (mark, t, box)
+        t.start()
+
+    def take(self, mark):
+        """(labels, background seconds) of round `mark` if it was started (waits for it to finish),
+        else None (the caller labels in the foreground)."""
+        if self._job is None or self._job[0] != mark:
+            return None
+        _, t, box = self._job
+        self._job = None
+        while t.is_alive():
+            t.join(0.2)       # a timeout, so Ctrl-C reaches the main thread
+        if "error" in box:
+            raise box["error"]
+        return box["data"], box["seconds"]
+
+    def cancel(self):
+        """Stop the round in flight, if any (it ends after its current game) and wait for its thread."""
+        if self._job is not None:
+            _, t, box = self._job
+            self._job = None
+            box["stop"] = True
+            t.join()
+
+
+def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None, prefetch=None):
     """One label round of [expert] `ex`: `decisions` labels from the teacher's self-play (game
-    seeds from seed + 7919 * mark: each round plays new deals; a psearch teacher is guided by the
-    current `policy`, exported to the C forward pass), distilled into `policy` in place
-    (fit_labels, its own Adam). Returns a JSON-able dict of what it did."""
+    seeds round_seed(seed, mark); a psearch teacher is guided by the current `policy`, exported to
+    the C forward pass), distilled into `policy` in place (fit_labels, its own Adam). `prefetch`: a
+    Prefetch whose round `mark`, when it made it, supplies the labels. Returns a JSON-able dict of
+    what it did (label_seconds: the foreground's wait for the labels)."""
     n = int(ex["decisions"])
     name, sims = parse_teacher(ex["teacher"])
     cpol = None
@@ -232,22 +312,32 @@ def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None):
     if name == "psearch":
         from .policy import state_azkw
         cpol = _core.CPolicy.from_bytes(state_azkw(policy))
-    rseed = (int(seed) + 7919 * int(mark)) & ((1 << 64) - 1)
+    rseed = round_seed(seed, mark)
     t0 = time.perf_counter()
-    data = label_dataset(n, ex["teacher"], pairings=pairings, seed=rseed, cards=cards, gamma=gamma,
-                         threads=int(ex["threads"]), topk=int(ex["topk"]), policy=cpol)
+    got = prefetch.take(mark) if prefetch is not None else None
+    if got is None:
+        data, background = label_dataset(n, ex["teacher"], pairings=pairings, seed=rseed, cards=cards, gamma=gamma,
+                                         threads=int(ex["threads"]), topk=int(ex["topk"]), policy=cpol), None
+    else:
+        data, background = got
     t1 = time.perf_counter()
+    how = f"in {t1 - t0:.1f} s" if background is None else \
+        f"in the background in {background:.1f} s (waited {t1 - t0:.1f} s)"
     log(f"expert round {mark}: {n:,} {ex['teacher']} labels ({data['simulations']:,} simulations) from "
-        f"{data['games']:,} games in {t1 - t0:.1f} s")
+        f"{data['games']:,} games {how}")
     r = fit_labels(policy, data, epochs=int(ex["epochs"]), batch=int(ex["batch"]), lr=float(ex["learning_rate"]),
                    vf_coef=float(ex["vf_coef"]), seed=rseed, log=log, played_weight=float(ex["played_weight"]))
     policy.train(was_training)
     t2 = time.perf_counter()
     log(f"expert round {mark}: fitted in {t2 - t1:.1f} s; the policy's most likely action is the search's on {100 * r['agreement']:.1f}%")
-    return {"round": int(mark), "decisions": n, "games": data["games"], "simulations": data["simulations"],
-            "label_seconds": round(t1 - t0, 2), "fit_seconds": round(t2 - t1, 2),
-            "policy_loss": round(r["policy_loss"], 4), "value_loss": round(r["value_loss"], 4),
-            "agreement": round(r["agreement"], 4)}
+    out = {"round": int(mark), "decisions": n, "games": data["games"], "simulations": data["simulations"],
+           "label_seconds": round(t1 - t0, 2), "fit_seconds": round(t2 - t1, 2),
+           "policy_loss": round(r["policy_loss"], 4), "value_loss": round(r["value_loss"], 4),
+           "agreement": round(r["agreement"], 4)}
+    if background is not None:
+        out["background_seconds"] = round(background, 2)
+    return out
 
 
-__all__ = ["TEACHERS", "parse_teacher", "label_dataset", "fit_labels", "check_config", "round_mark", "run_round"]
+__all__ = ["TEACHERS", "parse_teacher", "label_dataset", "fit_labels", "check_config", "round_mark", "round_seed",
+           "Prefetch", "run_round"]

@@ -243,12 +243,13 @@ def target_policy(spec):
     return cpolicy_for(path)
 
 
-def _kickstart(cfg, policy, seed, log):
+def _kickstart(cfg, policy, seed, log, prefetch=None):
     """[kickstart]: fit a fresh policy to a built-in bot's decisions before
     PPO (azuki.distill); a resumed run never repeats it. Records what it did
     in cfg["kickstart"]["result"] (saved with the config and the summary).
     Then [expert]'s round 0 (search labels distilled, azuki.expert) when it is
-    on; returns the list of expert rounds done (checkpointed by the loop)."""
+    on, its labels made during the kickstart by `prefetch` (an expert.Prefetch)
+    where it can; returns the list of expert rounds done (checkpointed by the loop)."""
     ks = cfg["kickstart"]
     n = int(ks["decisions"])
     ex = _expert_config(cfg)        # a bad [expert] is refused before any work
@@ -266,10 +267,12 @@ def _kickstart(cfg, policy, seed, log):
     main = threading.current_thread() is threading.main_thread()
     prev = signal.signal(signal.SIGINT, signal.default_int_handler) if main else None
     try:
+        if ex is not None and prefetch is not None:
+            prefetch.start(0)         # round 0's labels on the other core while the kickstart plays and fits
         if n > 0:
             _kickstart_fit(cfg, policy, seed, log, distill)
         if ex is not None:        # [expert]: the round before PPO (round 0)
-            rounds.append(_expert_round(cfg, policy, seed, 0, log))
+            rounds.append(_expert_round(cfg, policy, seed, 0, log, prefetch))
     except KeyboardInterrupt:
         raise KickstartInterrupted("train: interrupted during the kickstart, before PPO began (nothing was saved)") \
             from None
@@ -288,11 +291,20 @@ def _expert_config(cfg):
     return expert.check_config(ex)
 
 
-def _expert_round(cfg, policy, seed, mark, log):
+def _expert_round(cfg, policy, seed, mark, log, prefetch=None):
     """One [expert] label round (azuki.expert.run_round) on the run's pairings and gamma."""
     from . import expert
     return expert.run_round(cfg["expert"], policy, seed, mark, [tuple(p) for p in cfg["env"]["pairings"]],
-                            float(cfg["ppo"]["gamma"]), log=log)
+                            float(cfg["ppo"]["gamma"]), log=log, prefetch=prefetch)
+
+
+def _expert_prefetch(cfg, seed):
+    """An azuki.expert.Prefetch for the run's [expert] rounds, or None when [expert] is off."""
+    ex = _expert_config(cfg)
+    if ex is None:
+        return None
+    from . import expert
+    return expert.Prefetch(ex, seed, [tuple(p) for p in cfg["env"]["pairings"]], float(cfg["ppo"]["gamma"]))
 
 
 class KickstartInterrupted(KeyboardInterrupt):
@@ -318,20 +330,30 @@ def _kickstart_fit(cfg, policy, seed, log, distill):
 
 
 def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
-    """train() from the resume to the trainer's end: the PuffeRL trainer and
-    the envs are closed on every path out."""
+    """train() from the resume to the trainer's end: the PuffeRL trainer, the
+    envs and any expert round labelled ahead are closed on every path out."""
+    from .envs import pufferl_adapter as adapter
+    adapter.import_pufferl()     # an incompatible pufferlib is refused here, before any work
+    target = target_policy(cfg["league"]["target"]) if cfg["league"].get("target") else None   # refused before work
+    prefetch = _expert_prefetch(cfg, seed)     # a bad [expert] is refused here, before any work
+    try:
+        return _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, prefetch)
+    finally:
+        if prefetch is not None:
+            prefetch.cancel()        # a round labelled ahead for a step the run did not reach
+
+
+def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, prefetch):
     import torch
     import pufferlib.vector as pv
 
     from .envs import pufferl_adapter as adapter
-    adapter.import_pufferl()     # an incompatible pufferlib is refused here, before any work
     from .envs.puffer import AzukiEnv, batched_serial
     from .policy_np import CPolicyPlayer
     from .policy import CheckpointError, load_checkpoint, make_policy, open_checkpoint
 
     env_cfg = cfg["env"]
     arch, hidden = cfg["policy"]["arch"], int(cfg["policy"]["hidden"])
-    target = target_policy(cfg["league"]["target"]) if cfg["league"].get("target") else None   # refused before work
     curve, steps0, minutes0, league_state, opt_state, expert_rounds = [], 0, 0.0, None, None, []
     ck_dir = out / "checkpoint"
     src_dir = ck_dir            # where the league's snapshots are read from
@@ -349,7 +371,6 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
         curve, steps0, minutes0 = ex.get("curve", []), int(ex.get("steps", 0)), float(ex.get("minutes", 0.0))
         league_state = ex.get("league")
         expert_rounds = list(ex.get("expert", []))
-        _expert_config(cfg)         # a bad [expert] is refused before any work
         if "optimizer" in files:
             opt_state = torch.load(files["optimizer"], map_location=device, weights_only=True)
         else:
@@ -358,7 +379,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
         log(f"resumed from {js}: {steps0:,} steps, {minutes0:.1f} min")
     else:
         policy = make_policy(arch, hidden=hidden).to(device)
-        expert_rounds = _kickstart(cfg, policy, seed, log)
+        expert_rounds = _kickstart(cfg, policy, seed, log, prefetch)
     policy.train()
 
     league = League(cfg, np_rng)
@@ -397,7 +418,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
         trainer.global_step = steps0
         with adapter.masked_sampling():      # PuffeRL samples with azuki.sampler (its own is back afterwards)
             return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
-                         expert_rounds)
+                         expert_rounds, prefetch)
     finally:
         if trainer is not None:
             adapter.stop_trainer(trainer)      # its thread is not a daemon: the process would hang otherwise
@@ -408,7 +429,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
 
 
 def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
-          expert_rounds=None):
+          expert_rounds=None, prefetch=None):
     """The training loop, its saves and the summary."""
     import warnings
 
@@ -500,6 +521,8 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     if ex_cfg is not None and int(ex_cfg["every_steps"]) > 0:
         from .expert import round_mark
         ex_mark = round_mark(ex_cfg, trainer.global_step)
+        if prefetch is not None:
+            prefetch.start(ex_mark + 1)         # the next round's labels on the other core during PPO
     eval_time = 0.0
     last_losses = {}
     ep_stats = [0.0, 0.0]           # episodes, summed lengths (decisions of both seats) since the last line
@@ -537,7 +560,9 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                 snap_mark = mark
             if ex_mark is not None and round_mark(ex_cfg, trainer.global_step) > ex_mark:
                 ex_mark = round_mark(ex_cfg, trainer.global_step)
-                expert_rounds.append(_expert_round(cfg, policy, seed, ex_mark, log))
+                expert_rounds.append(_expert_round(cfg, policy, seed, ex_mark, log, prefetch))
+                if prefetch is not None:
+                    prefetch.start(ex_mark + 1)
             if now - last_eval >= float(cfg["eval"]["minutes"]) * 60:
                 te = time.time()
                 curve_point()
@@ -583,7 +608,9 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
         summary["expert"] = {"teacher": cfg["expert"]["teacher"], "rounds": len(expert_rounds),
                              "decisions": sum(r["decisions"] for r in expert_rounds),
                              "simulations": sum(r["simulations"] for r in expert_rounds),
-                             "seconds": round(sum(r["label_seconds"] + r["fit_seconds"] for r in expert_rounds), 2)}
+                             "seconds": round(sum(r["label_seconds"] + r["fit_seconds"] for r in expert_rounds), 2),
+                             "background_seconds": round(sum(r.get("background_seconds", 0.0) for r in expert_rounds),
+                                                         2)}
     if "result" in cfg["kickstart"]:      # teacher decisions are not agent-steps: said beside them
         summary["kickstart"] = dict(cfg["kickstart"]["result"], teacher=cfg["kickstart"]["teacher"],
                                     decisions=int(cfg["kickstart"]["decisions"]))

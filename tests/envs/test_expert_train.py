@@ -55,3 +55,52 @@ def test_bad_expert_config_stops_before_any_work(tmp_path):
     with pytest.raises(ValueError, match="expert teacher"):
         T.train(cfg, tmp_path / "run", log=lambda s: None)
     assert not (tmp_path / "run" / "checkpoint").exists()
+
+
+def test_prefetched_rounds_train_the_same_run(tmp_path):
+    """expert.prefetch (a "search" teacher's next round labelled on a background thread, during the
+    kickstart and PPO) changes when the labels are made, not what they are: the same seed trains the
+    same weights with it on and off, and the summary says how long the background took."""
+    import torch
+
+    from azuki import train as T
+    from azuki.policy import load_checkpoint
+
+    def cfg(prefetch):
+        sets = [s for s in TINY if not s.startswith("league.opponents")] + [
+            "run.steps=768", "kickstart.decisions=100", "kickstart.epochs=1", f"expert.prefetch={str(prefetch).lower()}"]
+        return T.load_config(overrides=sets)
+    logs = {True: [], False: []}
+    a = T.train(cfg(True), tmp_path / "a", log=logs[True].append)
+    b = T.train(cfg(False), tmp_path / "b", log=logs[False].append)
+    assert a["steps"] == b["steps"] and a["expert"]["rounds"] == b["expert"]["rounds"] >= 3
+    assert a["expert"]["background_seconds"] > 0 and b["expert"]["background_seconds"] == 0
+    assert any(m.startswith("expert round 0:") and "in the background" in m for m in logs[True]), logs[True]
+    assert not any("in the background" in m for m in logs[False])
+    pa, _ = load_checkpoint(a["checkpoint"])
+    pb, _ = load_checkpoint(b["checkpoint"])
+    for (k, va), (_, vb) in zip(pa.state_dict().items(), pb.state_dict().items()):
+        assert torch.equal(va, vb), k
+
+
+def test_prefetch_is_for_search_teachers_and_cancels():
+    """A psearch teacher (guided by the policy of the moment) is never labelled ahead; a round in flight
+    is cancelled (cancel(), or start() of another round) and its thread ends; take() of a round never
+    started is None (the caller labels in the foreground); a bad prefetch value is refused."""
+    from azuki import expert
+    from azuki import train as T
+    ex = T.load_config(overrides=["expert.decisions=100000", "expert.teacher=\"search:64\""])["expert"]
+    p = expert.Prefetch(expert.check_config(ex), 0, [("STT01", "STT02")], 0.99)
+    assert p.on and p.take(3) is None
+    p.start(1)
+    t = p._job[1]
+    p.start(2)                    # another round: the first is cancelled, its thread joined
+    assert not t.is_alive() and p._job[0] == 2
+    t2 = p._job[1]
+    p.cancel()
+    assert not t2.is_alive() and p.take(2) is None
+    ps = expert.Prefetch(expert.check_config(dict(ex, teacher="psearch:8")), 0, [("STT01", "STT02")], 0.99)
+    ps.start(1)
+    assert not ps.on and ps.take(1) is None
+    with pytest.raises(ValueError, match="prefetch"):
+        expert.check_config(dict(ex, prefetch=1))
