@@ -41,6 +41,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 import tomllib
 from pathlib import Path
 
@@ -98,7 +99,7 @@ def _puffer_config(cfg, device, data_dir, agents):
     return dict(
         env="azuki", name="azuki", project="azuki", seed=int(cfg["run"]["seed"]), torch_deterministic=True,
         cpu_offload=False, device=device, optimizer=p["optimizer"], anneal_lr=bool(p["anneal_lr"]),
-        precision="float32", total_timesteps=10 ** 12, learning_rate=float(p["learning_rate"]),
+        precision="float32", total_timesteps=_anneal_total(cfg, batch), learning_rate=float(p["learning_rate"]),
         gamma=float(p["gamma"]), gae_lambda=float(p["gae_lambda"]), update_epochs=int(p["update_epochs"]),
         clip_coef=float(p["clip_coef"]), vf_coef=float(p["vf_coef"]), vf_clip_coef=float(p["vf_clip_coef"]),
         max_grad_norm=float(p["max_grad_norm"]), ent_coef=float(p["ent_coef"]), adam_beta1=0.9, adam_beta2=0.999,
@@ -106,6 +107,44 @@ def _puffer_config(cfg, device, data_dir, agents):
         minibatch_size=max(horizon, mini), max_minibatch_size=max(horizon, mini), bptt_horizon=horizon,
         compile=False, compile_mode="default", compile_fullgraph=False, vtrace_rho_clip=1.0, vtrace_c_clip=1.0,
         prio_alpha=0.0, prio_beta0=1.0, use_rnn=False)
+
+
+def _anneal_steps(cfg):
+    """The agent-steps ppo.anneal_lr decays the learning rate over (PuffeRL's cosine schedule, to 0 at
+    the end): the run's step budget; None when anneal_lr is off. A run with no step budget cannot
+    anneal (its end is not known in steps): refused before any work."""
+    if not cfg["ppo"]["anneal_lr"]:
+        return None
+    steps = int(cfg["run"]["steps"])
+    if steps <= 0:
+        raise ValueError("ppo.anneal_lr needs a step budget (--steps N / run.steps): the learning rate decays "
+                         "to 0 over it")
+    return steps
+
+
+def _resume_schedule(trainer, cfg, steps0):
+    """A resumed run's learning rate where the schedule had it: the cosine of ppo.anneal_lr at
+    steps0 (the epochs done), recomputed from the configured rate (the optimizer state holds the
+    last epoch's value, which the scheduler's recursive form would anneal twice)."""
+    if not cfg["ppo"]["anneal_lr"] or steps0 <= 0:
+        return
+    for g in trainer.optimizer.param_groups:
+        g["lr"] = g["initial_lr"] = float(cfg["ppo"]["learning_rate"])
+    sched = trainer.scheduler
+    sched.base_lrs = [float(cfg["ppo"]["learning_rate"])] * len(trainer.optimizer.param_groups)
+    batch = int(trainer.config["batch_size"])
+    with warnings.catch_warnings():       # "scheduler.step() before optimizer.step()": replaying, on purpose
+        warnings.simplefilter("ignore")
+        for _ in range(int(steps0) // batch):
+            sched.step()
+
+
+def _anneal_total(cfg, batch):
+    """PuffeRL's total_timesteps: its cosine schedule runs over total_timesteps // batch epochs, so the
+    step budget rounded up to whole epochs (the run's last epoch is the schedule's last); 10 ** 12
+    (no schedule to speak of) when anneal_lr is off."""
+    steps = _anneal_steps(cfg)
+    return 10 ** 12 if steps is None else -(-steps // batch) * batch
 
 
 # ---- the league ----------------------------------------------------------------------------------------------
@@ -335,6 +374,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     from .envs import pufferl_adapter as adapter
     adapter.import_pufferl()     # an incompatible pufferlib is refused here, before any work
     target = target_policy(cfg["league"]["target"]) if cfg["league"].get("target") else None   # refused before work
+    _anneal_steps(cfg)                         # anneal_lr without a step budget is refused before any work
     prefetch = _expert_prefetch(cfg, seed)     # a bad [expert] is refused here, before any work
     try:
         return _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, prefetch)
@@ -415,6 +455,7 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
         trainer = adapter.make_trainer(pcfg, vec, policy)      # our own progress line instead of its screen
         if opt_state is not None:
             trainer.optimizer.load_state_dict(opt_state)
+        _resume_schedule(trainer, cfg, steps0)
         trainer.global_step = steps0
         with adapter.masked_sampling():      # PuffeRL samples with azuki.sampler (its own is back afterwards)
             return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
@@ -431,8 +472,6 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
 def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
           expert_rounds=None, prefetch=None):
     """The training loop, its saves and the summary."""
-    import warnings
-
     from .evaluate import evaluate
     from .policy import PolicyPlayer, save_checkpoint
     from .policy_np import CPolicyPlayer, _test_kill, checkpoint_exists

@@ -307,3 +307,40 @@ def test_the_learner_is_evaluated_in_c_as_azuki_eval_plays_its_checkpoint(tmp_pa
     monkeypatch.setattr(P, "state_azkw", refuse)
     fallback = T.learner_player(pol, True, 5)
     assert isinstance(fallback, P.PolicyPlayer) and fallback.greedy
+
+
+def test_anneal_lr_decays_over_the_step_budget(tmp_path):
+    """ppo.anneal_lr: PuffeRL's cosine schedule over the run's step budget (the learning rate reaches 0
+    at its end: the saved optimizer says so); refused, before any work, without a step budget; a
+    resumed run's schedule continues from its step count, recomputed from the configured rate (not
+    from the optimizer state's last value, which the scheduler's recursive form would anneal twice)."""
+    import math
+
+    from azuki.policy import open_checkpoint
+    cfg = tiny_config(steps=512)           # 2 PPO epochs of 32 agents x 8
+    cfg["ppo"]["anneal_lr"] = True
+    assert T._puffer_config(cfg, "cpu", tmp_path, 16)["total_timesteps"] == 512     # whole epochs of 16 agents x 8
+    assert T._puffer_config(dict(cfg, run=dict(cfg["run"], steps=500)), "cpu", tmp_path, 16)["total_timesteps"] == 512
+    s = T.train(cfg, tmp_path / "run", log=lambda m: None)
+    _, _, files, _, _ = open_checkpoint(s["checkpoint"])
+    lr = torch.load(files["optimizer"], weights_only=True)["param_groups"][0]["lr"]
+    assert s["steps"] == 512 and lr == pytest.approx(0.0, abs=1e-12)
+    bad = tiny_config(steps=0, minutes=1.0)
+    bad["ppo"]["anneal_lr"] = True
+    with pytest.raises(ValueError, match="anneal_lr needs a step budget"):
+        T.train(bad, tmp_path / "bad", log=lambda m: None)
+    assert not (tmp_path / "bad" / "checkpoint").exists()
+    # the resume replay, on a trainer's optimizer and scheduler as PuffeRL builds them
+    p = torch.nn.Linear(2, 2)
+    opt = torch.optim.Adam(p.parameters(), lr=0.0005)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=8)
+    opt.param_groups[0]["lr"] = 0.123            # as a loaded optimizer state would have it
+
+    class Trainer:
+        optimizer, scheduler, config = opt, sched, {"batch_size": 100}
+    T._resume_schedule(Trainer, cfg, 300)        # 3 epochs done
+    assert opt.param_groups[0]["lr"] == pytest.approx(0.0005 * (1 + math.cos(math.pi * 3 / 8)) / 2, rel=1e-9)
+    cfg["ppo"]["anneal_lr"] = False
+    opt.param_groups[0]["lr"] = 0.123
+    T._resume_schedule(Trainer, cfg, 300)        # off: the loaded state's rate stays
+    assert opt.param_groups[0]["lr"] == 0.123
