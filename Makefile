@@ -73,8 +73,8 @@ venv-puffer: .venv-puffer/.installed
 	bash tools/setup_envs.sh puffer
 	touch $@
 
-# STEPS: 2.2 minutes of PPO on a quiet 2-core machine with the recipe of azuki/data/run.toml (3.8 with its
-# kickstart and search-label round; docs/training.md "make run's recipe"); MINUTES (make train): the default config
+# STEPS: 1.75 minutes of PPO on a quiet 2-core machine with the recipe of azuki/data/run.toml (2.75 with its
+# kickstart and search-label fit; docs/training.md "make run's recipe"); MINUTES (make train): the default config
 STEPS ?= 400000
 MINUTES ?=
 run: venv-puffer

@@ -171,6 +171,16 @@ class League:
     def names(self):
         return self.bots + list(self.fixed) + self.order
 
+    @property
+    def anchor(self):
+        """The rating the online Elo is shown against: random when it plays, else the first built-in
+        bot (a league without random, as make run's), else the learner's starting rating."""
+        return "random" if "random" in self.bots else (self.bots[0] if self.bots else "start")
+
+    def rating(self):
+        """The learner's online Elo minus the anchor's."""
+        return self.elo["learner"] - self.elo.get(self.anchor, 0.0)
+
     def add_fixed(self, name, cpolicy):
         self.fixed[name] = cpolicy
         self.recent.setdefault(name, [])
@@ -530,7 +540,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     def curve_point():
         e = cfg["eval"]
         point = {"steps": int(trainer.global_step), "minutes": round(minutes0 + (time.time() - t0) / 60, 3),
-                 "elo": round(league.elo["learner"] - league.elo.get("random", 0.0), 1)}
+                 "elo": round(league.rating(), 1), "elo_vs": league.anchor}
         policy.eval()
         learner = learner_player(policy, bool(e["greedy"]), seed + len(curve))
         for bot in e["bots"]:
@@ -615,7 +625,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                 ep_stats[:] = [0.0, 0.0]
                 log(f"[{train_s / 60:5.1f} min] {trainer.global_step:>11,} steps {sps:>7,.0f}/s | episode "
                     f"{ep_len:4.0f} decisions | recent win: {rates} | Elo "
-                    f"{league.elo['learner'] - league.elo.get('random', 0):+.0f} vs random")
+                    f"{league.rating():+.0f} vs {league.anchor}")
             if now - last_ck >= float(run["checkpoint_minutes"]) * 60:
                 save()
                 last_ck = now
@@ -693,7 +703,8 @@ def plot_curve(curve, path):
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax2 = ax.twinx()
-    ax2.plot(steps, [p["elo"] for p in curve], color="gray", linestyle="--", label="Elo vs random (online)")
+    ax2.plot(steps, [p["elo"] for p in curve], color="gray", linestyle="--",
+             label=f"Elo vs {curve[-1].get('elo_vs', 'random')} (online)")
     ax2.set_ylabel("Elo")
     lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
     labels = ax.get_legend_handles_labels()[1] + ax2.get_legend_handles_labels()[1]

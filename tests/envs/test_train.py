@@ -344,3 +344,17 @@ def test_anneal_lr_decays_over_the_step_budget(tmp_path):
     opt.param_groups[0]["lr"] = 0.123
     T._resume_schedule(Trainer, cfg, 300)        # off: the loaded state's rate stays
     assert opt.param_groups[0]["lr"] == 0.123
+
+
+def test_online_elo_is_shown_against_a_bot_that_plays():
+    """The progress line's and the curve's online Elo is the learner's minus random's when random is in
+    the league, else minus the first built-in bot's (make run's league has greedy alone: random never
+    plays there, so its rating would be the learner's starting point, not a bot)."""
+    for bots, anchor in ((["random", "greedy"], "random"), (["greedy"], "greedy"), ([], "start")):
+        cfg = T.load_config(overrides=[f"league.opponents={json.dumps(bots)}"])
+        lg = T.League(cfg, np.random.default_rng(0))
+        assert lg.anchor == anchor
+        lg.elo["learner"] = 250.0
+        if bots:
+            lg.elo[bots[0]] = 50.0
+        assert lg.rating() == (200.0 if bots else 250.0)
