@@ -202,6 +202,15 @@ def test_closed_stdout_ends_quietly(argv):
     assert p.returncode == 141
 
 
+def test_stdout_is_line_buffered_into_a_pipe_or_file():
+    """The CLIs' stdout is line buffered even when it is not a terminal, so a long command's progress
+    reaches `nohup ... > log` as it is printed (block buffering held it back until the end)."""
+    code = ("import sys; from azuki.convert.cli import run_main; "
+            "run_main(lambda argv: print(sys.stdout.line_buffering) or 0)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout.strip() == "True", p.stdout + p.stderr
+
+
 # ---- the commands still work ----------------------------------------------------------------
 
 def test_simulate_record_replay(tmp_path):

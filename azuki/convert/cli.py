@@ -54,7 +54,11 @@ def fail(message) -> int:
 
 
 def run_main(main, argv=None):
-    """sys.exit(main(argv)), ending quietly if stdout's reader went away."""
+    """sys.exit(main(argv)), ending quietly if stdout's reader went away. stdout is line buffered, so
+    progress reaches a log file or pipe as it is printed (under `nohup ... > log`, block buffering
+    held a 20-minute `azuki eval` table back until the end)."""
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True)
     try:
         status = main(argv)
         sys.stdout.flush()
