@@ -41,8 +41,8 @@ import os
 import signal
 import sys
 import time
-import warnings
 import tomllib
+import warnings
 from pathlib import Path
 
 import numpy as np
