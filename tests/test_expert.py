@@ -173,7 +173,8 @@ def test_fit_labels_lowers_the_cross_entropy():
 
 def _ex(**kw):
     ex = {"decisions": 100, "teacher": "search:4", "every_steps": 1000, "epochs": 1, "batch": 64,
-          "learning_rate": 0.001, "vf_coef": 0.5, "threads": 1, "topk": 16, "played_weight": 0.5}
+          "learning_rate": 0.001, "vf_coef": 0.5, "threads": 1, "topk": 16, "played_weight": 0.5,
+          "prefetch": True}
     ex.update(kw)
     return ex
 
