@@ -146,9 +146,34 @@ class _ObsIndex(nn.Module):
 
     def features(self, u, name):    # u: a _Cols
         """float32 [B, R, F] features of block `name` (azuki.policy_np._features), the one-hot
-        ones left out (onehot)."""
-        return torch.cat([_feature_op(op, _gather(u, getattr(self, f"{name}_{op}_col")),
-                                      getattr(self, f"{name}_{op}_k")) for op in self.blocks[name]], dim=-1)
+        ones left out (onehot). Made batch-minor ([R, F, B] in memory, the _Cols rows gathered
+        whole) and returned as a permuted view: the same values; a linear layer reads either
+        layout, and the batch-major concatenation of transposed pieces was 8x slower (2,048 rows of
+        the flat encoder's 2,552 features: 27 -> 3.4 ms)."""
+        b = u.u.shape[0]
+        parts = []
+        for op in self.blocks[name]:
+            col = getattr(self, f"{name}_{op}_col")
+            v = torch.index_select(u.ut, 0, col.reshape(-1)).reshape(tuple(col.shape) + (b,))
+            parts.append(_feature_op(op, v, getattr(self, f"{name}_{op}_k")[..., None]))
+        return torch.cat(parts, dim=1).permute(2, 0, 1)
+
+    def nonzero_features(self, u, name):
+        """(x [n, B] float32, cols [n] int64) of a one-row block (the flat encoder's): features(...)
+        at the columns `cols` (ascending) that are nonzero in some row of the batch, batch-minor;
+        every other column is 0 in every row. Which columns are nonzero is read from the uint8
+        codes (cheaper than the floats), and only those columns are made."""
+        b = u.u.shape[0]
+        xs, cols, off = [], [], 0
+        for op in self.blocks[name]:
+            col = getattr(self, f"{name}_{op}_col").reshape(-1)
+            k = getattr(self, f"{name}_{op}_k").reshape(-1)
+            v = torch.index_select(u.ut, 0, col)                 # [F_op, B] uint8 codes
+            used = (_code_nonzero(op, v, k[:, None]).amax(dim=1) > 0).nonzero().squeeze(1)
+            xs.append(_feature_op(op, torch.index_select(v, 0, used), k[used][:, None]))
+            cols.append(used + off)
+            off += col.shape[0]
+        return torch.cat(xs), torch.cat(cols)
 
     def slot_inputs(self, u, name, rows):
         """(features [n, F], one-hot codes [n, F_oh] or None, card ids [n]) of the slots `rows`
@@ -169,6 +194,19 @@ class _ObsIndex(nn.Module):
             oh = self._onehot_codes(read(getattr(self, f"{name}_oh_col")), name)
         ids = read(getattr(self, f"{name}_id").reshape(s, 1))[:, 0].long()
         return x, oh, ids
+
+
+def _code_nonzero(op, v, k):
+    """uint8 / bool codes nonzero exactly where _feature_op(op, v, k) is (from the uint8 codes alone;
+    NUM / SNUM: a nonzero code, whatever the scale). Reduced with amax, not any: torch's uint8 amax
+    along a row is ~100x faster than `!= 0` then any on this CPU."""
+    if op in ("NUM", "SNUM"):
+        return v
+    if op == "EQ":
+        return v == k
+    if op == "GT":
+        return v > k
+    return (v >> k) & 1
 
 
 def _feature_op(op, v, k):
@@ -210,7 +248,9 @@ def obs_inputs(ix, obs, flat=False, compact=False):
     glob_x [B, G], glob_id [B, K], flat [B, W], mask [B, NUM_ACTIONS]}. Every field is read
     as its kind says (azuki.obs_layout(): ID an embedding index, ENUM / PLACE one-hot, NUM
     value / n, SNUM signed value / n, BITS unpacked), the tables built once in
-    azuki.policy_np.obs_tables. flat=True: only {flat, mask} (what the flat encoder reads).
+    azuki.policy_np.obs_tables. flat=True: only {flat, mask} (what the flat encoder reads); with
+    compact=True {flat_x [n, B], flat_cols [n], mask}: the batch's nonzero columns of flat only
+    (_ObsIndex.nonzero_features; every other column is 0 in every row).
     compact=True (the structured encoder skipping empty slots): for place / hand / opt, in place
     of {name}_x, _oh, _id, only the occupied slots' rows: {name}_rows (flat slot indices
     b * S + s, ascending), {name}_xo [n, F], {name}_oho [n, F_oh] (or None), {name}_ido [n]:
@@ -220,6 +260,9 @@ def obs_inputs(ix, obs, flat=False, compact=False):
                          f"got dtype {obs.dtype} shape {tuple(obs.shape)}")
     u = obs.reshape(-1, obs.shape[-1])
     c = _Cols(u)
+    if flat and compact:
+        x, cols = ix.nonzero_features(c, "flat")
+        return dict(flat_x=x, flat_cols=cols, mask=mask_from_obs(u))
     if flat:
         return dict(flat=ix.features(c, "flat")[:, 0], mask=mask_from_obs(u))
     b, nc = u.shape[0], ix.n_cards
@@ -436,7 +479,18 @@ class FlatEncoder(nn.Module):
         self.ent = nn.Parameter(torch.randn(N_ENT, ent_dim) * 0.1) if entities else None
 
     def forward(self, inp):
-        h = self.net(inp["flat"])
+        """inp: obs_inputs(flat=True), either form. The compact one (Policy.skip_empty) holds only
+        the columns nonzero somewhere in the batch: 6.5 % of the 2,552 inputs of a self-play row
+        are nonzero and most columns are 0 in a whole batch (1,749 never in 25,600 starter
+        positions), so the first layer's product over those columns is the full one (the other
+        terms are exactly 0) and its two GEMMs, forward and the weight's gradient (zero elsewhere,
+        as the full product's), shrink ~3x; the sums differ by float rounding only."""
+        if "flat_cols" in inp:
+            lin = self.net[0]
+            w = torch.index_select(lin.weight, 1, inp["flat_cols"])
+            h = self.net[1:](torch.addmm(lin.bias, inp["flat_x"].t(), w.t()))
+        else:
+            h = self.net(inp["flat"])
         if self.ent is None:
             return h, None
         e = self.ent[None]
@@ -642,7 +696,7 @@ class Factored:
         self.head, self.h, self.ix = head, h, ix
         b = h.shape[0]
         self.b = b
-        empty = ~mask.any(dim=1)
+        empty = mask.view(torch.uint8).amax(dim=1) == 0      # ~any, 20x faster on this CPU as a uint8 max
         if bool(empty.any()):
             mask = mask.clone()
             mask[empty] = True
@@ -654,7 +708,7 @@ class Factored:
         for o, n0, n1 in ix.type_blocks:
             blk = mask[:, o:o + n0 * n1]
             pairs.append(blk.reshape(b, n0, n1).any(dim=-1) if n1 > 1 else blk)
-            tleg.append(blk.any(dim=-1, keepdim=True))
+            tleg.append(blk.view(torch.uint8).amax(dim=-1, keepdim=True) > 0)
         self.pairleg = torch.cat(pairs + [torch.zeros(b, 1, dtype=torch.bool, device=mask.device)], dim=1)
         self.tleg = torch.cat(tleg, dim=1)                                          # [B, T]
         dt = h.dtype
@@ -788,7 +842,9 @@ class Policy(nn.Module):
     def spec(self):
         return self.arch if self.head_kind == "dense" else f"{self.arch}:{self.head_kind}"
 
-    skip_empty = True      # the structured encoder skips empty slots (bit-identical; False: the padded form)
+    skip_empty = True      # the encoder skips what is empty in the batch: the structured one empty slots (the
+                           # same tables bit for bit), the flat one the input columns 0 in every row (the same
+                           # sums to float rounding); False: the padded / full forms
 
     def empty_inputs(self, device):
         """obs_inputs of one all-zero observation (the template of an empty slot), cached per
@@ -799,7 +855,7 @@ class Policy(nn.Module):
         return cache[device]
 
     def forward_eval(self, observations, state=None):
-        skip = self.arch == "structured" and self.skip_empty
+        skip = self.skip_empty
         inp = obs_inputs(self.ix, observations, flat=self.arch == "flat", compact=skip)
         if self.arch == "structured":
             h, ent = self.enc(inp, self.empty_inputs(observations.device) if self.skip_empty else None)
@@ -807,8 +863,36 @@ class Policy(nn.Module):
             h, ent = self.enc(inp)
         return self.head(h, ent, inp["mask"]), self.critic(h)
 
+    extra_loss = None      # train: a callable(policy) -> scalar tensor or None, added to PPO's loss (_with_loss)
+
     def forward(self, observations, state=None):
-        return self.forward_eval(observations, state)
+        """PuffeRL's training forward (its rollout calls forward_eval): forward_eval, and when
+        `extra_loss` is set and gradients are on, that loss joins the minibatch's backward."""
+        dist, value = self.forward_eval(observations, state)
+        if self.extra_loss is not None and torch.is_grad_enabled():
+            extra = self.extra_loss(self)
+            if extra is not None:
+                value = _with_loss(value, extra)
+        return dist, value
+
+
+class _WithLoss(torch.autograd.Function):
+    """x unchanged forward; backward also sends gradient 1 into `extra` (a scalar loss), so
+    d(total)/d(params) gains d(extra)/d(params) wherever backward passes through x: the way a term
+    is added to PuffeRL's loss, which Policy.forward cannot name (its value output always reaches
+    the value loss)."""
+
+    @staticmethod
+    def forward(ctx, x, extra):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, torch.ones((), dtype=grad.dtype, device=grad.device)
+
+
+def _with_loss(x, extra):
+    return _WithLoss.apply(x, extra)
 
 
 class AzukiPolicy(Policy):

@@ -129,3 +129,47 @@ def test_compact_inputs_are_the_full_forms_at_the_occupied_slots(obs):
         assert f"{name}_x" not in comp
     for k in ("bags", "glob_x", "glob_id", "mask"):
         assert torch.equal(full[k], comp[k])
+
+
+@pytest.mark.parametrize("rows", [1, 5, 512, None])
+def test_the_flat_encoder_skips_zero_columns_exactly(obs, rows):
+    """The flat encoder's first layer reads only the input columns nonzero somewhere in the batch
+    (Policy.skip_empty; obs_inputs(flat=True, compact=True) makes only those columns): the values, the distributions and every parameter's gradient
+    are the full product's to float32 rounding; the skipped columns' weight gradients are exactly
+    0, as the full product's are (their inputs are 0 in every row)."""
+    torch.manual_seed(0)
+    pol = make_policy("flat:factored", hidden=64)
+    with torch.no_grad():
+        for p in pol.parameters():
+            p.add_(torch.randn_like(p) * 0.1)
+    x = obs if rows is None else obs[torch.randperm(len(obs), generator=torch.Generator().manual_seed(rows))[:rows]]
+    inp = obs_inputs(pol.ix, x, flat=True)["flat"]
+    zero_cols = ~(inp != 0).any(dim=0)
+    assert bool(zero_cols.any()) and not bool(zero_cols.all())
+    comp = obs_inputs(pol.ix, x, flat=True, compact=True)          # the same values at the nonzero columns
+    assert torch.equal(comp["flat_cols"], (~zero_cols).nonzero().squeeze(1))
+    assert torch.equal(comp["flat_x"].t(), inp[:, ~zero_cols])
+    with torch.no_grad():
+        acts = pol(x)[0].sample(torch.rand(len(x), generator=torch.Generator().manual_seed(2), dtype=torch.float64))
+    res = {}
+    for skip in (False, True):
+        pol.skip_empty = skip
+        pol.zero_grad()
+        d, v = pol(x)
+        lp, ent = d.log_prob_entropy(acts)
+        loss = -(lp * torch.linspace(-1, 1, len(x))).mean() - 0.01 * ent.mean() + (v ** 2).mean()
+        loss.backward()
+        res[skip] = (v.detach(), d.full_log_prob().detach(), lp.detach(), loss.detach(),
+                     {k: p.grad.clone() for k, p in pol.named_parameters() if p.grad is not None})
+    for a, b in zip(res[False][:4], res[True][:4]):
+        fin = torch.isfinite(a)
+        assert torch.equal(fin, torch.isfinite(b)) and torch.equal(a[~fin], b[~fin])
+        assert torch.allclose(a[fin], b[fin], rtol=1e-5, atol=1e-5 * max(1.0, float(a[fin].abs().max())))
+    g0, g1 = res[False][4], res[True][4]
+    assert g0.keys() == g1.keys()
+    for k in g0:
+        scale = float(g0[k].abs().max())
+        assert float((g0[k] - g1[k]).abs().max()) <= 1e-4 * scale, k
+    w0, w1 = g0["enc.net.0.weight"], g1["enc.net.0.weight"]
+    assert bool((w1[:, zero_cols] == 0).all()) and bool((w0[:, zero_cols] == 0).all())
+    assert float(w1.abs().max()) > 0
