@@ -153,42 +153,113 @@ def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0,
         raise ValueError("epochs and batch must be >= 1")
     if isinstance(played_weight, bool) or not isinstance(played_weight, (int, float)) or not 0 <= played_weight <= 1:
         raise ValueError(f"played_weight must be a number in [0, 1], got {played_weight!r}")
-    obs = torch.as_tensor(data["obs"])
-    la = torch.as_tensor(data["label_actions"]).long()
-    played = torch.as_tensor(data["actions"]).long()
-    lp = torch.as_tensor(data["label_probs"]).float()
-    lp = (1.0 - played_weight) * lp + played_weight * (la == played[:, None]).float()
-    vals = torch.as_tensor(data["values"]).float()
-    n = obs.shape[0]
-    dev = next(policy.parameters()).device
-    from .distill import _action_log_prob, fit_epochs
+    t = _label_tensors(data, played_weight)
+    n = t["obs"].shape[0]
+    from .distill import fit_epochs
 
     def losses(idx):
-        o, a, p, v = obs[idx].to(dev), la[idx].to(dev), lp[idx].to(dev), vals[idx].to(dev)
-        if played_weight == 1.0:      # a one-hot target: the played action's log-probability alone (~10x cheaper)
-            logp_a, value = _action_log_prob(policy, o, played[idx].to(dev))
-            lpi = -logp_a.mean()
-        else:
-            logp, value = _full_log_prob(policy, o)
-            picked = logp.gather(1, a.clamp(min=0))
-            picked = torch.where(p > 0, picked, torch.zeros_like(picked))   # padding and -inf off the labels
-            lpi = -(p * picked).sum(1).mean()
-        return lpi, ((value - v) ** 2).mean()
+        return _label_losses(policy, t, idx, played_weight)
 
     out, gen = fit_epochs(policy, n, losses, epochs, batch, lr, vf_coef, seed, log,
                           "expert", "cross-entropy to the search's target")
     with torch.no_grad():
         k = min(n, 4096)
         idx = torch.randperm(n, generator=gen)[:k]
-        logp, _ = _full_log_prob(policy, obs[idx].to(dev))
-        out["agreement"] = float((logp.argmax(1).cpu() == played[idx]).float().mean())
+        logp, _ = _full_log_prob(policy, t["obs"][idx].to(next(policy.parameters()).device))
+        out["agreement"] = float((logp.argmax(1).cpu() == t["played"][idx]).float().mean())
     return out
+
+
+def _label_tensors(data, played_weight):
+    """label_dataset's arrays as the tensors _label_losses reads (the target mixed by played_weight)."""
+    import torch
+    la = torch.as_tensor(data["label_actions"]).long()
+    played = torch.as_tensor(data["actions"]).long()
+    lp = torch.as_tensor(data["label_probs"]).float()
+    return {"obs": torch.as_tensor(data["obs"]), "label_actions": la, "played": played,
+            "target": (1.0 - played_weight) * lp + played_weight * (la == played[:, None]).float(),
+            "values": torch.as_tensor(data["values"]).float()}
+
+
+def _label_losses(policy, t, idx, played_weight):
+    """(policy loss, value loss) of `policy` on label rows `idx` of _label_tensors' dict `t`: the
+    cross-entropy to the target and the squared error to the outcome target."""
+    import torch
+    from .distill import _action_log_prob
+    dev = next(policy.parameters()).device
+    o, v = t["obs"][idx].to(dev), t["values"][idx].to(dev)
+    if played_weight == 1.0:      # a one-hot target: the played action's log-probability alone (~10x cheaper)
+        logp_a, value = _action_log_prob(policy, o, t["played"][idx].to(dev))
+        lpi = -logp_a.mean()
+    else:
+        a, p = t["label_actions"][idx].to(dev), t["target"][idx].to(dev)
+        logp, value = _full_log_prob(policy, o)
+        picked = logp.gather(1, a.clamp(min=0))
+        picked = torch.where(p > 0, picked, torch.zeros_like(picked))   # padding and -inf off the labels
+        lpi = -(p * picked).sum(1).mean()
+    return lpi, ((value - v) ** 2).mean()
+
+
+class Imitation:
+    """The auxiliary imitation loss of [expert] during PPO (imitation_weight > 0): every PPO minibatch's
+    loss gains w(steps) x (cross-entropy to the latest label round's targets + vf_coef x its value
+    loss) on `imitation_batch` label rows drawn at random, w decaying linearly from imitation_weight at the
+    first PPO step to 0 at imitation_steps agent-steps (0: constant). Kickstarting's distillation term
+    (Schmitt et al. 2018) with the search as teacher: PPO improves on the labels while they keep it
+    near the search early on, instead of the rounds' one-shot fits alone. The rows are drawn from a
+    generator reseeded from (seed, agent-steps) at each PPO update, so a resumed run draws what the
+    uninterrupted one did."""
+
+    def __init__(self, ex, seed):
+        self.weight0 = float(ex["imitation_weight"])
+        self.steps = int(ex["imitation_steps"])
+        self.batch = int(ex["imitation_batch"])
+        self.vf_coef = float(ex["vf_coef"])
+        self.played_weight = float(ex["played_weight"])
+        self.seed = int(seed)
+        self.t = None          # the label round's tensors (set_labels)
+        self.mark = None
+        self.w = 0.0
+        self.gen = None
+        self.last = None       # the last minibatch's (policy loss, value loss), for the progress line
+
+    def set_labels(self, data, mark):
+        """The latest round's labels (label_dataset's dict) become the Imitation's."""
+        self.t = _label_tensors(data, self.played_weight)
+        self.mark = int(mark)
+
+    def weight(self, steps):
+        if self.steps <= 0:
+            return self.weight0
+        return self.weight0 * max(0.0, 1.0 - int(steps) / self.steps)
+
+    def active(self, steps):
+        return self.t is not None and self.weight(steps) > 0
+
+    def begin(self, steps):
+        """Before PPO's update at `steps` agent-steps: the weight and the draw's generator."""
+        import torch
+        self.w = self.weight(steps) if self.t is not None else 0.0
+        self.gen = torch.Generator().manual_seed((self.seed * 1000003 + int(steps)) & ((1 << 63) - 1))
+
+    def __call__(self, policy):
+        """The weighted loss of one draw of label rows (a scalar tensor), or None when off."""
+        import torch
+        if self.w <= 0 or self.t is None:
+            return None
+        n = self.t["obs"].shape[0]
+        idx = torch.randint(n, (min(self.batch, n),), generator=self.gen)
+        lpi, lv = _label_losses(policy, self.t, idx, self.played_weight)
+        self.last = (float(lpi.detach()), float(lv.detach()))
+        return self.w * (lpi + self.vf_coef * lv)
 
 
 # ---- [expert] in `azuki train` (azuki/train.py) ----------------------------------------------------------------
 
 EXPERT_KEYS = ("decisions", "teacher", "every_steps", "epochs", "batch", "learning_rate", "vf_coef", "threads",
                "topk", "played_weight", "prefetch")
+# the auxiliary imitation loss during PPO (Anchor); optional keys, off when absent
+IMITATION_DEFAULTS = {"imitation_weight": 0.0, "imitation_steps": 0, "imitation_batch": 256}
 
 
 def check_config(ex):
@@ -196,21 +267,27 @@ def check_config(ex):
     missing = [k for k in EXPERT_KEYS if k not in ex]
     if missing:
         raise ValueError(f"[expert] lacks {', '.join(missing)}")
-    for k in ("decisions", "every_steps", "epochs", "batch", "threads", "topk"):
+    ex = {**IMITATION_DEFAULTS, **ex}
+    for k in ("decisions", "every_steps", "epochs", "batch", "threads", "topk", "imitation_steps", "imitation_batch"):
         if isinstance(ex[k], bool) or not isinstance(ex[k], int):
             raise ValueError(f"expert.{k} must be an integer, got {ex[k]!r}")
     if ex["decisions"] < 0 or ex["every_steps"] < 0:
         raise ValueError("expert.decisions and expert.every_steps must be >= 0")
     if ex["epochs"] < 1 or ex["batch"] < 1 or ex["threads"] < 1 or not 1 <= ex["topk"] <= NUM_ACTIONS:
         raise ValueError(f"expert.epochs, batch and threads must be >= 1 and topk in [1, {NUM_ACTIONS}]")
-    for k in ("learning_rate", "vf_coef", "played_weight"):
+    if ex["imitation_steps"] < 0 or ex["imitation_batch"] < 1:
+        raise ValueError("expert.imitation_steps must be >= 0 and expert.imitation_batch >= 1")
+    for k in ("learning_rate", "vf_coef", "played_weight", "imitation_weight"):
         if isinstance(ex[k], bool) or not isinstance(ex[k], (int, float)) or ex[k] < 0:
             raise ValueError(f"expert.{k} must be a number >= 0, got {ex[k]!r}")
     if ex["played_weight"] > 1:
         raise ValueError(f"expert.played_weight must be in [0, 1], got {ex['played_weight']!r}")
     if not isinstance(ex["prefetch"], bool):
         raise ValueError(f"expert.prefetch must be true or false, got {ex['prefetch']!r}")
-    parse_teacher(ex["teacher"])
+    name, _ = parse_teacher(ex["teacher"])
+    if ex["imitation_weight"] > 0 and name == "psearch":
+        raise ValueError("expert.imitation_weight needs a \"search\" teacher: a psearch teacher's labels depend on "
+                         "the policy of the moment, so a resumed run could not make them again")
     return ex
 
 
@@ -299,7 +376,7 @@ class Prefetch:
             t.join()
 
 
-def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None, prefetch=None):
+def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None, prefetch=None, imitation=None):
     """One label round of [expert] `ex`: `decisions` labels from the teacher's self-play (game
     seeds round_seed(seed, mark); a psearch teacher is guided by the current `policy`, exported to
     the C forward pass), distilled into `policy` in place (fit_labels, its own Adam). `prefetch`: a
@@ -325,6 +402,8 @@ def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None, pr
         f"in the background in {background:.1f} s (waited {t1 - t0:.1f} s)"
     log(f"expert round {mark}: {n:,} {ex['teacher']} labels ({data['simulations']:,} simulations) from "
         f"{data['games']:,} games {how}")
+    if imitation is not None:
+        imitation.set_labels(data, mark)
     r = fit_labels(policy, data, epochs=int(ex["epochs"]), batch=int(ex["batch"]), lr=float(ex["learning_rate"]),
                    vf_coef=float(ex["vf_coef"]), seed=rseed, log=log, played_weight=float(ex["played_weight"]))
     policy.train(was_training)
@@ -340,4 +419,4 @@ def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None, pr
 
 
 __all__ = ["TEACHERS", "parse_teacher", "label_dataset", "fit_labels", "check_config", "round_mark", "round_seed",
-           "Prefetch", "run_round"]
+           "Prefetch", "run_round", "Imitation"]

@@ -292,7 +292,7 @@ def target_policy(spec):
     return cpolicy_for(path)
 
 
-def _kickstart(cfg, policy, seed, log, prefetch=None):
+def _kickstart(cfg, policy, seed, log, prefetch=None, imitation=None):
     """[kickstart]: fit a fresh policy to a built-in bot's decisions before
     PPO (azuki.distill); a resumed run never repeats it. Records what it did
     in cfg["kickstart"]["result"] (saved with the config and the summary).
@@ -321,7 +321,7 @@ def _kickstart(cfg, policy, seed, log, prefetch=None):
         if n > 0:
             _kickstart_fit(cfg, policy, seed, log, distill)
         if ex is not None:        # [expert]: the round before PPO (round 0)
-            rounds.append(_expert_round(cfg, policy, seed, 0, log, prefetch))
+            rounds.append(_expert_round(cfg, policy, seed, 0, log, prefetch, imitation))
     except KeyboardInterrupt:
         raise KickstartInterrupted("train: interrupted during the kickstart, before PPO began (nothing was saved)") \
             from None
@@ -340,11 +340,38 @@ def _expert_config(cfg):
     return expert.check_config(ex)
 
 
-def _expert_round(cfg, policy, seed, mark, log, prefetch=None):
-    """One [expert] label round (azuki.expert.run_round) on the run's pairings and gamma."""
+def _expert_round(cfg, policy, seed, mark, log, prefetch=None, imitation=None):
+    """One [expert] label round (azuki.expert.run_round) on the run's pairings and gamma; its labels
+    become `imitation`'s (an expert.Imitation) when there is one."""
     from . import expert
     return expert.run_round(cfg["expert"], policy, seed, mark, [tuple(p) for p in cfg["env"]["pairings"]],
-                            float(cfg["ppo"]["gamma"]), log=log, prefetch=prefetch)
+                            float(cfg["ppo"]["gamma"]), log=log, prefetch=prefetch, imitation=imitation)
+
+
+def _expert_imitation(cfg, seed):
+    """An azuki.expert.Imitation (the imitation term during PPO) when [expert] is on with an
+    imitation_weight > 0, else None."""
+    ex = _expert_config(cfg)
+    if ex is None or float(ex["imitation_weight"]) <= 0:
+        return None
+    from . import expert
+    return expert.Imitation(ex, seed)
+
+
+def _imitation_resumed(cfg, imitation, seed, steps, log):
+    """A resumed run whose imitation still weighs at `steps`: the latest round's labels made again
+    (the same bytes: a search teacher's labels depend on the round's seed alone)."""
+    if imitation is None or imitation.weight(steps) <= 0:
+        return
+    from . import expert
+    ex = _expert_config(cfg)
+    mark = expert.round_mark(ex, steps)
+    t0 = time.perf_counter()
+    data = expert.label_dataset(int(ex["decisions"]), ex["teacher"], pairings=[tuple(p) for p in cfg["env"]["pairings"]],
+                                seed=expert.round_seed(seed, mark), gamma=float(cfg["ppo"]["gamma"]),
+                                threads=int(ex["threads"]), topk=int(ex["topk"]))
+    imitation.set_labels(data, mark)
+    log(f"resume: the imitation term's labels (expert round {mark}) made again in {time.perf_counter() - t0:.1f} s")
 
 
 def _expert_prefetch(cfg, seed):
@@ -386,14 +413,15 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     target = target_policy(cfg["league"]["target"]) if cfg["league"].get("target") else None   # refused before work
     _anneal_steps(cfg)                         # anneal_lr without a step budget is refused before any work
     prefetch = _expert_prefetch(cfg, seed)     # a bad [expert] is refused here, before any work
+    imitation = _expert_imitation(cfg, seed)
     try:
-        return _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, prefetch)
+        return _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, prefetch, imitation)
     finally:
         if prefetch is not None:
             prefetch.cancel()        # a round labelled ahead for a step the run did not reach
 
 
-def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, prefetch):
+def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, prefetch, imitation=None):
     import torch
     import pufferlib.vector as pv
 
@@ -427,9 +455,10 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
             log(f"resume: {js} has no optimizer state; the optimizer starts fresh")
         src_dir = Path(js).parent
         log(f"resumed from {js}: {steps0:,} steps, {minutes0:.1f} min")
+        _imitation_resumed(cfg, imitation, seed, steps0, log)
     else:
         policy = make_policy(arch, hidden=hidden).to(device)
-        expert_rounds = _kickstart(cfg, policy, seed, log, prefetch)
+        expert_rounds = _kickstart(cfg, policy, seed, log, prefetch, imitation)
     policy.train()
 
     league = League(cfg, np_rng)
@@ -469,7 +498,7 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
         trainer.global_step = steps0
         with adapter.masked_sampling():      # PuffeRL samples with azuki.sampler (its own is back afterwards)
             return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
-                         expert_rounds, prefetch)
+                         expert_rounds, prefetch, imitation)
     finally:
         if trainer is not None:
             adapter.stop_trainer(trainer)      # its thread is not a daemon: the process would hang otherwise
@@ -480,7 +509,7 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
 
 
 def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
-          expert_rounds=None, prefetch=None):
+          expert_rounds=None, prefetch=None, imitation=None):
     """The training loop, its saves and the summary."""
     from .evaluate import evaluate
     from .policy import PolicyPlayer, save_checkpoint
@@ -588,7 +617,13 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 trainer.evaluate()
-                trainer.train()
+                if imitation is not None and imitation.active(trainer.global_step):
+                    imitation.begin(trainer.global_step)      # each minibatch's loss gains the imitation term
+                    policy.extra_loss = imitation
+                try:
+                    trainer.train()
+                finally:
+                    policy.extra_loss = None               # never copied into a snapshot or saved
                 losses = trainer.losses
             _test_kill("train.epoch")
             for env in vec.envs:
@@ -609,7 +644,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                 snap_mark = mark
             if ex_mark is not None and round_mark(ex_cfg, trainer.global_step) > ex_mark:
                 ex_mark = round_mark(ex_cfg, trainer.global_step)
-                expert_rounds.append(_expert_round(cfg, policy, seed, ex_mark, log, prefetch))
+                expert_rounds.append(_expert_round(cfg, policy, seed, ex_mark, log, prefetch, imitation))
                 if prefetch is not None:
                     prefetch.start(ex_mark + 1)
             if now - last_eval >= float(cfg["eval"]["minutes"]) * 60:
@@ -660,6 +695,9 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                              "seconds": round(sum(r["label_seconds"] + r["fit_seconds"] for r in expert_rounds), 2),
                              "background_seconds": round(sum(r.get("background_seconds", 0.0) for r in expert_rounds),
                                                          2)}
+        if imitation is not None:
+            summary["expert"]["imitation"] = {"weight": imitation.weight0, "steps": imitation.steps,
+                                              "batch": imitation.batch}
     if "result" in cfg["kickstart"]:      # teacher decisions are not agent-steps: said beside them
         summary["kickstart"] = dict(cfg["kickstart"]["result"], teacher=cfg["kickstart"]["teacher"],
                                     decisions=int(cfg["kickstart"]["decisions"]))
