@@ -16,7 +16,9 @@
 # large part of an iteration's cost. A step budget, not minutes: both do the
 # same work. NEW_ARGS (environment) adds arguments to the new side's runs,
 # e.g. NEW_ARGS="--set league.snapshot_steps=40000" for a short budget on a
-# slow machine, where REV's 1.5 minutes are fewer steps than 200,000. On a shared machine compare the ratio, not absolute figures
+# slow machine, where REV's 1.5 minutes are fewer steps than 200,000;
+# BASE_ARGS to REV's (both: the same recipe on each side, e.g.
+# BASE_ARGS=NEW_ARGS="--config azuki/data/run.toml", make run's). On a shared machine compare the ratio, not absolute figures
 # taken at different times, and note the load (printed).
 # OMP_WAIT_POLICY: this tree's `azuki train` sets PASSIVE for torch's threads
 # unless the environment sets it (docs/training.md, Speed); older revisions
@@ -60,7 +62,8 @@ run_one() {
 echo "OMP_WAIT_POLICY: ${OMP_WAIT_POLICY:-unset: the default of each side}"
 base=() head=()
 for ((i = 0; i < runs; i++)); do
-    b=$(run_one "$tmp/base" "$tmp/run-base-$i")
+    # shellcheck disable=SC2086
+    b=$(run_one "$tmp/base" "$tmp/run-base-$i" ${BASE_ARGS:-})
     # shellcheck disable=SC2086
     h=$(run_one "$newdir" "$tmp/run-head-$i" ${NEW_ARGS:-})
     base+=("$b") head+=("$h")
