@@ -82,6 +82,30 @@ def test_the_forward_is_the_padded_forms(obs, head, rows):
             assert torch.allclose(a[fin], b[fin], rtol=1e-5, atol=1e-5 * float(a[fin].abs().max()))
 
 
+def _both_forms(pol, x, acts):
+    """{skip_empty: (value, full log pi, log pi(acts), entropy, a loss, {parameter: its gradient})} of
+    pol on x, padded / full form (False) and skipping (True)."""
+    res = {}
+    for skip in (False, True):
+        pol.skip_empty = skip
+        pol.zero_grad()
+        d, v = pol(x)
+        lp, ent = d.log_prob_entropy(acts)
+        loss = -(lp * torch.linspace(-1, 1, len(x))).mean() - 0.01 * ent.mean() + (v ** 2).mean()
+        loss.backward()
+        res[skip] = (v.detach(), d.full_log_prob().detach(), lp.detach(), ent.detach(), loss.detach(),
+                     {k: p.grad.clone() for k, p in pol.named_parameters() if p.grad is not None})
+    pol.skip_empty = True
+    return res
+
+
+def _assert_same_gradients(g0, g1):
+    assert g0.keys() == g1.keys()
+    for k in g0:
+        scale = float(g0[k].abs().max())        # 0 for a layer no sampled action uses (then both are 0)
+        assert float((g0[k] - g1[k]).abs().max()) <= 1e-4 * scale, k
+
+
 def test_the_gradients_are_the_same_sums(obs):
     """log-probabilities, entropy, loss and every parameter's gradient equal to float32 rounding
     (the empty slots' contributions are summed per position first)."""
@@ -89,23 +113,12 @@ def test_the_gradients_are_the_same_sums(obs):
     with torch.no_grad():
         u = torch.rand(len(obs), generator=torch.Generator().manual_seed(1), dtype=torch.float64)
         acts = pol(obs)[0].sample(u)
-    res = {}
-    for skip in (False, True):
-        pol.skip_empty = skip
-        pol.zero_grad()
-        d, v = pol(obs)
-        lp, ent = d.log_prob_entropy(acts)
-        loss = -(lp * torch.linspace(-1, 1, len(obs))).mean() - 0.01 * ent.mean() + (v ** 2).mean()
-        loss.backward()
-        res[skip] = (lp.detach(), ent.detach(), loss.detach(),
-                     {k: p.grad.clone() for k, p in pol.named_parameters() if p.grad is not None})
-    for a, b in zip(res[False][:3], res[True][:3]):
+    res = _both_forms(pol, obs, acts)
+    for a, b in zip(res[False][2:5], res[True][2:5]):
         assert torch.allclose(a, b, rtol=1e-5, atol=1e-5)
-    g0, g1 = res[False][3], res[True][3]
-    assert g0.keys() == g1.keys() and any(k.startswith("enc.opt_") for k in g0)
-    for k in g0:
-        scale = float(g0[k].abs().max())        # 0 for a layer no sampled action uses (then both are 0)
-        assert float((g0[k] - g1[k]).abs().max()) <= 1e-4 * scale, k
+    g0, g1 = res[False][5], res[True][5]
+    assert any(k.startswith("enc.opt_") for k in g0)
+    _assert_same_gradients(g0, g1)
     assert float(g0["enc.opt_x.weight"].abs().max()) > 0
 
 
@@ -134,9 +147,10 @@ def test_compact_inputs_are_the_full_forms_at_the_occupied_slots(obs):
 @pytest.mark.parametrize("rows", [1, 5, 512, None])
 def test_the_flat_encoder_skips_zero_columns_exactly(obs, rows):
     """The flat encoder's first layer reads only the input columns nonzero somewhere in the batch
-    (Policy.skip_empty; obs_inputs(flat=True, compact=True) makes only those columns): the values, the distributions and every parameter's gradient
-    are the full product's to float32 rounding; the skipped columns' weight gradients are exactly
-    0, as the full product's are (their inputs are 0 in every row)."""
+    (Policy.skip_empty; obs_inputs(flat=True, compact=True) makes only those columns): the
+    values, the distributions and every parameter's gradient are the full product's to float32
+    rounding; the skipped columns' weight gradients are exactly 0, as the full product's are
+    (their inputs are 0 in every row)."""
     torch.manual_seed(0)
     pol = make_policy("flat:factored", hidden=64)
     with torch.no_grad():
@@ -151,25 +165,13 @@ def test_the_flat_encoder_skips_zero_columns_exactly(obs, rows):
     assert torch.equal(comp["flat_x"].t(), inp[:, ~zero_cols])
     with torch.no_grad():
         acts = pol(x)[0].sample(torch.rand(len(x), generator=torch.Generator().manual_seed(2), dtype=torch.float64))
-    res = {}
-    for skip in (False, True):
-        pol.skip_empty = skip
-        pol.zero_grad()
-        d, v = pol(x)
-        lp, ent = d.log_prob_entropy(acts)
-        loss = -(lp * torch.linspace(-1, 1, len(x))).mean() - 0.01 * ent.mean() + (v ** 2).mean()
-        loss.backward()
-        res[skip] = (v.detach(), d.full_log_prob().detach(), lp.detach(), loss.detach(),
-                     {k: p.grad.clone() for k, p in pol.named_parameters() if p.grad is not None})
-    for a, b in zip(res[False][:4], res[True][:4]):
+    res = _both_forms(pol, x, acts)
+    for a, b in zip(res[False][:5], res[True][:5]):
         fin = torch.isfinite(a)
         assert torch.equal(fin, torch.isfinite(b)) and torch.equal(a[~fin], b[~fin])
         assert torch.allclose(a[fin], b[fin], rtol=1e-5, atol=1e-5 * max(1.0, float(a[fin].abs().max())))
-    g0, g1 = res[False][4], res[True][4]
-    assert g0.keys() == g1.keys()
-    for k in g0:
-        scale = float(g0[k].abs().max())
-        assert float((g0[k] - g1[k]).abs().max()) <= 1e-4 * scale, k
+    g0, g1 = res[False][5], res[True][5]
+    _assert_same_gradients(g0, g1)
     w0, w1 = g0["enc.net.0.weight"], g1["enc.net.0.weight"]
     assert bool((w1[:, zero_cols] == 0).all()) and bool((w0[:, zero_cols] == 0).all())
     assert float(w1.abs().max()) > 0
