@@ -221,7 +221,7 @@ class Imitation:
         self.mark = None
         self.w = 0.0
         self.gen = None
-        self.last = None       # the last minibatch's (policy loss, value loss), for the progress line
+        self.last = None       # the last draw's (policy loss, value loss), unweighted
 
     def set_labels(self, data, mark):
         """The latest round's labels (label_dataset's dict) become the Imitation's."""
@@ -258,7 +258,7 @@ class Imitation:
 
 EXPERT_KEYS = ("decisions", "teacher", "every_steps", "epochs", "batch", "learning_rate", "vf_coef", "threads",
                "topk", "played_weight", "prefetch")
-# the auxiliary imitation loss during PPO (Anchor); optional keys, off when absent
+# the imitation term during PPO (Imitation): optional keys (a config saved before them reads as off)
 IMITATION_DEFAULTS = {"imitation_weight": 0.0, "imitation_steps": 0, "imitation_batch": 256}
 
 

@@ -367,7 +367,8 @@ def _imitation_resumed(cfg, imitation, seed, steps, log):
     ex = _expert_config(cfg)
     mark = expert.round_mark(ex, steps)
     t0 = time.perf_counter()
-    data = expert.label_dataset(int(ex["decisions"]), ex["teacher"], pairings=[tuple(p) for p in cfg["env"]["pairings"]],
+    data = expert.label_dataset(int(ex["decisions"]), ex["teacher"],
+                                pairings=[tuple(p) for p in cfg["env"]["pairings"]],
                                 seed=expert.round_seed(seed, mark), gamma=float(cfg["ppo"]["gamma"]),
                                 threads=int(ex["threads"]), topk=int(ex["topk"]))
     imitation.set_labels(data, mark)
