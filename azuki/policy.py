@@ -260,7 +260,7 @@ def obs_inputs(ix, obs, flat=False, compact=False):
                          f"got dtype {obs.dtype} shape {tuple(obs.shape)}")
     u = obs.reshape(-1, obs.shape[-1])
     c = _Cols(u)
-    if flat and compact:
+    if flat and compact and u.shape[0] > 0:       # (an empty batch: the full form, which handles 0 rows)
         x, cols = ix.nonzero_features(c, "flat")
         return dict(flat_x=x, flat_cols=cols, mask=mask_from_obs(u))
     if flat:
@@ -332,9 +332,9 @@ class StructuredEncoder(nn.Module):
         places = layer(self.place_x, self.place_c(emb), self.place_pos, inp, "place", empty)
         hand = layer(self.hand_x, self.hand_c(emb), self.hand_pos, inp, "hand", empty)
         opts = layer(self.opt_x, self.opt_c(emb), self.opt_pos, inp, "opt", empty)
-        bags = relu(self.bags(torch.matmul(inp["bags"], emb).reshape(b, -1)))
-        glob = relu(_linear_oh(self.glob, inp["glob_x"], inp["glob_oh"], _lookup(inp["glob_id"], emb).reshape(b, -1)))
-        x = torch.cat([_tab_map(self.place_t, places).reshape(b, -1), _tab_sum(hand), _tab_sum(opts), bags, glob],
+        bags = relu(self.bags(torch.matmul(inp["bags"], emb).flatten(1)))
+        glob = relu(_linear_oh(self.glob, inp["glob_x"], inp["glob_oh"], _lookup(inp["glob_id"], emb).flatten(1)))
+        x = torch.cat([_tab_map(self.place_t, places).flatten(1), _tab_sum(hand), _tab_sum(opts), bags, glob],
                       dim=1)
         return self.trunk(x), (places, hand, opts)
 
@@ -362,8 +362,8 @@ def _entity_layer(lin, cards, pos, inp, name, empty):
     else:
         rows = occ.nonzero().squeeze(1)                                           # flat slot indices
         x, oh = inp[f"{name}_x"], inp[f"{name}_oh"]
-        xo, ido = x.reshape(b * s, -1).index_select(0, rows), inp[f"{name}_id"].reshape(-1).index_select(0, rows)
-        oho = None if oh is None else oh.reshape(b * s, -1).index_select(0, rows)
+        xo, ido = x.reshape(b * s, x.shape[-1]).index_select(0, rows), inp[f"{name}_id"].reshape(-1).index_select(0, rows)
+        oho = None if oh is None else oh.reshape(b * s, oh.shape[-1]).index_select(0, rows)
     n = rows.shape[0]
     slot = torch.cat([rows % s, torch.arange(s, device=rows.device)])
     xs = torch.cat([_oh_input(lin, xo, oho),
@@ -439,7 +439,7 @@ def _tab_map(f, t):
         return f(t)
     b, s, _ = t.shape
     y = f(t.v)
-    return y.index_select(0, t.where.reshape(-1)).reshape(b, s, -1)
+    return y.index_select(0, t.where.reshape(-1)).reshape(b, s, y.shape[-1])
 
 
 def _linear_oh(lin, dense, oh, rest=None):
@@ -611,7 +611,7 @@ class FactoredHead(nn.Module):
         for i, (start, width) in enumerate(ix.groups):
             k = _table_of(start)
             tab = ent[k][:, start - _TABLE_STARTS[k]:start - _TABLE_STARTS[k] + width]
-            blocks.append(torch.matmul(q[:, getattr(ix, f"group{i}")], tab.transpose(-1, -2)).reshape(b, -1))
+            blocks.append(torch.matmul(q[:, getattr(ix, f"group{i}")], tab.transpose(-1, -2)).flatten(1))
         flat = torch.cat(blocks + [torch.zeros(b, 1, dtype=q.dtype, device=q.device)], dim=1)
         return torch.index_select(flat, 1, ix.L0IDX.reshape(-1)).reshape(b, ix.T, ix.P0) + self.b0
 
@@ -675,7 +675,7 @@ def _ent_rows(ent, idx, tables=(0, 1, 2)):
         tab, start, width = ent[k], _TABLE_STARTS[k], _TABLE_WIDTHS[k]
         local = (idx - start).clamp(0, width - 1)
         if isinstance(tab, _Ents):
-            rows = tab.v.index_select(0, tab.where.gather(1, local).reshape(-1)).reshape(tuple(local.shape) + (-1,))
+            rows = tab.v.index_select(0, tab.where.gather(1, local).reshape(-1)).reshape(tuple(local.shape) + (tab.v.shape[-1],))
         elif tab.shape[0] == 1:
             rows = tab[0][local]
         else:

@@ -13,6 +13,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("pufferlib")
 
 from envs_helpers import starter_and_expansion_positions  # noqa: E402
+from azuki.sampler import sample_logits  # noqa: E402
 from azuki.policy import Factored, _Ents, _oh_input, _tab_full, make_policy, obs_inputs  # noqa: E402
 
 
@@ -175,3 +176,17 @@ def test_the_flat_encoder_skips_zero_columns_exactly(obs, rows):
     w0, w1 = g0["enc.net.0.weight"], g1["enc.net.0.weight"]
     assert bool((w1[:, zero_cols] == 0).all()) and bool((w0[:, zero_cols] == 0).all())
     assert float(w1.abs().max()) > 0
+
+
+@pytest.mark.parametrize("arch", ["flat:factored", "flat:dense", "structured:factored", "structured:dense"])
+def test_an_empty_batch(obs, arch):
+    """0 rows (a vector whose games all wait, say): 0 values and an empty distribution, either form;
+    a compact flat batch of 0 rows has no column to pick, so it reads the full form."""
+    pol = make_policy(arch, hidden=16)
+    for skip in (True, False):
+        pol.skip_empty = skip
+        d, v = pol.forward_eval(obs[:0])
+        probs = d.full_log_prob() if isinstance(d, Factored) else d
+        assert v.shape == (0, 1) and probs.shape[0] == 0
+        a, logp, ent = sample_logits(d)                   # PuffeRL's sampling of an empty rollout batch
+        assert a.shape[0] == logp.shape[0] == ent.shape[0] == 0
