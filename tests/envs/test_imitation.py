@@ -64,11 +64,12 @@ def test_the_extra_loss_joins_the_backward_exactly(labels, arch):
     ppo_like(*pol(obs)).backward()                  # no hook: PPO's loss alone, and the two differ
     alone = grads()
     assert any(not torch.allclose(alone[k], hooked[k]) for k in alone)
-    with torch.no_grad():                         # gradients off: the hook is not called
-        im.w = float("nan")
-        pol.extra_loss = im
+    def boom(policy):
+        raise AssertionError("extra_loss called with gradients off")
+    pol.extra_loss = boom
+    with torch.no_grad():                         # gradients off (a rollout, an evaluation): not called
         pol(obs)
-        pol.extra_loss = None
+    pol.extra_loss = None
 
 
 def test_weight_schedule_draws_and_refusals(labels):
