@@ -250,7 +250,7 @@ class Imitation:
         n = self.t["obs"].shape[0]
         idx = torch.randint(n, (min(self.batch, n),), generator=self.gen)
         lpi, lv = _label_losses(policy, self.t, idx, self.played_weight)
-        self.last = (float(lpi.detach()), float(lv.detach()))
+        self.last = (lpi.detach(), lv.detach())      # tensors: no device sync per minibatch
         return self.w * (lpi + self.vf_coef * lv)
 
 

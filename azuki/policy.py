@@ -169,7 +169,10 @@ class _ObsIndex(nn.Module):
             col = getattr(self, f"{name}_{op}_col").reshape(-1)
             k = getattr(self, f"{name}_{op}_k").reshape(-1)
             v = torch.index_select(u.ut, 0, col)                 # [F_op, B] uint8 codes
-            used = (_code_nonzero(op, v, k[:, None]).amax(dim=1) > 0).nonzero().squeeze(1)
+            if b:
+                used = (_code_nonzero(op, v, k[:, None]).amax(dim=1) > 0).nonzero().squeeze(1)
+            else:                                                # no row: no column is nonzero (amax needs one)
+                used = torch.zeros(0, dtype=torch.long, device=v.device)
             xs.append(_feature_op(op, torch.index_select(v, 0, used), k[used][:, None]))
             cols.append(used + off)
             off += col.shape[0]
@@ -260,7 +263,7 @@ def obs_inputs(ix, obs, flat=False, compact=False):
                          f"got dtype {obs.dtype} shape {tuple(obs.shape)}")
     u = obs.reshape(-1, obs.shape[-1])
     c = _Cols(u)
-    if flat and compact and u.shape[0] > 0:       # (an empty batch: the full form, which handles 0 rows)
+    if flat and compact:
         x, cols = ix.nonzero_features(c, "flat")
         return dict(flat_x=x, flat_cols=cols, mask=mask_from_obs(u))
     if flat:

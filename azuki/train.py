@@ -340,11 +340,16 @@ def _expert_config(cfg):
     return expert.check_config(ex)
 
 
+def _pairings(cfg):
+    """The run's deck pairings as tuples (each played from both seats)."""
+    return [tuple(p) for p in cfg["env"]["pairings"]]
+
+
 def _expert_round(cfg, policy, seed, mark, log, prefetch=None, imitation=None):
     """One [expert] label round (azuki.expert.run_round) on the run's pairings and gamma; its labels
     become `imitation`'s (an expert.Imitation) when there is one."""
     from . import expert
-    return expert.run_round(cfg["expert"], policy, seed, mark, [tuple(p) for p in cfg["env"]["pairings"]],
+    return expert.run_round(cfg["expert"], policy, seed, mark, _pairings(cfg),
                             float(cfg["ppo"]["gamma"]), log=log, prefetch=prefetch, imitation=imitation)
 
 
@@ -367,8 +372,7 @@ def _imitation_resumed(cfg, imitation, seed, steps, log):
     ex = _expert_config(cfg)
     mark = expert.round_mark(ex, steps)
     t0 = time.perf_counter()
-    data = expert.label_dataset(int(ex["decisions"]), ex["teacher"],
-                                pairings=[tuple(p) for p in cfg["env"]["pairings"]],
+    data = expert.label_dataset(int(ex["decisions"]), ex["teacher"], pairings=_pairings(cfg),
                                 seed=expert.round_seed(seed, mark), gamma=float(cfg["ppo"]["gamma"]),
                                 threads=int(ex["threads"]), topk=int(ex["topk"]))
     imitation.set_labels(data, mark)
@@ -381,7 +385,7 @@ def _expert_prefetch(cfg, seed):
     if ex is None:
         return None
     from . import expert
-    return expert.Prefetch(ex, seed, [tuple(p) for p in cfg["env"]["pairings"]], float(cfg["ppo"]["gamma"]))
+    return expert.Prefetch(ex, seed, _pairings(cfg), float(cfg["ppo"]["gamma"]))
 
 
 class KickstartInterrupted(KeyboardInterrupt):
@@ -392,7 +396,7 @@ def _kickstart_fit(cfg, policy, seed, log, distill):
     ks = cfg["kickstart"]
     n = int(ks["decisions"])
     t0 = time.perf_counter()
-    data = distill.teacher_dataset(n, ks["teacher"], pairings=[tuple(p) for p in cfg["env"]["pairings"]],
+    data = distill.teacher_dataset(n, ks["teacher"], pairings=_pairings(cfg),
                                    seed=seed, gamma=float(cfg["ppo"]["gamma"]), threads=int(ks["threads"]))
     t1 = time.perf_counter()
     log(f"kickstart: {n:,} {ks['teacher']} decisions from {data['games']:,} games in {t1 - t0:.1f} s")
@@ -478,7 +482,7 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
             league.recent[k] = list(v)
 
     n_envs, games = int(env_cfg["envs"]), int(env_cfg["games_per_env"])
-    pairings = [tuple(p) for p in env_cfg["pairings"]]
+    pairings = _pairings(cfg)
     vec = pv.make(AzukiEnv, backend=batched_serial(), num_envs=n_envs,
                   env_kwargs=dict(num_envs=games, mode="policy", opponent=(league.bots or ["random"])[0],
                                   pairings=pairings,

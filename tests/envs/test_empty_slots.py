@@ -180,8 +180,8 @@ def test_the_flat_encoder_skips_zero_columns_exactly(obs, rows):
 
 @pytest.mark.parametrize("arch", ["flat:factored", "flat:dense", "structured:factored", "structured:dense"])
 def test_an_empty_batch(obs, arch):
-    """0 rows (a vector whose games all wait, say): 0 values and an empty distribution, either form;
-    a compact flat batch of 0 rows has no column to pick, so it reads the full form."""
+    """0 rows (a vector whose games all wait, say): 0 values and an empty distribution, either form
+    (a compact flat batch of 0 rows has no nonzero column)."""
     pol = make_policy(arch, hidden=16)
     for skip in (True, False):
         pol.skip_empty = skip

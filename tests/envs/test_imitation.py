@@ -89,7 +89,7 @@ def test_weight_schedule_draws_and_refusals(labels):
         with torch.no_grad():
             draws.append(float(im(pol)))
     assert draws[0] == draws[1] != draws[2]
-    assert draws[2] == pytest.approx(im.weight(301) * (im.last[0] + im.vf_coef * im.last[1]), rel=1e-5)
+    assert draws[2] == pytest.approx(im.weight(301) * float(im.last[0] + im.vf_coef * im.last[1]), rel=1e-5)
     im.begin(2000)                                # past the decay: no term
     assert im(pol) is None
     for bad, match in ((dict(imitation_weight=-1.0), "imitation_weight"), (dict(imitation_batch=0), "imitation_batch"),
