@@ -239,46 +239,67 @@ def _action_log_prob(policy, obs, actions):
     return logp.gather(1, actions.long().reshape(-1, 1)).reshape(-1), value.reshape(-1)
 
 
-def fit_epochs(policy, n, losses, epochs, batch, lr, vf_coef, seed, log, what, pi_name):
+def fit_epochs(policy, n, losses, epochs, batch, lr, vf_coef, seed, log, what, pi_name, threads=1):
     """The distillations' one minibatch Adam loop (kickstart's fit here,
     azuki.expert.fit_labels): each epoch a fresh permutation of the n rows
     from a generator seeded by `seed`; `losses(idx)` gives (policy loss,
-    value loss) of those rows; loss = policy + vf_coef * value, gradients
-    clipped to norm 1. Returns (the last epoch's mean losses, the generator,
-    which the callers go on drawing from)."""
+    value loss), means over those rows; loss = policy + vf_coef * value,
+    gradients clipped to norm 1. `threads` > 1: each minibatch's rows in that
+    many shares, each share's forward and backward on its own thread, its loss
+    weighted by its share of the rows (azuki.learner_threads: the same
+    gradient to float rounding, deterministic for a fixed count). Returns (the
+    last epoch's mean losses, the generator, which the callers go on drawing
+    from)."""
     import torch
-    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+
+    from .learner_threads import Shares, shares, sum_grads
+    params = list(policy.parameters())
+    opt = torch.optim.Adam(params, lr=lr)
     gen = torch.Generator().manual_seed(int(seed) & ((1 << 63) - 1))
     out = {}
     policy.train()
-    for ep in range(int(epochs)):
-        perm = torch.randperm(n, generator=gen)
-        tot_pi = tot_v = 0.0
-        seen = 0
-        for s in range(0, n, int(batch)):
-            idx = perm[s:s + int(batch)]
-            lpi, lv = losses(idx)
-            loss = lpi + vf_coef * lv
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
-            opt.step()
-            tot_pi += float(lpi.detach()) * idx.numel()
-            tot_v += float(lv.detach()) * idx.numel()
-            seen += idx.numel()
-        out = {"epoch": ep + 1, "policy_loss": tot_pi / seen, "value_loss": tot_v / seen}
-        if log:
-            log(f"{what}: epoch {ep + 1}/{epochs}: {pi_name} {out['policy_loss']:.3f}, "
-                f"value loss {out['value_loss']:.3f}")
+
+    def share(idx, weight):
+        lpi, lv = losses(idx)
+        grads = torch.autograd.grad(weight * (lpi + vf_coef * lv), params, allow_unused=True)
+        return grads, float(lpi.detach()) * idx.numel(), float(lv.detach()) * idx.numel()
+
+    with Shares(threads) as pool:
+        for ep in range(int(epochs)):
+            perm = torch.randperm(n, generator=gen)
+            tot_pi = tot_v = 0.0
+            seen = 0
+            for s in range(0, n, int(batch)):
+                idx = perm[s:s + int(batch)]
+                opt.zero_grad(set_to_none=True)
+                if threads == 1:         # one thread: backward as it always was (the same run bit for bit)
+                    lpi, lv = losses(idx)
+                    (lpi + vf_coef * lv).backward()
+                    tot_pi += float(lpi.detach()) * idx.numel()
+                    tot_v += float(lv.detach()) * idx.numel()
+                else:
+                    parts = pool.run(share, [(idx[lo:hi], (hi - lo) / idx.numel())
+                                             for lo, hi in shares(idx.numel(), threads)])
+                    sum_grads(params, [p[0] for p in parts])
+                    tot_pi += sum(p[1] for p in parts)
+                    tot_v += sum(p[2] for p in parts)
+                torch.nn.utils.clip_grad_norm_(params, 1.0)
+                opt.step()
+                seen += idx.numel()
+            out = {"epoch": ep + 1, "policy_loss": tot_pi / seen, "value_loss": tot_v / seen}
+            if log:
+                log(f"{what}: epoch {ep + 1}/{epochs}: {pi_name} {out['policy_loss']:.3f}, "
+                    f"value loss {out['value_loss']:.3f}")
     return out, gen
 
 
-def fit(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=None):
+def fit(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=None, threads=1):
     """Fit `policy` to a teacher dataset (teacher_dataset's dict) by minibatch
-    Adam: loss = -mean log pi(teacher action) + vf_coef * mean (v - target)^2.
-    Returns a dict of the last epoch's mean losses and the share of decisions
-    where the policy's most likely action is the teacher's (on the last
-    minibatches, sampled, so cheap)."""
+    Adam: loss = -mean log pi(teacher action) + vf_coef * mean (v - target)^2,
+    each minibatch split across `threads` threads (fit_epochs). Returns a dict
+    of the last epoch's mean losses and the share of decisions where the
+    policy's most likely action is the teacher's (on the last minibatches,
+    sampled, so cheap)."""
     import torch
     if epochs < 1 or batch < 1:
         raise ValueError("epochs and batch must be >= 1")
@@ -293,7 +314,7 @@ def fit(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=No
         return -logp.mean(), ((value - vals[idx].to(dev)) ** 2).mean()
 
     out, gen = fit_epochs(policy, n, losses, epochs, batch, lr, vf_coef, seed, log,
-                          "kickstart", "-log pi(teacher)")
+                          "kickstart", "-log pi(teacher)", threads=threads)
     with torch.no_grad():
         k = min(n, 4096)
         idx = torch.randperm(n, generator=gen)[:k]

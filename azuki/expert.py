@@ -140,14 +140,16 @@ def _full_log_prob(policy, obs):
     return torch.log_softmax(dist.float(), dim=-1), value.reshape(-1)
 
 
-def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=None, played_weight=0.0):
+def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0, log=None, played_weight=0.0,
+               threads=1):
     """Distill the search labels (label_dataset's dict) into `policy` by minibatch Adam:
     loss = -mean sum_k p_k log pi(a_k) + vf_coef * mean (v - outcome target)^2, with the target
     p = (1 - played_weight) * the visit shares + played_weight * one-hot(the action the search
     played). played_weight 1 is behavioural cloning of the search; 0 the visit distribution alone,
     which a few-simulation UCB1 search makes nearly flat (docs/training.md "Expert iteration":
     measured much worse). Returns the last epoch's mean losses and the share of decisions where the
-    policy's most likely action is the search's played one (on up to 4096 sampled decisions)."""
+    policy's most likely action is the search's played one (on up to 4096 sampled decisions).
+    `threads`: each minibatch split across that many threads (azuki.distill.fit_epochs)."""
     import torch
     if int(epochs) < 1 or int(batch) < 1:
         raise ValueError("epochs and batch must be >= 1")
@@ -161,7 +163,7 @@ def fit_labels(policy, data, epochs=2, batch=1024, lr=1e-3, vf_coef=0.5, seed=0,
         return _label_losses(policy, t, idx, played_weight)
 
     out, gen = fit_epochs(policy, n, losses, epochs, batch, lr, vf_coef, seed, log,
-                          "expert", "cross-entropy to the search's target")
+                          "expert", "cross-entropy to the search's target", threads=threads)
     with torch.no_grad():
         k = min(n, 4096)
         idx = torch.randperm(n, generator=gen)[:k]
@@ -376,12 +378,14 @@ class Prefetch:
             t.join()
 
 
-def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None, prefetch=None, imitation=None):
+def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None, prefetch=None, imitation=None,
+              fit_threads=1):
     """One label round of [expert] `ex`: `decisions` labels from the teacher's self-play (game
     seeds round_seed(seed, mark); a psearch teacher is guided by the current `policy`, exported to
     the C forward pass), distilled into `policy` in place (fit_labels, its own Adam). `prefetch`: a
-    Prefetch whose round `mark`, when it made it, supplies the labels. Returns a JSON-able dict of
-    what it did (label_seconds: the foreground's wait for the labels)."""
+    Prefetch whose round `mark`, when it made it, supplies the labels. `fit_threads`: the fit's
+    minibatches split across that many threads. Returns a JSON-able dict of what it did
+    (label_seconds: the foreground's wait for the labels)."""
     n = int(ex["decisions"])
     name, sims = parse_teacher(ex["teacher"])
     cpol = None
@@ -405,7 +409,8 @@ def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None, pr
     if imitation is not None:
         imitation.set_labels(data, mark)
     r = fit_labels(policy, data, epochs=int(ex["epochs"]), batch=int(ex["batch"]), lr=float(ex["learning_rate"]),
-                   vf_coef=float(ex["vf_coef"]), seed=rseed, log=log, played_weight=float(ex["played_weight"]))
+                   vf_coef=float(ex["vf_coef"]), seed=rseed, log=log, played_weight=float(ex["played_weight"]),
+                   threads=fit_threads)
     policy.train(was_training)
     t2 = time.perf_counter()
     log(f"expert round {mark}: fitted in {t2 - t1:.1f} s; the policy's most likely action is the search's on {100 * r['agreement']:.1f}%")

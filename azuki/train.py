@@ -350,7 +350,8 @@ def _expert_round(cfg, policy, seed, mark, log, prefetch=None, imitation=None):
     become `imitation`'s (an expert.Imitation) when there is one."""
     from . import expert
     return expert.run_round(cfg["expert"], policy, seed, mark, _pairings(cfg),
-                            float(cfg["ppo"]["gamma"]), log=log, prefetch=prefetch, imitation=imitation)
+                            float(cfg["ppo"]["gamma"]), log=log, prefetch=prefetch, imitation=imitation,
+                            fit_threads=cfg["ppo"]["learner_threads"])
 
 
 def _expert_imitation(cfg, seed):
@@ -401,7 +402,7 @@ def _kickstart_fit(cfg, policy, seed, log, distill):
     t1 = time.perf_counter()
     log(f"kickstart: {n:,} {ks['teacher']} decisions from {data['games']:,} games in {t1 - t0:.1f} s")
     r = distill.fit(policy, data, epochs=int(ks["epochs"]), batch=int(ks["batch"]), lr=float(ks["learning_rate"]),
-                    vf_coef=float(ks["vf_coef"]), seed=seed, log=log)
+                    vf_coef=float(ks["vf_coef"]), seed=seed, log=log, threads=cfg["ppo"]["learner_threads"])
     t2 = time.perf_counter()
     log(f"kickstart: fitted in {t2 - t1:.1f} s; the policy's most likely action is the teacher's on "
         f"{100 * r['agreement']:.1f}% of its decisions")
@@ -417,6 +418,8 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     adapter.import_pufferl()     # an incompatible pufferlib is refused here, before any work
     target = target_policy(cfg["league"]["target"]) if cfg["league"].get("target") else None   # refused before work
     _anneal_steps(cfg)                         # anneal_lr without a step budget is refused before any work
+    from .learner_threads import check_threads
+    check_threads(cfg["ppo"]["learner_threads"])    # a bad thread count is refused before any work
     prefetch = _expert_prefetch(cfg, seed)     # a bad [expert] is refused here, before any work
     imitation = _expert_imitation(cfg, seed)
     try:
@@ -496,7 +499,8 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
             else:
                 env.set_opponent(league.bots[k % len(league.bots)])
         pcfg = _puffer_config(cfg, device, out / "puffer", vec.num_agents)
-        trainer = adapter.make_trainer(pcfg, vec, policy)      # our own progress line instead of its screen
+        # our own progress line instead of its screen; the update split across ppo.learner_threads threads
+        trainer = adapter.make_trainer(pcfg, vec, policy, learner_threads=cfg["ppo"]["learner_threads"])
         if opt_state is not None:
             trainer.optimizer.load_state_dict(opt_state)
         _resume_schedule(trainer, cfg, steps0)

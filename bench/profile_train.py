@@ -20,7 +20,9 @@ bptt_horizon agent-steps of the run's config):
     learn (PuffeRL.train), of which the forward (Policy.forward), the
       log-probabilities and entropy of the stored actions (sample_logits),
       backward, gradient clipping + the optimizer step, and the rest
-      (PuffeRL's advantages, prioritized sampling, copies, losses, logging)
+      (PuffeRL's advantages, prioritized sampling, copies, losses, logging);
+      with ppo.learner_threads > 1 (the default: azuki.envs.ppo_update) the
+      update's total only (its parts run on several threads at once)
 
 With --cprofile it runs under cProfile instead (Python-heavy parts slowed)
 and prints the 30 functions with the most own time.
@@ -86,6 +88,8 @@ def _install():
     puffer._core = CoreProxy()
     pufferl.PuffeRL.evaluate = _phase("rollout", _timed("rollout", pufferl.PuffeRL.evaluate))
     pufferl.PuffeRL.train = _phase("learn", _timed("learn", pufferl.PuffeRL.train))
+    from azuki.envs import ppo_update        # the update split across ppo.learner_threads threads (> 1)
+    ppo_update.update = _phase("learn", _timed("learn", ppo_update.update))
     _install_learner()
     puffer.AzukiEnv._agent_step = _timed("agent_step", puffer.AzukiEnv._agent_step)
     puffer.AzukiEnv._opponent_answered = _timed("opp_step", puffer.AzukiEnv._opponent_answered)
@@ -214,10 +218,17 @@ def main(argv):
     t["rollout_rest"] = t.get("rollout", 0) - t.get("send", 0)
     t["r_rest"] = t["rollout_rest"] - t.get("r_forward", 0) - t.get("r_sample", 0)
     t["l_rest"] = t.get("learn", 0) - sum(t.get(k, 0) for k in ("l_forward", "l_sample", "l_backward", "l_opt"))
+    threads = int(cfg["ppo"]["learner_threads"])
     print(f"{'per iteration':<66} {'ms':>8}")
     for key, label in ROWS:
+        if key == "learn" and threads > 1:
+            label = f"learn (azuki.envs.ppo_update, {threads} threads)"
+        elif key.startswith("l_") and threads > 1:
+            continue         # the parts run on several threads at once: --set ppo.learner_threads=1 shows them
         if key in t:
             print(f"{label:<66} {1000 * t[key] / iters:8.1f}")
+    if threads > 1:
+        print(f"(the learn parts run on {threads} threads at once; --set ppo.learner_threads=1 times them one by one)")
     return 0
 
 

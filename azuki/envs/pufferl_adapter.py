@@ -41,6 +41,15 @@ What is patched or relied on, where in pufferlib 3.0.0, and why:
    make_trainer() replaces the Adam that __init__ builds with the fused one
    (the same update and state dict, one kernel for all parameters) and the
    scheduler with one on it, before the first step.
+8. PuffeRL.train (pufferl.py:312-448) and pufferl.compute_puff_advantage
+   (:634): with learner_threads > 1, make_trainer() puts
+   azuki.envs.ppo_update's re-implementation of the update on the instance
+   (each minibatch's forward and backward split across threads; the same
+   update, random draws and bookkeeping: it reads the trainer's buffers,
+   ratio, values, segments, minibatch_segments, total_minibatches,
+   accumulate_minibatches, profile, epoch, total_epochs, and calls
+   mean_and_log and save_checkpoint as train does). stop_trainer() ends its
+   threads.
 
 check() compares each of these with the installed pufferlib: the attribute
 exists, has the parameters azuki calls or replaces it with, and its code
@@ -83,8 +92,17 @@ EXPECTED = (
     ("pufferlib.pufferl", "PuffeRL.print_dashboard", ("self", "clear"), (), "silenced by make_trainer (2)"),
     ("pufferlib.pufferl", "PuffeRL.evaluate", ("self",), ("pytorch", "sample_logits", "global_step"),
      "the rollout samples through pufferlib.pytorch.sample_logits (4) and counts global_step (6)"),
-    ("pufferlib.pufferl", "PuffeRL.train", ("self",), ("pytorch", "sample_logits", "losses", "print_dashboard"),
-     "the update recomputes log-probabilities through pufferlib.pytorch.sample_logits (4), sets losses (6)"),
+    ("pufferlib.pufferl", "PuffeRL.train", ("self",),
+     ("pytorch", "sample_logits", "losses", "print_dashboard", "compute_puff_advantage", "multinomial", "ratio",
+      "values", "minibatch_segments", "total_minibatches", "accumulate_minibatches", "mean_and_log",
+      "save_checkpoint", "prio_alpha", "prio_beta0", "vtrace_rho_clip", "clip_coef", "vf_clip_coef"),
+     "the update recomputes log-probabilities through pufferlib.pytorch.sample_logits (4), sets losses (6); "
+     "azuki.envs.ppo_update re-implements it on these names (8)"),
+    ("pufferlib.pufferl", "compute_puff_advantage",
+     ("values", "rewards", "terminals", "ratio", "advantages", "gamma", "gae_lambda", "vtrace_rho_clip",
+      "vtrace_c_clip"), (), "called by azuki.envs.ppo_update (8)"),
+    ("pufferlib.pufferl", "PuffeRL.mean_and_log", ("self",), (), "called by azuki.envs.ppo_update (8)"),
+    ("pufferlib.pufferl", "PuffeRL.save_checkpoint", ("self",), (), "called by azuki.envs.ppo_update (8)"),
     ("pufferlib.pufferl", "Utilization.stop", ("self",), ("stopped",), "stop_trainer / stop_utilization_threads (3)"),
     ("pufferlib.pufferl", "Utilization.run", ("self",), ("stopped",), "the thread ends once stopped (3)"),
     ("pufferlib.pytorch", "sample_logits", ("logits", "action"), (), "replaced by masked_sampling (4)"),
@@ -105,14 +123,16 @@ def installed_version():
 
 
 def _code_names(fn):
-    """Every global, attribute and local name the code of `fn` (and the code nested in it) uses; a
-    functools.wraps wrapper is seen through (bench/profile_train.py times PuffeRL's methods so)."""
+    """Every global, attribute and local name and every string constant (a config key it reads) the
+    code of `fn` (and the code nested in it) uses; a functools.wraps wrapper is seen through
+    (bench/profile_train.py times PuffeRL's methods so)."""
     code = getattr(inspect.unwrap(fn), "__code__", None)
     names, todo = set(), [code] if code is not None else []
     while todo:
         c = todo.pop()
         names.update(c.co_names)
         names.update(c.co_varnames)
+        names.update(k for k in c.co_consts if isinstance(k, str))
         todo.extend(k for k in c.co_consts if inspect.iscode(k))
     return names, code is not None
 
@@ -204,9 +224,15 @@ def _quiet(*a, **k):
     return None
 
 
-def make_trainer(config, vecenv, policy):
+def make_trainer(config, vecenv, policy, learner_threads=1):
     """pufferl.PuffeRL(config, vecenv, policy) without its dashboard (2) and
-    with its warnings ignored (its numpy RuntimeWarnings are errors)."""
+    with its warnings ignored (its numpy RuntimeWarnings are errors); with
+    learner_threads > 1 its update is azuki.envs.ppo_update's, each
+    minibatch split across that many threads (8). ValueError for a bad
+    thread count, before the trainer is built."""
+    from ..learner_threads import check_threads
+    from .ppo_update import ParallelUpdate
+    check_threads(learner_threads)
     pufferl = import_pufferl()
     dashboard = pufferl.PuffeRL.print_dashboard
     pufferl.PuffeRL.print_dashboard = _quiet
@@ -218,6 +244,8 @@ def make_trainer(config, vecenv, policy):
         pufferl.PuffeRL.print_dashboard = dashboard
     trainer.print_dashboard = _quiet
     _fused_adam(trainer, config)
+    if learner_threads > 1:
+        trainer.train = ParallelUpdate(trainer, learner_threads)
     return trainer
 
 
@@ -243,7 +271,10 @@ def _fused_adam(trainer, config):
 
 
 def stop_trainer(trainer):
-    """Stop the trainer's Utilization thread (3)."""
+    """Stop the trainer's Utilization thread (3) and its update's worker threads (8)."""
+    close = getattr(trainer.__dict__.get("train"), "close", None)
+    if callable(close):
+        close()
     trainer.utilization.stop()
 
 

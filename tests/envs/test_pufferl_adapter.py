@@ -79,6 +79,28 @@ def test_a_reshaped_function_fails_loudly_naming_its_parameters(monkeypatch):
                                   "expected (logits, action, ...)")
 
 
+def test_the_update_azuki_re_implements_is_checked(monkeypatch):
+    """azuki.envs.ppo_update re-implements PuffeRL.train on its buffers and config keys (8): a
+    release whose update stops reading one of them, or whose advantage function changes its
+    parameters, is refused by name."""
+    fake = types.ModuleType("pufferlib.pufferl")
+
+    class PuffeRL(pufferl.PuffeRL):
+        def train(self):       # an update that no longer reads prio_alpha, ratio, ...
+            return self.losses, pytorch_ref.sample_logits, self.print_dashboard
+    pytorch_ref = pufferlib.pytorch
+    fake.PuffeRL = PuffeRL
+    fake.Utilization = pufferl.Utilization
+
+    def compute_puff_advantage(values, rewards, terminals, ratio, advantages, gamma):
+        return advantages
+    fake.compute_puff_advantage = compute_puff_advantage
+    problems = A.check({"pufferlib.pufferl": fake})
+    assert any(p.startswith("pufferlib.pufferl.PuffeRL.train: its code no longer uses ") and "prio_alpha" in p
+               and "ratio" in p and "(8)" in p for p in problems), problems
+    assert any(p.startswith("pufferlib.pufferl.compute_puff_advantage: parameters ") for p in problems), problems
+
+
 def test_code_that_stops_using_the_hook_fails_loudly():
     """A stand-in pufferl whose PuffeRL.evaluate no longer looks up
     pytorch.sample_logits (a release that imports it by name would bypass
@@ -90,6 +112,7 @@ def test_code_that_stops_using_the_hook_fails_loudly():
             self.global_step += 1
     fake.PuffeRL = PuffeRL
     fake.Utilization = pufferl.Utilization
+    fake.compute_puff_advantage = pufferl.compute_puff_advantage
     problems = A.check({"pufferlib.pufferl": fake})
     assert problems == ["pufferlib.pufferl.PuffeRL.evaluate: its code no longer uses pytorch, sample_logits; "
                         "needed for the rollout samples through pufferlib.pytorch.sample_logits (4) and counts "
