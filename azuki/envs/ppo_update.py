@@ -37,7 +37,20 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 
+from typing import NamedTuple
+
 from ..learner_threads import Shares, check_threads, shares, sum_grads
+
+
+class _Part(NamedTuple):
+    """What one share's forward and backward give back (_share)."""
+    grads: tuple
+    ratio: object
+    logratio: object
+    value: object
+    pg_loss: object
+    v_loss: object
+    entropy: object
 
 
 class ParallelUpdate:
@@ -59,9 +72,9 @@ class ParallelUpdate:
 
 
 def _share(policy, params, sample_logits, obs, actions, logprobs, adv, returns, values, n_rows, cfg):
-    """One share's (gradients, ratio, log-ratio, new values, policy loss, value loss, entropy sum),
-    its losses divided by the minibatch's row count n_rows (their sums over the shares are the
-    minibatch's means)."""
+    """One share's _Part (gradients, ratio, log-ratio, new values, policy loss, value loss, entropy
+    sum), its losses divided by the minibatch's row count n_rows (their sums over the shares are
+    the minibatch's means)."""
     import torch
     clip_coef, vf_clip = cfg["clip_coef"], cfg["vf_clip_coef"]
     logits, newvalue = policy(obs, dict(action=actions, lstm_h=None, lstm_c=None))
@@ -76,7 +89,8 @@ def _share(policy, params, sample_logits, obs, actions, logprobs, adv, returns, 
     ent = entropy.sum() / n_rows
     loss = pg_loss + cfg["vf_coef"] * v_loss - cfg["ent_coef"] * ent
     grads = torch.autograd.grad(loss, params, allow_unused=True)
-    return grads, ratio.detach(), logratio.detach(), newvalue.detach(), pg_loss.detach(), v_loss.detach(), ent.detach()
+    return _Part(grads, ratio.detach(), logratio.detach(), newvalue.detach(), pg_loss.detach(), v_loss.detach(),
+                 ent.detach())
 
 
 def update(trainer, pool):
@@ -140,17 +154,17 @@ def update(trainer, pool):
             policy.extra_loss = extra_hook
 
         profile("train_misc", epoch)
-        ratio = torch.cat([p[1] for p in parts])
-        logratio = torch.cat([p[2] for p in parts])
-        newvalue = torch.cat([p[3] for p in parts])
+        ratio = torch.cat([p.ratio for p in parts])
+        logratio = torch.cat([p.logratio for p in parts])
+        newvalue = torch.cat([p.value for p in parts])
         self.ratio[idx] = ratio
         with torch.no_grad():
             old_approx_kl = (-logratio).mean()
             approx_kl = ((ratio - 1) - logratio).mean()
             clipfrac = ((ratio - 1.0).abs() > config["clip_coef"]).float().mean()
-        pg_loss = sum(p[4] for p in parts)
-        v_loss = sum(p[5] for p in parts)
-        entropy_loss = sum(p[6] for p in parts)
+        pg_loss = sum(p.pg_loss for p in parts)
+        v_loss = sum(p.v_loss for p in parts)
+        entropy_loss = sum(p.entropy for p in parts)
         self.values[idx] = newvalue.float()
         losses["policy_loss"] += pg_loss.item() / self.total_minibatches
         losses["value_loss"] += v_loss.item() / self.total_minibatches
@@ -161,7 +175,7 @@ def update(trainer, pool):
         losses["importance"] += ratio.mean().item() / self.total_minibatches
 
         profile("learn", epoch)
-        sum_grads(params, [part[0] for part in parts] + [extra_grads])     # in share order, the extra loss's last
+        sum_grads(params, [p.grads for p in parts] + [extra_grads])     # in share order, the extra loss's last
         if (mb + 1) % self.accumulate_minibatches == 0:
             torch.nn.utils.clip_grad_norm_(policy.parameters(), config["max_grad_norm"])
             self.optimizer.step()

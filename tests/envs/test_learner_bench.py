@@ -38,10 +38,15 @@ def _rows(out):
 
 
 def test_profile_train_times_every_learner_part():
+    """With the update on one thread (ppo.learner_threads = 1, PuffeRL's own) every part is timed;
+    with 2 (the default, azuki.envs.ppo_update) the update's total is, under its own label."""
     args = ["bench/profile_train.py", "512"]
     for s in TINY:
         args += ["--set", s]
-    rows = _rows(_run(args))
+    two = _rows(_run(args + ["--set", "ppo.learner_threads=2"]))
+    assert two.get("learn (azuki.envs.ppo_update, 2 threads)", 0.0) > 0.0, two
+    assert "forward (Policy.forward)" not in two        # its parts run on two threads at once: not listed
+    rows = _rows(_run(args + ["--set", "ppo.learner_threads=1"]))
     for label in ("learner forward (Policy.forward_eval)", "sampling (azuki.sampler.sample_logits)",
                   "forward (Policy.forward)", "log-probabilities + entropy (sample_logits)", "backward",
                   "gradient clipping + optimizer step"):
