@@ -28,6 +28,10 @@ buffers, alternately, wall and CPU ms: what PuffeRL adds per iteration
     PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py --pufferl --archs structured:factored
     PYTHONPATH=. .venv-puffer/bin/python bench/learner_micro.py --empty-slots --archs structured:factored --epochs 4
 
+--learner-threads K: each training minibatch's rows split across K threads, each running the
+forward and backward of its share (azuki.learner_threads, what `[ppo] learner_threads` does to
+PPO's update); run it with --threads 1 and K = 1, then 2, for the split's speed-up.
+
 --empty-slots: the structured encoder padded (Policy.skip_empty = False) against skipping the
 empty entity slots (the default; bit-identical values), one iteration each, alternating.
 
@@ -62,7 +66,10 @@ def observations(n, seed=0):
     return torch.as_tensor(np.concatenate(out)[:n])
 
 
-def iteration(policy, opt, obs, chunk, minibatch, epochs):
+def iteration(policy, opt, obs, chunk, minibatch, epochs, pool=None):
+    """One iteration (module docstring); `pool` (an azuki.learner_threads.Shares): each
+    minibatch's rows split across its threads, as `[ppo] learner_threads` splits PPO's update."""
+    from azuki.learner_threads import shares, sum_grads
     from azuki.sampler import sample_logits
     acts = []
     with torch.no_grad():
@@ -70,15 +77,28 @@ def iteration(policy, opt, obs, chunk, minibatch, epochs):
             out, _ = policy.forward_eval(obs[i:i + chunk])
             acts.append(sample_logits(out)[0])
     acts = torch.cat(acts)
+    params = list(policy.parameters())
+
+    def share(idx, adv, n):
+        out, v = policy(obs[idx])
+        _, logp, ent = sample_logits(out, action=acts[idx])
+        loss = (-(logp * adv).sum() - 0.01 * ent.sum() + (v ** 2).sum()) / n
+        return torch.autograd.grad(loss, params, allow_unused=True)
+
     for _ in range(epochs):
         perm = torch.randperm(len(obs))
         for i in range(0, len(obs), minibatch):
             idx = perm[i:i + minibatch]
-            out, v = policy(obs[idx])
-            _, logp, ent = sample_logits(out, action=acts[idx])
-            loss = -(logp * torch.randn_like(logp)).mean() - 0.01 * ent.mean() + (v ** 2).mean()
+            adv = torch.randn(len(idx))
             opt.zero_grad()
-            loss.backward()
+            if pool is None:
+                out, v = policy(obs[idx])
+                _, logp, ent = sample_logits(out, action=acts[idx])
+                loss = -(logp * adv).mean() - 0.01 * ent.mean() + (v ** 2).mean()
+                loss.backward()
+            else:
+                sum_grads(params, pool.run(share, [(idx[lo:hi], adv[lo:hi], len(idx))
+                                                   for lo, hi in shares(len(idx), pool.threads)]))
             opt.step()
 
 
@@ -241,6 +261,9 @@ def main():
     ap.add_argument("--minibatch", type=int, default=2048)
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--learner-threads", type=int, default=1,
+                    help="each training minibatch's rows split across this many threads (ppo.learner_threads); with "
+                         "--threads 1 this is how `azuki train` runs the update")
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--archs", nargs="+", default=["flat", "structured", "flat:factored", "structured:factored"])
@@ -259,7 +282,7 @@ def main():
         return
     obs = torch.load(a.obs)[:a.rows] if a.obs else observations(a.rows)
     print(f"rows {a.rows}, obs {obs.shape[1]} {obs.dtype}, chunk {a.chunk}, minibatch {a.minibatch}, "
-          f"epochs {a.epochs}, threads {a.threads}")
+          f"epochs {a.epochs}, threads {a.threads}, learner threads {a.learner_threads}")
     for arch in a.archs:
         torch.manual_seed(0)
         pol = make_policy(arch, hidden=a.hidden)
@@ -272,12 +295,14 @@ def main():
         if a.empty_slots:
             empty_slots(pol, opt, obs, a, arch)
             continue
+        from azuki.learner_threads import Shares
         ts, cs = [], []
-        for _ in range(a.reps):
-            t, c = time.perf_counter(), time.process_time()
-            iteration(pol, opt, obs, a.chunk, a.minibatch, a.epochs)
-            ts.append(time.perf_counter() - t)
-            cs.append(time.process_time() - c)
+        with Shares(a.learner_threads) as pool:
+            for _ in range(a.reps):
+                t, c = time.perf_counter(), time.process_time()
+                iteration(pol, opt, obs, a.chunk, a.minibatch, a.epochs, pool if a.learner_threads > 1 else None)
+                ts.append(time.perf_counter() - t)
+                cs.append(time.process_time() - c)
         n = sum(p.numel() for p in pol.parameters())
         print(f"{arch:22s} params {n:>9,d}  {a.rows / statistics.median(ts):>9,.0f} agent-steps/s "
               f"(median of {a.reps}: {statistics.median(ts):.3f} s per iteration; "

@@ -29,14 +29,14 @@ value output: the same sum).
 
 tests/envs/test_ppo_update.py: from the same trainer state, PuffeRL.train
 and this update (1, 2 and 3 threads) give the same parameters, optimizer
-state, stored values and ratios, and losses, to float rounding; a run's
-checkpoint is the same for a fixed thread count.
+state, stored values and ratios, and losses, to float rounding;
+tests/envs/test_train.py: a seed trains the same checkpoint twice (the
+default, 2 threads).
 """
 from __future__ import annotations
 
 import time
 from collections import defaultdict
-
 from typing import NamedTuple
 
 from ..learner_threads import Shares, check_threads, shares, sum_grads

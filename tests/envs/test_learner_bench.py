@@ -65,3 +65,10 @@ def test_learner_micro_modes_run(mode):
         assert "train: backward" in out and "rollout: sampling" in out
     else:
         assert "CPU ratio PuffeRL / bare" in out
+
+
+def test_learner_micro_splits_the_update_across_threads():
+    out = _run(["bench/learner_micro.py", "--rows", "1024", "--minibatch", "512", "--reps", "1", "--threads", "1",
+                "--learner-threads", "2", "--hidden", "32", "--archs", "structured:factored", "flat:dense"])
+    assert "learner threads 2" in out
+    assert out.count("agent-steps/s") == 2, out
