@@ -18,7 +18,7 @@ Invariants:
     is deterministic for a fixed thread count and equals the one-thread
     update to float rounding;
   * share 0 runs on the calling thread, the others on the pool's workers
-    (threads - 1 of them); run_shares returns the results in share order and
+    (threads - 1 of them); Shares.run returns the results in share order and
     re-raises a worker's exception on the calling thread;
   * the pool's threads are named "azuki-learner"; Shares.close() ends them.
 """
@@ -44,7 +44,7 @@ def shares(n, threads):
 
 
 class Shares:
-    """A pool of threads - 1 workers for run_shares (none for 1 thread)."""
+    """A pool of threads - 1 workers for Shares.run (none for 1 thread)."""
 
     def __init__(self, threads):
         self.threads = check_threads(threads)
@@ -52,10 +52,11 @@ class Shares:
 
     def run(self, fn, jobs):
         """[fn(*job) for job in jobs], job 0 on this thread and the rest on the workers at once."""
-        futures = [self.pool.submit(fn, *job) for job in jobs[1:]] if self.pool is not None else []
+        if self.pool is None:
+            return [fn(*job) for job in jobs]
+        futures = [self.pool.submit(fn, *job) for job in jobs[1:]]
         first = fn(*jobs[0])
-        rest = [f.result() for f in futures] if self.pool is not None else [fn(*job) for job in jobs[1:]]
-        return [first] + rest
+        return [first] + [f.result() for f in futures]
 
     def close(self):
         if self.pool is not None:

@@ -39,7 +39,7 @@ import time
 from collections import defaultdict
 from typing import NamedTuple
 
-from ..learner_threads import Shares, check_threads, shares, sum_grads
+from ..learner_threads import Shares, shares, sum_grads
 
 
 class _Part(NamedTuple):
@@ -58,11 +58,8 @@ class ParallelUpdate:
     update with each minibatch split across `threads` threads (module docstring). close()
     ends its worker threads."""
 
-    check = staticmethod(check_threads)
-
     def __init__(self, trainer, threads):
-        self.trainer, self.threads = trainer, check_threads(threads)
-        self.shares = Shares(threads)
+        self.trainer, self.shares = trainer, Shares(threads)      # Shares refuses a bad count
 
     def close(self):
         self.shares.close()

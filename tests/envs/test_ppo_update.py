@@ -29,7 +29,9 @@ def test_shares_cover_the_segments_in_order():
 @pytest.mark.parametrize("bad", [0, -1, 17, 1.5, "2", None, True])
 def test_bad_thread_counts_are_refused(bad):
     with pytest.raises(ValueError, match="learner_threads must be an integer"):
-        ppo_update.ParallelUpdate.check(bad)
+        learner_threads.check_threads(bad)
+    with pytest.raises(ValueError, match="learner_threads must be an integer"):
+        learner_threads.Shares(bad)
 
 
 def _trainer(tmp_path, arch):
