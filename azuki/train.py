@@ -730,6 +730,27 @@ def _one_line(e):
     return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
 
 
+def _steps_label(x, _pos=None):
+    """An agent-step count as an axis label: 0, 500k, 1.5M."""
+    if abs(x) >= 1e6:
+        return f"{x / 1e6:g}M"
+    return f"{x / 1e3:g}k" if abs(x) >= 1e3 else f"{x:g}"
+
+
+def _spaced(xs, gap):
+    """Indices of xs (ascending) to label: the first, then each next one at least `gap` past the last
+    kept, and the last point always (dropping a kept point too close before it)."""
+    keep = []
+    for i, x in enumerate(xs):
+        if not keep or x - xs[keep[-1]] >= gap:
+            keep.append(i)
+    if keep[-1] != len(xs) - 1:
+        if len(keep) > 1 and xs[-1] - xs[keep[-1]] < gap:
+            keep.pop()
+        keep.append(len(xs) - 1)
+    return keep
+
+
 def plot_curve(curve, path):
     """The learning curve as a PNG: win rate against each bot and Elo, versus
     agent steps (bottom axis) and minutes (top axis)."""
@@ -737,6 +758,7 @@ def plot_curve(curve, path):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        import matplotlib.ticker
     except ImportError:
         return None
     if not curve:
@@ -756,9 +778,13 @@ def plot_curve(curve, path):
     lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
     labels = ax.get_legend_handles_labels()[1] + ax2.get_legend_handles_labels()[1]
     ax.legend(lines, labels, loc="lower right", fontsize=8)
-    top = ax.secondary_xaxis("top", functions=(lambda s: np.interp(s, steps, [p["minutes"] for p in curve]),
-                                                lambda m: np.interp(m, [p["minutes"] for p in curve], steps)))
-    top.set_xlabel("minutes")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_steps_label))
+    # the top axis: the wall-clock minutes of the curve's own points (not an interpolated scale, which
+    # piles its ticks at the ends where the run had no points), thinned so that no two labels overlap
+    top = ax.secondary_xaxis("top")
+    at = _spaced([p["steps"] for p in curve], (ax.get_xlim()[1] - ax.get_xlim()[0]) / 9)
+    top.set_xticks([steps[i] for i in at], labels=[f"{curve[i]['minutes']:.1f}" for i in at])
+    top.set_xlabel("minutes (wall clock)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -363,3 +363,18 @@ def test_online_elo_is_shown_against_a_bot_that_plays():
         if bots:
             lg.elo[bots[0]] = 50.0
         assert lg.rating() == (200.0 if bots else 250.0)
+
+
+def test_curve_axes_label_the_points_minutes_without_overlap(tmp_path):
+    """curve.png's top axis labels the curve's own points with their wall-clock minutes (an
+    interpolated scale piled its ticks at the ends), thinned so no two labels sit closer than a ninth
+    of the axis; the steps axis reads 500k / 1.5M, not an offset exponent."""
+    pytest.importorskip("matplotlib")
+    from azuki.train import _spaced, _steps_label, plot_curve
+    assert [_steps_label(x) for x in (0, 500, 500000, 1500000, 10000000)] == ["0", "500", "500k", "1.5M", "10M"]
+    assert _spaced([0, 1, 2, 10, 11], 3) == [0, 4]          # the last point replaces a kept one too close
+    assert _spaced([0, 5, 10], 3) == [0, 1, 2] and _spaced([7], 3) == [0]
+    curve = [{"steps": s, "minutes": 1.5 + 2 * i, "vs_greedy": 0.5 + 0.05 * i, "elo": 100.0 * i}
+             for i, s in enumerate(range(0, 12_000_000, 400_000))]
+    assert plot_curve(curve, tmp_path / "c.png") == tmp_path / "c.png"
+    assert (tmp_path / "c.png").stat().st_size > 1000
