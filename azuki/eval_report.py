@@ -40,15 +40,23 @@ def table_from_matches(names, matches, games_per_pair, seed, decks, seconds=0.0)
         score[j][i] = 1.0 - r["score"]
         results.append((pos[i], pos[j], r["wins"], r["losses"], r["draws"] + r["truncated"]))
     anchor = names.index("random") if "random" in names and names.index("random") in pos else None
-    elo, ci, regularized = [None] * m, [None] * m, False
+    elo, ci, nxt, regularized = [None] * m, [None] * m, [None] * m, False
     if results:
         fit = fit_elo(results, n=len(played), anchor=None if anchor is None else pos[anchor])
         for k, p in pos.items():
             elo[k], ci[k] = fit["elo"][p], fit["ci95"][p]
         regularized = fit["regularized"]
+        # each rated player's lead over the next one down the ranking, with the interval of that
+        # difference (from the fit's covariance): an anchor-relative interval also carries the
+        # anchor's own uncertainty (random vs greedy, nearly all one-sided games), so neighbours
+        # whose intervals overlap widely may still be told apart here
+        order = sorted(pos, key=lambda k: -elo[k])
+        for a, b in zip(order, order[1:]):
+            d, dci = diff_ci(fit, pos[a], pos[b])
+            nxt[a] = {"player": names[b], "elo": d, "ci95": dci}
     return {"players": list(names), "games_per_pair": games_per_pair, "seed": seed, "decks": list(decks),
             "matrix": mat, "score": score,
-            "elo": {"elo": elo, "ci95": ci, "anchor": names[anchor] if anchor is not None else None,
+            "elo": {"elo": elo, "ci95": ci, "next": nxt, "anchor": names[anchor] if anchor is not None else None,
                     "anchor_rule": "random = 0" if anchor is not None else "mean 0",
                     "regularized": regularized},
             "seconds": seconds, "matches": list(matches)}
@@ -93,6 +101,16 @@ def format_head_to_head(r):
     return "\n".join(lines)
 
 
+def _next(el, k, sep):
+    """'+12 [-20, +44] over NAME': player k's lead over the next one down (table_from_matches), '' for
+    the last (and for a table made before the lead was recorded)."""
+    n = (el.get("next") or [None] * (k + 1))[k]
+    if n is None:
+        return ""
+    lo, hi = n["ci95"]
+    return f"{sep}{n['elo']:+.0f} [{lo:+.0f}, {hi:+.0f}] over {n['player']}"
+
+
 def format_round_robin(rr, done=None):
     """The round robin report; `done` = (pairings played, pairings in all)
     for a running table (unplayed cells show '.', unrated players are
@@ -116,7 +134,7 @@ def format_round_robin(rr, done=None):
     rated = [k for k in range(len(names)) if el["elo"][k] is not None]
     for k in sorted(rated, key=lambda k: -el["elo"][k]):
         lo, hi = el["ci95"][k]
-        lines.append(f"    {names[k]:<{w}} {el['elo'][k]:+7.0f}  [{lo:+.0f}, {hi:+.0f}]")
+        lines.append(f"    {names[k]:<{w}} {el['elo'][k]:+7.0f}  [{lo:+.0f}, {hi:+.0f}]" + _next(el, k, "  "))
     for k in range(len(names)):
         if el["elo"][k] is None:
             lines.append(f"    {names[k]:<{w}}  (not yet rated)")
@@ -129,10 +147,11 @@ def format_markdown(rr):
     ratings with their 95 % intervals, best first, then the win-rate matrix."""
     names, el = rr["players"], rr["elo"]
     order = sorted((k for k in range(len(names)) if el["elo"][k] is not None), key=lambda k: -el["elo"][k])
-    lines = [f"| player | Elo ({el['anchor_rule']}) | 95% interval |", "|---|---:|---|"]
+    lines = [f"| player | Elo ({el['anchor_rule']}) | 95% interval | lead over the next (95% interval) |",
+             "|---|---:|---|---|"]
     for k in order:
         lo, hi = el["ci95"][k]
-        lines.append(f"| `{names[k]}` | {el['elo'][k]:+.0f} | [{lo:+.0f}, {hi:+.0f}] |")
+        lines.append(f"| `{names[k]}` | {el['elo'][k]:+.0f} | [{lo:+.0f}, {hi:+.0f}] | {_next(el, k, '') or '-'} |")
     lines += ["", "| win rate of row vs column | " + " | ".join(f"`{names[k]}`" for k in order) + " |",
               "|---|" + "---:|" * len(order)]
     for i in order:

@@ -203,3 +203,25 @@ def test_markdown_table_holds_every_rating_and_cell():
     assert sorted(x.split("`")[1] for x in ratings) == sorted(PLAYERS)
     assert [x.split("`")[1] for x in ratings] == [x.split("`")[1] for x in matrix]        # one order, best first
     assert sum(x.count("%") for x in matrix) == len(PLAYERS) * (len(PLAYERS) - 1)       # every off-diagonal cell
+
+
+def test_each_rating_carries_its_lead_over_the_next_with_its_own_interval():
+    """The table gives each player's lead over the next one down the ranking with the interval of
+    that difference (the fit's covariance): anchored at a random bot that loses every game, the
+    anchor-relative intervals are wide (they carry random vs the rest), the leads' are not."""
+    names = ["a", "b", "random"]
+    res = lambda w, l: {"wins": w, "losses": l, "draws": 0, "truncated": 0, "games": w + l,
+                        "win_rate": {"rate": w / (w + l), "ci95": [0.0, 1.0]}, "score": w / (w + l)}
+    matches = [{"i": 0, "j": 1, "result": res(220, 180)}, {"i": 0, "j": 2, "result": res(40, 0)},
+               {"i": 1, "j": 2, "result": res(40, 0)}]
+    t = table_from_matches(names, matches, 400, 0, ["STT01"])
+    el = t["elo"]
+    assert el["next"][2] is None and el["next"][0]["player"] == "b" and el["next"][1]["player"] == "random"
+    lead = el["next"][0]
+    assert lead["elo"] == pytest.approx(el["elo"][0] - el["elo"][1])
+    lo, hi = lead["ci95"]
+    assert lo < lead["elo"] < hi and hi - lo < 0.5 * (el["ci95"][0][1] - el["ci95"][0][0])
+    text = format_round_robin(t)
+    assert f"{lead['elo']:+.0f} [{lo:+.0f}, {hi:+.0f}] over b" in text
+    from azuki.eval_report import format_markdown
+    assert "lead over the next" in format_markdown(t).splitlines()[0]
