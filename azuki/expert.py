@@ -27,6 +27,7 @@ Used by `azuki train` through [expert] in azuki/data/train.toml. Needs numpy (la
 """
 from __future__ import annotations
 
+import math
 import threading
 import time
 
@@ -260,8 +261,9 @@ class Imitation:
 
 EXPERT_KEYS = ("decisions", "teacher", "every_steps", "epochs", "batch", "learning_rate", "vf_coef", "threads",
                "topk", "played_weight", "prefetch")
-# the imitation term during PPO (Imitation): optional keys (a config saved before them reads as off)
-IMITATION_DEFAULTS = {"imitation_weight": 0.0, "imitation_steps": 0, "imitation_batch": 256}
+# optional keys (a config saved before them reads as off): the imitation term during PPO (Imitation),
+# and quiet_end (no label round in the budget's last fraction: near_end)
+OPTIONAL_DEFAULTS = {"imitation_weight": 0.0, "imitation_steps": 0, "imitation_batch": 256, "quiet_end": 0.0}
 
 
 def check_config(ex):
@@ -269,7 +271,7 @@ def check_config(ex):
     missing = [k for k in EXPERT_KEYS if k not in ex]
     if missing:
         raise ValueError(f"[expert] lacks {', '.join(missing)}")
-    ex = {**IMITATION_DEFAULTS, **ex}
+    ex = {**OPTIONAL_DEFAULTS, **ex}
     for k in ("decisions", "every_steps", "epochs", "batch", "threads", "topk", "imitation_steps", "imitation_batch"):
         if isinstance(ex[k], bool) or not isinstance(ex[k], int):
             raise ValueError(f"expert.{k} must be an integer, got {ex[k]!r}")
@@ -282,6 +284,9 @@ def check_config(ex):
     for k in ("learning_rate", "vf_coef", "played_weight", "imitation_weight"):
         if isinstance(ex[k], bool) or not isinstance(ex[k], (int, float)) or ex[k] < 0:
             raise ValueError(f"expert.{k} must be a number >= 0, got {ex[k]!r}")
+    if isinstance(ex["quiet_end"], bool) or not isinstance(ex["quiet_end"], (int, float)) \
+            or not 0 <= ex["quiet_end"] < 1:
+        raise ValueError(f"expert.quiet_end must be a fraction in [0, 1), got {ex['quiet_end']!r}")
     if ex["played_weight"] > 1:
         raise ValueError(f"expert.played_weight must be in [0, 1], got {ex['played_weight']!r}")
     if not isinstance(ex["prefetch"], bool):
@@ -300,6 +305,20 @@ def round_mark(ex, steps):
     (as the league's snapshots)."""
     every = int(ex["every_steps"])
     return int(steps) // every if every > 0 else 0
+
+
+def near_end(ex, train_s, budget_s, steps, budget_steps):
+    """True when the run is in the last `quiet_end` fraction of a budget it has (its wall-clock
+    seconds, its agent-steps; either one): no label round starts there. A round's fit pulls the
+    policy toward the teacher's moves and PPO needs time to find its way back (a round right before
+    the end cost make run's recipe 20 points against greedy; docs/training.md "Expert iteration"),
+    so the run's last stretch is PPO only. 0: rounds until the end."""
+    q = float(ex.get("quiet_end", 0.0))
+    if q <= 0:
+        return False
+    if math.isfinite(budget_s) and budget_s - train_s < q * budget_s:
+        return True
+    return budget_steps is not None and budget_steps - int(steps) < q * budget_steps
 
 
 def round_seed(seed, mark):
@@ -423,5 +442,5 @@ def run_round(ex, policy, seed, mark, pairings, gamma, log=print, cards=None, pr
     return out
 
 
-__all__ = ["TEACHERS", "parse_teacher", "label_dataset", "fit_labels", "check_config", "round_mark", "round_seed",
-           "Prefetch", "run_round", "Imitation"]
+__all__ = ["TEACHERS", "parse_teacher", "label_dataset", "fit_labels", "check_config", "round_mark", "near_end",
+           "round_seed", "Prefetch", "run_round", "Imitation"]

@@ -380,6 +380,18 @@ def _imitation_resumed(cfg, imitation, seed, steps, log):
     log(f"resume: the imitation term's labels (expert round {mark}) made again in {time.perf_counter() - t0:.1f} s")
 
 
+def _due_near_end(ex, mark, steps, steps0, train_s, budget_s, budget_steps):
+    """Whether round `mark` will come due in the budget's quiet end (expert.near_end), at this
+    invocation's agent-steps rate so far: then its labels are not made ahead (the background work
+    would be thrown away; were the guess wrong, the round makes its labels in the foreground: the
+    same labels)."""
+    from .expert import near_end
+    due = int(mark) * int(ex["every_steps"])
+    rate = (int(steps) - int(steps0)) / train_s if train_s > 0 and steps > steps0 else 0.0
+    eta = train_s + (due - int(steps)) / rate if rate > 0 else train_s
+    return near_end(ex, eta, budget_s, due, budget_steps)
+
+
 def _expert_prefetch(cfg, seed):
     """An azuki.expert.Prefetch for the run's [expert] rounds, or None when [expert] is off."""
     ex = _expert_config(cfg)
@@ -606,7 +618,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     ex_cfg = _expert_config(cfg)
     ex_mark = None
     if ex_cfg is not None and int(ex_cfg["every_steps"]) > 0:
-        from .expert import round_mark
+        from .expert import near_end, round_mark
         ex_mark = round_mark(ex_cfg, trainer.global_step)
         if prefetch is not None:
             prefetch.start(ex_mark + 1)         # the next round's labels on the other core during PPO
@@ -653,9 +665,19 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                 snap_mark = mark
             if ex_mark is not None and round_mark(ex_cfg, trainer.global_step) > ex_mark:
                 ex_mark = round_mark(ex_cfg, trainer.global_step)
-                expert_rounds.append(_expert_round(cfg, policy, seed, ex_mark, log, prefetch, imitation))
-                if prefetch is not None:
-                    prefetch.start(ex_mark + 1)
+                if near_end(ex_cfg, train_s, budget_s, trainer.global_step, budget_steps):
+                    # the budget's last stretch is PPO only (expert.quiet_end); it only gets nearer
+                    log(f"expert round {ex_mark}: not run, the last {ex_cfg['quiet_end']:.0%} of the budget is "
+                        "PPO only (expert.quiet_end)")
+                    ex_mark = None
+                    if prefetch is not None:
+                        prefetch.cancel()
+                else:
+                    expert_rounds.append(_expert_round(cfg, policy, seed, ex_mark, log, prefetch, imitation))
+                    if prefetch is not None and not _due_near_end(ex_cfg, ex_mark + 1, trainer.global_step,
+                                                                  steps0, time.time() - t0 - eval_time, budget_s,
+                                                                  budget_steps):
+                        prefetch.start(ex_mark + 1)
             if now - last_eval >= float(cfg["eval"]["minutes"]) * 60:
                 te = time.time()
                 curve_point()

@@ -16,7 +16,8 @@ from envs_helpers import TINY as _TINY, run_train  # noqa: E402
 # short label rounds and the search bot in the league
 TINY = [s for s in _TINY if not s.startswith("league.pool_size")] + [
     "league.pool_size=2", "expert.decisions=120", "expert.teacher=\"search:2\"", "expert.every_steps=256",
-    "expert.epochs=1", "expert.batch=64", "expert.threads=1", "league.opponents=[\"random\", \"greedy\", \"search\"]"]
+    "expert.epochs=1", "expert.batch=64", "expert.threads=1", "league.opponents=[\"random\", \"greedy\", \"search\"]",
+    "expert.quiet_end=0.0"]
 
 
 def _train(cwd, *args, kill=None):
@@ -47,6 +48,39 @@ def test_rounds_league_and_resume_after_a_kill(tmp_path):
     assert s["expert"]["rounds"] == len(again) and s["expert"]["simulations"] > 0
     assert s["expert"]["teacher"] == "search:2"
     assert s["games"].get("search", 0) > 0              # the search bot played in the league
+
+
+def test_no_round_starts_in_the_budgets_quiet_end(tmp_path):
+    """expert.quiet_end: no label round starts in the last fraction of the budget (here a quarter
+    of 1,536 agent-steps: the rounds due at 1,280 and 1,536 steps are not run), said once in the
+    log; the rounds before it run on their cadence."""
+    run = tmp_path / "run"
+    p = run_train(tmp_path, "--steps", "1536", "--out", str(run), sets=TINY + ["expert.quiet_end=0.25"])
+    assert p.returncode == 0, p.stdout + p.stderr
+    done, steps = _rounds(run)
+    assert done == [0, 1, 2, 3, 4] and steps >= 1536
+    assert p.stdout.count("PPO only (expert.quiet_end)") == 1 and "expert round 5: not run" in p.stdout
+
+
+def test_near_end_reads_either_budget():
+    from azuki.expert import near_end
+    inf = float("inf")
+    ex = {"quiet_end": 0.1}
+    assert not near_end(ex, 530.0, 600.0, 10**9, None)            # 70 s of 600 left
+    assert near_end(ex, 545.0, 600.0, 0, None)                    # 55 s left: the last 10 %
+    assert not near_end(ex, 0.0, inf, 890, 1000) and near_end(ex, 0.0, inf, 910, 1000)
+    assert near_end(ex, 0.0, 600.0, 950, 1000)                    # either budget's end
+    assert not near_end({"quiet_end": 0.0}, 599.0, 600.0, 999, 1000)
+    assert not near_end({}, 599.0, 600.0, 999, 1000)               # a config saved before the key
+
+
+@pytest.mark.parametrize("bad", [1.0, -0.1, True, "0.1"])
+def test_a_bad_quiet_end_is_refused(bad):
+    from azuki.expert import check_config
+    from azuki import train as T
+    ex = dict(T.load_config(overrides=["expert.decisions=10"])["expert"], quiet_end=bad)
+    with pytest.raises(ValueError, match="expert.quiet_end"):
+        check_config(ex)
 
 
 def test_bad_expert_config_stops_before_any_work(tmp_path):
