@@ -191,3 +191,94 @@ def test_the_fits_split_across_threads_are_the_same_fit(arch):
     assert all(torch.equal(again[k], twice[k]) for k in again)
     with pytest.raises(ValueError, match="learner_threads"):
         distill.fit(make_policy(arch, hidden=32), d, threads=0)
+
+
+def _real_rows(n, seed=0):
+    """n observations of real positions (random play through AzukiEnv)."""
+    import numpy as np
+    env = AzukiEnv(num_envs=64, mode="self", seed=seed)
+    env.reset(seed=seed)
+    rng, rows = np.random.default_rng(seed), []
+    from azuki.envs import mask_from_obs
+    while sum(len(r) for r in rows) < n:
+        m = mask_from_obs(env.observations)
+        rows.append(env.observations[m.any(axis=1)].copy())
+        acts = np.array([rng.choice(np.flatnonzero(r)) if r.any() else 0 for r in m], dtype=np.int32)
+        env.step(acts)
+    env.close()
+    return torch.as_tensor(np.concatenate(rows)[:n])
+
+
+@pytest.mark.parametrize("arch", ["structured:factored", "flat:factored"])
+@pytest.mark.parametrize("threads", [2, 3])
+def test_the_split_rollout_forward_samples_what_one_thread_samples(arch, threads):
+    """The rollout's forward split across threads (ppo_update.SplitForward): per row the same
+    values, the same action for the same uniform, the same log-probability and entropy as the
+    whole batch's forward (to float rounding), also through the sampler's own draw; batches too
+    small to split, gradients on, and the dense head take the whole forward."""
+    from azuki import sampler
+    from azuki.policy import Factored, make_policy
+
+    torch.manual_seed(1)
+    obs = _real_rows(300)
+    policy = make_policy(arch, hidden=32)
+    with learner_threads.Shares(threads) as pool, torch.no_grad():
+        split = ppo_update.SplitForward(policy, pool)
+        d1, v1 = policy.forward_eval(obs)
+        d2, v2 = split(obs)
+        assert isinstance(d2, ppo_update.SplitFactored) and len(d2.parts) == threads
+        assert d2.shape == d1.shape and torch.allclose(v1, v2, atol=1e-5)
+        u = torch.rand(len(obs), dtype=torch.float64)
+        a1, a2 = d1.sample(u), d2.sample(u)
+        assert torch.equal(a1, a2)
+        for x, y in zip(d1.log_prob_entropy(a1), d2.log_prob_entropy(a2)):
+            assert torch.allclose(x, y, atol=1e-5)
+        torch.manual_seed(7)
+        s1 = sampler.sample_logits(d1)
+        torch.manual_seed(7)
+        s2 = sampler.sample_logits(d2)
+        assert torch.equal(s1[0], s2[0]) and torch.allclose(s1[1], s2[1], atol=1e-5)
+        assert isinstance(split(obs[:ppo_update.SPLIT_MIN_ROWS * 2 - 1])[0], Factored)      # too small to split
+        with torch.enable_grad():
+            assert isinstance(split(obs)[0], Factored)                                        # a training forward
+        dense = make_policy(arch.split(":")[0] + ":dense", hidden=32)
+        assert isinstance(ppo_update.SplitForward(dense, pool)(obs)[0], torch.Tensor)
+
+
+def test_the_threaded_rollout_stores_what_the_policy_gives(tmp_path):
+    """make_trainer(learner_threads=2) splits the rollout's forward (adapter item 9): the stored
+    log-probabilities are the whole forward's of the stored actions on the stored observations,
+    and the policy carries no forward_eval of its own after the rollout (snapshots deep-copy it)."""
+    import pufferlib.vector as pv
+
+    from azuki import train as T
+    from azuki.envs import pufferl_adapter as adapter
+    from azuki.envs.puffer import batched_serial
+    from azuki.policy import make_policy
+
+    torch.manual_seed(0)
+    cfg = T.load_config(overrides=["env.envs=1", "env.games_per_env=128", "ppo.bptt_horizon=4",
+                                   "ppo.minibatch_size=128", "policy.hidden=32"])
+    vec = pv.make(AzukiEnv, backend=batched_serial(), num_envs=1,
+                  env_kwargs=dict(num_envs=128, mode="policy", opponent="random", report_interval=1 << 30))
+    policy = make_policy("structured:factored", hidden=32)
+    trainer = adapter.make_trainer(T._puffer_config(cfg, "cpu", tmp_path / "puffer", vec.num_agents), vec, policy,
+                                   learner_threads=2)
+    seen = []
+    orig = ppo_update.SplitFactored.sample
+    try:
+        ppo_update.SplitFactored.sample = lambda self, u: seen.append(len(self.parts)) or orig(self, u)
+        with adapter.masked_sampling():
+            trainer.evaluate()
+        assert seen and set(seen) == {2}                   # every rollout batch was split in 2
+        assert "forward_eval" not in policy.__dict__
+        obs = trainer.observations.reshape(-1, trainer.observations.shape[-1])
+        act = trainer.actions.reshape(-1)
+        with torch.no_grad():
+            d, _ = policy.forward_eval(obs)
+            lp = d.log_prob(act)
+        assert torch.allclose(lp, trainer.logprobs.reshape(-1), atol=1e-4)
+    finally:
+        ppo_update.SplitFactored.sample = orig
+        adapter.stop_trainer(trainer)
+        vec.close()
