@@ -98,7 +98,7 @@ def _puffer_config(cfg, device, data_dir, agents):
     mini -= mini % horizon
     return dict(
         env="azuki", name="azuki", project="azuki", seed=int(cfg["run"]["seed"]), torch_deterministic=True,
-        cpu_offload=False, device=device, optimizer=p["optimizer"], anneal_lr=bool(p["anneal_lr"]),
+        cpu_offload=False, device=device, optimizer=p["optimizer"], anneal_lr=_anneal_steps(cfg) is not None,
         precision="float32", total_timesteps=_anneal_total(cfg, batch), learning_rate=float(p["learning_rate"]),
         gamma=float(p["gamma"]), gae_lambda=float(p["gae_lambda"]), update_epochs=int(p["update_epochs"]),
         clip_coef=float(p["clip_coef"]), vf_coef=float(p["vf_coef"]), vf_clip_coef=float(p["vf_clip_coef"]),
@@ -111,22 +111,40 @@ def _puffer_config(cfg, device, data_dir, agents):
 
 def _anneal_steps(cfg):
     """The agent-steps ppo.anneal_lr decays the learning rate over (PuffeRL's cosine schedule, to 0 at
-    the end): the run's step budget; None when anneal_lr is off. A run with no step budget cannot
-    anneal (its end is not known in steps): refused before any work."""
+    the end): the run's step budget; None when anneal_lr is off or the run has a wall-clock budget
+    only (then the same cosine runs over its minutes: _time_anneal). A run with neither budget
+    cannot anneal (its end is not known): refused before any work."""
     if not cfg["ppo"]["anneal_lr"]:
         return None
     steps = int(cfg["run"]["steps"])
-    if steps <= 0:
-        raise ValueError("ppo.anneal_lr needs a step budget (--steps N / run.steps): the learning rate decays "
-                         "to 0 over it")
-    return steps
+    if steps > 0:
+        return steps
+    if float(cfg["run"]["minutes"]) > 0:
+        return None
+    raise ValueError("ppo.anneal_lr needs a budget (--steps N or --minutes M): the learning rate decays to 0 "
+                     "over it")
+
+
+def _time_anneal(cfg):
+    """The configured learning rate when ppo.anneal_lr decays over the wall-clock budget (anneal_lr
+    on, no step budget, a minutes budget); None otherwise."""
+    if cfg["ppo"]["anneal_lr"] and int(cfg["run"]["steps"]) <= 0 and float(cfg["run"]["minutes"]) > 0:
+        return float(cfg["ppo"]["learning_rate"])
+    return None
+
+
+def time_annealed_lr(lr, elapsed_s, budget_s):
+    """The cosine of ppo.anneal_lr over a wall-clock budget: lr at 0 s, lr / 2 halfway, 0 at the end
+    (PuffeRL's CosineAnnealingLR over epochs, with the budget's elapsed fraction for the epoch's)."""
+    frac = min(1.0, max(0.0, elapsed_s / budget_s))
+    return lr * 0.5 * (1.0 + math.cos(math.pi * frac))
 
 
 def _resume_schedule(trainer, cfg, steps0):
     """A resumed run's learning rate where the schedule had it: the cosine of ppo.anneal_lr at
     steps0 (the epochs done), recomputed from the configured rate (the optimizer state holds the
     last epoch's value, which the scheduler's recursive form would anneal twice)."""
-    if not cfg["ppo"]["anneal_lr"] or steps0 <= 0:
+    if _anneal_steps(cfg) is None or steps0 <= 0:
         return
     for g in trainer.optimizer.param_groups:
         g["lr"] = g["initial_lr"] = float(cfg["ppo"]["learning_rate"])
@@ -429,7 +447,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     from .envs import pufferl_adapter as adapter
     adapter.import_pufferl()     # an incompatible pufferlib is refused here, before any work
     target = target_policy(cfg["league"]["target"]) if cfg["league"].get("target") else None   # refused before work
-    _anneal_steps(cfg)                         # anneal_lr without a step budget is refused before any work
+    _anneal_steps(cfg)                         # anneal_lr without any budget is refused before any work
     from .learner_threads import check_threads
     check_threads(cfg["ppo"]["learner_threads"])    # a bad thread count is refused before any work
     prefetch = _expert_prefetch(cfg, seed)     # a bad [expert] is refused here, before any work
@@ -624,6 +642,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             prefetch.start(ex_mark + 1)         # the next round's labels on the other core during PPO
     eval_time = 0.0
     last_losses = {}
+    lr_time = _time_anneal(cfg)
     ep_stats = [0.0, 0.0]           # episodes, summed lengths (decisions of both seats) since the last line
     prev_sigint = signal.signal(signal.SIGINT, on_sigint)
     try:
@@ -641,6 +660,10 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                 if imitation is not None and imitation.active(trainer.global_step):
                     imitation.begin(trainer.global_step)      # each minibatch's loss gains the imitation term
                     policy.extra_loss = imitation
+                if lr_time is not None:       # ppo.anneal_lr over the wall-clock budget (this invocation's)
+                    lr_now = time_annealed_lr(lr_time, time.time() - t0 - eval_time, budget_s)
+                    for g in trainer.optimizer.param_groups:
+                        g["lr"] = lr_now
                 try:
                     trainer.train()
                 finally:
