@@ -1,7 +1,6 @@
 """azuki.envs.ppo_update — PuffeRL's PPO update (PuffeRL.train, pufferlib 3.0.0
 pufferl.py:312-448) with each minibatch's forward and backward split across
-threads (`[ppo] learner_threads`; docs/training.md "Speed"), and its rollout's
-learner forward split the same way.
+threads (`[ppo] learner_threads`; docs/training.md "Speed").
 
 Why, and the split's invariants (shares, their losses and gradients,
 share order): azuki.learner_threads, the one mechanism for this update and
@@ -28,18 +27,9 @@ term) is computed once per minibatch on the calling thread, its gradient
 added to the shares' (in PuffeRL's update it reaches backward through the
 value output: the same sum).
 
-The rollout (PuffeRL.evaluate) splits the same way: ParallelUpdate.evaluate
-runs it with the learner's forward_eval replaced by SplitForward (the
-batch's rows in shares on the same threads, no gradients) and the factored
-distribution kept per share (SplitFactored: the sampler's uniforms, one per
-row, drawn for the whole batch and sliced), so each row gets the action the
-whole batch's forward gives it, to float rounding.
-
 tests/envs/test_ppo_update.py: from the same trainer state, PuffeRL.train
 and this update (1, 2 and 3 threads) give the same parameters, optimizer
-state, stored values and ratios, and losses, to float rounding; the split
-rollout forward samples the actions, log-probabilities and entropies of the
-whole forward;
+state, stored values and ratios, and losses, to float rounding;
 tests/envs/test_train.py: a seed trains the same checkpoint twice (the
 default, 2 threads).
 """
@@ -65,9 +55,8 @@ class _Part(NamedTuple):
 
 class ParallelUpdate:
     """trainer.train replacement (make_trainer installs it when learner_threads > 1): the PPO
-    update with each minibatch split across `threads` threads (module docstring). Its `evaluate`
-    is the trainer's rollout with the learner's forward and sampling split the same way
-    (SplitForward). close() ends its worker threads."""
+    update with each minibatch split across `threads` threads (module docstring). close()
+    ends its worker threads."""
 
     def __init__(self, trainer, threads):
         self.trainer, self.shares = trainer, Shares(threads)      # Shares refuses a bad count
@@ -77,77 +66,6 @@ class ParallelUpdate:
 
     def __call__(self):
         return update(self.trainer, self.shares)
-
-    def evaluate(self):
-        """PuffeRL.evaluate with the policy's forward_eval split across the threads for the length
-        of the call (an instance attribute, removed on the way out whatever happens: the snapshots
-        the league deep-copies between rollouts never carry it)."""
-        policy = self.trainer.policy
-        policy.forward_eval = SplitForward(policy, self.shares)
-        try:
-            return type(self.trainer).evaluate(self.trainer)
-        finally:
-            del policy.forward_eval
-
-
-# A rollout batch is split only when every share gets at least this many rows: below it the
-# threads' hand-over costs more than the share saves (the evaluation's and tests' small batches).
-SPLIT_MIN_ROWS = 64
-
-
-class SplitForward:
-    """The rollout's forward_eval with the batch's rows in shares, each share's forward on its own
-    thread (no gradients: grad mode is per thread, so each share sets it), the values
-    concatenated and the distributions kept per share (SplitFactored). Each row's logits are its
-    own row's (no layer mixes rows; the encoders' compact forms skip what is empty in the batch,
-    the same values to float rounding), so the rollout samples the same distribution as one
-    thread does, deterministic for a fixed thread count. Only the factored head is split (the
-    dense head's logits go to the sampler as one tensor)."""
-
-    def __init__(self, policy, pool):
-        self.policy, self.pool = policy, pool
-
-    def __call__(self, observations, state=None):
-        import torch
-        policy, pool = self.policy, self.pool
-        whole = type(policy).forward_eval
-        n = observations.shape[0]
-        if getattr(policy, "head_kind", None) != "factored" or torch.is_grad_enabled() \
-                or n < SPLIT_MIN_ROWS * min(pool.threads, 2):
-            return whole(policy, observations, state)
-        bounds = shares(n, min(pool.threads, n // SPLIT_MIN_ROWS))
-
-        def part(lo, hi):
-            with torch.no_grad():
-                return whole(policy, observations[lo:hi], state)
-        outs = pool.run(part, bounds)
-        return SplitFactored([d for d, _ in outs], bounds, pool), torch.cat([v for _, v in outs])
-
-
-class SplitFactored:
-    """A batch's factored distribution made of its shares' (azuki.policy.Factored), each share's
-    work on its own thread, in share order: what azuki.sampler.sample_logits asks of a Factored
-    (shape, h's device, sample(u), log_prob_entropy(a)). One uniform per row, drawn by the sampler
-    for the whole batch and sliced here, so each row's action is the one the whole batch's
-    inverse CDF gives that row."""
-
-    def __init__(self, parts, bounds, pool):
-        self.parts, self.bounds, self.pool = parts, bounds, pool
-        self.h = parts[0].h                                # the device the sampler draws on
-        self.shape = (bounds[-1][1],) + tuple(parts[0].shape[1:])
-
-    def sample(self, u):
-        import torch
-        u = u.reshape(-1)
-        return torch.cat(self.pool.run(lambda d, lo, hi: d.sample(u[lo:hi]),
-                                       [(d, lo, hi) for d, (lo, hi) in zip(self.parts, self.bounds)]))
-
-    def log_prob_entropy(self, action):
-        import torch
-        a = action.reshape(-1)
-        outs = self.pool.run(lambda d, lo, hi: d.log_prob_entropy(a[lo:hi]),
-                             [(d, lo, hi) for d, (lo, hi) in zip(self.parts, self.bounds)])
-        return torch.cat([lp for lp, _ in outs]), torch.cat([e for _, e in outs])
 
 
 def _share(policy, params, sample_logits, obs, actions, logprobs, adv, returns, values, n_rows, cfg):

@@ -50,13 +50,6 @@ What is patched or relied on, where in pufferlib 3.0.0, and why:
    accumulate_minibatches, profile, epoch, total_epochs, and calls
    mean_and_log and save_checkpoint as train does). stop_trainer() ends its
    threads.
-9. PuffeRL.evaluate's learner forward (pufferl.py:253,
-   ``self.policy.forward_eval``): with learner_threads > 1 make_trainer()
-   puts ParallelUpdate.evaluate on the instance, which runs PuffeRL's own
-   evaluate with the policy's forward_eval replaced, for the length of the
-   call, by azuki.envs.ppo_update.SplitForward (the batch's rows in shares
-   on the same threads; the distribution sampled per share with the
-   sampler's own uniforms).
 
 check() compares each of these with the installed pufferlib: the attribute
 exists, has the parameters azuki calls or replaces it with, and its code
@@ -97,10 +90,8 @@ EXPECTED = (
       "CosineAnnealingLR"),
      "make_trainer builds it quietly (2, 3, 6) and swaps its CPU Adam for the fused one (7)"),
     ("pufferlib.pufferl", "PuffeRL.print_dashboard", ("self", "clear"), (), "silenced by make_trainer (2)"),
-    ("pufferlib.pufferl", "PuffeRL.evaluate", ("self",),
-     ("pytorch", "sample_logits", "global_step", "policy", "forward_eval"),
-     "the rollout samples through pufferlib.pytorch.sample_logits (4), counts global_step (6) and calls "
-     "self.policy.forward_eval, which ParallelUpdate.evaluate splits (9)"),
+    ("pufferlib.pufferl", "PuffeRL.evaluate", ("self",), ("pytorch", "sample_logits", "global_step"),
+     "the rollout samples through pufferlib.pytorch.sample_logits (4) and counts global_step (6)"),
     ("pufferlib.pufferl", "PuffeRL.train", ("self",),
      ("pytorch", "sample_logits", "losses", "print_dashboard", "compute_puff_advantage", "multinomial", "ratio",
       "values", "minibatch_segments", "total_minibatches", "accumulate_minibatches", "mean_and_log",
@@ -255,7 +246,6 @@ def make_trainer(config, vecenv, policy, learner_threads=1):
     _fused_adam(trainer, config)
     if learner_threads > 1:
         trainer.train = ParallelUpdate(trainer, learner_threads)
-        trainer.evaluate = trainer.train.evaluate       # the rollout's forward and sampling split too (9)
     return trainer
 
 
