@@ -567,11 +567,12 @@ static void job_begin(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int 
     write_outputs(v, cs, j->obs, j->masks, j->how, lo, hi);
 }
 
-/* The serial passes of a pooled step (the legality check before any game moves, the episode counts
- * between the phases) read a few bytes of every game; consecutive games are ~4 KB apart, each on
- * its own page, where the hardware prefetcher does not follow, so a pass would wait on one cache
- * miss per game in turn (at n = 1,024 a tenth of a step, run by one thread while the others wait).
- * The lines a game AZK_VEC_AHEAD further on will need are asked for while this one is read. */
+/* The serial passes of a step (the legality check before any game moves; with a pool, the episode
+ * counts between its phases, while the workers wait) read a few bytes of every game; consecutive
+ * games are ~4 KB apart, each on its own page, where the hardware prefetcher does not follow, so a
+ * pass would wait on one cache miss per game in turn once the games outgrow the cache. The lines a
+ * game AZK_VEC_AHEAD further on will need are asked for while this one is read (bench/README.md,
+ * "VecGame's worker pool", has the measurement: within its noise). */
 #define AZK_VEC_AHEAD 8
 
 static inline void prefetch_check(const azk_vec *v, int i) {
