@@ -822,17 +822,59 @@ def _icdf(logp, legal, u):
 
 # ---- the policy -------------------------------------------------------------------------------
 
+class PrivilegedCritic(nn.Module):
+    """The privileged value of training (docs/training.md "Privileged critic"): base(h) + r(h, hidden), from
+    the trunk state h and the opponent's hand, read from the opponent seat's observation that
+    AzukiEnv(privileged=True) appends to each row (its HAND_CARD ids, embedded and summed, and their count),
+    r through a small MLP whose last layer starts at 0. Its own parameters throughout (the player's value
+    head is fitted to it, never part of it, so that fit cannot move it); `start_from(critic)` copies the
+    player's value head into base, so it starts as the player's value (after a kickstart: the fitted one).
+    Never exported (azuki.policy_np.playing_weights)."""
+
+    def __init__(self, hidden, dim=32, width=64):
+        super().__init__()
+        f = _layout_field("HAND_CARD")
+        self.lo, self.n = f["offset"], f["cols"]
+        self.base = nn.Linear(hidden, 1)
+        self.emb = nn.Embedding(PRIV_CARD_IDS, dim, padding_idx=0)
+        self.net = nn.Sequential(nn.Linear(hidden + dim + 1, width), nn.ReLU(), nn.Linear(width, 1))
+        nn.init.zeros_(self.net[2].weight)
+        nn.init.zeros_(self.net[2].bias)
+
+    @torch.no_grad()
+    def start_from(self, critic):
+        self.base.load_state_dict(critic.state_dict())
+
+    def forward(self, h, other):       # other: the opponent seat's observation rows, uint8 [B, OBS_LEN]
+        ids = other[:, self.lo:self.lo + self.n].long()
+        bag = self.emb(ids).sum(1)                       # padding_idx 0: empty slots add nothing
+        count = (ids != 0).sum(1, keepdim=True).to(h.dtype) / 10.0
+        return self.base(h) + self.net(torch.cat([h, bag.to(h.dtype), count], dim=1))
+
+
+def _layout_field(name):
+    from .obs import obs_layout
+    return obs_layout()[name]
+
+
+PRIV_CARD_IDS = 256        # card ids are bytes: any id of a HAND_CARD slot has a row
+PRIVILEGED_VALUE_COEF = 0.5   # the player's value head fitted to the privileged value: coef x 1/2 (v - v_priv)^2
+
+
 class Policy(nn.Module):
     """encoder + head + value head (module docstring). PuffeRL interface:
     forward_eval(obs, state) and forward(obs, state) both return (the action
     distribution: masked logits [B, NUM_ACTIONS] for the dense head, a
     Factored for the factored one; value [B, 1])."""
 
-    def __init__(self, arch="structured", head=None, hidden=256, card_dim=32, ent_dim=32, place_trunk_dim=8, **_):
+    def __init__(self, arch="structured", head=None, hidden=256, card_dim=32, ent_dim=32, place_trunk_dim=8,
+                 privileged=False, **_):
         super().__init__()
         arch, head = parse_arch(arch, head)
         self.arch, self.head_kind = arch, head
         self.config = dict(hidden=hidden, card_dim=card_dim, ent_dim=ent_dim, place_trunk_dim=place_trunk_dim, head=head)
+        if privileged:
+            self.config["privileged"] = True
         self.ix = _ObsIndex()
         if arch == "structured":
             self.enc = StructuredEncoder(hidden, card_dim, ent_dim, place_trunk_dim)
@@ -840,6 +882,10 @@ class Policy(nn.Module):
             self.enc = FlatEncoder(hidden, ent_dim, entities=head == "factored")
         self.head = DenseHead(hidden) if head == "dense" else FactoredHead(hidden, ent_dim)
         self.critic = nn.Linear(hidden, 1)
+        # the privileged critic (training only; its parameters under policy_np.PRIVILEGED_PREFIX)
+        self.priv = PrivilegedCritic(hidden) if privileged else None
+        if self.priv is not None:
+            self.priv.start_from(self.critic)
 
     @property
     def spec(self):
@@ -857,21 +903,46 @@ class Policy(nn.Module):
             cache[device] = obs_inputs(self.ix, torch.zeros(1, OBS_LEN, dtype=torch.uint8, device=device))
         return cache[device]
 
-    def forward_eval(self, observations, state=None):
+    def _forward(self, observations):
+        """(distribution, the player's value [B, 1], the privileged value [B, 1] or None). Rows wider than
+        OBS_LEN + ... carry the opponent seat's observation in their last OBS_LEN bytes
+        (AzukiEnv(privileged=True)); the policy and the player's value read only the first OBS_LEN."""
+        priv = self.priv is not None and observations.shape[-1] >= 2 * OBS_LEN
+        own = observations[..., :OBS_LEN] if priv else observations
         skip = self.skip_empty
-        inp = obs_inputs(self.ix, observations, flat=self.arch == "flat", compact=skip)
+        inp = obs_inputs(self.ix, own, flat=self.arch == "flat", compact=skip)
         if self.arch == "structured":
             h, ent = self.enc(inp, self.empty_inputs(observations.device) if self.skip_empty else None)
         else:
             h, ent = self.enc(inp)
-        return self.head(h, ent, inp["mask"]), self.critic(h)
+        value = self.critic(h)
+        vpriv = self.priv(h, observations[..., -OBS_LEN:]) if priv else None
+        return self.head(h, ent, inp["mask"]), value, vpriv
+
+    def forward_eval(self, observations, state=None):
+        """(distribution, value): the privileged value for rows that carry the opponent's view (training's
+        rollout), else the player's own."""
+        dist, value, vpriv = self._forward(observations)
+        return dist, (value if vpriv is None else vpriv)
 
     extra_loss = None      # train: a callable(policy) -> scalar tensor or None, added to PPO's loss (_with_loss)
 
     def forward(self, observations, state=None):
         """PuffeRL's training forward (its rollout calls forward_eval): forward_eval, and when
-        `extra_loss` is set and gradients are on, that loss joins the minibatch's backward."""
-        dist, value = self.forward_eval(observations, state)
+        `extra_loss` is set and gradients are on, that loss joins the minibatch's backward. With the
+        privileged critic on rows carrying the opponent's view, the value is the privileged one and the
+        player's value head is fitted to it (PRIVILEGED_VALUE_COEF x 1/2 (v - v_priv)^2, summed over the
+        rows / state["rows"] when given (a share of a split minibatch), else its mean): the value search
+        and export use learns what the privileged one knows, in expectation over the hidden cards."""
+        dist, value, vpriv = self._forward(observations)
+        if vpriv is not None:
+            if torch.is_grad_enabled():
+                d2 = (value - vpriv.detach()).pow(2).sum()
+                rows = (state or {}).get("rows") if isinstance(state, dict) else None
+                fit = PRIVILEGED_VALUE_COEF * 0.5 * d2 / (rows or value.shape[0])
+                value = _with_loss(vpriv, fit)
+            else:
+                value = vpriv
         if self.extra_loss is not None and torch.is_grad_enabled():
             extra = self.extra_loss(self)
             if extra is not None:

@@ -785,7 +785,7 @@ class NumpyPolicy:
             self.arch, self.head = meta_arch(meta)
         except ValueError as e:
             raise CheckpointError(f"checkpoint {name}: {e}") from None
-        self.w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
+        self.w = {k: np.asarray(v, dtype=np.float32) for k, v in playing_weights(weights).items()}
         self._enc = _structured if self.arch == "structured" else _flat
         try:     # the C loader checks every tensor's presence and shape: a wrong or missing array fails here
             self.cpolicy = _core.CPolicy.from_bytes(azkw_bytes(self.w, dict(meta, hashes=_hashes_or_here(meta))))
@@ -877,6 +877,15 @@ def azkw_tables(arch, head):
     return out
 
 
+PRIVILEGED_PREFIX = "priv."   # a privileged critic's parameters (azuki.policy.PrivilegedCritic): training only
+
+
+def playing_weights(weights):
+    """`weights` without a privileged critic's parameters: they read the opponent's hidden cards in training
+    and never reach what plays (every export, the C policy, the numpy player, league snapshots)."""
+    return {k: v for k, v in weights.items() if not k.startswith(PRIVILEGED_PREFIX)}
+
+
 def azkw_bytes(weights, meta, dtype="float32"):
     """The C policy's weight file (bytes) of a state dict {torch name: array} and its checkpoint metadata (arch,
     head, hashes): the weights as `dtype` (float16 or float32), the index tables, the header csrc/policy.c
@@ -889,7 +898,7 @@ def azkw_bytes(weights, meta, dtype="float32"):
         raise CheckpointError(f"azkw export: the checkpoint's compatibility hashes are not 16 hex digits each ({hs})")
     if dtype not in ("float16", "float32"):
         raise ValueError(f"azkw export: dtype float16 or float32, got {dtype!r}")
-    tensors = [(k, np.asarray(v, dtype=np.float32), dtype) for k, v in sorted(weights.items())]
+    tensors = [(k, np.asarray(v, dtype=np.float32), dtype) for k, v in sorted(playing_weights(weights).items())]
     tensors += [(k, v, "int32" if v.dtype.kind == "i" else "float32") for k, v in azkw_tables(arch, head).items()]
     parts = [b"AZKW", struct.pack("<7I", AZKW_FORMAT, ARCHS.index(arch), ("dense", "factored").index(head),
                                   OBS_VERSION, OBS_LEN, NUM_ACTIONS, len(tensors))]
@@ -1089,18 +1098,20 @@ def export_npz(weights, meta, out, dtype="float16"):
     rewritten from the committed checkpoint at every save.)"""
     base = base_path(out)
     os.makedirs(os.path.dirname(os.path.abspath(base)) or ".", exist_ok=True)
-    arrays = {k: np.asarray(v, dtype=np.float32).astype(dtype) for k, v in weights.items()}
+    arrays = {k: np.asarray(v, dtype=np.float32).astype(dtype) for k, v in playing_weights(weights).items()}
 
     def w_npz(tmp):
         with open(tmp, "wb") as f:
             np.savez_compressed(f, **arrays)
     write_atomic(base + ".npz", w_npz)
     meta = {k: v for k, v in meta.items() if k != "files"}
+    if "privileged" in (meta.get("model") or {}):     # what plays has no privileged critic (playing_weights)
+        meta["model"] = {k: v for k, v in meta["model"].items() if k != "privileged"}
     meta["weights"] = {"file": os.path.basename(base) + ".npz", "dtype": dtype}
     _write_json(base + ".json", meta)
     return base
 
 
-__all__ = ["azkw_bytes", "write_azkw", "load_cpolicy", "CPolicyPlayer", "NumpyPolicy", "NumpyPolicyPlayer", "decision_info", "annotate_replay", "load_numpy_policy", "CheckpointError", "compat_hashes",
+__all__ = ["playing_weights", "PRIVILEGED_PREFIX", "azkw_bytes", "write_azkw", "load_cpolicy", "CPolicyPlayer", "NumpyPolicy", "NumpyPolicyPlayer", "decision_info", "annotate_replay", "load_numpy_policy", "CheckpointError", "compat_hashes",
            "layout_hash", "action_space_hash", "cardset_hash", "check_compat", "export_npz", "REFERENCE",
            "resolve_checkpoint", "commit_checkpoint", "write_atomic", "checkpoint_exists", "read_meta", "base_path"]

@@ -450,6 +450,8 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     _anneal_steps(cfg)                         # anneal_lr without any budget is refused before any work
     from .learner_threads import check_threads
     check_threads(cfg["ppo"]["learner_threads"])    # a bad thread count is refused before any work
+    if not isinstance(cfg["policy"]["privileged"], bool):
+        raise ValueError(f"policy.privileged must be true or false, got {cfg['policy']['privileged']!r}")
     prefetch = _expert_prefetch(cfg, seed)     # a bad [expert] is refused here, before any work
     imitation = _expert_imitation(cfg, seed)
     try:
@@ -470,6 +472,7 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
 
     env_cfg = cfg["env"]
     arch, hidden = cfg["policy"]["arch"], int(cfg["policy"]["hidden"])
+    privileged = cfg["policy"]["privileged"]
     curve, steps0, minutes0, league_state, opt_state, expert_rounds = [], 0, 0.0, None, None, []
     ck_dir = out / "checkpoint"
     src_dir = ck_dir            # where the league's snapshots are read from
@@ -479,9 +482,11 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
         for why in skipped:
             log(f"resume: skipped {why}")
         m_arch, m_hidden = meta.get("arch", "structured"), meta.get("model", {}).get("hidden")
-        if (m_arch, m_hidden) != (arch, hidden):
-            raise CheckpointError(f"resume: {js} holds a {m_arch} policy with hidden={m_hidden}, the config asks for "
-                             f"{arch} with hidden={hidden} (drop the --set / --arch that changes it)")
+        m_priv = bool(meta.get("model", {}).get("privileged", False))
+        if (m_arch, m_hidden, m_priv) != (arch, hidden, privileged):
+            raise CheckpointError(f"resume: {js} holds a {m_arch} policy with hidden={m_hidden}, privileged={m_priv}, "
+                                  f"the config asks for {arch} with hidden={hidden}, privileged={privileged} (drop "
+                                  f"the --set / --arch that changes it)")
         policy = loaded.to(device)
         ex = meta.get("extra", {})
         curve, steps0, minutes0 = ex.get("curve", []), int(ex.get("steps", 0)), float(ex.get("minutes", 0.0))
@@ -495,8 +500,10 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
         log(f"resumed from {js}: {steps0:,} steps, {minutes0:.1f} min")
         _imitation_resumed(cfg, imitation, seed, steps0, log)
     else:
-        policy = make_policy(arch, hidden=hidden).to(device)
+        policy = make_policy(arch, hidden=hidden, privileged=privileged).to(device)
         expert_rounds = _kickstart(cfg, policy, seed, log, prefetch, imitation)
+        if policy.priv is not None:     # the privileged value starts as the (kickstarted) player's value
+            policy.priv.start_from(policy.critic)
     policy.train()
 
     league = League(cfg, np_rng)
@@ -519,7 +526,8 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
     vec = pv.make(AzukiEnv, backend=batched_serial(), num_envs=n_envs,
                   env_kwargs=dict(num_envs=games, mode="policy", opponent=(league.bots or ["random"])[0],
                                   pairings=pairings,
-                                  report_interval=1 << 30, threads=int(env_cfg["threads"])))
+                                  report_interval=1 << 30, threads=int(env_cfg["threads"]),
+                                  privileged=privileged))
     trainer = None
     try:
         for k, env in enumerate(vec.envs):

@@ -523,6 +523,7 @@ _CALLS = {
     "bot_opponent_actions": lambda v: v.bot_opponent_actions("random"),
     "policy_opponent_actions": lambda v: v.policy_opponent_actions(_reference_cpolicy(), 0, np.zeros(v.n, np.uint64)),
     "pbot_opponent_actions": lambda v: v.pbot_opponent_actions(_reference_cpolicy(), "policy"),
+    "observe_others": lambda v: v.observe_others(),
     "step": lambda v: v.step(_legal(v)),
     "step_opponent": lambda v: v.step_opponent(_legal(v, opp=True)),
     "__init__": lambda v: v.__init__(2, seed=1, mode="self"),
@@ -936,3 +937,41 @@ def test_threads_vecgame_in_a_forked_child_runs_on_one_thread():
     for _ in range(50):
         v.step(_legal(v))
     assert child == repr([v.state_hash(i) for i in range(16)])
+
+
+@pytest.mark.parametrize("mode", ["policy", "bot"])
+def test_observe_others_is_the_other_seats_observation(mode):
+    """VecGame.observe_others (the privileged critic's input, docs/training.md "Privileged critic"):
+    after every call, row i is Game.observe of game i from the seat that is not the agent's (the
+    opponent's view, hidden cards included), over many episodes; into a given buffer the same bytes."""
+    v = VecGame(6, seed=11, mode=mode, bot="greedy")
+    buf = np.full((v.n, azuki.OBS_LEN), 7, dtype=np.uint8)
+    for k in range(300):
+        if mode == "policy" and v.opp_pending.any() and k % 2:
+            v.step_opponent(_legal(v, opp=True))
+        else:
+            v.step(_legal(v))
+        o = v.observe_others()
+        assert v.observe_others(buf) is buf and np.array_equal(buf, o)
+        seats = v.agent_seats()
+        for i in range(v.n):
+            g = v.game(i)
+            assert np.array_equal(o[i], g.observe(1 - seats[i]))
+    assert v.episodes().max() > 0
+
+
+def test_observe_others_refuses_self_play_and_bad_buffers():
+    with pytest.raises(RuntimeError, match="observe_others"):
+        VecGame(2, seed=1, mode="self").observe_others()
+    v = VecGame(3, seed=1, mode="policy")
+    before = _snapshot(v)
+    for bad in (np.zeros((3, azuki.OBS_LEN), np.int8), np.zeros((2, azuki.OBS_LEN), np.uint8),
+                np.zeros((3, azuki.OBS_LEN + 1), np.uint8), np.zeros((azuki.OBS_LEN, 3), np.uint8).T,
+                [[0] * azuki.OBS_LEN] * 3):
+        with pytest.raises(ValueError, match="observe_others: out must be"):
+            v.observe_others(bad)
+    ro = np.zeros((3, azuki.OBS_LEN), np.uint8)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="observe_others"):
+        v.observe_others(ro)
+    assert _same(_snapshot(v), before)

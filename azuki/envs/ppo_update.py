@@ -74,7 +74,9 @@ def _share(policy, params, sample_logits, obs, actions, logprobs, adv, returns, 
     the minibatch's means)."""
     import torch
     clip_coef, vf_clip = cfg["clip_coef"], cfg["vf_clip_coef"]
-    logits, newvalue = policy(obs, dict(action=actions, lstm_h=None, lstm_c=None))
+    # rows: the minibatch's row count, so a per-row term inside the forward (the privileged critic's fit of the
+    # player's value head) is summed over the share / n_rows, as the losses here
+    logits, newvalue = policy(obs, dict(action=actions, lstm_h=None, lstm_c=None, rows=n_rows))
     _, newlogprob, entropy = sample_logits(logits, action=actions)
     newlogprob = newlogprob.reshape(logprobs.shape)
     logratio = newlogprob - logprobs

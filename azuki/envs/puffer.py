@@ -88,19 +88,25 @@ class AzukiEnv(pufferlib.PufferEnv):
     "raise"), report_interval (steps between logs), render_mode (None |
     "ansi"), threads (VecGame's threads=k: k - 1 C worker threads and the
     caller step, observe and answer with built-in bots slices of the games;
-    every buffer and trajectory equals threads=1's, docs/vecgame.md), buf
-    (PufferLib's buffers)."""
+    every buffer and trajectory equals threads=1's, docs/vecgame.md),
+    privileged (mode "bot" / "policy", training only: each row gains, after
+    the rest, OBS_LEN more bytes, the opponent seat's observation of the same
+    position (VecGame.observe_others: hidden cards included) for a privileged
+    critic; a policy reads its own observation from the first OBS_LEN bytes,
+    docs/training.md "Privileged critic"), buf (PufferLib's buffers)."""
 
     def __init__(self, num_envs=1024, mode="self", bot="random", opponent=None,
                  pairings=(("STT01", "STT02"),), seed=0, stream=0, cards=None, obs_dtype="uint8", waiting_obs="full",
                  action_heads=False, illegal_action="lose", report_interval=32, render_mode=None, threads=1,
-                 buf=None):
+                 privileged=False, buf=None):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         if mode == "bot" and bot not in _core.BOT_KINDS:
             raise ValueError(f"bot must be one of {_core.BOT_KINDS}, got {bot!r}")
         if mode == "policy" and opponent is not None and not callable(opponent) and opponent not in _core.BOT_KINDS:
             raise TypeError(f"opponent must be a callable (obs, masks) -> actions or one of {_core.BOT_KINDS}")
+        if privileged and mode == "self":
+            raise ValueError("privileged=True is for mode 'bot' or 'policy' (in self-play both seats are agents)")
         if obs_dtype != "uint8":
             raise ValueError(f"obs_dtype must be 'uint8' (the only observation encoding since layout v4), "
                              f"got {obs_dtype!r}")
@@ -121,17 +127,19 @@ class AzukiEnv(pufferlib.PufferEnv):
         self.pairings = tuple(tuple(p) for p in pairings)
         self.cards, self.obs_dtype, self.waiting_obs = cards, obs_dtype, waiting_obs
         self.action_heads, self.illegal_action = bool(action_heads), illegal_action
+        self.privileged = bool(privileged)
         self.report_interval, self.render_mode = int(report_interval), render_mode
         self.threads = int(threads)
         self.seed = self._check_seed(seed, "seed")
         self.stream = self._check_seed(stream, "stream")
         self.num_agents = 2 * self.n if mode == "self" else self.n
-        obs_len = OBS_LEN + (sum(HEAD_SIZES) if self.action_heads else 0)
+        obs_len = OBS_LEN + (sum(HEAD_SIZES) if self.action_heads else 0) + (OBS_LEN if self.privileged else 0)
         self.single_observation_space = gymnasium.spaces.Box(0, 255, (obs_len,), np.uint8)
         self.single_action_space = (gymnasium.spaces.MultiDiscrete(list(HEAD_SIZES)) if self.action_heads
                                     else gymnasium.spaces.Discrete(NUM_ACTIONS))
         super().__init__(buf)
         self.vec = None          # built by reset(): construction stays cheap (PufferLib builds throw-away envs)
+        self._others = np.empty((self.n, OBS_LEN), dtype=np.uint8) if self.privileged else None
         self.tick = 0
         self._heads_replaced = 0
         self.opponent_name = opponent if isinstance(opponent, str) else "policy"
@@ -155,8 +163,8 @@ class AzukiEnv(pufferlib.PufferEnv):
             self.seed = self._check_seed(seed, "seed")
         bufs = {"rewards": self.rewards, "terminals": self.terminals.view(np.uint8),
                 "truncations": self.truncations.view(np.uint8)}
-        if not self.action_heads:
-            bufs["obs"] = self.observations   # zero-copy; with heads the marginals are appended after a copy
+        if not (self.action_heads or self.privileged):
+            bufs["obs"] = self.observations   # zero-copy; with heads or the privileged view appended: a copy
         if self.mode == "policy":   # rewards and ends accumulate over the opponent's calls (step): VecGame keeps its own
             for k in ("rewards", "terminals", "truncations"):
                 del bufs[k]
@@ -241,10 +249,14 @@ class AzukiEnv(pufferlib.PufferEnv):
         self.truncations |= v.truncations != 0
 
     def _publish(self):
-        """With heads: the observation (VecGame wrote its own buffer) and the marginals after it."""
-        if self.action_heads:
+        """With heads or privileged: the observation (VecGame wrote its own buffer), then the marginals, then the
+        opponent seat's view."""
+        if self.action_heads or self.privileged:
             self.observations[:, :OBS_LEN] = self.vec.obs
-            self.observations[:, OBS_LEN:] = head_masks(self.vec.masks)   # 0/1 bytes
+        if self.action_heads:
+            self.observations[:, OBS_LEN:OBS_LEN + sum(HEAD_SIZES)] = head_masks(self.vec.masks)   # 0/1 bytes
+        if self.privileged:
+            self.observations[:, -OBS_LEN:] = self.vec.observe_others(self._others)
 
     def set_opponent(self, opponent, name=None):
         """mode="policy": the opponent for the next steps (league play): a
