@@ -28,11 +28,12 @@
  *  - no allocation (the worker pool is allocated once, by
  *    azk_vec_set_threads), nothing printed.
  */
-#define _POSIX_C_SOURCE 200809L /* pthread_sigmask, getpid under -std=c11 */
+#define _POSIX_C_SOURCE 200809L /* pthread_sigmask, getpid, clock_gettime under -std=c11 */
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "game.h"
@@ -298,7 +299,7 @@ struct vec_pool {
     pthread_cond_t go, done;
     int workers;            /* threads started: k - 1 */
     int stop;
-    uint32_t gen;           /* bumped once per job (under mu) */
+    _Atomic uint32_t gen;   /* bumped once per job (under mu; read without it by a spinning worker) */
     pid_t pid;              /* the process that started the workers */
     /* the current job (written under mu with gen) */
     vec_job_fn fn;
@@ -332,15 +333,60 @@ static void pool_run_chunks(struct vec_pool *p, uint32_t gen, vec_job_fn fn, azk
     }
 }
 
+/* Spin, then sleep: a step posts two jobs microseconds apart (its phases; and a caller stepping in a
+ * loop posts the next step soon after), while a thread asleep on a condition variable wakes only
+ * after the kernel schedules it, tens of microseconds of an idle core per job. So a thread that
+ * waits first polls for up to AZK_VEC_SPIN_NS, then sleeps; the bound keeps the CPU it burns
+ * when nothing follows (a caller between batches) to that much per job. */
+#define AZK_VEC_SPIN_NS 50000
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Poll until done(p, x) or AZK_VEC_SPIN_NS passed; returns done's last answer. */
+static int spin_until(int (*done)(struct vec_pool *, uint32_t), struct vec_pool *p, uint32_t x) {
+    int64_t t0 = 0;
+    for (int i = 0;; i++) {
+        if (done(p, x)) return 1;
+        cpu_relax();
+        if ((i & 63) == 63) {
+            int64_t t = now_ns();
+            if (!t0)
+                t0 = t;
+            else if (t - t0 > AZK_VEC_SPIN_NS)
+                return done(p, x);
+        }
+    }
+}
+
+static int new_job(struct vec_pool *p, uint32_t seen) {
+    return atomic_load_explicit(&p->gen, memory_order_acquire) != seen;
+}
+
+static int all_finished(struct vec_pool *p, uint32_t nchunks) {
+    return atomic_load_explicit(&p->finished, memory_order_acquire) >= (int)nchunks;
+}
+
 static void *pool_worker(void *arg) {
     struct vec_pool *p = arg;
     uint32_t seen = 0;
     int slot = atomic_fetch_add(&p->next_slot, 1) + 1;
-    pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (!p->stop && p->gen == seen) pthread_cond_wait(&p->go, &p->mu);
+        spin_until(new_job, p, seen); /* a stop bumps no job: it is seen below, after the spin */
+        pthread_mutex_lock(&p->mu);
+        while (!p->stop && atomic_load_explicit(&p->gen, memory_order_relaxed) == seen)
+            pthread_cond_wait(&p->go, &p->mu);
         if (p->stop) break;
-        seen = p->gen;
+        seen = atomic_load_explicit(&p->gen, memory_order_relaxed);
         vec_job_fn fn = p->fn;
         azk_vec *v = p->v;
         const azk_cardset *cs = p->cs;
@@ -348,7 +394,6 @@ static void *pool_worker(void *arg) {
         int chunk = p->chunk, nchunks = p->nchunks;
         pthread_mutex_unlock(&p->mu);
         pool_run_chunks(p, seen, fn, v, cs, job, chunk, nchunks, slot);
-        pthread_mutex_lock(&p->mu);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -363,7 +408,7 @@ static void vec_parallel(azk_vec *v, const azk_cardset *cs, vec_job_fn fn, void 
     }
     int nchunks = (v->n + p->chunk - 1) / p->chunk;
     pthread_mutex_lock(&p->mu);
-    uint32_t gen = ++p->gen;
+    uint32_t gen = atomic_load_explicit(&p->gen, memory_order_relaxed) + 1;
     p->fn = fn;
     p->v = v;
     p->cs = cs;
@@ -371,9 +416,13 @@ static void vec_parallel(azk_vec *v, const azk_cardset *cs, vec_job_fn fn, void 
     p->nchunks = nchunks;
     atomic_store_explicit(&p->finished, 0, memory_order_relaxed);
     atomic_store_explicit(&p->claim, (uint64_t)gen << 32, memory_order_release);
+    /* published last: a spinning worker that sees the new gen takes the mutex, so it reads the job
+     * above only after this unlock */
+    atomic_store_explicit(&p->gen, gen, memory_order_release);
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
     pool_run_chunks(p, gen, fn, v, cs, arg, p->chunk, nchunks, 0);
+    if (spin_until(all_finished, p, (uint32_t)nchunks)) return;
     pthread_mutex_lock(&p->mu);
     while (atomic_load_explicit(&p->finished, memory_order_acquire) < nchunks) pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
