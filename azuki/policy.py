@@ -904,9 +904,9 @@ class Policy(nn.Module):
         return cache[device]
 
     def _forward(self, observations):
-        """(distribution, the player's value [B, 1], the privileged value [B, 1] or None). Rows wider than
-        OBS_LEN + ... carry the opponent seat's observation in their last OBS_LEN bytes
-        (AzukiEnv(privileged=True)); the policy and the player's value read only the first OBS_LEN."""
+        """(distribution, the player's value [B, 1], the privileged value [B, 1] or None). For a privileged
+        policy, rows of at least 2 x OBS_LEN bytes carry the opponent seat's observation in their last
+        OBS_LEN (AzukiEnv(privileged=True)); the policy and the player's value read only the first OBS_LEN."""
         priv = self.priv is not None and observations.shape[-1] >= 2 * OBS_LEN
         own = observations[..., :OBS_LEN] if priv else observations
         skip = self.skip_empty
