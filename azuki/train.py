@@ -167,6 +167,13 @@ def _anneal_total(cfg, batch):
 
 # ---- the league ----------------------------------------------------------------------------------------------
 
+def check_bot_share(v):
+    """league.bot_share as a float in [0, 1], else ValueError."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 1.0:
+        raise ValueError(f"league.bot_share must be a number in [0, 1], got {v!r}")
+    return float(v)
+
+
 class League:
     """Opponent pool (bots + snapshots), recent results, PFSP sampling and an
     online Elo table."""
@@ -177,6 +184,7 @@ class League:
         self.bots = [] if self.target else list(lc["opponents"])
         self.pool_size, self.power, self.floor = int(lc["pool_size"]), float(lc["pfsp_power"]), float(lc["pfsp_floor"])
         self.window, self.k = int(lc["window"]), float(lc["elo_k"])
+        self.bot_share = check_bot_share(lc["bot_share"])
         self.snapshots = {}        # name -> frozen policy
         self.order = []            # snapshot names, oldest first
         self.fixed = {}            # name -> CPolicy: frozen opponents given at the start (never evicted or saved)
@@ -218,7 +226,11 @@ class League:
             self.snapshots.pop(old, None)
 
     def sample(self):
+        """An opponent's name: with probability bot_share (when > 0) drawn among the built-in bots alone, else
+        among the whole pool; by PFSP weights either way."""
         names = self.names()
+        if self.bot_share > 0 and self.bots and self.rng.random() < self.bot_share:
+            names = list(self.bots)
         w = np.array([(1.0 - (self.rate(n) if self.rate(n) is not None else 0.5)) ** self.power + self.floor
                       for n in names])
         return names[int(self.rng.choice(len(names), p=w / w.sum()))]
@@ -450,6 +462,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     _anneal_steps(cfg)                         # anneal_lr without any budget is refused before any work
     from .learner_threads import check_threads
     check_threads(cfg["ppo"]["learner_threads"])    # a bad thread count is refused before any work
+    check_bot_share(cfg["league"]["bot_share"])
     if not isinstance(cfg["policy"]["privileged"], bool):
         raise ValueError(f"policy.privileged must be true or false, got {cfg['policy']['privileged']!r}")
     prefetch = _expert_prefetch(cfg, seed)     # a bad [expert] is refused here, before any work

@@ -401,3 +401,44 @@ def test_curve_axes_label_the_points_minutes_without_overlap(tmp_path):
              for i, s in enumerate(range(0, 12_000_000, 400_000))]
     assert plot_curve(curve, tmp_path / "c.png") == tmp_path / "c.png"
     assert (tmp_path / "c.png").stat().st_size > 1000
+
+
+def test_league_bot_share_draws_among_the_bots(tmp_path):
+    """league.bot_share: that fraction of the draws is among the built-in bots alone (PFSP within them);
+    0, the default, draws exactly as before (the same names from the same seed); bad values are refused
+    before any work."""
+    def league(share, seed=0):
+        cfg = T.load_config()
+        cfg["league"]["bot_share"] = share
+        lg = T.League(cfg, np.random.default_rng(seed))
+        for k in range(4):
+            lg.add_snapshot(f"snap{k}", object())
+        return lg
+    assert T.load_config()["league"]["bot_share"] == 0.0
+    lg = league(1.0)
+    assert all(lg.sample() in lg.bots for _ in range(300))
+    lg = league(0.5, 3)
+    half = [lg.sample() for _ in range(2000)]
+    bots = sum(n in ("random", "greedy") for n in half) / len(half)
+    assert 0.55 < bots < 0.75          # 0.5 + 0.5 x the bots' share of the whole pool (2 of 6 names)
+    plain = league(0.0)
+
+    class Old(T.League):                # the draw without the option: PFSP over the whole pool
+        def sample(self):
+            names = self.names()
+            w = np.array([(1.0 - (self.rate(n) if self.rate(n) is not None else 0.5)) ** self.power + self.floor
+                          for n in names])
+            return names[int(self.rng.choice(len(names), p=w / w.sum()))]
+    cfg = T.load_config()
+    old = Old(cfg, np.random.default_rng(0))
+    for k in range(4):
+        old.add_snapshot(f"snap{k}", object())
+    assert [plain.sample() for _ in range(200)] == [old.sample() for _ in range(200)]
+    for bad in (-0.1, 1.5, "half", True, None):
+        with pytest.raises(ValueError, match="league.bot_share"):
+            T.check_bot_share(bad)
+    cfg = tiny_config()
+    cfg["league"]["bot_share"] = 2
+    with pytest.raises(ValueError, match="league.bot_share"):
+        T.train(cfg, tmp_path / "r", log=lambda m: None)
+    assert not (tmp_path / "r" / "checkpoint").exists()
