@@ -165,6 +165,7 @@ cdef extern from "azuki.h" nogil:
                                      int *bad_row)
     azk_status azk_vec_observe_opponent(const azk_vec *v, const azk_cardset *cs, void *opp_obs, uint8_t *opp_masks,
                                         uint8_t *pending)
+    azk_status azk_vec_observe_others(const azk_vec *v, const azk_cardset *cs, uint8_t *out)
     int azk_vec_log(azk_vec *v, float *out, int cap)
     const azk_game *azk_vec_game(const azk_vec *v, int i)
     int azk_vec_agent_seat(const azk_vec *v, int i)

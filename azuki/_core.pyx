@@ -24,7 +24,7 @@ from ._cardset_py import CardSetMixin, deck_pair as _deck_pair, restore_cardset 
 from ._game_py import GameMixin, head_mask_args, setup_error, state_error, step_error, restore_game as _restore_game
 from ._vec_py import (VecGameMixin, VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VEC_MODES, WAITING as VEC_WAITING,
                       ILLEGAL as VEC_ILLEGAL, vec_options, pairing_table, make_buffers, log_dict, busy_error,
-                      step_illegal, check_opponent_keys, int32_actions)
+                      step_illegal, check_opponent_keys, vec_actions)
 from ._cpolicy_py import (CPolicyMixin, PolicyFileError, act_uniforms, policy_rows, policy_error,
                           cpolicy_from_bytes as _cpolicy_from_bytes)
 from .convert.cache import clear_cardset_cache, cardset_cache_info

@@ -105,14 +105,8 @@ cdef class VecGame(_Binding, VecGameMixin):
             if self.io.opp_pending != NULL:
                 azk_vec_observe_opponent(self.v, self.cards.cs, self.io.opp_obs, self.io.opp_masks, self.io.opp_pending)
 
-    cdef object _actions(self, object actions, int count):
-        a = np.asarray(actions)
-        if a.shape != (count,) or a.dtype.kind not in "iu":
-            raise ValueError(f"actions must be an integer array of shape ({count},), got {a.dtype} {a.shape}")
-        return a if a.dtype == np.int32 and a.flags.c_contiguous else int32_actions(a)
-
     cdef _run(self, object actions, int opp):
-        a = self._actions(actions, self.n if opp else self.rows)
+        a = vec_actions(actions, self.n if opp else self.rows)
         cdef const int32_t[::1] av = a
         cdef azk_vec_io *b = &self.io
         cdef int bad = -1
@@ -219,29 +213,12 @@ cdef class VecGame(_Binding, VecGameMixin):
             _check(st, "pbot_opponent_actions failed")
             return out
 
-    def observe_others(self, out=None):
-        """Mode "bot" or "policy": every game's observation from the seat that is not the agent's (uint8 [n, OBS_LEN],
-        into `out` when given): the opponent's view, hidden cards included, for a privileged critic in training
-        only (docs/training.md "Privileged critic"); the agent's own rows are VecGame.obs."""
-        cdef uint8_t[:, ::1] ov
-        cdef int i, L = azk_obs_len()
-        cdef const azk_game *g
-        with _Call(self, "observe_others"):
-            if self.mode == "self":
-                raise RuntimeError("observe_others is for mode='bot' or 'policy' (in self-play both seats are agents)")
-            if out is None:
-                out = np.empty((self.n, L), dtype=np.uint8)
-            elif not isinstance(out, np.ndarray) or out.dtype != np.uint8 or out.shape != (self.n, L) \
-                    or not out.flags.c_contiguous or not out.flags.writeable:
-                raise ValueError(f"observe_others: out must be a writeable C-contiguous uint8 array of shape "
-                                 f"({self.n}, {L}), got {getattr(out, 'dtype', type(out).__name__)} "
-                                 f"{getattr(out, 'shape', '')}")
-            ov = out
-            with nogil:
-                for i in range(self.n):
-                    g = azk_vec_game(self.v, i)
-                    azk_observe(g, self.cards.cs, 1 - azk_vec_agent_seat(self.v, i), &ov[i, 0])
-            return out
+    def _observe_others(self, out):
+        """observe_others' C call (azk_vec_observe_others; VecGameMixin.observe_others checked `out`)."""
+        cdef uint8_t *o = <uint8_t *>_ptr(out)
+        with _Call(self, "observe_others"), nogil:
+            st = azk_vec_observe_others(self.v, self.cards.cs, o)
+        return out if _check(st, "observe_others failed") == 0 else None
 
     def _per_game(self):
         """([episode number], [agent seat]) of every game (VecGameMixin's episodes / agent_seats)."""

@@ -44,6 +44,15 @@ class VecGameMixin:
         """The episode number game i's current episode started with (its engine seed: seed + episode)."""
         return self._game_facts(i, "episode")[2]
 
+    def observe_others(self, out=None):
+        """Mode "bot" or "policy": every game's observation from the seat that is not the agent's (uint8
+        [n, OBS_LEN], into `out` when given, else a new array): the opponent's view, hidden cards included, for
+        a privileged critic in training only (docs/training.md "Privileged critic"); the agent's rows are obs."""
+        from ._core import OBS_LEN, _out_array
+        if self.mode == "self":
+            raise RuntimeError("observe_others is for mode='bot' or 'policy' (in self-play both seats are agents)")
+        return self._observe_others(_out_array(out, np.uint8, (self.n, OBS_LEN), "observe_others: out"))
+
 
 def busy_error(call, same_thread, busy_call):
     """The RuntimeError of a call made while another call of the same VecGame runs."""
@@ -61,9 +70,14 @@ def step_illegal(opponent, bad, action, mode):
     return IllegalActionError(f"row {bad}: action {action} is not legal in game {bad // 2 if mode == 'self' else bad}")
 
 
-def int32_actions(a):
-    """VecGame.step's integer actions `a` (not int32 C-contiguous) as a C-contiguous int32 copy, ValueError out
-    of range."""
+def vec_actions(actions, count):
+    """VecGame.step's / step_opponent's actions as an int32 C-contiguous array of shape (count,) (the given array
+    when it is one, else a copy); ValueError for another shape, a non-integer dtype or a value out of int32."""
+    a = np.asarray(actions)
+    if a.shape != (count,) or a.dtype.kind not in "iu":
+        raise ValueError(f"actions must be an integer array of shape ({count},), got {a.dtype} {a.shape}")
+    if a.dtype == np.int32 and a.flags.c_contiguous:
+        return a
     if a.size and (a.min() < -2**31 or a.max() >= 2**31):
         raise ValueError("actions out of the int32 range")
     return np.ascontiguousarray(a, dtype=np.int32)

@@ -451,6 +451,10 @@ azk_status azk_vec_policy_opponent(azk_vec *v, const azk_cardset *cs, const azk_
  * pointer is skipped. */
 azk_status azk_vec_observe_opponent(const azk_vec *v, const azk_cardset *cs, void *opp_obs, uint8_t *opp_masks,
                                     uint8_t *pending);
+/* AZK_VEC_BOT / AZK_VEC_POLICY (else AZK_ERR_ARG): out[n][azk_obs_len()], each
+ * game's observation from the seat that is not its agent's (hidden cards
+ * included): a privileged critic's input in training, never a player's. */
+azk_status azk_vec_observe_others(const azk_vec *v, const azk_cardset *cs, uint8_t *out);
 int azk_vec_log(azk_vec *v, float *out, int cap);   /* AZK_VEC_LOG_LEN, or -1 for a short buffer */
 const azk_game *azk_vec_game(const azk_vec *v, int i); /* NULL out of range */
 int azk_vec_agent_seat(const azk_vec *v, int i);

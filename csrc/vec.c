@@ -829,6 +829,15 @@ azk_status azk_vec_observe_opponent(const azk_vec *v, const azk_cardset *cs, voi
     return AZK_OK;
 }
 
+azk_status azk_vec_observe_others(const azk_vec *v, const azk_cardset *cs, uint8_t *out) {
+    if (!v || !cs || !out || v->mode == AZK_VEC_SELF) return AZK_ERR_ARG;
+    for (int i = 0; i < v->n; i++) {
+        const struct azk_vec_game *e = &v->games[i];
+        azk_observe(&e->g, cs, 1 - e->agent_seat, out + (size_t)i * (size_t)v->obs_len);
+    }
+    return AZK_OK;
+}
+
 int azk_vec_log(azk_vec *v, float *out, int cap) {
     if (!v || !out || cap < AZK_VEC_LOG_LEN) return -1;
     memcpy(out, v->log, sizeof v->log);

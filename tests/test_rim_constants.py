@@ -29,6 +29,7 @@ READERS = ["azuki/policy_np.py", "azuki/policy.py", "azuki/obs.py", "azuki/state
 SIZES = {"5", "12", "24", "50", "64"}
 NOT_A_SIZE = {
     ("azuki/policy.py", "glob_dim=64"): "a hyperparameter (the globals' embedding width), not a layout size",
+    ("azuki/policy.py", "dim=32, width=64"): "hyperparameters (the privileged critic's widths), not a layout size",
     ("azuki/text.py", 'S.CAPS.get("AZK_ROW", 5)'): "text.py's fallback when spec_autogen lacks the cap",
 }
 

@@ -966,10 +966,11 @@ def test_observe_others_refuses_self_play_and_bad_buffers():
     v = VecGame(3, seed=1, mode="policy")
     before = _snapshot(v)
     for bad in (np.zeros((3, azuki.OBS_LEN), np.int8), np.zeros((2, azuki.OBS_LEN), np.uint8),
-                np.zeros((3, azuki.OBS_LEN + 1), np.uint8), np.zeros((azuki.OBS_LEN, 3), np.uint8).T,
-                [[0] * azuki.OBS_LEN] * 3):
-        with pytest.raises(ValueError, match="observe_others: out must be"):
+                np.zeros((3, azuki.OBS_LEN + 1), np.uint8), np.zeros((azuki.OBS_LEN, 3), np.uint8).T):
+        with pytest.raises(ValueError, match="observe_others: out must"):
             v.observe_others(bad)
+    with pytest.raises(TypeError, match="observe_others: out must be a numpy array"):
+        v.observe_others([[0] * azuki.OBS_LEN] * 3)
     ro = np.zeros((3, azuki.OBS_LEN), np.uint8)
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="observe_others"):
