@@ -84,6 +84,7 @@ import torch
 import torch.nn as nn
 
 from .envs import MASKED_LOGIT, MASK_OFFSET, NUM_ACTIONS, OBS_LEN, mask_from_obs
+from .obs import obs_layout
 # The tables and the compatibility checks live in the torch-free azuki.policy_np (the browser's
 # numpy player uses the same ones).
 from .policy_np import (ENT_HAND, ENT_NULL, ENT_OPT, ENT_PLACE, FEATURE_OPS, N_ENT, N_HAND, N_OPT, N_PLACES, CheckpointError, action_space_hash,  # noqa: F401
@@ -833,7 +834,7 @@ class PrivilegedCritic(nn.Module):
 
     def __init__(self, hidden, dim=32, width=64):
         super().__init__()
-        f = _layout_field("HAND_CARD")
+        f = obs_layout()["HAND_CARD"]
         self.lo, self.n = f["offset"], f["cols"]
         self.base = nn.Linear(hidden, 1)
         self.emb = nn.Embedding(PRIV_CARD_IDS, dim, padding_idx=0)
@@ -850,11 +851,6 @@ class PrivilegedCritic(nn.Module):
         bag = self.emb(ids).sum(1)                       # padding_idx 0: empty slots add nothing
         count = (ids != 0).sum(1, keepdim=True).to(h.dtype) / 10.0
         return self.base(h) + self.net(torch.cat([h, bag.to(h.dtype), count], dim=1))
-
-
-def _layout_field(name):
-    from .obs import obs_layout
-    return obs_layout()[name]
 
 
 PRIV_CARD_IDS = 256        # card ids are bytes: any id of a HAND_CARD slot has a row
@@ -938,7 +934,7 @@ class Policy(nn.Module):
         if vpriv is not None:
             if torch.is_grad_enabled():
                 d2 = (value - vpriv.detach()).pow(2).sum()
-                rows = (state or {}).get("rows") if isinstance(state, dict) else None
+                rows = state.get("rows") if isinstance(state, dict) else None
                 fit = PRIVILEGED_VALUE_COEF * 0.5 * d2 / (rows or value.shape[0])
                 value = _with_loss(vpriv, fit)
             else:
