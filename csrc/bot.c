@@ -60,13 +60,17 @@ static int quiet(const azk_game *g) {
 }
 
 
-/* Attack without the weapons it holds (weapons leave at the end of the turn). */
-static int lasting_attack(const azk_game *g, const azk_cardset *cs, int c) {
-    int a = azk_attack_of(g, cs, c);
-    const azk_player *pl = &g->pl[g->cards[c].owner];
-    for (int i = 0; i < pl->weapons_n; i++)
-        if (g->cards[pl->weapons[i]].holder == c) a -= azk_weapon_bonus(g, cs, pl->weapons[i]);
+/* Attack without the weapons it holds (weapons leave at the end of the turn),
+ * from azk_field_stats' walk (attack with the weapons' bonuses, and those
+ * bonuses). */
+static int lasting_of(const azk_field_stat *fs) {
+    int a = fs->attack - fs->weapon_bonus;
     return a > 0 ? a : 0;
+}
+static int lasting_attack(const azk_game *g, const azk_cardset *cs, int c) {
+    azk_field_stat fs;
+    azk_field_stats(g, cs, c, &fs);
+    return lasting_of(&fs);
 }
 
 /* Lasting value of an entity on the field (full health: damage heals at the
@@ -75,9 +79,11 @@ static int lasting_attack(const azk_game *g, const azk_cardset *cs, int c) {
  * here, not what the card would cost to play now (azk_card_cost). */
 static int entity_value(const azk_game *g, const azk_cardset *cs, int c) {
     const azk_card_def *d = azk_def(cs, g, c);
-    int hp = azk_health_of(g, cs, c);
+    azk_field_stat fs; /* attack, health and weapons in one walk (query.c) */
+    azk_field_stats(g, cs, c, &fs);
+    int hp = fs.health;
     unsigned st = azk_status_of(g, cs, c);
-    int v = 15 + 6 * d->cost + 10 * lasting_attack(g, cs, c) + 7 * (hp > 0 ? hp : 0);
+    int v = 15 + 6 * d->cost + 10 * lasting_of(&fs) + 7 * (hp > 0 ? hp : 0);
     if (st & AZK_ST_DEFENDER) v += 3;
     if (st & AZK_ST_EFFECT_IMMUNE) v += 2;
     if (st & AZK_ST_CHARGE) v += 2;

@@ -514,6 +514,12 @@ static inline int azk_zone_allows(const azk_game *g, int c, unsigned flags) {
 int azk_attack_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_health_of(const azk_game *g, const azk_cardset *cs, int c);
 int azk_weapon_bonus(const azk_game *g, const azk_cardset *cs, int w);
+/* attack and health as azk_attack_of / azk_health_of give them, and the
+ * weapons card c holds (count, bonuses summed), in one walk */
+typedef struct azk_field_stat {
+    int attack, health, weapons, weapon_bonus;
+} azk_field_stat;
+void azk_field_stats(const azk_game *g, const azk_cardset *cs, int c, azk_field_stat *out);
 int azk_count_untapped_ikz(const azk_game *g, int p); /* by walking the area (the hint's definition) */
 int azk_weapon_count(const azk_game *g, int holder);
 unsigned azk_count_occ(const azk_game *g, int p); /* the occ hint's definition */

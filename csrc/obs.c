@@ -200,19 +200,13 @@ static inline void put_place(const azk_game *g, const azk_cardset *cs, uint8_t *
     o[AZK_OO_PLACE_STATUS + 2 * row] = (uint8_t)(st & 0xff);
     o[AZK_OO_PLACE_STATUS + 2 * row + 1] = (uint8_t)(st >> 8 & 0xff);
     if (place == AZK_OBS_GATE) return; /* a gate has no stats and holds nothing */
-    o[AZK_OO_PLACE_ATTACK + row] = snum8(azk_attack_of(g, cs, c));
-    o[AZK_OO_PLACE_HEALTH + row] = num8(azk_health_of(g, cs, c));
+    azk_field_stat fs; /* attack, health and weapons in one walk (query.c) */
+    azk_field_stats(g, cs, c, &fs);
+    o[AZK_OO_PLACE_ATTACK + row] = snum8(fs.attack);
+    o[AZK_OO_PLACE_HEALTH + row] = num8(fs.health);
     if (place > AZK_ROW) return; /* alley entities hold no weapons */
-    const azk_player *pl = &g->pl[k->owner];
-    int n = 0, bonus = 0;
-    for (int i = 0; i < pl->weapons_n; i++) {
-        int w = pl->weapons[i];
-        if (g->cards[w].holder != c) continue;
-        n++;
-        bonus += azk_weapon_bonus(g, cs, w);
-    }
-    o[AZK_OO_PLACE_WEAPONS + row] = num8(n);
-    o[AZK_OO_PLACE_WEAPON_BONUS + row] = snum8(bonus);
+    o[AZK_OO_PLACE_WEAPONS + row] = num8(fs.weapons);
+    o[AZK_OO_PLACE_WEAPON_BONUS + row] = snum8(fs.weapon_bonus);
 }
 
 /* ---- the observation -------------------------------------------------------- */
@@ -252,10 +246,12 @@ static void encode_public(const azk_game *g, const azk_cardset *cs, int me, uint
         uint8_t tz = pl->token < AZK_NUM_CARDS ? g->cards[pl->token].zone : AZK_Z_ASIDE;
         o[AZK_OO_TOKEN + s] = (uint8_t)(tz == AZK_Z_IKZ_AREA ? 1 : tz == AZK_Z_OUT ? 2 : 0);
         o[AZK_OO_MULLIGAN_DONE + s] = pl->mulligan_done != 0;
-        for (int place = 0; place < AZK_OBS_PLACES; place++) {
-            int c = place == AZK_OBS_GATE ? pl->gate : azk_place_card(pl, place);
+        /* the occupied places only (the occ hint, game.h: exact, checked), then the gate */
+        for (unsigned m = g->occ[p]; m; m &= m - 1) {
+            int place = __builtin_ctz(m), c = azk_place_card(pl, place);
             if (c < AZK_NUM_CARDS) put_place(g, cs, o, s * AZK_OBS_PLACES + place, place, c);
         }
+        if (pl->gate < AZK_NUM_CARDS) put_place(g, cs, o, s * AZK_OBS_PLACES + AZK_OBS_GATE, AZK_OBS_GATE, pl->gate);
         /* public, in pile order */
         for (int i = 0; i < pl->discard_n && i < AZK_DISCARD_CAP; i++)
             o[AZK_OO_DISCARD + s * AZK_DISCARD_CAP + i] = card_id(g, pl->discard[i]);

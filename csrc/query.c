@@ -184,6 +184,42 @@ int azk_health_of(const azk_game *g, const azk_cardset *cs, int c) {
     return h;
 }
 
+/* A field card's attack and health (azk_attack_of's and azk_health_of's
+ * values) and its weapons (how many it holds, their bonuses summed) in one
+ * walk: its definition read once, auras collected once, each self static
+ * that changes attack or health tested once (its condition program is the
+ * costly part: azk_attack_of and azk_health_of would each run it), each held
+ * weapon's bonus computed once (azk_attack_of adds them too). The same sums
+ * in the same order of terms, so the same values (tests/c/test_engine.c
+ * compares them with the separate reads over random play of any card set).
+ * The observation encoder and the greedy bot's evaluation read field cards
+ * through it. */
+void azk_field_stats(const azk_game *g, const azk_cardset *cs, int c, azk_field_stat *out) {
+    const azk_card_def *d = azk_def(cs, g, c);
+    int a = d->attack + fx_attack(g, c), h = d->health;
+    if (__builtin_expect((g->aura_src[0] | g->aura_src[1]) != 0, 0)) {
+        aura_sum s;
+        aura_collect(g, cs, c, &s);
+        a += s.attack;
+        h += s.health;
+    }
+    self_statics(g, cs, c, &a, &h);
+    const azk_player *pl = &g->pl[g->cards[c].owner];
+    int n = 0, bonus = 0;
+    for (int i = 0; i < pl->weapons_n; i++) {
+        int w = pl->weapons[i];
+        if (g->cards[w].holder != c) continue;
+        int b = azk_weapon_bonus(g, cs, w);
+        n++;
+        bonus += b;
+        a += b;
+    }
+    out->attack = a;
+    out->health = h;
+    out->weapons = n;
+    out->weapon_bonus = bonus;
+}
+
 int azk_count_untapped_ikz(const azk_game *g, int p) {
     const azk_player *pl = &g->pl[p];
     int n = 0;

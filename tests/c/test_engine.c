@@ -4,7 +4,8 @@
  * the end and after every step check the invariants (card conservation, zone
  * capacities, canonical hand, ...), that the legal list and the mask agree,
  * that a sample of masked-out actions is rejected with the hash unchanged,
- * and that clone and serialize round-trips preserve the hash and the future.
+ * that clone and serialize round-trips preserve the hash and the future, and
+ * that azk_field_stats' one walk gives the separate stat reads' values.
  * Also: the default card set passes verification; encode/decode are inverse.
  */
 #include <stdlib.h>
@@ -43,6 +44,25 @@ static uint32_t xs(uint64_t *s) { /* test-local RNG, independent of the engine's
     return (uint32_t)(*s >> 32);
 }
 
+/* azk_field_stats (one walk: the observation encoder's and the greedy
+ * bot's read of a field card) gives azk_attack_of's and azk_health_of's
+ * values and the weapons the card holds, for every card on the field (auras
+ * and conditional statics included where the card set has them). */
+static void field_stats_agree(const azk_game *g) {
+    for (int c = 0; c < AZK_NUM_CARDS; c++) {
+        uint8_t z = g->cards[c].zone;
+        if (z != AZK_Z_LEADER && z != AZK_Z_GARDEN && z != AZK_Z_ALLEY && z != AZK_Z_GATE) continue;
+        azk_field_stat fs = {-1, -1, -1, -1};
+        azk_field_stats(g, CS, c, &fs);
+        const azk_player *pl = &g->pl[g->cards[c].owner];
+        int n = 0, bonus = 0;
+        for (int i = 0; i < pl->weapons_n; i++)
+            if (g->cards[pl->weapons[i]].holder == c) n++, bonus += azk_weapon_bonus(g, CS, pl->weapons[i]);
+        AZK_CHECK(fs.attack == azk_attack_of(g, CS, c) && fs.health == azk_health_of(g, CS, c));
+        AZK_CHECK(fs.weapons == n && fs.weapon_bonus == bonus);
+    }
+}
+
 static long play_random(uint64_t seed, int d0, int d1, int check_every, long *decisions) {
     static azk_game g, c1, c2;
     static uint8_t mask[4096], bytes[8192];
@@ -70,6 +90,7 @@ static long play_random(uint64_t seed, int d0, int d1, int check_every, long *de
                 AZK_CHECK(azk_step(&g, CS, b) == AZK_ILLEGAL);
                 AZK_CHECK(azk_hash(&g) == h);
             }
+            field_stats_agree(&g);
             /* every legal action applies on a clone */
             for (int i = 0; i < n; i++) {
                 azk_game_clone(&c1, &g);
