@@ -7,7 +7,8 @@
 #
 # The GPU machine has Python 3.12 with CUDA torch, no PyPI and no pufferlib.
 # ./.whl (ignored by git, carried by the device tool) must hold cp312 / pure
-# wheels of numpy 1.26.4, gymnasium 0.29.1, gym 0.23.0 (+ gym_notices), pyro-ppl 1.9.2 (+ pyro-api), pettingzoo 1.24.1, shimmy 1.3.0,
+# wheels of numpy 1.26.4, gymnasium 0.29.1, gym 0.23.0 (an sdist on PyPI: `pip wheel --no-deps gym==0.23.0`)
+# (+ gym_notices), pyro-ppl 1.9.2 (+ pyro-api), pettingzoo 1.24.1, shimmy 1.3.0,
 # farama-notifications, rich-argparse, jsonschema (+ jsonschema-specifications,
 # referencing, rpds-py), and pufferlib_slim.tgz: pufferlib 3.0.0's Python
 # files (from a .venv-puffer, without the 72 MB of Ocean resources and the
@@ -17,7 +18,8 @@
 # off PATH) and azuki._core in place.
 #
 # Usage: bash bench/device_runs.sh STEPS RUNS_FILE
-#   RUNS_FILE: one run per line, "NAME DEVICE [--set k=v ...]" (DEVICE cpu or cuda);
+#   RUNS_FILE: one run per line, "NAME DEVICE [--set k=v ...]" (DEVICE cpu or cuda; any `azuki train`
+#   flags, which come last and win: STEPS 0 and `--minutes M` there give a wall-clock budget);
 #   each run's summary.json and log land in $OUT (or /tmp/device_out).
 set -uo pipefail
 PY=${PY:-python3}
@@ -30,6 +32,8 @@ export PATH=$(echo "$PATH" | tr ':' '\n' | grep -vx "$NVCC_DIR" | paste -sd:)
 [ -n "${SKIP_SETUP:-}" ] || {
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
 mkdir -p /tmp/pf && tar xzf .whl/pufferlib_slim.tgz -C /tmp/pf || exit 1
+# the slim copy has no dist-info; azuki's PuffeRL adapter reads the installed version (3.0.0, which it was verified with)
+mkdir -p /tmp/pf/pufferlib-3.0.0.dist-info && printf 'Metadata-Version: 2.1\nName: pufferlib\nVersion: 3.0.0\n' > /tmp/pf/pufferlib-3.0.0.dist-info/METADATA
 cat > /tmp/pf/setup_c.py <<'PY'
 from setuptools import setup
 from torch.utils.cpp_extension import BuildExtension, CppExtension
