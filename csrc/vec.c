@@ -829,12 +829,18 @@ azk_status azk_vec_observe_opponent(const azk_vec *v, const azk_cardset *cs, voi
     return AZK_OK;
 }
 
+static void job_observe_others(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
+    (void)slot;
+    uint8_t *out = arg;
+    for (int i = lo; i < hi; i++) { /* the memo is a cache (write_outputs): the same bytes as azk_observe */
+        struct azk_vec_game *e = &v->games[i];
+        azk_observe_memo(&e->g, cs, 1 - e->agent_seat, out + (size_t)i * (size_t)v->obs_len, &e->memo);
+    }
+}
+
 azk_status azk_vec_observe_others(const azk_vec *v, const azk_cardset *cs, uint8_t *out) {
     if (!v || !cs || !out || v->mode == AZK_VEC_SELF) return AZK_ERR_ARG;
-    for (int i = 0; i < v->n; i++) {
-        const struct azk_vec_game *e = &v->games[i];
-        azk_observe(&e->g, cs, 1 - e->agent_seat, out + (size_t)i * (size_t)v->obs_len);
-    }
+    vec_parallel((azk_vec *)v, cs, job_observe_others, out); /* on the vector's threads, as observe_opponent */
     return AZK_OK;
 }
 

@@ -939,12 +939,14 @@ def test_threads_vecgame_in_a_forked_child_runs_on_one_thread():
     assert child == repr([v.state_hash(i) for i in range(16)])
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("mode", ["policy", "bot"])
-def test_observe_others_is_the_other_seats_observation(mode):
+def test_observe_others_is_the_other_seats_observation(mode, threads):
     """VecGame.observe_others (the privileged critic's input, docs/training.md "Privileged critic"):
     after every call, row i is Game.observe of game i from the seat that is not the agent's (the
-    opponent's view, hidden cards included), over many episodes; into a given buffer the same bytes."""
-    v = VecGame(6, seed=11, mode=mode, bot="greedy")
+    opponent's view, hidden cards included), over many episodes; into a given buffer the same bytes;
+    on the vector's threads too."""
+    v = VecGame(6, seed=11, mode=mode, bot="greedy", threads=threads)
     buf = np.full((v.n, azuki.OBS_LEN), 7, dtype=np.uint8)
     for k in range(300):
         if mode == "policy" and v.opp_pending.any() and k % 2:
