@@ -989,5 +989,9 @@ def _final_report(cfg, out, s):
             wr = r["win_rate"]
             print(f"  vs {bot:<8} win rate {wr['rate']:.1%} [{wr['ci95'][0]:.1%}, {wr['ci95'][1]:.1%}]  "
                   f"({r['wins']} wins, {r['losses']} losses, {r['draws']} draws, {r['truncated']} truncated)")
-            s.setdefault("final_eval", {})[bot] = {"rate": wr["rate"], "ci95": wr["ci95"], "games": final_games}
+            # per deck matchup (the policy's deck first): a run trained on some pairings shows where it is weak
+            decks = {k: v["win_rate"]["rate"] for k, v in r["by_decks"].items()}
+            print("    by decks: " + ", ".join(f"{k} {v:.1%}" for k, v in decks.items()))
+            s.setdefault("final_eval", {})[bot] = {"rate": wr["rate"], "ci95": wr["ci95"], "games": final_games,
+                                                   "by_decks": decks}
         _write_text(Path(out, "summary.json"), json.dumps(s, indent=1, default=float))

@@ -59,6 +59,23 @@ def test_short_training_run_end_to_end(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
 
 
+def test_final_report_gives_each_deck_matchup(tmp_path, capsys):
+    """The final evaluation prints and keeps the win rate of every deck
+    matchup (the policy's deck first), so a run trained on some pairings
+    shows where it is weak (docs/training.md "Deck pairings")."""
+    cfg = tiny_config()
+    s = T.train(cfg, tmp_path / "run", log=lambda m: None)
+    cfg["eval"].update({"final_games": 8, "bots": ["random"]})
+    capsys.readouterr()
+    T._final_report(cfg, tmp_path / "run", s)
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "by decks:" in x)
+    matchups = ("STT01 vs STT01", "STT01 vs STT02", "STT02 vs STT01", "STT02 vs STT02")
+    assert all(m in line for m in matchups), line
+    kept = json.loads((tmp_path / "run" / "summary.json").read_text())["final_eval"]["random"]
+    assert set(kept["by_decks"]) == set(matchups) and all(0 <= v <= 1 for v in kept["by_decks"].values())
+
+
 def test_same_seed_same_checkpoint_with_a_step_budget(tmp_path):
     a = T.train(tiny_config(seed=5), tmp_path / "a", log=lambda m: None)
     b = T.train(tiny_config(seed=5), tmp_path / "b", log=lambda m: None)
