@@ -211,6 +211,29 @@ def test_stdout_is_line_buffered_into_a_pipe_or_file():
     assert p.returncode == 0 and p.stdout.strip() == "True", p.stdout + p.stderr
 
 
+def test_a_handled_ctrl_c_exits_with_mains_status(tmp_path):
+    """A KeyboardInterrupt that main catches and answers with a status (azuki
+    train's Ctrl-C in the kickstart: 130) gives that exit status under
+    `python -m`, even when it was raised inside code run by exec() of a
+    string (a lazy import building a dataclass), which CPython marks as
+    unhandled and then ends the process with SIGINT (-2). Deterministic: the
+    interrupt is raised, no signal is sent."""
+    pkg = tmp_path / "handled_ctrl_c"
+    pkg.mkdir()
+    (pkg / "__main__.py").write_text(
+        "from azuki.convert.cli import run_main\n"
+        "def main(argv):\n"
+        "    try:\n"
+        "        exec('raise KeyboardInterrupt')\n"
+        "    except KeyboardInterrupt:\n"
+        "        return 130\n"
+        "run_main(main)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(REPO)]))
+    p = subprocess.run([sys.executable, "-m", "handled_ctrl_c"], capture_output=True, text=True, timeout=60,
+                       env=env, cwd=str(tmp_path))
+    assert p.returncode == 130, (p.returncode, p.stderr)
+
+
 # ---- the commands still work ----------------------------------------------------------------
 
 def test_simulate_record_replay(tmp_path):

@@ -69,4 +69,19 @@ def run_main(main, argv=None):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         status = 128 + 13        # what a process killed by SIGPIPE reports
+    forget_handled_interrupt()
     sys.exit(status)
+
+
+def forget_handled_interrupt():
+    """Let the status main returned be the exit status after a Ctrl-C it handled.
+
+    CPython marks a KeyboardInterrupt as unhandled when it leaves code run by
+    exec() of a string, even if a caller then catches it, and `python -m`
+    then ends by killing itself with SIGINT (status -2) instead of exiting
+    with main's status (Python/pythonrun.c, run_eval_code_obj; Modules/main.c,
+    Py_RunMain). A lazy import that builds a dataclass execs strings, so Ctrl-C
+    during `azuki train`'s kickstart sometimes exited -2 instead of 130. Every
+    exec of a string clears the mark first: this one runs once main has
+    returned, when nothing unhandled can be pending."""
+    exec("pass")
