@@ -228,7 +228,9 @@ def test_a_handled_ctrl_c_exits_with_mains_status(tmp_path):
         "    except KeyboardInterrupt:\n"
         "        return 130\n"
         "run_main(main)\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(REPO)]))
+    import azuki.convert.cli as cli      # the child imports the azuki this test runs (checkout or wheel)
+    where = Path(cli.__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(where)]))
     p = subprocess.run([sys.executable, "-m", "handled_ctrl_c"], capture_output=True, text=True, timeout=60,
                        env=env, cwd=str(tmp_path))
     assert p.returncode == 130, (p.returncode, p.stderr)
