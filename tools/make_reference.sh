@@ -7,8 +7,9 @@
 #      "Expert iteration"): the default policy (structured:factored) and config,
 #      plus `[expert]` rounds of 30,000 search:16 labels before PPO and every
 #      2,000,000 agent-steps
-#      (the shipped reference: a 60-minute run, docs/training.md "The
-#      60-minute run"); a step budget, so the same budget on any machine and
+#      (the shipped reference: 19,734,528 agent-steps, what the 60-minute
+#      run reached on the quiet 2-core machine, with the default deck
+#      pairings, mirrors included; docs/training.md "The 60-minute run"); a step budget, so the same budget on any machine and
 #      load. Extra arguments go to `azuki train` after these (e.g. `--set
 #      expert.decisions=0` for plain PPO). FROM=CHECKPOINT skips the training
 #      and exports that checkpoint instead (a run already made),
@@ -23,11 +24,11 @@
 #      re-exporting reference.npz gives these bytes).
 # Then it checks the export: the numpy player loads it and plays a game.
 #
-# Usage: tools/make_reference.sh [STEPS (default 10854400)] [SEED (default 0)] [azuki train args...]
+# Usage: tools/make_reference.sh [STEPS (default 19734528)] [SEED (default 0)] [azuki train args...]
 #        FROM=runs/x/checkpoint/latest tools/make_reference.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-STEPS=${1:-10854400}
+STEPS=${1:-19734528}
 SEED=${2:-0}
 shift $(( $# < 2 ? $# : 2 ))
 OUT=runs/reference
