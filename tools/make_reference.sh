@@ -3,10 +3,11 @@
 # `python -m azuki play` offers as an opponent (azuki/data/reference/):
 #   1. .venv-puffer (tools/setup_envs.sh puffer: pufferlib + torch, CPU),
 #   2. `azuki train --minutes 0 --steps $STEPS --seed $SEED --out runs/reference`
-#      --config azuki/data/expert.toml: training from search (docs/training.md
+#      --config azuki/data/expert60.toml: training from search (docs/training.md
 #      "Expert iteration"): the default policy (structured:factored) and config,
 #      plus `[expert]` rounds of 30,000 search:16 labels before PPO and every
-#      2,000,000 agent-steps
+#      2,000,000 agent-steps until 40 % of the budget, the learning rate
+#      annealed to 0 over it
 #      (the shipped reference: 19,734,528 agent-steps, what the 60-minute
 #      run reached on the quiet 2-core machine, with the default deck
 #      pairings, mirrors included; docs/training.md "The 60-minute run"); a step budget, so the same budget on any machine and
@@ -39,7 +40,7 @@ if [ -n "${FROM:-}" ]; then
 else
     rm -rf "$OUT"
     .venv-puffer/bin/azuki train --minutes 0 --steps "$STEPS" --seed "$SEED" --out "$OUT" \
-        --config azuki/data/expert.toml "$@"
+        --config azuki/data/expert60.toml "$@"
     CKPT=$OUT/checkpoint/latest
 fi
 mkdir -p "$(dirname "$DEST")"

@@ -289,6 +289,18 @@ def test_make_run_trains_a_step_budget_and_make_train_ten_minutes():
     assert cfg["expert"]["decisions"] > 0 and cfg["expert"]["every_steps"] > 0 and cfg["expert"]["prefetch"]
 
 
+def test_the_60_minute_recipe_is_expert_toml_with_two_changes():
+    """azuki/data/expert60.toml (docs/training.md "The 60-minute run") is make train's recipe (expert.toml)
+    with the learning rate annealed over the budget and no label round in its last 60 %: nothing else."""
+    data = os.path.join(os.path.dirname(T.__file__), "data")
+    long = T.load_config(os.path.join(data, "expert60.toml"))
+    short = T.load_config(os.path.join(data, "expert.toml"))
+    assert long["ppo"]["anneal_lr"] is True and long["expert"]["quiet_end"] == 0.6
+    assert short["ppo"]["anneal_lr"] is False and short["expert"]["quiet_end"] != 0.6
+    short["ppo"]["anneal_lr"], short["expert"]["quiet_end"] = True, 0.6
+    assert long == short
+
+
 def test_final_summary_says_the_budget_and_the_rate(capsys):
     cfg = tiny_config()
     cfg["eval"]["final_games"] = 0
