@@ -7,10 +7,10 @@
 #      "Expert iteration"): the default policy (structured:factored) and config,
 #      plus `[expert]` rounds of 30,000 search:16 labels before PPO and every
 #      2,000,000 agent-steps until 40 % of the budget, the learning rate
-#      annealed to 0 over it
-#      (the shipped reference: 19,734,528 agent-steps, what the 60-minute
-#      run reached on the quiet 2-core machine, with the default deck
-#      pairings, mirrors included; docs/training.md "The 60-minute run"); a step budget, so the same budget on any machine and
+#      annealed to 0 over it (the shipped reference: 19,734,528 agent-steps,
+#      what the 60-minute run reached on the quiet 2-core machine, with the
+#      default deck pairings, mirrors included; docs/training.md "The
+#      60-minute run"); a step budget, so the same budget on any machine and
 #      load. Extra arguments go to `azuki train` after these (e.g. `--set
 #      expert.decisions=0` for plain PPO). FROM=CHECKPOINT skips the training
 #      and exports that checkpoint instead (a run already made),
