@@ -80,7 +80,15 @@ def run_js(tmp_path, cs, cardset_path, games, sims=4, max_steps=400):
     return json.loads((tmp_path / "out.json").read_text())
 
 
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
 def _first_diff(a, b, path="$"):
+    # JSON has one number type: JS writes the float 1.0 as 1, which Python reads back as an int (a policy
+    # probability of exactly 1.0 does that), so numbers are compared by value, everything else by type too
+    if _is_number(a) and _is_number(b):
+        return None if a == b else f"{path}: {a!r:.300} != {b!r:.300}"
     if type(a) is not type(b):
         return f"{path}: {a!r:.200} != {b!r:.200}"
     if isinstance(a, dict):
