@@ -54,25 +54,41 @@ DEFAULT_CONFIG = Path(__file__).resolve().parent / "data" / "train.toml"
 
 # ---- configuration ---------------------------------------------------------------------------------------
 
+def _config_layers(path, seen=()):
+    """[(path, table)] of a config file and the files it builds on, the
+    deepest first: a top-level `base = "OTHER.toml"` (relative to the file)
+    applies OTHER first, so a recipe states only what it changes."""
+    with open(path, "rb") as f:
+        user = tomllib.load(f)
+    parent = user.pop("base", None)
+    if parent is None:
+        return [(path, user)]
+    if not isinstance(parent, str):
+        raise ValueError(f"config {path}: base must be a file name, got {parent!r}")
+    where = os.path.realpath(os.path.join(os.path.dirname(path), parent))
+    if where in seen or where == os.path.realpath(path):
+        raise ValueError(f"config {path}: base {parent!r} builds on itself")
+    return _config_layers(where, seen + (os.path.realpath(path),)) + [(path, user)]
+
+
 def load_config(path=None, overrides=(), base=None):
     """The default config (azuki/data/train.toml), updated from `base` (a
-    resumed run's config: its known keys), from `path` (a TOML file of the same
-    shape) and from `overrides` ("section.key=value", value parsed as TOML,
-    else taken as a string)."""
+    resumed run's config: its known keys), from `path` (a TOML file of the
+    same shape, optionally building on another: _config_layers) and from
+    `overrides` ("section.key=value", value parsed as TOML, else taken as a
+    string)."""
     with open(DEFAULT_CONFIG, "rb") as f:
         cfg = tomllib.load(f)
     for sec, vals in (base or {}).items():
         if sec in cfg and isinstance(vals, dict):
             cfg[sec].update({k: v for k, v in vals.items() if k in cfg[sec]})
-    if path:
-        with open(path, "rb") as f:
-            user = tomllib.load(f)
+    for layer, user in _config_layers(path) if path else ():
         for sec, vals in user.items():
             if sec not in cfg or not isinstance(vals, dict):
-                raise ValueError(f"config {path}: unknown section [{sec}] (known: {', '.join(cfg)})")
+                raise ValueError(f"config {layer}: unknown section [{sec}] (known: {', '.join(cfg)})")
             for k, v in vals.items():
                 if k not in cfg[sec]:
-                    raise ValueError(f"config {path}: unknown key {sec}.{k}")
+                    raise ValueError(f"config {layer}: unknown key {sec}.{k}")
                 cfg[sec][k] = v
     for item in overrides:
         if "=" not in item or "." not in item.split("=", 1)[0]:

@@ -301,6 +301,24 @@ def test_the_60_minute_recipe_is_expert_toml_with_two_changes():
     assert long == short
 
 
+def test_a_config_builds_on_its_base_and_refuses_a_loop(tmp_path):
+    (tmp_path / "a.toml").write_text('[ppo]\nlearning_rate = 0.002\nent_coef = 0.03\n')
+    (tmp_path / "b.toml").write_text('base = "a.toml"\n[ppo]\nent_coef = 0.04\n')
+    cfg = T.load_config(str(tmp_path / "b.toml"), ["ppo.gamma=0.9"])
+    assert (cfg["ppo"]["learning_rate"], cfg["ppo"]["ent_coef"], cfg["ppo"]["gamma"]) == (0.002, 0.04, 0.9)
+    (tmp_path / "c.toml").write_text('base = "d.toml"\n')
+    (tmp_path / "d.toml").write_text('base = "c.toml"\n')
+    with pytest.raises(ValueError, match="builds on itself"):
+        T.load_config(str(tmp_path / "c.toml"))
+    (tmp_path / "e.toml").write_text('base = 3\n')
+    with pytest.raises(ValueError, match="base must be a file name"):
+        T.load_config(str(tmp_path / "e.toml"))
+    (tmp_path / "f.toml").write_text('[ppo]\nno_such_key = 1\n')
+    (tmp_path / "g.toml").write_text('base = "f.toml"\n')
+    with pytest.raises(ValueError, match=r"f\.toml: unknown key ppo\.no_such_key"):
+        T.load_config(str(tmp_path / "g.toml"))
+
+
 def test_final_summary_says_the_budget_and_the_rate(capsys):
     cfg = tiny_config()
     cfg["eval"]["final_games"] = 0
