@@ -236,6 +236,7 @@ cdef extern from "azuki.h" nogil:
         AZK_PSEARCH_VERSION
         AZK_PSEARCH_MAX_SIMS
         AZK_PSEARCH_MAX_THREADS
+        AZK_PSEARCH_MAX_HALVING
     ctypedef struct azk_pbot_params:
         int kind
         int temp_milli
@@ -245,6 +246,7 @@ cdef extern from "azuki.h" nogil:
         int value_milli
         azk_search_ctl *ctl
         int threads
+        int halving
     void azk_pbot_defaults(azk_pbot_params *p, int kind)
     const char *azk_pbot_name(int kind)
     int azk_pbot_version(int kind)

@@ -103,14 +103,16 @@ SEARCH_MAX_SIMS = AZK_BOT_SEARCH_MAX_SIMS
 # The policy bots (azuki.h "Policy bots"): a CPolicy plays alone ("policy") or guides a PUCT search ("psearch").
 PBOT_KINDS = tuple(azk_pbot_name(k).decode() for k in (AZK_PBOT_POLICY, AZK_PBOT_PSEARCH))
 PBOT_VERSIONS = {PBOT_KINDS[k]: azk_pbot_version(k) for k in range(2)}
-PSEARCH_MAX_SIMS, PSEARCH_MAX_THREADS = AZK_PSEARCH_MAX_SIMS, AZK_PSEARCH_MAX_THREADS
+PSEARCH_MAX_SIMS, PSEARCH_MAX_THREADS, PSEARCH_MAX_HALVING = AZK_PSEARCH_MAX_SIMS, AZK_PSEARCH_MAX_THREADS, \
+    AZK_PSEARCH_MAX_HALVING
 
 
 def pbot_defaults(kind):
     """The default settings of policy bot `kind` ("policy" or "psearch") as a dict (docs/bots.md, Policy bots)."""
     cdef azk_pbot_params p = _pbot_params(kind, None)
     return _py.pbot_settings_dict(kind, {"temp_milli": p.temp_milli, "sims": p.sims, "cpuct_milli": p.cpuct_milli,
-        "prior_temp_milli": p.prior_temp_milli, "value_milli": p.value_milli, "threads": p.threads})
+        "prior_temp_milli": p.prior_temp_milli, "value_milli": p.value_milli, "threads": p.threads,
+        "halving": p.halving})
 
 
 cdef azk_pbot_params _pbot_params(object kind, object settings) except *:
@@ -121,7 +123,7 @@ cdef azk_pbot_params _pbot_params(object kind, object settings) except *:
     p.temp_milli, p.sims, p.cpuct_milli = m.get("temp", p.temp_milli), m.get("sims", p.sims), \
         m.get("cpuct", p.cpuct_milli)
     p.prior_temp_milli, p.value_milli = m.get("prior_temp", p.prior_temp_milli), m.get("value", p.value_milli)
-    p.threads = m.get("threads", p.threads)
+    p.threads, p.halving = m.get("threads", p.threads), m.get("halving", p.halving)
     return p
 
 

@@ -129,7 +129,7 @@ def parse_pbot_spec(spec):
     or ``psearch``, PATH an ``.azkw`` weight file or a checkpoint that
     azuki.policy_np loads (``NAME.json`` / ``.npz`` / ``.pt``; ``reference``
     is the shipped one), settings as _core.pbot_defaults(KIND) lists them
-    (policy: temp; psearch: sims, cpuct, prior_temp, value, threads). ValueError for a
+    (policy: temp; psearch: sims, cpuct, prior_temp, value, threads, halving). ValueError for a
     malformed spec or setting."""
     if not isinstance(spec, str):
         return None
@@ -148,7 +148,7 @@ def parse_pbot_spec(spec):
             if not eq or k not in allowed:
                 raise ValueError(f"player {spec!r}: unknown setting {kv!r} ({kind} takes {', '.join(allowed)})")
             try:
-                settings[k] = int(v, 10) if k in ("sims", "threads") else float(v)
+                settings[k] = int(v, 10) if k in ("sims", "threads", "halving") else float(v)
             except ValueError:
                 raise ValueError(f"player {spec!r}: {k} must be a number, got {v!r}") from None
     if path == "reference":

@@ -2,7 +2,7 @@
 
 A spec is a built-in bot name (``random``, ``greedy``, ``search``,
 ``search:sims=N``), a policy bot (``policy:PATH[:temp=T]``,
-``psearch:PATH[:sims=N,cpuct=C,prior_temp=T,value=V,threads=K]``: azuki.bots, played in
+``psearch:PATH[:sims=N,cpuct=C,prior_temp=T,value=V,threads=K,halving=M]``: azuki.bots, played in
 C), a policy checkpoint path (``*.pt``; ``PATH:greedy`` takes the argmax
 action), or any object with ``act(obs, masks) -> int32[k]``.
 
@@ -93,7 +93,7 @@ class BatchedPlayer:
 def parse_bot(spec, cards=None):
     """BotPlayer for 'random', 'greedy', 'search', 'search:sims=N', and the
     policy bots 'policy:PATH[:temp=T]', 'psearch:PATH[:sims=N,cpuct=C,
-    prior_temp=T,value=V,threads=K]' (azuki.bots.parse_pbot_spec; PATH 'reference' is
+    prior_temp=T,value=V,threads=K,halving=M]' (azuki.bots.parse_pbot_spec; PATH 'reference' is
     the shipped policy; the weights loaded and checked against `cards`); None
     if `spec` names no bot; ValueError for a bot name with bad settings."""
     base, _, opts = spec.partition(":")

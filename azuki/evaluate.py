@@ -17,7 +17,7 @@ is built from:
 
 A player is a built-in bot name (``random``, ``greedy``, ``search``,
 ``search:sims=N``), a policy bot (``policy:PATH[:temp=T]``,
-``psearch:PATH[:sims=N,cpuct=C,prior_temp=T,value=V,threads=K]``: azuki.bots, played
+``psearch:PATH[:sims=N,cpuct=C,prior_temp=T,value=V,threads=K,halving=M]``: azuki.bots, played
 in C), a policy checkpoint path (``*.pt``, loaded with
 ``azuki.policy.load_checkpoint``; ``PATH:greedy`` takes the argmax action
 instead of sampling), or any object with ``act(obs, masks) -> int32[k]``

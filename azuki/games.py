@@ -21,9 +21,9 @@ from ._util import excerpt
 # stretches whatever simulate's `chunk` is.
 SIM_SIGNAL_GAMES = 64
 
-# Each policy bot's settings (pbot_defaults(kind) gives their defaults); all but the counts (sims, threads)
+# Each policy bot's settings (pbot_defaults(kind) gives their defaults); all but the counts (sims, threads, halving)
 # are held in C as thousandths, in these ranges.
-PBOT_SETTINGS = {"policy": ("temp",), "psearch": ("sims", "cpuct", "prior_temp", "value", "threads")}
+PBOT_SETTINGS = {"policy": ("temp",), "psearch": ("sims", "cpuct", "prior_temp", "value", "threads", "halving")}
 _MILLI_RANGE = {"temp": (0, 1000), "cpuct": (0, 1000), "prior_temp": (0.001, 1000), "value": (0, 1)}
 
 # play_games' output columns (azk_play_rows), all int32 but the seconds (float64)
@@ -194,7 +194,8 @@ def pbot_kind(kind):
 def pbot_settings_dict(kind, p):
     """The settings of policy bot `kind` from its C parameters `p` (a dict of azk_pbot_params' fields)."""
     full = {"temp": p["temp_milli"] / 1000, "sims": p["sims"], "cpuct": p["cpuct_milli"] / 1000,
-            "prior_temp": p["prior_temp_milli"] / 1000, "value": p["value_milli"] / 1000, "threads": p["threads"]}
+            "prior_temp": p["prior_temp_milli"] / 1000, "value": p["value_milli"] / 1000, "threads": p["threads"],
+            "halving": p["halving"]}
     return {n: full[n] for n in PBOT_SETTINGS[kind]}
 
 
@@ -213,6 +214,10 @@ def pbot_settings_milli(kind, settings):
         if name == "threads":   # psearch's trees (root parallelism); more than sims: refused in C (one message)
             from ._core import PSEARCH_MAX_THREADS, _int_in
             out[name] = _int_in(v, "threads", 1, PSEARCH_MAX_THREADS)
+            continue
+        if name == "halving":   # psearch's root: 0 (or 1) PUCT, m >= 2 sequential halving over m candidates
+            from ._core import PSEARCH_MAX_HALVING, _int_in
+            out[name] = _int_in(v, "halving", 0, PSEARCH_MAX_HALVING)
             continue
         lo, hi = _MILLI_RANGE[name]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not (lo <= v <= hi):

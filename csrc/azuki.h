@@ -279,9 +279,10 @@ int azk_bot_search_label(const azk_game *g, const azk_cardset *cs, uint64_t rng[
 #define AZK_PBOT_POLICY 0
 #define AZK_PBOT_PSEARCH 1
 #define AZK_PBOT_POLICY_VERSION 1
-#define AZK_PSEARCH_VERSION 1
+#define AZK_PSEARCH_VERSION 2   /* 2: the root's sequential halving (halving, default 8) */
 #define AZK_PSEARCH_MAX_SIMS 100000
 #define AZK_PSEARCH_MAX_THREADS 16  /* psearch root parallelism: trees (threads) per decision, at most */
+#define AZK_PSEARCH_MAX_HALVING 64  /* psearch: root candidates of the sequential halving, at most */
 typedef struct azk_pbot_params {
     int kind;             /* AZK_PBOT_POLICY or AZK_PBOT_PSEARCH */
     int temp_milli;       /* policy: 0 = the most likely legal action; T x 1000 > 0 = sample softmax(log p / T) */
@@ -296,6 +297,10 @@ typedef struct azk_pbot_params {
                              runs sims / K, one more for k < sims % K; so 1 <= K <= min(sims,
                              AZK_PSEARCH_MAX_THREADS)), each with its own determinizations, their root visits
                              and results summed; deterministic for one (seed, K) */
+    int halving;          /* psearch: the root's choice. 0 or 1: PUCT at the root too, the most visited edge played;
+                             m >= 2 (default 8): sequential halving over the root's min(m, legal, sims) edges of
+                             highest prior (docs/bots.md), each simulation forced to its candidate and PUCT below;
+                             at most AZK_PSEARCH_MAX_HALVING */
 } azk_pbot_params;
 void azk_pbot_defaults(azk_pbot_params *p, int kind);
 const char *azk_pbot_name(int kind);   /* "policy", "psearch"; NULL otherwise */

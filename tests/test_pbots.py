@@ -45,17 +45,21 @@ def test_specs():
                 "policy:reference:sims=4", "psearch:reference:sims=x", "psearch:reference:value=2"):
         with pytest.raises(ValueError):
             parse_pbot_spec(bad)
-    assert set(_core.pbot_defaults("psearch")) == {"sims", "cpuct", "prior_temp", "value", "threads"}
-    # the defaults search with the network (its priors and value head); the network-free settings that
-    # measured better against search-64 (docs/bots.md) are a spec
+    assert set(_core.pbot_defaults("psearch")) == {"sims", "cpuct", "prior_temp", "value", "threads", "halving"}
+    # the defaults search with the network (its priors and value head) and choose at the root by
+    # sequential halving over the 8 likeliest actions (docs/bots.md); the network-free settings are a spec
     assert _core.pbot_defaults("psearch") == {"sims": 64, "cpuct": 1.5, "prior_temp": 1.0, "value": 1.0,
-                                              "threads": 1}
+                                              "threads": 1, "halving": 8}
+    assert _core.PBOT_VERSIONS["psearch"] == 2
+    assert parse_pbot_spec("psearch:reference:halving=0")[2] == {"halving": 0}
+    assert parse_pbot_spec("psearch:reference:sims=16,halving=4,threads=2")[2] == {"sims": 16, "halving": 4, "threads": 2}
     assert parse_pbot_spec("psearch:reference:cpuct=1,prior_temp=1000,value=0")[2] == \
         {"cpuct": 1.0, "prior_temp": 1000.0, "value": 0.0}
     assert parse_pbot_spec("psearch:reference:sims=8,threads=2")[2] == {"sims": 8, "threads": 2}
     for bad in ("psearch:reference:threads=0", "psearch:reference:threads=1.5", "psearch:reference:sims=3,threads=4",
                 "psearch:reference:threads=65", f"psearch:reference:sims=100,threads={_core.PSEARCH_MAX_THREADS + 1}",
-                "policy:reference:threads=2"):
+                "policy:reference:threads=2", "psearch:reference:halving=-1", "psearch:reference:halving=1.5",
+                f"psearch:reference:halving={_core.PSEARCH_MAX_HALVING + 1}", "policy:reference:halving=2"):
         with pytest.raises(ValueError):
             parse_pbot_spec(bad)
 
@@ -164,7 +168,7 @@ def test_arena_accepts_policy_bots(tmp_path):
     r = run_arena(("psearch:reference:sims=4", "greedy"), 4, seed=0, decks=["STT01", "STT02"])
     assert r["players"] == ["psearch:reference:sims=4", "greedy"] and r["errors"] == 0
     assert r["overall"]["games"] == 4
-    assert r["bot_versions"]["psearch:reference:sims=4"] == _core.PBOT_VERSIONS["psearch"] == 1
+    assert r["bot_versions"]["psearch:reference:sims=4"] == _core.PBOT_VERSIONS["psearch"] == 2
     r2 = run_arena(("psearch:reference:sims=4", "greedy"), 4, seed=0, decks=["STT01", "STT02"], jobs=2)
     assert r2["overall"] == r["overall"]           # the same games whatever the threads
     with pytest.raises(CheckpointError):

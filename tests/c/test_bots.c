@@ -7,6 +7,7 @@
  * with the documented negative statuses; azk_bot_play_game agrees with the
  * step-by-step loop. Prints the greedy bot's mean time per decision
  * (informative only; `make asan` runs it too, where it is slow). */
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -451,6 +452,96 @@ static void test_psearch_threads(const azk_policy *pol) {
            checked, changed, differs);
 }
 
+/* psearch's root sequential halving (halving = m >= 2, the default 8; csrc/bot.c ps_halving): the
+ * schedule is exact whatever the position. With m = 4 and 16 simulations, one tree or two: phase 1
+ * gives the 4 candidates 2 simulations each, phase 2 the better 2 of them 4 more each, so the root's
+ * visit shares are {6, 6, 2, 2} / 16 where at least 4 edges are open (2 or 3 edges: m shrinks to
+ * them) and the played action is one of the two with 6; sims_run is the budget; m = 0 and m = 1 are
+ * the PUCT root (the same search); defaults, refusals. */
+static void test_psearch_halving(const azk_policy *pol) {
+    static azk_game g;
+    static float vis[2048];
+    int32_t legal[2048];
+    azk_pbot_params p;
+    azk_pbot_defaults(&p, AZK_PBOT_PSEARCH);
+    AZK_CHECK(p.halving == 8 && azk_pbot_version(AZK_PBOT_PSEARCH) == 2);
+    p.sims = 16;
+    p.halving = 4;
+    long checked = 0, four = 0;
+    for (int threads = 1; threads <= 2; threads++) {
+        p.threads = threads;
+        for (int i = 0; i < 2; i++) {
+            uint64_t grng[2], srng[2];
+            azk_bot_seed(grng, 300 + (uint64_t)i);
+            azk_bot_seed(srng, 310 + (uint64_t)i);
+            AZK_CHECK(azk_game_init(&g, CS, 900 + (uint64_t)i, i & 1, 0) == AZK_OK);
+            int k = 0;
+            while (!azk_is_terminal(&g)) {
+                int n = azk_legal_actions(&g, CS, legal, NA);
+                if (n >= 2 && azk_phase(&g) != AZK_PHASE_MULLIGAN && (k++ % 2) == 0) {
+                    azk_search_ctl ctl = {0, -1};
+                    p.ctl = &ctl;
+                    float val = -2.0f;
+                    int a = azk_pbot_label(&g, CS, pol, &p, srng, NULL, 0, vis, NA, &val);
+                    p.ctl = NULL;
+                    AZK_CHECK(a >= 0 && azk_is_legal(&g, CS, a));
+                    int c6 = 0, c2 = 0, other = 0, open = 0;
+                    for (int j = 0; j < NA; j++) {
+                        if (vis[j] == 0.0f) continue;
+                        open++;
+                        if (fabsf(vis[j] - 6.0f / 16.0f) < 1e-6f) c6++;
+                        else if (fabsf(vis[j] - 2.0f / 16.0f) < 1e-6f) c2++;
+                        else other++;
+                    }
+                    if (open > 1) { /* a merged-to-one root plays without simulations */
+                        AZK_CHECK(ctl.sims_run == 16);
+                        if (open == 4) {
+                            AZK_CHECK(c6 == 2 && c2 == 2 && other == 0 && fabsf(vis[a] - 6.0f / 16.0f) < 1e-6f);
+                            four++;
+                        }
+                        AZK_CHECK(open <= 4);
+                    }
+                    checked++;
+                }
+                AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, grng)) == AZK_OK);
+            }
+        }
+    }
+    AZK_CHECK(checked > 40 && four > 10);
+    /* m = 0 and m = 1: the PUCT root, the same search */
+    {
+        azk_pbot_params p0 = p, p1 = p;
+        p0.threads = p1.threads = 1;
+        p0.halving = 0, p1.halving = 1;
+        uint64_t r0[2], r1[2], gr[2];
+        azk_bot_seed(r0, 77);
+        azk_bot_seed(r1, 77);
+        azk_bot_seed(gr, 78);
+        AZK_CHECK(azk_game_init(&g, CS, 12, 0, 1) == AZK_OK);
+        static float v0[2048], v1[2048];
+        float a0v, a1v;
+        for (int t = 0; t < 30 && !azk_is_terminal(&g); t++) {
+            if (azk_legal_actions(&g, CS, legal, NA) >= 2 && azk_phase(&g) != AZK_PHASE_MULLIGAN) {
+                int a0 = azk_pbot_label(&g, CS, pol, &p0, r0, NULL, 0, v0, NA, &a0v);
+                int a1 = azk_pbot_label(&g, CS, pol, &p1, r1, NULL, 0, v1, NA, &a1v);
+                AZK_CHECK(a0 == a1 && memcmp(v0, v1, sizeof(float) * (size_t)NA) == 0 && a0v == a1v);
+            }
+            AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, gr)) == AZK_OK);
+        }
+    }
+    azk_pbot_params bad = p;
+    uint64_t rng[2];
+    azk_bot_seed(rng, 8);
+    AZK_CHECK(azk_game_init(&g, CS, 9, 0, 1) == AZK_OK);
+    bad.halving = -1;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) == -(int)AZK_ERR_ARG && azk_pbot_work_size(pol, &bad) == 0);
+    bad.halving = AZK_PSEARCH_MAX_HALVING + 1;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) == -(int)AZK_ERR_ARG);
+    bad.halving = AZK_PSEARCH_MAX_HALVING;
+    AZK_CHECK(azk_pbot_act(&g, CS, pol, &bad, rng, NULL, 0) >= 0);
+    printf("psearch halving: %ld positions, %ld with 4 candidates ({6, 6, 2, 2} / 16 visits)\n", checked, four);
+}
+
 /* The policy bots with the shipped reference policy (read from the repository root, where make
  * ctest / asan run): every answer legal, the game unchanged, deterministic; psearch never peeks (a
  * position and its resample from the bot's seat get the same decision and leave the same rng
@@ -559,6 +650,7 @@ static void test_policy_bots(void) {
     printf("psearch labels: %ld positions, the same after a resample\n", check_labels(pol, 1));
     printf("psearch labels, 2 trees: %ld positions, the same after a resample\n", check_labels(pol, 2));
     test_psearch_threads(pol);
+    test_psearch_halving(pol);
     printf("policy bots: %ld positions (no peeking: %ld changed by the resample), sampled != greedy on %ld\n",
            checked, changed, sampled_differs);
     free(work);
