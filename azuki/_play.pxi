@@ -103,13 +103,14 @@ SEARCH_MAX_SIMS = AZK_BOT_SEARCH_MAX_SIMS
 # The policy bots (azuki.h "Policy bots"): a CPolicy plays alone ("policy") or guides a PUCT search ("psearch").
 PBOT_KINDS = tuple(azk_pbot_name(k).decode() for k in (AZK_PBOT_POLICY, AZK_PBOT_PSEARCH))
 PBOT_VERSIONS = {PBOT_KINDS[k]: azk_pbot_version(k) for k in range(2)}
-PSEARCH_MAX_SIMS, PSEARCH_MAX_THREADS, PSEARCH_MAX_HALVING = AZK_PSEARCH_MAX_SIMS, AZK_PSEARCH_MAX_THREADS, \
-    AZK_PSEARCH_MAX_HALVING
+PSEARCH_MAX_SIMS, PSEARCH_MAX_THREADS = AZK_PSEARCH_MAX_SIMS, AZK_PSEARCH_MAX_THREADS
+PSEARCH_MAX_HALVING = AZK_PSEARCH_MAX_HALVING
 
 
-def pbot_defaults(kind):
-    """The default settings of policy bot `kind` ("policy" or "psearch") as a dict (docs/bots.md, Policy bots)."""
-    cdef azk_pbot_params p = _pbot_params(kind, None)
+def pbot_defaults(kind, settings=None):
+    """The settings of policy bot `kind` ("policy" or "psearch") as a dict: its defaults (docs/bots.md, Policy
+    bots) with `settings` applied. ValueError (one line) for an unknown kind or a bad setting."""
+    cdef azk_pbot_params p = _pbot_params(kind, settings)
     return _py.pbot_settings_dict(kind, {"temp_milli": p.temp_milli, "sims": p.sims, "cpuct_milli": p.cpuct_milli,
         "prior_temp_milli": p.prior_temp_milli, "value_milli": p.value_milli, "threads": p.threads,
         "halving": p.halving})
@@ -125,11 +126,6 @@ cdef azk_pbot_params _pbot_params(object kind, object settings) except *:
     p.prior_temp_milli, p.value_milli = m.get("prior_temp", p.prior_temp_milli), m.get("value", p.value_milli)
     p.threads, p.halving = m.get("threads", p.threads), m.get("halving", p.halving)
     return p
-
-
-def _check_pbot_settings(kind, settings):
-    """ValueError (one line) for an unknown policy bot kind or a bad setting."""
-    _pbot_params(kind, settings)
 
 
 cdef azk_search_params _search_params(object sims) except *:

@@ -154,7 +154,7 @@ def parse_pbot_spec(spec):
     if path == "reference":
         from .policy_np import REFERENCE
         path = REFERENCE + ".azkw"
-    _core._check_pbot_settings(kind, settings)
+    _core.pbot_defaults(kind, settings)   # checked: ValueError for a bad setting
     return kind, path, settings
 
 
@@ -172,7 +172,7 @@ class PolicyBot(_Seeded):
         if not isinstance(policy, _core.CPolicy):
             from .policy_np import cpolicy_for
             policy = cpolicy_for(policy, cards)
-        _core._check_pbot_settings(kind, settings)
+        _core.pbot_defaults(kind, settings)   # checked: ValueError for a bad setting
         self.kind, self.policy, self.settings = kind, policy, dict(settings)
         self.name = kind
         self.reset(seed)

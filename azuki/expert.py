@@ -86,7 +86,7 @@ def label_dataset(decisions, teacher="search:16", pairings=(("STT01", "STT02"),)
             raise TypeError("a psearch teacher needs policy=, a CPolicy (azuki.policy.state_azkw of the learner)")
         psettings = dict(settings or {})
         psettings["sims"] = sims
-        _core._check_pbot_settings("psearch", psettings)
+        _core.pbot_defaults("psearch", psettings)   # checked: ValueError for a bad setting
     elif policy is not None or settings:
         raise ValueError("policy= and settings= are for a psearch teacher")
     pairs = [tuple(p) for p in pairings]

@@ -52,6 +52,11 @@ def test_specs():
                                               "threads": 1, "halving": 8}
     assert _core.PBOT_VERSIONS["psearch"] == 2
     assert parse_pbot_spec("psearch:reference:halving=0")[2] == {"halving": 0}
+    assert _core.pbot_defaults("psearch", {"halving": 0, "sims": 16}) == {**_core.pbot_defaults("psearch"),
+                                                                         "halving": 0, "sims": 16}
+    for bad in ({"halving": -1}, {"halving": _core.PSEARCH_MAX_HALVING + 1}, {"bogus": 1}):
+        with pytest.raises(ValueError):
+            _core.pbot_defaults("psearch", bad)
     assert parse_pbot_spec("psearch:reference:sims=16,halving=4,threads=2")[2] == {"sims": 16, "halving": 4, "threads": 2}
     assert parse_pbot_spec("psearch:reference:cpuct=1,prior_temp=1000,value=0")[2] == \
         {"cpuct": 1.0, "prior_temp": 1000.0, "value": 0.0}
