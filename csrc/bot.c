@@ -507,8 +507,8 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
  * 8 likeliest actions and plays the best of its last phase: with 64
  * simulations PUCT at the root mostly follows the priors and played barely
  * better than the network alone, the halving compares the candidates by
- * their results (docs/bots.md: 64 % -> 71.5 % against search-64, the same
- * games). halving = 0: PUCT at the root too, the root edge with the most
+ * their results on common determinizations (docs/bots.md: 64.5 % -> 74 %
+ * against search-64, the same games). halving = 0: PUCT at the root too, the root edge with the most
  * visits played (ties: higher mean, then legal order). Mulligans are the
  * policy's most likely choice.
  *
@@ -713,14 +713,16 @@ typedef struct ps_tree {
     /* the root's sequential halving (halving >= 2): this phase's schedule for this tree, force[j] the
      * root edge (index from the root's first) its next count[j] simulations start with; nsched 0: PUCT
      * at the root for `sims` simulations */
-    int nsched;
+    int nsched, K;        /* K: the trees (the stride of the halving's simulation numbers) */
     int16_t force[AZK_PSEARCH_MAX_HALVING];
     int count[AZK_PSEARCH_MAX_HALVING];
+    uint64_t seed0[AZK_PSEARCH_MAX_HALVING]; /* item j's r-th simulation: splitmix64(seed0[j] + r * K) */
 } ps_tree;
 
-/* n simulations of tree T from its next simulation number, each starting with root edge `force`
- * (-1: PUCT at the root as everywhere else) */
-static void ps_tree_sims_run(ps_tree *T, int force, int n) {
+/* n simulations of tree T, each starting with root edge `force` (-1: PUCT at the root as everywhere
+ * else). Determinizations: step 0, simulation t of the tree (its count so far) from splitmix64(T->base
+ * + t); step > 0 (the halving), the r-th of these n from splitmix64(seed0 + r * step). */
+static void ps_tree_sims_run(ps_tree *T, int force, int n, uint64_t seed0, int step) {
     const azk_policy *pol = T->pol;
     const azk_pbot_params *pp = T->pp;
     const azk_cardset *cs = T->cs;
@@ -732,9 +734,9 @@ static void ps_tree_sims_run(ps_tree *T, int force, int n) {
     int path[PS_DEPTH_CAP];
     azk_game sim;
     int t = T->run, end = T->run + n;
-    for (; t < end; t++) {
+    for (int r = 0; t < end; t++, r++) {
         if (ctl && azk_search_cancelled(ctl)) break;
-        uint64_t s = splitmix64(T->base + (uint64_t)t);
+        uint64_t s = splitmix64(step ? seed0 + (uint64_t)r * (uint64_t)step : T->base + (uint64_t)t);
         azk_game_clone(&sim, T->view);
         if (azk_resample(&sim, cs, me, s) != AZK_OK) continue; /* cannot happen: the game goes on */
         int np = 0, node = root;
@@ -835,11 +837,11 @@ static void ps_tree_sims_run(ps_tree *T, int force, int n) {
 /* tree T's share of a call: its halving schedule, or `sims` simulations of PUCT */
 static void ps_tree_run(ps_tree *T) {
     if (!T->nsched) {
-        ps_tree_sims_run(T, -1, T->sims);
+        ps_tree_sims_run(T, -1, T->sims, 0, 0);
         return;
     }
     for (int j = 0; j < T->nsched && !T->err; j++)
-        if (T->count[j]) ps_tree_sims_run(T, T->force[j], T->count[j]);
+        if (T->count[j]) ps_tree_sims_run(T, T->force[j], T->count[j], T->seed0[j], T->K);
 }
 
 static void *ps_tree_thread(void *arg) {
@@ -878,10 +880,16 @@ static void ps_run_trees(ps_tree *tr, int K) {
  * (Q the mean result for the bot, in [0, 1], over every tree; an unvisited one's Q the root's mean)
  * and the better half (rounded up) goes on. Simulation number j of the decision (in schedule order)
  * runs on tree j mod K, so tree k runs exactly its PUCT share ps_tree_sims(pp, k) and its pools
- * suffice. Returns the index (from the root's first edge) of the best candidate of the last phase. */
+ * suffice. Common random numbers: within a phase the l-th simulation of every candidate is played in
+ * the same determinization (whichever tree runs it), so the candidates are compared on the same
+ * hidden cards rather than each on its own draw (measured: 71.8 % -> 75.0 % against search-64 over
+ * the README's 400 deals, docs/bots.md). Returns the index (from the root's first edge) of the best
+ * candidate of the last phase. */
 #define PS_HALVING_C_VISIT 50.0 /* the paper's constants for results in [0, 1] */
+#define PS_PHASE_SEEDS 1000000u /* phase p's determinization seeds: base + PS_PHASE_SEEDS * (p + 1) + l */
+_Static_assert(AZK_PSEARCH_MAX_SIMS < PS_PHASE_SEEDS, "a phase's seeds must not reach the next phase's");
 #define PS_HALVING_C_SCALE 1.0
-static int ps_halving(ps_tree *tr, int K, const ps_node *rt, const ps_edge *edges, int m) {
+static int ps_halving(ps_tree *tr, int K, uint64_t base, const ps_node *rt, const ps_edge *edges, int m) {
     int cand[AZK_PSEARCH_MAX_HALVING];
     double sc[AZK_PSEARCH_MAX_HALVING];
     int idx[AZK_NUM_ACTIONS_];
@@ -897,14 +905,17 @@ static int ps_halving(ps_tree *tr, int K, const ps_node *rt, const ps_edge *edge
     int sims = tr[0].pp->sims, used = 0, rem = m;
     for (int ph = 0; ph < phases; ph++) {
         int budget = (sims - used) / (phases - ph);
-        for (int k = 0; k < K; k++) tr[k].nsched = rem;
+        for (int k = 0; k < K; k++) tr[k].nsched = rem, tr[k].K = K;
         for (int i = 0; i < rem; i++) {
             int c = budget / rem + (i < budget % rem); /* the higher-ranked get the odd simulations */
             for (int k = 0; k < K; k++) {
-                /* simulations used .. used + c - 1, number j on tree j mod K */
+                /* simulations used .. used + c - 1, number j on tree j mod K; the candidate's l-th of
+                 * them (l = j - used) is played in determinization splitmix64(base + PS_PHASE_SEEDS *
+                 * (ph + 1) + l), the same for every candidate of the phase (common random numbers) */
                 int first = (k - used % K + K) % K;
                 tr[k].force[i] = (int16_t)cand[i];
                 tr[k].count[i] = c > first ? (c - first + K - 1) / K : 0;
+                tr[k].seed0[i] = base + PS_PHASE_SEEDS * (uint64_t)(ph + 1) + (uint64_t)first;
             }
             used += c;
         }
@@ -972,7 +983,7 @@ static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_polic
     ps_tree tr[AZK_PSEARCH_MAX_THREADS];
     for (int k = 0; k < K; k++) {
         tr[k] = (ps_tree){pol, pp, cs, &view, me, g->turn, k ? azk_mix64(base + azk_weyl((uint64_t)k)) : base,
-                          ps_tree_sims(pp, k), &ws[k], nn, ne, 0, 0, 0, {0}, {0}};
+                          ps_tree_sims(pp, k), &ws[k], nn, ne, 0, 0, 0, K, {0}, {0}, {0}};
         if (k) {
             ws[k].nodes[0] = *rt;
             memcpy(ws[k].edges, w->edges, sizeof(ps_edge) * (size_t)ne);
@@ -980,7 +991,7 @@ static int psearch_act(const azk_game *g, const azk_cardset *cs, const azk_polic
     }
     int m = pp->halving < rt->n ? pp->halving : rt->n;
     if (m > pp->sims) m = pp->sims;
-    int bi = m >= 2 ? ps_halving(tr, K, rt, w->edges, m) : -1;
+    int bi = m >= 2 ? ps_halving(tr, K, base, rt, w->edges, m) : -1;
     if (m < 2) ps_run_trees(tr, K);
     int run = 0;
     for (int k = 0; k < K; k++) {

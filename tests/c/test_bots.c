@@ -457,7 +457,7 @@ static void test_psearch_threads(const azk_policy *pol) {
  * gives the 4 candidates 2 simulations each, phase 2 the better 2 of them 4 more each, so the root's
  * visit shares are {6, 6, 2, 2} / 16 where at least 4 edges are open (2 or 3 edges: m shrinks to
  * them) and the played action is one of the two with 6; sims_run is the budget; m = 0 and m = 1 are
- * the PUCT root (the same search); defaults, refusals. */
+ * the PUCT root (the same search); common random numbers across trees; defaults, refusals. */
 static void test_psearch_halving(const azk_policy *pol) {
     static azk_game g;
     static float vis[2048];
@@ -528,6 +528,35 @@ static void test_psearch_halving(const azk_policy *pol) {
             }
             AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, gr)) == AZK_OK);
         }
+    }
+    /* common random numbers: a phase's l-th simulation of every candidate is played in one
+     * determinization whichever tree runs it. With 2 candidates and 2 simulations, one each, two
+     * trees search what one tree does (each candidate's subtree is new either way): the same action
+     * and the same root mean, bit for bit; with per-tree draws the second candidate's would differ */
+    {
+        azk_pbot_params p1 = p, p2 = p;
+        p1.sims = p2.sims = 2, p1.halving = p2.halving = 2;
+        p1.threads = 1, p2.threads = 2;
+        p1.value_milli = p2.value_milli = 0; /* greedy playouts through the opponent's turn: they see the draw */
+        uint64_t gr[2];
+        azk_bot_seed(gr, 79);
+        static float v1[2048], v2[2048];
+        long same = 0;
+        for (int i = 0; i < 2; i++) {
+            AZK_CHECK(azk_game_init(&g, CS, 13 + (uint64_t)i, i & 1, 0) == AZK_OK);
+            for (int t = 0; t < 400 && !azk_is_terminal(&g); t++) {
+                if (azk_legal_actions(&g, CS, legal, NA) >= 2 && azk_phase(&g) != AZK_PHASE_MULLIGAN) {
+                    uint64_t r1[2] = {gr[0], gr[1] + 2}, r2[2] = {gr[0], gr[1] + 2};
+                    float a1v = -2.0f, a2v = -3.0f;
+                    int a1 = azk_pbot_label(&g, CS, pol, &p1, r1, NULL, 0, v1, NA, &a1v);
+                    int a2 = azk_pbot_label(&g, CS, pol, &p2, r2, NULL, 0, v2, NA, &a2v);
+                    AZK_CHECK(a1 >= 0 && a1 == a2 && memcmp(v1, v2, sizeof(float) * (size_t)NA) == 0 && a1v == a2v);
+                    same += a1v >= 0.0f;
+                }
+                AZK_CHECK(azk_step(&g, CS, azk_bot_act(&g, CS, AZK_BOT_GREEDY, gr)) == AZK_OK);
+            }
+        }
+        AZK_CHECK(same > 20);
     }
     azk_pbot_params bad = p;
     uint64_t rng[2];
