@@ -508,9 +508,9 @@ static int search_act(const azk_game *g, const azk_cardset *cs, azk_rng *rng, co
  * simulations PUCT at the root mostly follows the priors and played barely
  * better than the network alone, the halving compares the candidates by
  * their results on common determinizations (docs/bots.md: 64.5 % -> 74 %
- * against search-64, the same games). halving = 0: PUCT at the root too, the root edge with the most
- * visits played (ties: higher mean, then legal order). Mulligans are the
- * policy's most likely choice.
+ * against search-64, the same games). halving = 0: PUCT at the root too,
+ * the root edge with the most visits played (ties: higher mean, then legal
+ * order). Mulligans are the policy's most likely choice.
  *
  * Unlike the rest of this file the policy bots compute in floating point (the
  * network does), so their choices are deterministic for one build, not across
@@ -886,9 +886,10 @@ static void ps_run_trees(ps_tree *tr, int K) {
  * the README's 400 deals, docs/bots.md). Returns the index (from the root's first edge) of the best
  * candidate of the last phase. */
 #define PS_HALVING_C_VISIT 50.0 /* the paper's constants for results in [0, 1] */
+#define PS_HALVING_C_SCALE 1.0
 #define PS_PHASE_SEEDS 1000000u /* phase p's determinization seeds: base + PS_PHASE_SEEDS * (p + 1) + l */
 _Static_assert(AZK_PSEARCH_MAX_SIMS < PS_PHASE_SEEDS, "a phase's seeds must not reach the next phase's");
-#define PS_HALVING_C_SCALE 1.0
+_Static_assert(AZK_NUM_ACTIONS_ <= 32767, "a candidate (a root edge index) is held in an int16_t");
 static int ps_halving(ps_tree *tr, int K, uint64_t base, const ps_node *rt, const ps_edge *edges, int m) {
     int cand[AZK_PSEARCH_MAX_HALVING];
     double sc[AZK_PSEARCH_MAX_HALVING];
@@ -935,7 +936,10 @@ static int ps_halving(ps_tree *tr, int K, uint64_t base, const ps_node *rt, cons
         }
         for (int i = 0; i < rem; i++) {
             n[i] = 0, wsum[i] = 0.0;
-            for (int k = 0; k < K; k++) n[i] += tr[k].w->edges[rt->first + cand[i]].n, wsum[i] += tr[k].w->edges[rt->first + cand[i]].w;
+            for (int k = 0; k < K; k++) {
+                const ps_edge *e = &tr[k].w->edges[rt->first + cand[i]];
+                n[i] += e->n, wsum[i] += e->w;
+            }
         }
         double root_q = tot ? tot_w / (double)tot : 0.5;
         for (int i = 0; i < rem; i++) {
