@@ -400,7 +400,8 @@ def build_parser() -> Parser:
     a = sub.add_parser("arena", help="bot against bot, balanced, with confidence intervals", description=ARENA_DOC)
     a.add_argument("--players", nargs=2, type=_arena_player, required=True, metavar=("BOT_A", "BOT_B"),
                    help="the two bots: built-in (random, greedy, search) or a policy bot "
-                        "(policy:PATH[:temp=T], psearch:PATH[:sims=N,cpuct=C,prior_temp=T,value=V,threads=K,halving=M]; "
+                        "(policy:PATH[:temp=T], "
+                        "psearch:PATH[:sims=N,cpuct=C,prior_temp=T,value=V,threads=K,halving=M]; "
                         "PATH an .azkw file, a checkpoint, or 'reference'; docs/bots.md)")
     a.add_argument("--sims", type=_int_in(1, 1000000, "--sims"), default=None, metavar="N",
                    help="the search bot's simulations per decision (default: azuki.bots.SEARCH_SIMS)")

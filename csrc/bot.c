@@ -890,23 +890,30 @@ static void ps_run_trees(ps_tree *tr, int K) {
 #define PS_PHASE_SEEDS 1000000u /* phase p's determinization seeds: base + PS_PHASE_SEEDS * (p + 1) + l */
 _Static_assert(AZK_PSEARCH_MAX_SIMS < PS_PHASE_SEEDS, "a phase's seeds must not reach the next phase's");
 _Static_assert(AZK_NUM_ACTIONS_ <= 32767, "a candidate (a root edge index) is held in an int16_t");
+/* idx[0 .. n) and key[0 .. n) reordered together by key, descending; stable (ties keep their order) */
+static void ps_sort_desc(int *idx, double *key, int n) {
+    for (int i = 1; i < n; i++) {
+        int c = idx[i], j = i;
+        double v = key[i];
+        while (j > 0 && key[j - 1] < v) idx[j] = idx[j - 1], key[j] = key[j - 1], j--;
+        idx[j] = c, key[j] = v;
+    }
+}
+
 static int ps_halving(ps_tree *tr, int K, uint64_t base, const ps_node *rt, const ps_edge *edges, int m) {
     int cand[AZK_PSEARCH_MAX_HALVING];
     double sc[AZK_PSEARCH_MAX_HALVING];
     int idx[AZK_NUM_ACTIONS_];
-    for (int i = 0; i < rt->n; i++) idx[i] = i;
-    for (int i = 1; i < rt->n; i++) { /* by prior, descending; stable: ties keep legal order */
-        int c = idx[i], j = i;
-        while (j > 0 && edges[rt->first + idx[j - 1]].prior < edges[rt->first + c].prior) idx[j] = idx[j - 1], j--;
-        idx[j] = c;
-    }
+    double pk[AZK_NUM_ACTIONS_];
+    for (int i = 0; i < rt->n; i++) idx[i] = i, pk[i] = edges[rt->first + i].prior;
+    ps_sort_desc(idx, pk, rt->n); /* by prior; ties in legal order */
     for (int i = 0; i < m; i++) cand[i] = idx[i];
     int phases = 0;
     while ((1 << phases) < m) phases++;
     int sims = tr[0].pp->sims, used = 0, rem = m;
     for (int ph = 0; ph < phases; ph++) {
         int budget = (sims - used) / (phases - ph);
-        for (int k = 0; k < K; k++) tr[k].nsched = rem, tr[k].K = K;
+        for (int k = 0; k < K; k++) tr[k].nsched = rem;
         for (int i = 0; i < rem; i++) {
             int c = budget / rem + (i < budget % rem); /* the higher-ranked get the odd simulations */
             for (int k = 0; k < K; k++) {
@@ -947,12 +954,7 @@ static int ps_halving(ps_tree *tr, int K, uint64_t base, const ps_node *rt, cons
             double q = n[i] ? wsum[i] / (double)n[i] : root_q;
             sc[i] = log(p > 1e-30f ? (double)p : 1e-30) + (PS_HALVING_C_VISIT + (double)maxn) * PS_HALVING_C_SCALE * q;
         }
-        for (int i = 1; i < rem; i++) { /* by score, descending; stable */
-            int c = cand[i], j = i;
-            double v = sc[i];
-            while (j > 0 && sc[j - 1] < v) cand[j] = cand[j - 1], sc[j] = sc[j - 1], j--;
-            cand[j] = c, sc[j] = v;
-        }
+        ps_sort_desc(cand, sc, rem);
         rem = (rem + 1) / 2;
     }
     return cand[0];
