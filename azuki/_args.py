@@ -1,10 +1,12 @@
 """Argument normalising for the binding's module-level functions that needs
-no C (the plain-Python half of azuki/_core.pyx's RNG helpers and of
-encode / decode; rng_outputs and rng_bounded live here and draw through
+no C (the integer and seed checks every entry point shares, the plain-Python
+half of azuki/_core.pyx's RNG helpers and of encode / decode; rng_outputs and rng_bounded live here and draw through
 _core._rng_draws). Imports azuki._core only inside functions: _core imports
 this module while it initialises.
 """
 from __future__ import annotations
+
+import operator
 
 import numpy as np
 
@@ -12,10 +14,34 @@ from . import spec_autogen as S
 from ._util import excerpt
 
 
+# Argument checks shared by every entry point of the binding (re-exported by azuki._core as _as_int, _int_in,
+# _seed): integers are ints (Python or numpy, never bools or floats), seeds are in [0, 2**64).
+def as_int(v, what):
+    """v as a Python int (TypeError for a boolean or a non-integer)."""
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, got a boolean")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {type(v).__name__}") from None
+
+
+def int_in(v, what, lo, hi):
+    """An int in [lo, hi] (TypeError / ValueError otherwise)."""
+    i = as_int(v, what)
+    if not lo <= i <= hi:
+        raise ValueError(f"{what} must be in [{lo}, {hi}], got {excerpt(i)}")
+    return i
+
+
+def seed(v, what="seed"):
+    """A seed: an int in [0, 2**64)."""
+    return int_in(v, what, 0, 2**64 - 1)
+
+
 def uint_list(values, what, hi, max_n):
     """`values` (a 1-D sequence or integer array) as a list of ints in
     [0, hi], at most max_n of them (TypeError / ValueError otherwise)."""
-    from ._core import _int_in
     if isinstance(values, (str, bytes, bytearray, dict)) or values is None:
         raise TypeError(f"{what}s must be a 1-D sequence of integers, got {type(values).__name__}")
     if isinstance(values, np.ndarray):
@@ -30,7 +56,7 @@ def uint_list(values, what, hi, max_n):
             raise TypeError(f"{what}s must be a 1-D sequence of integers, got {type(values).__name__}") from None
     if len(values) > max_n:
         raise ValueError(f"at most {max_n} {what}s per call")
-    return [_int_in(x, what, 0, hi) for x in (values.tolist() if isinstance(values, np.ndarray) else values)]
+    return [int_in(x, what, 0, hi) for x in (values.tolist() if isinstance(values, np.ndarray) else values)]
 
 
 _C = None

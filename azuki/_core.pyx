@@ -11,7 +11,6 @@ cimport cython
 cimport numpy as cnp
 import array as _pyarray
 import numpy as np
-import operator
 
 from . import spec_autogen as S
 from . import events as _events
@@ -28,6 +27,7 @@ from ._vec_py import (VecGameMixin, VEC_LOG_NAMES as _VEC_LOG_NAMES, MODES as VE
 from ._cpolicy_py import (CPolicyMixin, PolicyFileError, act_uniforms, policy_rows, policy_error,
                           cpolicy_from_bytes as _cpolicy_from_bytes)
 from .convert.cache import clear_cardset_cache, cardset_cache_info
+from ._args import as_int as _as_int, int_in as _int_in, seed as _seed    # the shared argument checks
 from ._args import (ACTION_TYPES, PHASES, PROMPT_KINDS, RESULTS, ZONES, STATUSES, RNG_MAX_N, rng_outputs, rng_bounded,
                     rng_shuffle, encode, decode, type_index as _type_index)
 
@@ -78,29 +78,6 @@ def _obs_field(int i):
 
 OBS_FIELDS = tuple(_obs_field(i) for i in range(azk_obs_num_fields()))
 assert tuple(f[0] for f in OBS_FIELDS) == S.OBS, "azuki/spec_autogen.py is stale against the C core (OBS)"
-
-
-# Argument checks shared by every entry point: integers are ints (Python or numpy, never bools or
-# floats), seeds are in [0, 2**64).
-cpdef object _as_int(object v, str what):
-    if isinstance(v, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an integer, got a boolean")
-    try:
-        return operator.index(v)
-    except TypeError:
-        raise TypeError(f"{what} must be an integer, got {type(v).__name__}") from None
-
-
-cpdef object _int_in(object v, str what, object lo, object hi):
-    """An int in [lo, hi] (TypeError / ValueError otherwise)."""
-    i = _as_int(v, what)
-    if not lo <= i <= hi:
-        raise ValueError(f"{what} must be in [{lo}, {hi}], got {excerpt(i)}")
-    return i
-
-
-cpdef object _seed(object v, str what="seed"):
-    return _int_in(v, what, 0, 2**64 - 1)
 
 
 # The one check of every array the binding writes into or reads rows from (out= arrays, VecGame buffers,

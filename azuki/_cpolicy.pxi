@@ -13,6 +13,14 @@ def keyed_uniforms_c(uint64_t seed, keys):
     return out
 
 
+def _count_ids(const uint8_t[:, ::1] obs, const int32_t[::1] cols, const int32_t[::1] bag, float[:, :, ::1] out):
+    """azk_count_ids into out -> (status name, bad row) (azuki._cpolicy_py.count_ids checks, calls and raises)."""
+    cdef int bad = -1
+    with nogil: st = azk_count_ids(&obs[0, 0], obs.shape[0], obs.shape[1], &cols[0], &bag[0], cols.shape[0],
+                                   out.shape[1], out.shape[2], &out[0, 0, 0], &bad)
+    return azk_policy_status_name(st).decode() if st != AZK_POLICY_OK else None, bad
+
+
 @cython.auto_pickle(False)   # pickled by CPolicyMixin.__reduce__
 cdef class CPolicy(_Binding, CPolicyMixin):
     """A trained policy's forward pass in C from an AZKW weight file (`from_file(path)` / `from_bytes(b)`):

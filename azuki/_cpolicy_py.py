@@ -74,6 +74,30 @@ def policy_rows(obs):
     return _out_array(obs, np.uint8, (None, None), "observations", writeable=False)
 
 
+def count_ids(obs, cols, bag, n_bags, n_ids):
+    """float32 [B, n_bags, n_ids]: how often each identity 1..n_ids-1 occurs in each bag of each row of uint8
+    observations obs [B, L] (entry j: byte cols[j] of the row, counted in bag[j]; identity 0, an empty entry,
+    never counted; azk_count_ids). The torch structured encoder's bags (azuki.policy.obs_inputs). ValueError
+    for arrays or indices out of shape, or an identity byte >= n_ids (naming the row)."""
+    from ._core import _count_ids, _out_array
+    obs = _out_array(obs, np.uint8, (None, None), "observations", writeable=False)
+    cols, bag = (np.ascontiguousarray(x, dtype=np.int32).reshape(-1) for x in (cols, bag))
+    if cols.shape != bag.shape:
+        raise ValueError(f"count_ids: a bag per column, got {cols.shape[0]} columns and {bag.shape[0]} bags")
+    if not (n_bags > 0 and n_ids > 0 and (cols.size == 0 or (0 <= cols.min() and cols.max() < obs.shape[1] and
+                                                             0 <= bag.min() and bag.max() < n_bags))):
+        raise ValueError(f"count_ids: columns must lie in [0, {obs.shape[1]}), bags in [0, {n_bags}) "
+                         f"(n_bags, n_ids > 0)")
+    out = np.empty((obs.shape[0], n_bags, n_ids), dtype=np.float32)     # azk_count_ids writes every row whole
+    if not (obs.shape[0] and cols.size):
+        out.fill(0.0)
+        return out
+    status, bad = _count_ids(obs, cols, bag, out)
+    if status is not None:
+        raise policy_error(bad >= 0, status, bad)
+    return out
+
+
 def policy_error(bad_obs, status, row):
     """The exception of a refused forward pass (bad_obs: observation row `row` cannot be read)."""
     from ._core import OBS_VERSION

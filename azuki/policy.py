@@ -83,6 +83,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 
+from ._cpolicy_py import count_ids
 from .envs import MASKED_LOGIT, MASK_OFFSET, NUM_ACTIONS, OBS_LEN, mask_from_obs
 from .obs import obs_layout
 # The tables and the compatibility checks live in the torch-free azuki.policy_np (the browser's
@@ -103,6 +104,8 @@ class _ObsIndex(nn.Module):
         super().__init__()
         t = obs_tables()
         self.n_cards, self.n_bags = t["n_cards"], t["n_bags"]
+        # the identity lists' columns and bags as azuki._cpolicy_py.count_ids takes them (the CPU path of the bags)
+        self.list_np = (t["list_cols"].astype(np.int32), t["list_bag"].astype(np.int32))
         self.blocks, self.onehot_width = {}, {}
         for k, v in t.items():
             if isinstance(v, np.ndarray):
@@ -270,10 +273,13 @@ def obs_inputs(ix, obs, flat=False, compact=False):
     if flat:
         return dict(flat=ix.features(c, "flat")[:, 0], mask=mask_from_obs(u))
     b, nc = u.shape[0], ix.n_cards
-    idx = ix.list_bag * nc + _gather(c, ix.list_cols).long()
-    counts = torch.zeros(b, ix.n_bags * nc, device=u.device).scatter_add_(
-        1, idx, torch.ones(idx.shape, device=u.device)).reshape(b, ix.n_bags, nc)
-    counts[..., 0] = 0.0
+    if u.device.type == "cpu":      # counted in C (azk_count_ids): the scatter below was 2/3 of this function
+        counts = torch.from_numpy(count_ids(np.ascontiguousarray(u.numpy()), *ix.list_np, ix.n_bags, nc))
+    else:
+        idx = ix.list_bag * nc + _gather(c, ix.list_cols).long()
+        counts = torch.zeros(b, ix.n_bags * nc, device=u.device).scatter_add_(
+            1, idx, torch.ones(idx.shape, device=u.device)).reshape(b, ix.n_bags, nc)
+        counts[..., 0] = 0.0
     def ids(cols):
         return _gather(c, cols).long()
 

@@ -625,6 +625,13 @@ azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int
  * key ^ azk_splitmix64(seed)). */
 double azk_keyed_uniform(uint64_t seed, uint64_t key);
 void azk_keyed_uniforms(uint64_t seed, const uint64_t *keys, size_t n, double *out); /* out[i] for keys[i] */
+/* The identity counts torch's structured encoder reads (azuki.policy.obs_inputs' bags): out[r][bag[j]][id]
+ * (n x n_bags x n_ids floats, all written) counts the j in [0, n_cols) whose byte cols[j] of row r (at
+ * obs + r * stride) is id, id 0 (empty) never counted. AZK_POLICY_E_ARG: a NULL buffer, a count out of
+ * range, a column >= stride or a bag outside [0, n_bags) (nothing written); AZK_POLICY_E_OBS: a byte >= n_ids
+ * in row *bad_row (the rows before it written). */
+azk_policy_status azk_count_ids(const uint8_t *obs, int n, size_t stride, const int32_t *cols, const int32_t *bag,
+                                int n_cols, int n_bags, int n_ids, float *out, int *bad_row);
 /* FNV-1a (64-bit) of n bytes: the AZKW weight file's checksum (its last 8 bytes). */
 uint64_t azk_fnv1a64(const uint8_t *b, size_t n);
 

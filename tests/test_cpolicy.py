@@ -271,3 +271,50 @@ def test_cpolicy_pickles_as_its_weight_file():
     cp2 = pickle.loads(pickle.dumps(cp))
     obs = observations(10)[:10]
     assert cp2.hashes == cp.hashes and np.array_equal(cp2.forward(obs)[0], cp.forward(obs)[0])
+
+
+def _counts_reference(obs, cols, bag, n_bags, n_ids):
+    """count_ids by its definition, in numpy."""
+    out = np.zeros((obs.shape[0], n_bags, n_ids), dtype=np.float32)
+    for j, (c, k) in enumerate(zip(cols, bag)):
+        ids = obs[:, c].astype(np.int64)
+        np.add.at(out, (np.arange(obs.shape[0]), k, ids), 1.0)
+    out[:, :, 0] = 0.0
+    return out
+
+
+def test_count_ids_counts_each_bags_identities():
+    """azk_count_ids (the torch encoder's bags, azuki.policy.obs_inputs): real observations with the encoder's
+    own tables, and arbitrary bytes / columns / bags; identity 0 never counted; the rows' stride respected."""
+    from azuki._cpolicy_py import count_ids
+    from azuki.policy_np import obs_tables
+    t = obs_tables()
+    obs = observations(200)
+    got = count_ids(obs, t["list_cols"], t["list_bag"], t["n_bags"], t["n_cards"])
+    assert got.dtype == np.float32 and got.shape == (200, t["n_bags"], t["n_cards"])
+    assert np.array_equal(got, _counts_reference(obs, t["list_cols"], t["list_bag"], t["n_bags"], t["n_cards"]))
+    assert got.sum() > 0 and not got[:, :, 0].any()
+    rng = np.random.default_rng(0)
+    u = rng.integers(0, 7, size=(33, 50), dtype=np.uint8)
+    cols, bag = rng.integers(0, 50, size=80), rng.integers(0, 3, size=80)      # repeated columns count twice
+    assert np.array_equal(count_ids(u, cols, bag, 3, 7), _counts_reference(u, cols, bag, 3, 7))
+    assert not count_ids(u[:0], cols, bag, 3, 7).size and not count_ids(u, cols[:0], bag[:0], 3, 7).any()
+
+
+def test_count_ids_refuses_bad_arguments():
+    from azuki._cpolicy_py import count_ids
+    u = np.ones((4, 10), dtype=np.uint8)
+    cols, bag = np.arange(10), np.zeros(10, dtype=np.int64)
+    with pytest.raises(ValueError, match="dtype uint8"):
+        count_ids(u.astype(np.int16), cols, bag, 1, 4)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        count_ids(np.ones((4, 20), dtype=np.uint8)[:, ::2], cols, bag, 1, 4)
+    with pytest.raises(ValueError, match="a bag per column"):
+        count_ids(u, cols, bag[:5], 1, 4)
+    for c, b, nb, ni in ((cols + 1, bag, 1, 4), (cols - 1, bag, 1, 4), (cols, bag + 1, 1, 4), (cols, bag, 0, 4),
+                         (cols, bag, 1, 0)):
+        with pytest.raises(ValueError, match="columns must lie in"):
+            count_ids(u, c, b, nb, ni)
+    u[2, 3] = 4                       # an identity byte outside [0, n_ids): the row is named
+    with pytest.raises(ValueError, match="observation row 2: an identity byte outside the card table"):
+        count_ids(u, cols, bag, 1, 4)

@@ -339,8 +339,8 @@ def test_snum_attack_can_be_negative():
 
 
 def test_envs_mask_from_obs_unpacks_the_packed_mask():
-    """azuki.envs.mask_from_obs (numpy; torch when installed, through its bit
-    table) is Game.action_mask() for the decider, all False for the other
+    """azuki.envs.mask_from_obs (numpy; torch when installed: unpackbits on a CPU,
+    shifts elsewhere) is Game.action_mask() for the decider, all False for the other
     seat, also with AzukiEnv's head masks appended; float input is refused."""
     from azuki.envs import HEAD_SIZES, decode_obs, mask_from_obs
     rows, masks = [], []
@@ -360,8 +360,12 @@ def test_envs_mask_from_obs_unpacks_the_packed_mask():
         import torch
     except ImportError:
         return
+    from azuki.envs import MASK_BYTES, MASK_OFFSET, _mask_bits_shifts
     t = torch.from_numpy(ext)
     assert torch.equal(mask_from_obs(t), torch.from_numpy(want))
+    assert torch.equal(mask_from_obs(t[:, :azuki.OBS_LEN]), torch.from_numpy(want))     # a strided view
+    # the other devices' unpacking (shifts on the device), run here on the CPU tensor
+    assert torch.equal(_mask_bits_shifts(t[:, MASK_OFFSET:MASK_OFFSET + MASK_BYTES]), torch.from_numpy(want))
     assert torch.equal(decode_obs(t)["HAND_CARD"], torch.from_numpy(decode(obs)["HAND_CARD"]))
 
 

@@ -190,3 +190,30 @@ def test_an_empty_batch(obs, arch):
         assert v.shape == (0, 1) and probs.shape[0] == 0
         a, logp, ent = sample_logits(d)                   # PuffeRL's sampling of an empty rollout batch
         assert a.shape[0] == logp.shape[0] == ent.shape[0] == 0
+
+
+def test_bags_on_the_cpu_are_the_scatter_of_the_identity_lists():
+    """obs_inputs counts the identity lists in C on a CPU (azk_count_ids); the counts equal the torch scatter
+    every other device runs, exactly (small integers in float32)."""
+    import numpy as np
+    from azuki.envs import mask_from_obs
+    from azuki.envs.puffer import AzukiEnv
+    from azuki.policy import _Cols, _gather
+    env = AzukiEnv(num_envs=64, mode="self", seed=3)
+    env.reset()
+    rng = np.random.default_rng(3)
+    rows = []
+    for _ in range(30):
+        rows.append(env.observations.copy())
+        m = mask_from_obs(env.observations)
+        env.step(np.array([rng.choice(np.flatnonzero(r)) if r.any() else 0 for r in m]))
+    u = torch.as_tensor(np.concatenate(rows))
+    ix = make_policy("structured", head="factored").ix
+    b, nc = u.shape[0], ix.n_cards
+    idx = ix.list_bag * nc + _gather(_Cols(u), ix.list_cols).long()
+    ref = torch.zeros(b, ix.n_bags * nc).scatter_add_(1, idx, torch.ones(idx.shape)).reshape(b, ix.n_bags, nc)
+    ref[..., 0] = 0.0
+    got = obs_inputs(ix, u, compact=True)["bags"]
+    assert got.dtype == torch.float32 and torch.equal(got, ref) and ref.sum() > 0
+    strided = u.t().contiguous().t()                  # the same rows, not C-contiguous
+    assert not strided.is_contiguous() and torch.equal(obs_inputs(ix, strided)["bags"], ref)
