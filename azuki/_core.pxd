@@ -125,8 +125,10 @@ cdef extern from "azuki.h" nogil:
     uint64_t azk_fnv1a64(const uint8_t *b, size_t n)
     void azk_keyed_uniforms(uint64_t seed, const uint64_t *keys, size_t n, double *out)
     azk_policy_status azk_count_ids(const uint8_t *obs, int n, size_t stride, const int32_t *cols, const int32_t *bag,
-                                    int n_cols, int n_bags, int n_ids, float *out, int *bad_row) nogil
+                                    int n_cols, int n_bags, int n_ids, float *out, int *bad_row)
     size_t azk_policy_work_size(const azk_policy *p)
+    azk_policy_status azk_policy_sample(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
+                                        int32_t *actions, float *action_logp, float *value, int *bad_row)
     azk_policy_status azk_policy_forward_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride,
                                             float *logp, float *value, int *bad_row, void *work, size_t work_len)
     azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride,

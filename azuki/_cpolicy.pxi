@@ -58,17 +58,21 @@ cdef class CPolicy(_Binding, CPolicyMixin):
         obs = policy_rows(obs)
         return self._run(obs, np.empty((obs.shape[0], NUM_ACTIONS), dtype=np.float32), None, False)
 
-    def act(self, obs, u=None, keys=None, seed=0, greedy=False, with_value=False):
+    def act(self, obs, u=None, keys=None, seed=0, greedy=False, with_value=False, with_logp=False):
         """int32 [B]: sampled by inverse CDF with the uniforms u [B] (float64 in [0, 1)) or keyed_uniforms(seed,
-        keys), or the most likely legal action (greedy=True); with_value=True: (actions, value float32 [B])."""
+        keys), or the most likely legal action (greedy=True); with_value=True: (actions, value float32 [B]);
+        with_logp=True: also each action's log-probability float32 [B] last (azk_policy_sample)."""
         obs = policy_rows(obs)
         u = act_uniforms(obs.shape[0], u, keys, seed, greedy)
-        out, value = self._run(obs, np.zeros(obs.shape[0], dtype=np.int32), u, True)
-        return (out, value) if with_value else out
+        lp = np.empty(obs.shape[0], dtype=np.float32) if with_logp else None
+        out, value = self._run(obs, np.zeros(obs.shape[0], dtype=np.int32), u, True, lp)
+        res = (out, value) if with_value else (out,)
+        return res + (lp,) if with_logp else res if with_value else out
 
-    cdef tuple _run(self, obs, out, u, bint act):
-        """(out, value float32 [B]) with out the actions (act: azk_policy_act with the uniforms u, None:
-        greedy) or the log-probabilities (azk_policy_forward) of the rows obs (checked by policy_rows)."""
+    cdef tuple _run(self, obs, out, u, bint act, alogp=None):
+        """(out, value float32 [B]) with out the actions (act: azk_policy_sample with the uniforms u, None:
+        greedy; their log-probabilities into alogp when given) or the log-probabilities (azk_policy_forward) of
+        the rows obs (checked by policy_rows)."""
         cdef int n = obs.shape[0], bad = -1
         cdef size_t stride = obs.shape[1]
         value = np.empty(n, dtype=np.float32)
@@ -76,10 +80,11 @@ cdef class CPolicy(_Binding, CPolicyMixin):
         cdef const double *up = <const double *>_ptr(u)
         cdef void *rp = _ptr(out)
         cdef float *vp = <float *>_ptr(value)
+        cdef float *lp = <float *>_ptr(alogp)
         cdef azk_policy_status st = AZK_POLICY_OK
         if n:
             with nogil:
-                st = azk_policy_act(self.p, op, n, stride, up, <int32_t *>rp, vp, &bad) if act else \
+                st = azk_policy_sample(self.p, op, n, stride, up, <int32_t *>rp, lp, vp, &bad) if act else \
                     azk_policy_forward(self.p, op, n, stride, <float *>rp, vp, &bad)
         if st != AZK_POLICY_OK:
             raise policy_error(st == AZK_POLICY_E_OBS, azk_policy_status_name(st).decode(), bad)

@@ -126,8 +126,15 @@ def sample_logits(logits, action=None):
     A factored head's distribution (azuki.policy.Factored, in place of the
     logits): sampled by its hierarchical inverse CDF with one uniform per row,
     its exact log-probabilities and its entropy (azuki.policy's docstring).
-    Anything else (MultiDiscrete heads, continuous actions) goes to PuffeRL's
-    own function."""
+    The C rollout's Presampled (azuki.envs.crollout: C sampled with the same
+    uniforms): its actions and their log-probabilities, no entropy (the
+    rollout discards it). Anything else (MultiDiscrete heads, continuous
+    actions) goes to PuffeRL's own function."""
+    if hasattr(logits, "logp") and hasattr(logits, "actions"):     # azuki.envs.crollout.Presampled: C acted
+        if action is not None:
+            raise TypeError("sample_logits: the C rollout's actions have no distribution to recompute "
+                            "(the training pass runs the torch forward)")
+        return logits.actions, logits.logp, None
     if hasattr(logits, "log_prob_entropy"):          # azuki.policy.Factored
         if action is None:
             u = torch.rand(logits.shape[0], dtype=torch.float64, device=logits.h.device)

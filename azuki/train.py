@@ -481,6 +481,8 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     check_bot_share(cfg["league"]["bot_share"])
     if not isinstance(cfg["policy"]["privileged"], bool):
         raise ValueError(f"policy.privileged must be true or false, got {cfg['policy']['privileged']!r}")
+    if not isinstance(cfg["ppo"]["c_rollout"], bool):
+        raise ValueError(f"ppo.c_rollout must be true or false, got {cfg['ppo']['c_rollout']!r}")
     prefetch = _expert_prefetch(cfg, seed)     # a bad [expert] is refused here, before any work
     imitation = _expert_imitation(cfg, seed)
     try:
@@ -567,7 +569,9 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
                 env.set_opponent(league.bots[k % len(league.bots)])
         pcfg = _puffer_config(cfg, device, out / "puffer", vec.num_agents)
         # our own progress line instead of its screen; the update split across ppo.learner_threads threads
-        trainer = adapter.make_trainer(pcfg, vec, policy, learner_threads=cfg["ppo"]["learner_threads"])
+        # and, with ppo.c_rollout, the learner acting in C in each rollout (azuki.envs.crollout)
+        trainer = adapter.make_trainer(pcfg, vec, policy, learner_threads=cfg["ppo"]["learner_threads"],
+                                       c_rollout=cfg["ppo"]["c_rollout"])
         if opt_state is not None:
             trainer.optimizer.load_state_dict(opt_state)
         _resume_schedule(trainer, cfg, steps0)
@@ -689,11 +693,16 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             te = time.time()
             curve_point()
             eval_time += time.time() - te
+        c_refusal_logged = False
         while True:
             assign_opponents()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 trainer.evaluate()
+                crollout = getattr(trainer.evaluate, "crollout", None)
+                if crollout is not None and crollout.refused is not None and not c_refusal_logged:
+                    log(f"ppo.c_rollout: the learner acts in torch (no C forward for it: {crollout.refused})")
+                    c_refusal_logged = True
                 if imitation is not None and imitation.active(trainer.global_step):
                     imitation.begin(trainer.global_step)      # each minibatch's loss gains the imitation term
                     policy.extra_loss = imitation

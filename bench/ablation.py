@@ -17,7 +17,9 @@ Two kinds of rows, all `azuki train --minutes 0 --steps STEPS --seed S`:
   snapshots every 50,000 steps so the league holds some): this tree's default
   with one change each (`--ablate` patches of this script for the changes
   that have no config key: PuffeRL's own sampler instead of azuki.sampler,
-  snapshot opponents' forwards in torch instead of the C forward). Env
+  which also has torch act in the rollout, snapshot opponents' forwards in
+  torch instead of the C forward; `ppo.c_rollout=false` for the learner's
+  rollout in torch). Env
   threads give the same trajectories as one thread (tested), the C snapshot
   forward the same actions as torch (tested) and the two samplers draw from
   the same distribution: their rows change speed, not what is learned.
@@ -67,6 +69,7 @@ ROWS = {
     "speed-env-threads-2": ("new", ["--set", "env.threads=2"], "", "speed"),
     "speed-torch-threads-1": ("new", ["--set", "run.threads=1"], "", "speed"),
     "speed-torch-snapshots": ("new", [], "torch-snapshots", "speed"),
+    "speed-torch-rollout": ("new", ["--set", "ppo.c_rollout=false"], "", "speed"),
     "speed-structured-dense": ("new", ["--arch", "structured"], "", "speed"),
     "speed-structured-dense-puffer-sampler": ("new", ["--arch", "structured"], "puffer-sampler", "speed"),
 }
@@ -90,6 +93,8 @@ def apply(patches):
                     raise SystemExit("ablation: puffer-sampler needs the dense head (--arch structured or flat)")
                 return azuki.sampler._original()(logits, action)
             azuki.sampler.sample_logits = puffer_sample_logits
+            import azuki.envs.crollout   # the sampler acts only where torch acts: no C rollout (ppo.c_rollout)
+            azuki.envs.crollout.CRollout.usable = lambda self: False
         elif p == "torch-snapshots":       # snapshot opponents' forwards in torch (batched across envs)
             azuki.train.c_forward = lambda policy: (None, "ablation: the torch forward")
         else:

@@ -15,8 +15,10 @@ bptt_horizon agent-steps of the run's config):
           players (in C since the league plays snapshots as CPolicyPlayer:
           VecGame.policy_opponent_actions; PolicyPlayer.act, torch, before)
       the rest of the rollout: the learner's forward, sampling, PuffeRL's copies, of which
-        the learner's forward (Policy.forward_eval) and its sampling
-        (azuki.sampler.sample_logits: action, log-probability, entropy)
+        the learner's forward (Policy.forward_eval; with ppo.c_rollout, the
+        default, CRollout.forward_eval: the forward and the sampling in C)
+        and its sampling (azuki.sampler.sample_logits: action,
+        log-probability, entropy; with the C rollout only the hand-back)
     learn (PuffeRL.train), of which the forward (Policy.forward), the
       log-probabilities and entropy of the stored actions (sample_logits),
       backward, gradient clipping + the optimizer step, and the rest
@@ -144,6 +146,8 @@ def _install_learner():
             return (timed[ph] if ph in timed and not IN_ROUNDS[0] else fn)(*a, **k)
         return wrapper
     policy.Policy.forward_eval = when({"rollout": "r_forward"}, policy.Policy.forward_eval)
+    from azuki.envs import crollout           # the learner acting in C (ppo.c_rollout): its forward + sampling
+    crollout.CRollout.forward_eval = when({"rollout": "r_forward"}, crollout.CRollout.forward_eval)
     policy.Policy.forward = when({"learn": "l_forward"}, policy.Policy.forward)
     sampler.sample_logits = when({"rollout": "r_sample", "learn": "l_sample"}, sampler.sample_logits)
     torch.Tensor.backward = when({"learn": "l_backward"}, torch.Tensor.backward)
@@ -161,7 +165,7 @@ ROWS = [("rollout", "rollout (PuffeRL.evaluate)"),
         ("snapshots", "      snapshot players (C: policy_opponent_actions; or torch)"),
         ("rounds_rest", "      the rest (pending lists, batching, Python)"),
         ("rollout_rest", "  learner forward, sampling, PuffeRL's copies"),
-        ("r_forward", "    learner forward (Policy.forward_eval)"),
+        ("r_forward", "    learner forward (Policy.forward_eval; C: + sampling)"),
         ("r_sample", "    sampling (azuki.sampler.sample_logits)"),
         ("r_rest", "    PuffeRL's copies and bookkeeping"),
         ("learn", "learn (PuffeRL.train)"),

@@ -612,6 +612,11 @@ azk_policy_status azk_policy_forward(const azk_policy *p, const uint8_t *obs, in
  * most likely legal action (the first of equals). value as azk_policy_forward. */
 azk_policy_status azk_policy_act(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
                                  int32_t *actions, float *value, int *bad_row);
+/* azk_policy_act, and action_logp[n] (NULL: skipped) the log-probability of each chosen action, summed as
+ * torch sums it (azuki.policy.Factored.log_prob / azuki.sampler.Masked.log_prob): what a rollout stores
+ * (azuki.envs.crollout, `azuki train`'s learner acting in C). */
+azk_policy_status azk_policy_sample(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
+                                    int32_t *actions, float *action_logp, float *value, int *bad_row);
 /* The workspace one call of the _ws variants needs (0 for NULL); the same
  * results as the allocating calls, whatever the workspace held before.
  * A workspace shorter than that (or NULL) is AZK_POLICY_E_ARG. */

@@ -862,12 +862,15 @@ static int icdf(const float *logp, const uint8_t *legal, int n, double *u) {
     return i;
 }
 
-static int factored_act(const azk_policy *p, scratch *s, double u, int greedy) {
+/* the sampled (or most likely) action; *lp (when not NULL) its log-probability, summed as torch sums it
+ * (azuki.policy.Factored.log_prob_entropy: (log p(t) + log p(p0 | t)) + log p(p1 | t, p0)) */
+static int factored_act(const azk_policy *p, scratch *s, double u, int greedy, float *lp) {
     if (greedy) {
         factored_full(p, s, s->lp);
         int na = azk_num_actions(), best = 0;
         for (int a = 1; a < na; a++)
             if (s->lp[a] > s->lp[best]) best = a;
+        if (lp) *lp = s->lp[best];
         return best;
     }
     fstate f;
@@ -879,6 +882,7 @@ static int factored_act(const azk_policy *p, scratch *s, double u, int greedy) {
     int p0 = icdf(l0, g0, p->n0[t], &u);
     f_p1(&f, t, p0, l1, g1);
     int p1 = icdf(l1, g1, p->n1[t], &u);
+    if (lp) *lp = f.lt[t] + l0[p0] + l1[p1];
     return p->off[t] + p0 * p->n1[t] + p1;
 }
 
@@ -897,7 +901,7 @@ static void dense_full(const azk_policy *p, scratch *s, float *logp) {
     for (int a = 0; a < na; a++) logp[a] = s->mask[a] ? (logp[a] - m) - lse : -INFINITY;
 }
 
-static int dense_act(const azk_policy *p, scratch *s, double u, int greedy) {
+static int dense_pick(const azk_policy *p, scratch *s, double u, int greedy) {
     int na = azk_num_actions(), best = -1, last = 0;
     dense_full(p, s, s->lp);
     if (greedy) {
@@ -917,8 +921,16 @@ static int dense_act(const azk_policy *p, scratch *s, double u, int greedy) {
     return last;
 }
 
+/* dense_pick's action; *lp (when not NULL) its log-probability */
+static int dense_act(const azk_policy *p, scratch *s, double u, int greedy, float *lp) {
+    int a = dense_pick(p, s, u, greedy);
+    if (lp) *lp = s->lp[a];
+    return a;
+}
+
 static azk_policy_status run(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp, float *value,
-                             const double *u, int greedy, int32_t *actions, int *bad_row, void *work, size_t work_len) {
+                             const double *u, int greedy, int32_t *actions, float *alogp, int *bad_row, void *work,
+                             size_t work_len) {
     if (bad_row) *bad_row = -1;
     if (!p || (n > 0 && !obs) || n < 0 || stride < (size_t)azk_obs_len()) return AZK_POLICY_E_ARG;
     scratch s;
@@ -944,7 +956,8 @@ static azk_policy_status run(const azk_policy *p, const uint8_t *obs, int n, siz
         if (actions) {
             double ui = u ? u[i] : 0.0;
             if (!(ui >= 0.0 && ui < 1.0)) ui = ui >= 1.0 ? ONE_MINUS : 0.0;   /* NaN / out of range: clamped */
-            actions[i] = p->head == 1 ? factored_act(p, &s, ui, greedy) : dense_act(p, &s, ui, greedy);
+            float *lp = alogp ? alogp + i : NULL;
+            actions[i] = p->head == 1 ? factored_act(p, &s, ui, greedy, lp) : dense_act(p, &s, ui, greedy, lp);
         }
     }
     return AZK_POLICY_OK;
@@ -952,39 +965,46 @@ static azk_policy_status run(const azk_policy *p, const uint8_t *obs, int n, siz
 
 /* run() with a workspace of one malloc (the convenience entry points) */
 static azk_policy_status run_alloc(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp,
-                                   float *value, const double *u, int greedy, int32_t *actions, int *bad_row) {
+                                   float *value, const double *u, int greedy, int32_t *actions, float *alogp,
+                                   int *bad_row) {
     if (bad_row) *bad_row = -1;
     if (!p || (n > 0 && !obs) || n < 0 || stride < (size_t)azk_obs_len()) return AZK_POLICY_E_ARG;
     if (n == 0) return AZK_POLICY_OK;
     size_t len = azk_policy_work_size(p);
     void *mem = malloc(len);
     if (!mem) return AZK_POLICY_E_NOMEM;
-    azk_policy_status st = run(p, obs, n, stride, logp, value, u, greedy, actions, bad_row, mem, len);
+    azk_policy_status st = run(p, obs, n, stride, logp, value, u, greedy, actions, alogp, bad_row, mem, len);
     free(mem);
     return st;
 }
 
 azk_policy_status azk_policy_forward(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp,
                                      float *value, int *bad_row) {
-    return run_alloc(p, obs, n, stride, logp, value, NULL, 0, NULL, bad_row);
+    return run_alloc(p, obs, n, stride, logp, value, NULL, 0, NULL, NULL, bad_row);
 }
 
 azk_policy_status azk_policy_act(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
                                  int32_t *actions, float *value, int *bad_row) {
     if (!actions) return AZK_POLICY_E_ARG;
-    return run_alloc(p, obs, n, stride, NULL, value, u, u == NULL, actions, bad_row);
+    return run_alloc(p, obs, n, stride, NULL, value, u, u == NULL, actions, NULL, bad_row);
+}
+
+azk_policy_status azk_policy_sample(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
+                                    int32_t *actions, float *action_logp, float *value, int *bad_row) {
+    if (!actions) return AZK_POLICY_E_ARG;
+    return run_alloc(p, obs, n, stride, NULL, value, u, u == NULL, actions, action_logp, bad_row);
 }
 
 azk_policy_status azk_policy_forward_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride, float *logp,
                                         float *value, int *bad_row, void *work, size_t work_len) {
-    return run(p, obs, n, stride, logp, value, NULL, 0, NULL, bad_row, work, work_len);
+    return run(p, obs, n, stride, logp, value, NULL, 0, NULL, NULL, bad_row, work, work_len);
 }
 
 azk_policy_status azk_policy_act_ws(const azk_policy *p, const uint8_t *obs, int n, size_t stride, const double *u,
                                     int32_t *actions, float *value, int *bad_row, void *work, size_t work_len) {
     if (bad_row) *bad_row = -1;
     if (!actions) return AZK_POLICY_E_ARG;
-    return run(p, obs, n, stride, NULL, value, u, u == NULL, actions, bad_row, work, work_len);
+    return run(p, obs, n, stride, NULL, value, u, u == NULL, actions, NULL, bad_row, work, work_len);
 }
 
 /* azuki.sampler.keyed_uniforms: splitmix64 of key ^ splitmix64(seed), its top 53 bits (the

@@ -51,6 +51,14 @@ What is patched or relied on, where in pufferlib 3.0.0, and why:
    mean_and_log and save_checkpoint as train does). stop_trainer() ends its
    threads.
 
+9. PuffeRL.evaluate (pufferl.py:203-300) calls ``self.policy.forward_eval``
+   then ``pufferlib.pytorch.sample_logits`` on its first output (:254-255):
+   with c_rollout, make_trainer() wraps evaluate on the instance so that,
+   for each call, the policy's forward_eval acts in C on the weights of that
+   moment (azuki.envs.crollout.CRollout.acting) and returns a Presampled,
+   which azuki.sampler.sample_logits (4) hands back as (action,
+   log-probability); stop_trainer() ends its threads.
+
 check() compares each of these with the installed pufferlib: the attribute
 exists, has the parameters azuki calls or replaces it with, and its code
 still uses the names the patch relies on (e.g. PuffeRL.evaluate still looks
@@ -90,8 +98,9 @@ EXPECTED = (
       "CosineAnnealingLR"),
      "make_trainer builds it quietly (2, 3, 6) and swaps its CPU Adam for the fused one (7)"),
     ("pufferlib.pufferl", "PuffeRL.print_dashboard", ("self", "clear"), (), "silenced by make_trainer (2)"),
-    ("pufferlib.pufferl", "PuffeRL.evaluate", ("self",), ("pytorch", "sample_logits", "global_step"),
-     "the rollout samples through pufferlib.pytorch.sample_logits (4) and counts global_step (6)"),
+    ("pufferlib.pufferl", "PuffeRL.evaluate", ("self",), ("pytorch", "sample_logits", "global_step", "forward_eval"),
+     "the rollout samples through pufferlib.pytorch.sample_logits (4), counts global_step (6) and acts through "
+     "policy.forward_eval (9)"),
     ("pufferlib.pufferl", "PuffeRL.train", ("self",),
      ("pytorch", "sample_logits", "losses", "print_dashboard", "compute_puff_advantage", "multinomial", "ratio",
       "values", "minibatch_segments", "total_minibatches", "accumulate_minibatches", "mean_and_log",
@@ -224,12 +233,14 @@ def _quiet(*a, **k):
     return None
 
 
-def make_trainer(config, vecenv, policy, learner_threads=1):
+def make_trainer(config, vecenv, policy, learner_threads=1, c_rollout=False):
     """pufferl.PuffeRL(config, vecenv, policy) without its dashboard (2) and
     with its warnings ignored (its numpy RuntimeWarnings are errors); with
     learner_threads > 1 its update is azuki.envs.ppo_update's, each
-    minibatch split across that many threads (8). ValueError for a bad
-    thread count, before the trainer is built."""
+    minibatch split across that many threads (8); with c_rollout the policy
+    acts in C during each evaluate() (9: azuki.envs.crollout, on
+    learner_threads threads). ValueError for a bad thread count, before the
+    trainer is built."""
     from ..learner_threads import check_threads
     from .ppo_update import ParallelUpdate
     check_threads(learner_threads)
@@ -246,7 +257,22 @@ def make_trainer(config, vecenv, policy, learner_threads=1):
     _fused_adam(trainer, config)
     if learner_threads > 1:
         trainer.train = ParallelUpdate(trainer, learner_threads)
+    if c_rollout:
+        _c_rollout(trainer, policy, learner_threads)
     return trainer
+
+
+def _c_rollout(trainer, policy, threads):
+    """trainer.evaluate with the policy acting in C for its length (9)."""
+    from .crollout import CRollout
+    crollout = CRollout(policy, threads)
+    evaluate = trainer.evaluate
+
+    def evaluate_in_c():
+        with crollout.acting():
+            return evaluate()
+    evaluate_in_c.crollout = crollout
+    trainer.evaluate = evaluate_in_c
 
 
 def _fused_adam(trainer, config):
@@ -271,10 +297,13 @@ def _fused_adam(trainer, config):
 
 
 def stop_trainer(trainer):
-    """Stop the trainer's Utilization thread (3) and its update's worker threads (8)."""
+    """Stop the trainer's Utilization thread (3), its update's worker threads (8) and its C rollout's (9)."""
     close = getattr(trainer.__dict__.get("train"), "close", None)
     if callable(close):
         close()
+    crollout = getattr(trainer.__dict__.get("evaluate"), "crollout", None)
+    if crollout is not None:
+        crollout.close()
     trainer.utilization.stop()
 
 

@@ -251,3 +251,6 @@ def test_training_league_plays_snapshots_in_c_or_falls_back_to_torch(tmp_path, m
     calls.update(c=0, torch=0, in_rounds=False)
     logs = run("torch")
     assert calls["torch"] > 0 and any("plays in torch" in m for m in logs)
+    # the learner's own rollout (ppo.c_rollout) falls back to torch too, said once
+    assert sum("ppo.c_rollout: the learner acts in torch (no C forward for it: weight file refused" in m
+               for m in logs) == 1

@@ -38,16 +38,18 @@ def _rows(out):
 
 
 def test_profile_train_times_every_learner_part():
-    """With the update on one thread (ppo.learner_threads = 1, PuffeRL's own) every part is timed;
-    with 2 (the default, azuki.envs.ppo_update) the update's total is, under its own label."""
+    """With the update on one thread (ppo.learner_threads = 1, PuffeRL's own) and the rollout in torch
+    (ppo.c_rollout = false) every part is timed; with 2 (the default, azuki.envs.ppo_update) the update's
+    total is, under its own label, and the learner acting in C (the default) under the forward's."""
     args = ["bench/profile_train.py", "512"]
     for s in TINY:
         args += ["--set", s]
     two = _rows(_run(args + ["--set", "ppo.learner_threads=2"]))
     assert two.get("learn (azuki.envs.ppo_update, 2 threads)", 0.0) > 0.0, two
+    assert two.get("learner forward (Policy.forward_eval; C: + sampling)", 0.0) > 0.0, two
     assert "forward (Policy.forward)" not in two        # its parts run on two threads at once: not listed
-    rows = _rows(_run(args + ["--set", "ppo.learner_threads=1"]))
-    for label in ("learner forward (Policy.forward_eval)", "sampling (azuki.sampler.sample_logits)",
+    rows = _rows(_run(args + ["--set", "ppo.learner_threads=1", "--set", "ppo.c_rollout=false"]))
+    for label in ("learner forward (Policy.forward_eval; C: + sampling)", "sampling (azuki.sampler.sample_logits)",
                   "forward (Policy.forward)", "log-probabilities + entropy (sample_logits)", "backward",
                   "gradient clipping + optimizer step"):
         assert rows.get(label, 0.0) > 0.0, (label, rows)

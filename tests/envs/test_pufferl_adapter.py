@@ -114,9 +114,9 @@ def test_code_that_stops_using_the_hook_fails_loudly():
     fake.Utilization = pufferl.Utilization
     fake.compute_puff_advantage = pufferl.compute_puff_advantage
     problems = A.check({"pufferlib.pufferl": fake})
-    assert problems == ["pufferlib.pufferl.PuffeRL.evaluate: its code no longer uses pytorch, sample_logits; "
-                        "needed for the rollout samples through pufferlib.pytorch.sample_logits (4) and counts "
-                        "global_step (6)"]
+    assert problems == ["pufferlib.pufferl.PuffeRL.evaluate: its code no longer uses pytorch, sample_logits, "
+                        "forward_eval; needed for the rollout samples through pufferlib.pytorch.sample_logits (4), "
+                        "counts global_step (6) and acts through policy.forward_eval (9)"]
 
 
 def test_a_module_that_cannot_be_imported_fails_loudly(monkeypatch):
