@@ -500,9 +500,9 @@ const char *azk_policy_status_name(azk_policy_status s) {
 
 /* The forward pass is mostly axpy (a weight row scaled into an output row), inlined into the functions marked
  * AZK_SIMD_CLONES. On x86-64 with GCC (Linux) each of those is cloned for AVX2 and the clone picked at load time
- * (an ifunc): 8 floats per instruction instead of SSE2's 4. AVX2 only, not FMA: a multiply and an add, each rounded, per element in either clone, so every
- * machine computes the same bits (no fused multiply-add rounding once). Elsewhere (clang, WebAssembly, other
- * CPUs) one generic function. */
+ * (an ifunc): 8 floats per instruction instead of SSE2's 4. AVX2 only, not FMA: a multiply and an add, each
+ * rounded, per element in either clone, so every machine computes the same bits (a fused multiply-add would
+ * round once). Elsewhere (clang, WebAssembly, other CPUs) one generic function. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define AZK_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
 #else
