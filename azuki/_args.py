@@ -1,8 +1,9 @@
 """Argument normalising for the binding's module-level functions that needs
-no C (the integer and seed checks every entry point shares, the plain-Python
-half of azuki/_core.pyx's RNG helpers and of encode / decode; rng_outputs and rng_bounded live here and draw through
-_core._rng_draws). Imports azuki._core only inside functions: _core imports
-this module while it initialises.
+no C (the integer and seed checks every entry point shares, the
+plain-Python half of azuki/_core.pyx's RNG helpers and of encode / decode;
+rng_outputs and rng_bounded live here and draw through _core._rng_draws).
+Imports azuki._core only inside functions: _core imports this module while
+it initialises.
 """
 from __future__ import annotations
 

@@ -66,8 +66,9 @@ cdef class CPolicy(_Binding, CPolicyMixin):
         u = act_uniforms(obs.shape[0], u, keys, seed, greedy)
         lp = np.empty(obs.shape[0], dtype=np.float32) if with_logp else None
         out, value = self._run(obs, np.zeros(obs.shape[0], dtype=np.int32), u, True, lp)
-        res = (out, value) if with_value else (out,)
-        return res + (lp,) if with_logp else res if with_value else out
+        if with_logp:
+            return (out, value, lp) if with_value else (out, lp)
+        return (out, value) if with_value else out
 
     cdef tuple _run(self, obs, out, u, bint act, alogp=None):
         """(out, value float32 [B]) with out the actions (act: azk_policy_sample with the uniforms u, None:

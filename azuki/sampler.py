@@ -47,6 +47,7 @@ import torch
 
 from . import _core
 from .envs import MASKED_LOGIT
+from .envs.crollout import Presampled
 
 LEGAL_THRESHOLD = MASKED_LOGIT / 2
 
@@ -130,7 +131,7 @@ def sample_logits(logits, action=None):
     uniforms): its actions and their log-probabilities, no entropy (the
     rollout discards it). Anything else (MultiDiscrete heads, continuous
     actions) goes to PuffeRL's own function."""
-    if hasattr(logits, "logp") and hasattr(logits, "actions"):     # azuki.envs.crollout.Presampled: C acted
+    if isinstance(logits, Presampled):               # C acted (azuki.envs.crollout)
         if action is not None:
             raise TypeError("sample_logits: the C rollout's actions have no distribution to recompute "
                             "(the training pass runs the torch forward)")

@@ -61,12 +61,13 @@ def mask_from_obs(obs):
     (_mask_bits_shifts, no round trip to the host)."""
     _check_u8(obs)
     m = obs[..., MASK_OFFSET:MASK_OFFSET + MASK_BYTES]
-    if hasattr(m, "masked_fill") and m.device.type != "cpu":
+    if not hasattr(m, "masked_fill"):        # numpy
+        return np.unpackbits(m, axis=-1, bitorder="little")[..., :NUM_ACTIONS].astype(bool)
+    if m.device.type != "cpu":
         return _mask_bits_shifts(m)
-    bits = np.unpackbits(m.numpy() if hasattr(m, "masked_fill") else m, axis=-1, bitorder="little")[..., :NUM_ACTIONS]
-    if hasattr(m, "masked_fill"):
-        return sys.modules["torch"].from_numpy(np.ascontiguousarray(bits)).view(sys.modules["torch"].bool)
-    return bits.astype(bool)
+    torch = sys.modules["torch"]             # obs is a torch tensor, so torch is imported
+    bits = np.unpackbits(m.numpy(), axis=-1, bitorder="little")[..., :NUM_ACTIONS]
+    return torch.from_numpy(np.ascontiguousarray(bits)).view(torch.bool)
 
 
 def _mask_bits_shifts(m):
