@@ -6,8 +6,10 @@ of everything before it). The stages run against stand-ins here: $PY and a
 so this checks the runner, not the tests it runs."""
 import os
 import re
+import signal
 import stat
 import subprocess
+import time
 
 import pytest
 
@@ -20,13 +22,15 @@ def _script(path, body):
     return path
 
 
-def run_quick(tmp_path, fail_python_on=None, fail_make=False, full=False):
+def run_quick(tmp_path, fail_python_on=None, fail_make=False, full=False, make_body=None, lanes=None, env_only=False):
     """tools/test.sh --quick (full: tools/test.sh, without the RL worlds and
     the browser) with stand-ins; fail_python_on: a word of the $PY command
-    line that makes it exit 3; fail_make: make exits 4."""
+    line that makes it exit 3; fail_make: make exits 4 (make_body: the
+    stand-in make's own script); lanes: $AZUKI_TEST_LANES; env_only: return
+    the environment with the stand-ins instead of running."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    _script(bindir / "make", 'echo "stand-in make $*"\n' + ("exit 4\n" if fail_make else ""))
+    _script(bindir / "make", make_body or 'echo "stand-in make $*"\n' + ("exit 4\n" if fail_make else ""))
     cond = f'case "$*" in *"{fail_python_on}"*) echo "stand-in python $* (failing)"; exit 3;; esac\n' \
         if fail_python_on else ""
     py = _script(tmp_path / "py", cond + 'echo "stand-in python $*"\n')
@@ -35,8 +39,13 @@ def run_quick(tmp_path, fail_python_on=None, fail_make=False, full=False):
                               'printf "#!/bin/sh\\nexit 0\\n" > "$o"; chmod +x "$o"\n')
     env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}", PY=str(py), FUZZ_CC="clang",
                AZUKI_SKIP_ENVS="1", AZUKI_SKIP_BROWSER="1")
-    for k in ("CTEST_GAMES", "FUZZ_SECONDS", "SOAK_DECISIONS", "FUZZ_EXP_SECONDS", "SOAK_EXP_DECISIONS"):
+    for k in ("CTEST_GAMES", "FUZZ_SECONDS", "SOAK_DECISIONS", "FUZZ_EXP_SECONDS", "SOAK_EXP_DECISIONS",
+              "AZUKI_TEST_LANES"):
         env.pop(k, None)
+    if lanes is not None:
+        env["AZUKI_TEST_LANES"] = str(lanes)
+    if env_only:
+        return env
     return subprocess.run(["bash", os.path.join(ROOT, "tools", "test.sh")] + ([] if full else ["--quick"]), env=env,
                           capture_output=True, text=True, timeout=600)
 
@@ -93,3 +102,77 @@ def test_the_full_run_runs_every_stage_and_all_of_pytest(tmp_path):
     assert "stand-in python -m pytest -q -rs\n" in r.stdout           # every test, slow ones included
     assert "stand-in make --no-print-directory ctest CTEST_GAMES=10000" in r.stdout
     assert "stand-in make --no-print-directory fuzz-smoke CARDS=azuki/data/expansion.json" in r.stdout
+
+
+C_LANE = ["C tests (random play: 10000 games)", "C tests under ASan + UBSan", "sanitizer soak", "fuzzers (60s each)",
+          "expansion: C random play (normal, ASan+UBSan)", "expansion: sanitizer soak", "expansion: fuzzers (30s each)"]
+
+
+@pytest.mark.parametrize("lanes", [None, 1])
+def test_the_full_run_counts_every_failing_c_stage(tmp_path, lanes):
+    """The C stages run in a second lane beside pytest and the RL worlds by
+    default (AZUKI_TEST_LANES=1: in turn); either way each failing one is a
+    failed row of the table, its output is in the log, and the run fails."""
+    r = run_quick(tmp_path, fail_make=True, full=True, lanes=lanes)
+    assert r.returncode != 0
+    t = table(r.stdout)
+    assert [k for k, v in t.items() if v == "FAILED (exit 4)"] == C_LANE, t
+    assert t["pytest (all, slow included)"] == "passed", t
+    assert "7 of 11 stages FAILED" in r.stdout
+    assert "stand-in make --no-print-directory fuzz-smoke CARDS=azuki/data/expansion.json" in r.stdout
+    assert ("a second lane" in r.stdout) == (lanes is None)
+
+
+def test_a_c_lane_that_dies_early_fails_the_run(tmp_path):
+    """The lane's process killed after its first stage: the stages it did not
+    report are not counted as passed; a row says the lane ended early."""
+    r = run_quick(tmp_path, full=True,
+                  make_body='echo "stand-in make $*"\ncase "$*" in *asan*) kill -9 $PPID;; esac\n')
+    assert r.returncode != 0
+    t = table(r.stdout)
+    assert t["C tests (random play: 10000 games)"] == "passed", t
+    assert "C tests under ASan + UBSan" not in t, t
+    assert [k for k, v in t.items() if v != "passed"] == ["C lane (ended after 1 of 7 stages)"], t
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupt_stops_the_c_lane_too(tmp_path, sig, code):
+    """Ctrl-C (or SIGTERM) ends the run, the C lane's processes with it, and
+    still prints the table. The dispositions are set in the child (a caller
+    under `nohup ... &` ignores SIGINT, and bash cannot trap what it
+    inherited as ignored)."""
+    pidfile = tmp_path / "make.pid"
+    env = run_quick(tmp_path, full=True, make_body=f'echo $$ > {pidfile}\nexec sleep 600\n', env_only=True)
+
+    def defaults():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    p = subprocess.Popen(["bash", os.path.join(ROOT, "tools", "test.sh")], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=defaults)
+    try:
+        deadline = time.monotonic() + 120
+        while not (pidfile.exists() and pidfile.read_text().strip()):   # the lane's first stage is running
+            assert time.monotonic() < deadline and p.poll() is None
+            time.sleep(0.05)
+        make_pid = int(pidfile.read_text())
+        p.send_signal(sig)
+        out, _ = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == code, out
+    assert "== summary" in out, out
+    deadline = time.monotonic() + 60
+    while _alive(make_pid):          # the stand-in make (its sleep) is gone with the lane
+        assert time.monotonic() < deadline, "the C lane's process outlived the interrupt"
+        time.sleep(0.05)
+
+
+def _alive(pid):
+    """pid runs (a zombie waiting for a reaper does not count: a container's
+    first process may never reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

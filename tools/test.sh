@@ -30,7 +30,9 @@
 #
 # Every stage runs even when an earlier one failed (a flaky stage does not hide
 # the others); the end prints a table of the stages (result, seconds) and the
-# script exits non-zero if any failed. Ctrl-C stops the whole run.
+# script exits non-zero if any failed. Ctrl-C (or SIGTERM) stops the whole run.
+# In the full run the C stages of steps 3-5 run in a second lane, beside steps
+# 2, 6 and 7 (the C lane, below; AZUKI_TEST_LANES=1: every stage in turn).
 #
 # `tools/test.sh --quick` (`make quick-test`) runs steps 1, 2 without the tests
 # marked slow (pytest -m "not slow"), and the normal C build of step 3 with
@@ -154,6 +156,55 @@ stage() {
         FAILED=$((FAILED + 1))
         echo "== $name: FAILED (exit $rc); going on with the other stages"
     fi
+    if [ -n "${LANE_RESULTS:-}" ]; then   # a stage of the C lane: its row for the table, a line for the main log
+        printf '%s\t%s\t%s\n' "$name" "${RESULTS[-1]}" "${SECS[-1]}" >> "$LANE_RESULTS"
+        echo "== [C lane] $name: ${RESULTS[-1]} (${SECS[-1]} s)" >&3
+    fi
+}
+
+# ---- the C lane (full run) ---------------------------------------------------------------
+# The C stages (normal and sanitizer builds, soaks, fuzzers: each one process on one core, no Python,
+# nothing shared with the other stages but the checkout's sources; they alone build into out/) run in a
+# second lane beside the Python stages (pytest, the RL worlds with their virtual environments, the
+# browser), which leave a core idle much of the time: the run takes about as long as its longer lane
+# instead of the sum. The lane is a background process in its own process group; its output goes to a
+# log printed in one block when it is joined (a line per finished stage appears in the main log as it
+# goes), its results join the table. AZUKI_TEST_LANES=1: every stage in turn, in one lane.
+LANE_PID="" LANE_DIR="" LANE_T0=0
+lane_start() {   # lane_start FUNCTION: run FUNCTION's stages in the C lane
+    LANE_DIR=$(mktemp -d) LANE_T0=$SECONDS
+    : > "$LANE_DIR/results"
+    echo "== the C stages run beside the others (a second lane); their output follows when they end"
+    exec 3>&1
+    set -m                                           # its own process group, so an interrupt can stop it all
+    ( trap - INT TERM; NAMES=() RESULTS=() SECS=() FAILED=0; LANE_RESULTS=$LANE_DIR/results "$1" ) \
+        > "$LANE_DIR/log" 2>&1 < /dev/null &
+    LANE_PID=$!
+    set +m
+}
+lane_stop() {    # on an interrupt: end the lane's processes
+    [ -n "$LANE_PID" ] || return 0
+    kill -TERM -- "-$LANE_PID" 2>/dev/null || true
+    wait "$LANE_PID" 2>/dev/null || true
+    LANE_PID=""
+}
+lane_join() {    # wait for the lane, print its output, add its rows to the table
+    [ -n "$LANE_PID" ] || return 0
+    local rc=0 n=0 name result secs
+    wait "$LANE_PID" || rc=$?
+    LANE_PID=""
+    echo "== the C lane's output (it ran beside the stages above)"
+    cat "$LANE_DIR/log"
+    while IFS=$'\t' read -r name result secs; do
+        NAMES+=("$name") RESULTS+=("$result") SECS+=("$secs")
+        [ "$result" = passed ] || FAILED=$((FAILED + 1))
+        n=$((n + 1))
+    done < "$LANE_DIR/results"
+    if [ "$n" != "$1" ]; then                        # the lane ended before its last stage wrote its row
+        NAMES+=("C lane (ended after $n of $1 stages)") RESULTS+=("FAILED (exit $rc)") SECS+=($((SECONDS - LANE_T0)))
+        FAILED=$((FAILED + 1))
+    fi
+    rm -rf "$LANE_DIR"
 }
 
 summary() {
@@ -168,7 +219,8 @@ summary() {
     printf "%-${w}s  %-16s %8s\n" total "" "$SECONDS"
 }
 
-trap 'echo; echo "== interrupted"; summary "interrupted"; exit 130' INT
+trap 'echo; echo "== interrupted"; lane_stop; summary "interrupted"; exit 130' INT
+trap 'echo; echo "== terminated"; lane_stop; summary "terminated"; exit 143' TERM
 
 PYTEST_ARGS=(-q -rs)       # -rs: every skipped test and why (e.g. AZUKI_SKIP_RAY=1)
 PYTEST_STAGE="pytest (all, slow included)"
@@ -186,25 +238,29 @@ fi
 SECONDS=0
 stage "azuki.convert --check" "$PY" -m azuki.convert --check
 stage "azuki.obs --check (docs/observation.md)" "$PY" -m azuki.obs --check
-stage "$PYTEST_STAGE" "$PY" -m pytest "${PYTEST_ARGS[@]}"
 if [ "$QUICK" = 1 ]; then
+    stage "$PYTEST_STAGE" "$PY" -m pytest "${PYTEST_ARGS[@]}"
     stage "C tests (random play: ${CTEST_GAMES:-2000} games)" make --no-print-directory ctest CTEST_GAMES=${CTEST_GAMES:-2000}
 else
-    stage "C tests (random play: ${CTEST_GAMES:-10000} games)" make --no-print-directory ctest CTEST_GAMES=${CTEST_GAMES:-10000}
-fi
-if [ "$QUICK" = 0 ]; then
+    c_stages() {
+        stage "C tests (random play: ${CTEST_GAMES:-10000} games)" make --no-print-directory ctest \
+            CTEST_GAMES=${CTEST_GAMES:-10000}
+        stage "C tests under ASan + UBSan" make --no-print-directory asan
+        stage "sanitizer soak" make --no-print-directory soak SOAK_DECISIONS=${SOAK_DECISIONS:-1000000}
+        stage "fuzzers (${FUZZ_SECONDS:-60}s each)" make --no-print-directory fuzz-smoke FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+        # The expansion (starter + expansion, 4 decks, 16 pairings): the C random-play
+        # property test (normal and ASan+UBSan), the soak and the fuzzers over it.
+        local EXP=azuki/data/expansion.json
+        stage "expansion: C random play (normal, ASan+UBSan)" make --no-print-directory cards-ctest CARDS=$EXP
+        stage "expansion: sanitizer soak" make --no-print-directory soak CARDS=$EXP \
+            SOAK_DECISIONS=${SOAK_EXP_DECISIONS:-500000}
+        stage "expansion: fuzzers (${FUZZ_EXP_SECONDS:-30}s each)" make --no-print-directory fuzz-smoke CARDS=$EXP \
+            FUZZ_SECONDS=${FUZZ_EXP_SECONDS:-30}
+    }
+    C_STAGES=7
+    if [ "${AZUKI_TEST_LANES:-2}" = 1 ]; then c_stages; else lane_start c_stages; fi
+    stage "$PYTEST_STAGE" "$PY" -m pytest "${PYTEST_ARGS[@]}"
     stage "benchmark, quick form (smoke run, figures not asserted)" "$PY" -m azuki bench --quick
-    stage "C tests under ASan + UBSan" make --no-print-directory asan
-    stage "sanitizer soak" make --no-print-directory soak SOAK_DECISIONS=${SOAK_DECISIONS:-1000000}
-    stage "fuzzers (${FUZZ_SECONDS:-60}s each)" make --no-print-directory fuzz-smoke FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-    # The expansion (starter + expansion, 4 decks, 16 pairings): the C random-play
-    # property test (normal and ASan+UBSan), the soak and the fuzzers over it.
-    EXP=azuki/data/expansion.json
-    stage "expansion: C random play (normal, ASan+UBSan)" make --no-print-directory cards-ctest CARDS=$EXP
-    stage "expansion: sanitizer soak" make --no-print-directory soak CARDS=$EXP \
-        SOAK_DECISIONS=${SOAK_EXP_DECISIONS:-500000}
-    stage "expansion: fuzzers (${FUZZ_EXP_SECONDS:-30}s each)" make --no-print-directory fuzz-smoke CARDS=$EXP \
-        FUZZ_SECONDS=${FUZZ_EXP_SECONDS:-30}
     if [ "${AZUKI_SKIP_ENVS:-0}" != 1 ]; then
         # the venv's pytest script, so the installed wheel is tested (not the checkout's azuki/)
         rl_world() {
@@ -216,7 +272,7 @@ if [ "$QUICK" = 0 ]; then
         for world in puffer latest; do
             stage "RL environments: $world world (constraints/$world.txt)" rl_world "$world"
         done
-        stage "benchmark with the PufferLib rows, quick form" bash -c 'cd out && ../.venv-puffer/bin/azuki bench --quick'
+        stage "benchmark with the PufferLib rows, quick form" bash -c 'mkdir -p out && cd out && ../.venv-puffer/bin/azuki bench --quick'
     fi
     if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then
         browser() {
@@ -225,6 +281,7 @@ if [ "$QUICK" = 0 ]; then
         }
         stage "browser: the play page in headless Chromium (tests/web, .venv-web)" browser
     fi
+    lane_join "$C_STAGES"
 fi
 trap - INT
 if [ "$QUICK" = 1 ]; then summary "quick: make test runs everything"; else summary "full run"; fi
