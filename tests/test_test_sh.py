@@ -99,7 +99,7 @@ def test_the_full_run_runs_every_stage_and_all_of_pytest(tmp_path):
     t = table(r.stdout)
     assert len(t) == 11, t
     assert [k for k, v in t.items() if v != "passed"] == ["benchmark, quick form (smoke run, figures not asserted)"], t
-    assert "stand-in python -m pytest -q -rs\n" in r.stdout           # every test, slow ones included
+    assert "stand-in python -m pytest -q -rs --durations=15\n" in r.stdout    # every test, slow ones included
     assert "stand-in make --no-print-directory ctest CTEST_GAMES=10000" in r.stdout
     assert "stand-in make --no-print-directory fuzz-smoke CARDS=azuki/data/expansion.json" in r.stdout
 

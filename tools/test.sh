@@ -232,6 +232,7 @@ else
     echo "== full test run (CI): convert --check, pytest, C tests (normal and ASan+UBSan), sanitizer soak,"
     echo "   fuzzers (${FUZZ_SECONDS:-60}s each); needs Python 3.11, gcc, and clang with libFuzzer"
     echo "   (installed with apt-get as root or through sudo if missing). Without them: make quick-test"
+    PYTEST_ARGS+=(--durations=15)    # the slowest tests of each pytest stage, for the run's time budget
     fuzz_preflight
     if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then browser_preflight; wasm_preflight; fi
 fi
