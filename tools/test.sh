@@ -158,7 +158,7 @@ stage() {
     fi
     if [ -n "${LANE_RESULTS:-}" ]; then   # a stage of the C lane: its row for the table, a line for the main log
         printf '%s\t%s\t%s\n' "$name" "${RESULTS[-1]}" "${SECS[-1]}" >> "$LANE_RESULTS"
-        echo "== [C lane] $name: ${RESULTS[-1]} (${SECS[-1]} s)" >&3
+        printf '\n== [C lane] %s: %s (%s s)\n' "$name" "${RESULTS[-1]}" "${SECS[-1]}" >&3   # (pytest's dots may be mid-line)
     fi
 }
 
