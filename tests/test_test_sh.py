@@ -104,27 +104,28 @@ def test_the_full_run_runs_every_stage_and_all_of_pytest(tmp_path):
     assert "stand-in make --no-print-directory fuzz-smoke CARDS=azuki/data/expansion.json" in r.stdout
 
 
-C_LANE = ["C tests (random play: 10000 games)", "C tests under ASan + UBSan", "sanitizer soak", "fuzzers (60s each)",
+C_STAGES = ["C tests (random play: 10000 games)", "C tests under ASan + UBSan", "sanitizer soak", "fuzzers (60s each)",
           "expansion: C random play (normal, ASan+UBSan)", "expansion: sanitizer soak", "expansion: fuzzers (30s each)"]
 
 
 @pytest.mark.parametrize("lanes", [None, 1])
 def test_the_full_run_counts_every_failing_c_stage(tmp_path, lanes):
-    """The C stages run in a second lane beside pytest and the RL worlds by
-    default (AZUKI_TEST_LANES=1: in turn); either way each failing one is a
-    failed row of the table, its output is in the log, and the run fails."""
+    """The C stages (and the browser, skipped here) run in a second lane
+    beside pytest and the RL worlds by default (AZUKI_TEST_LANES=1: in turn);
+    either way each failing one is a failed row of the table, its output is in
+    the log, and the run fails."""
     r = run_quick(tmp_path, fail_make=True, full=True, lanes=lanes)
     assert r.returncode != 0
     t = table(r.stdout)
-    assert [k for k, v in t.items() if v == "FAILED (exit 4)"] == C_LANE, t
+    assert [k for k, v in t.items() if v == "FAILED (exit 4)"] == C_STAGES, t
     assert t["pytest (all, slow included)"] == "passed", t
     assert "7 of 11 stages FAILED" in r.stdout
     assert "stand-in make --no-print-directory fuzz-smoke CARDS=azuki/data/expansion.json" in r.stdout
-    assert ("a second lane" in r.stdout) == (lanes is None)
+    assert ("(lane 2)" in r.stdout) == (lanes is None)
 
 
 def test_a_c_lane_that_dies_early_fails_the_run(tmp_path):
-    """The lane's process killed after its first stage: the stages it did not
+    """Lane 2's process killed after its first stage: the stages it did not
     report are not counted as passed; a row says the lane ended early."""
     r = run_quick(tmp_path, full=True,
                   make_body='echo "stand-in make $*"\ncase "$*" in *asan*) kill -9 $PPID;; esac\n')
@@ -132,12 +133,12 @@ def test_a_c_lane_that_dies_early_fails_the_run(tmp_path):
     t = table(r.stdout)
     assert t["C tests (random play: 10000 games)"] == "passed", t
     assert "C tests under ASan + UBSan" not in t, t
-    assert [k for k, v in t.items() if v != "passed"] == ["C lane (ended after 1 of 7 stages)"], t
+    assert [k for k, v in t.items() if v != "passed"] == ["lane 2 (ended early, after 1 of its stages)"], t
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupt_stops_the_c_lane_too(tmp_path, sig, code):
-    """Ctrl-C (or SIGTERM) ends the run, the C lane's processes with it, and
+    """Ctrl-C (or SIGTERM) ends the run, lane 2's processes with it, and
     still prints the table. The dispositions are set in the child (a caller
     under `nohup ... &` ignores SIGINT, and bash cannot trap what it
     inherited as ignored)."""
@@ -164,7 +165,7 @@ def test_an_interrupt_stops_the_c_lane_too(tmp_path, sig, code):
     assert "== summary" in out, out
     deadline = time.monotonic() + 60
     while _alive(make_pid):          # the stand-in make (its sleep) is gone with the lane
-        assert time.monotonic() < deadline, "the C lane's process outlived the interrupt"
+        assert time.monotonic() < deadline, "lane 2's process outlived the interrupt"
         time.sleep(0.05)
 
 

@@ -78,8 +78,11 @@ install_world "${PKGS[@]}"
 
 # azuki itself, from a wheel of this checkout (built once per checkout state
 # with the main .venv's toolchain: numpy 2 headers, which run on numpy 1.26 too).
-# Rebuilt only when a source file is newer than the wheel (both venvs share it).
+# Rebuilt only when a source file is newer than the wheel (every venv shares it). Under a lock: make test
+# sets up two worlds at once (its two lanes), and pip builds the wheel in the checkout's build/.
 mkdir -p out/wheel
+exec 9> out/wheel/.lock
+flock 9
 whl=$(ls out/wheel/azuki-*.whl 2>/dev/null | head -1 || true)
 if [ -z "$whl" ] || [ -n "$(find azuki csrc generated setup.py pyproject.toml -newer "$whl" \
         -not -name '*.pyc' -not -path '*/__pycache__*' -not -name '_core.c' -not -name '*.so' -print -quit)" ]; then
@@ -87,6 +90,7 @@ if [ -z "$whl" ] || [ -n "$(find azuki csrc generated setup.py pyproject.toml -n
     PYTHONDONTWRITEBYTECODE=1 "${PIP[@]}" wheel --quiet --no-deps -w out/wheel .
 fi
 "${PIP[@]}" install --quiet --force-reinstall --no-deps out/wheel/azuki-*.whl
+flock -u 9
 "${PIP[@]}" install --quiet -c "$CONS" "jsonschema>=4.17"
 echo "   $VENV ready in $(( $(date +%s) - t0 )) s: $("$VENV/bin/python" - <<'EOF'
 import importlib

@@ -31,8 +31,9 @@
 # Every stage runs even when an earlier one failed (a flaky stage does not hide
 # the others); the end prints a table of the stages (result, seconds) and the
 # script exits non-zero if any failed. Ctrl-C (or SIGTERM) stops the whole run.
-# In the full run the C stages of steps 3-5 run in a second lane, beside steps
-# 2, 6 and 7 (the C lane, below; AZUKI_TEST_LANES=1: every stage in turn).
+# In the full run the C stages of steps 3-5 and the browser (step 7) run in a
+# second lane, beside steps 2 and 6 (lane 2, below; AZUKI_TEST_LANES=1: every
+# stage in turn).
 #
 # `tools/test.sh --quick` (`make quick-test`) runs steps 1, 2 without the tests
 # marked slow (pytest -m "not slow"), and the normal C build of step 3 with
@@ -156,28 +157,30 @@ stage() {
         FAILED=$((FAILED + 1))
         echo "== $name: FAILED (exit $rc); going on with the other stages"
     fi
-    if [ -n "${LANE_RESULTS:-}" ]; then   # a stage of the C lane: its row for the table, a line for the main log
+    if [ -n "${LANE_RESULTS:-}" ]; then   # a stage of lane 2: its row for the table, a line for the main log
         printf '%s\t%s\t%s\n' "$name" "${RESULTS[-1]}" "${SECS[-1]}" >> "$LANE_RESULTS"
-        printf '\n== [C lane] %s: %s (%s s)\n' "$name" "${RESULTS[-1]}" "${SECS[-1]}" >&3   # (pytest's dots may be mid-line)
+        printf '\n== [lane 2] %s: %s (%s s)\n' "$name" "${RESULTS[-1]}" "${SECS[-1]}" >&3   # (pytest's dots may be mid-line)
     fi
 }
 
-# ---- the C lane (full run) ---------------------------------------------------------------
-# The C stages (normal and sanitizer builds, soaks, fuzzers: each one process on one core, no Python,
-# nothing shared with the other stages but the checkout's sources; they alone build into out/) run in a
-# second lane beside the Python stages (pytest, the RL worlds with their virtual environments, the
-# browser), which leave a core idle much of the time: the run takes about as long as its longer lane
-# instead of the sum. The lane is a background process in its own process group; its output goes to a
-# log printed in one block when it is joined (a line per finished stage appears in the main log as it
-# goes), its results join the table. AZUKI_TEST_LANES=1: every stage in turn, in one lane.
+# ---- lane 2 (full run) -------------------------------------------------------------------
+# The C stages (normal and sanitizer builds, soaks, fuzzers: each one process on one core, no Python;
+# they alone build into out/'s C directories) and then the browser stage run in a second lane beside
+# pytest and the RL worlds, which leave a core idle much of the time: the run takes about as long as its
+# longer lane instead of the sum (CI, session 29: 1,529 s with the browser in lane 1, against 2,966 s
+# for every stage in turn on a busier day). Nothing is shared but the checkout's sources and the azuki
+# wheel that each world's set-up installs (tools/setup_envs.sh builds it under a lock). The lane is a
+# background process in its own process group; its output goes to a log printed in one block when it
+# is joined (a line per finished stage appears in the main log as it goes), its rows join the table.
+# AZUKI_TEST_LANES=1: every stage in turn, in one lane.
 LANE_PID="" LANE_DIR="" LANE_T0=0
-lane_start() {   # lane_start FUNCTION: run FUNCTION's stages in the C lane
+lane_start() {   # lane_start FUNCTION: run FUNCTION's stages in lane 2
     LANE_DIR=$(mktemp -d) LANE_T0=$SECONDS
     : > "$LANE_DIR/results"
-    echo "== the C stages run beside the others (a second lane); their output follows when they end"
+    echo "== the C stages and the browser run beside the others (lane 2); their output follows when they end"
     exec 3>&1
     set -m                                           # its own process group, so an interrupt can stop it all
-    ( trap - INT TERM; NAMES=() RESULTS=() SECS=() FAILED=0; LANE_RESULTS=$LANE_DIR/results "$1" ) \
+    ( trap - INT TERM; NAMES=() RESULTS=() SECS=() FAILED=0; LANE_RESULTS=$LANE_DIR/results "$1"; : > "$LANE_DIR/done" ) \
         > "$LANE_DIR/log" 2>&1 < /dev/null &
     LANE_PID=$!
     set +m
@@ -188,20 +191,20 @@ lane_stop() {    # on an interrupt: end the lane's processes
     wait "$LANE_PID" 2>/dev/null || true
     LANE_PID=""
 }
-lane_join() {    # wait for the lane, print its output, add its rows to the table
+lane_join() {    # wait for lane 2, print its output, add its rows to the table
     [ -n "$LANE_PID" ] || return 0
     local rc=0 n=0 name result secs
     wait "$LANE_PID" || rc=$?
     LANE_PID=""
-    echo "== the C lane's output (it ran beside the stages above)"
+    echo "== lane 2's output (it ran beside the stages above)"
     cat "$LANE_DIR/log"
     while IFS=$'\t' read -r name result secs; do
         NAMES+=("$name") RESULTS+=("$result") SECS+=("$secs")
         [ "$result" = passed ] || FAILED=$((FAILED + 1))
         n=$((n + 1))
     done < "$LANE_DIR/results"
-    if [ "$n" != "$1" ]; then                        # the lane ended before its last stage wrote its row
-        NAMES+=("C lane (ended after $n of $1 stages)") RESULTS+=("FAILED (exit $rc)") SECS+=($((SECONDS - LANE_T0)))
+    if [ ! -e "$LANE_DIR/done" ]; then               # the lane ended before its last stage
+        NAMES+=("lane 2 (ended early, after $n of its stages)") RESULTS+=("FAILED (exit $rc)") SECS+=($((SECONDS - LANE_T0)))
         FAILED=$((FAILED + 1))
     fi
     rm -rf "$LANE_DIR"
@@ -243,7 +246,7 @@ if [ "$QUICK" = 1 ]; then
     stage "$PYTEST_STAGE" "$PY" -m pytest "${PYTEST_ARGS[@]}"
     stage "C tests (random play: ${CTEST_GAMES:-2000} games)" make --no-print-directory ctest CTEST_GAMES=${CTEST_GAMES:-2000}
 else
-    c_stages() {
+    lane2_stages() {
         stage "C tests (random play: ${CTEST_GAMES:-10000} games)" make --no-print-directory ctest \
             CTEST_GAMES=${CTEST_GAMES:-10000}
         stage "C tests under ASan + UBSan" make --no-print-directory asan
@@ -257,9 +260,15 @@ else
             SOAK_DECISIONS=${SOAK_EXP_DECISIONS:-500000}
         stage "expansion: fuzzers (${FUZZ_EXP_SECONDS:-30}s each)" make --no-print-directory fuzz-smoke CARDS=$EXP \
             FUZZ_SECONDS=${FUZZ_EXP_SECONDS:-30}
+        if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then
+            browser() {
+                bash tools/setup_envs.sh web || return
+                ".venv-web/bin/pytest" "${PYTEST_ARGS[@]}" -p no:cacheprovider tests/web
+            }
+            stage "browser: the play page in headless Chromium (tests/web, .venv-web)" browser
+        fi
     }
-    C_STAGES=7
-    if [ "${AZUKI_TEST_LANES:-2}" = 1 ]; then c_stages; else lane_start c_stages; fi
+    if [ "${AZUKI_TEST_LANES:-2}" = 1 ]; then lane2_stages; else lane_start lane2_stages; fi
     stage "$PYTEST_STAGE" "$PY" -m pytest "${PYTEST_ARGS[@]}"
     stage "benchmark, quick form (smoke run, figures not asserted)" "$PY" -m azuki bench --quick
     if [ "${AZUKI_SKIP_ENVS:-0}" != 1 ]; then
@@ -275,14 +284,7 @@ else
         done
         stage "benchmark with the PufferLib rows, quick form" bash -c 'mkdir -p out && cd out && ../.venv-puffer/bin/azuki bench --quick'
     fi
-    if [ "${AZUKI_SKIP_BROWSER:-0}" != 1 ]; then
-        browser() {
-            bash tools/setup_envs.sh web || return
-            ".venv-web/bin/pytest" "${PYTEST_ARGS[@]}" -p no:cacheprovider tests/web
-        }
-        stage "browser: the play page in headless Chromium (tests/web, .venv-web)" browser
-    fi
-    lane_join "$C_STAGES"
+    lane_join
 fi
 trap - INT
 if [ "$QUICK" = 1 ]; then summary "quick: make test runs everything"; else summary "full run"; fi
