@@ -536,12 +536,11 @@ _Static_assert((int)AZK_VEC_LOG_DECKS == AZK_MAX_DECKS, "the log has an entry pe
 /* One call: opp = 0 applies the acting rows' actions (actions[rows]),
  * opp = 1 the pending games' opponent actions (actions[n]). Three phases:
  * (1, per game) apply the action and play the bots on, zero the game's
- * rows, note an ended episode and write its rewards and flags, and write the
- * outputs of a game whose episode goes on; (2, in game order, one thread) log
- * each ended episode and give its slot the next episode number; (3, per game)
- * begin those episodes and write their outputs. One thread runs the three
- * phases game by game; a pool runs 1 and 3 in parallel, 2 in between on the
- * caller: the same numbers either way. */
+ * rows, note an ended episode and write its rewards and flags; (2, in game
+ * order, one thread) log each ended episode and give its slot the next
+ * episode number; (3, per game) begin those episodes and write the outputs.
+ * One thread runs the three phases game by game; a pool runs 1 and 3 in
+ * parallel, 2 in between on the caller: the same numbers either way. */
 struct step_job {
     int opp, how;
     const int32_t *actions;
@@ -605,26 +604,16 @@ static void step_begin(azk_vec *v, const azk_cardset *cs, int i) {
     if (v->mode == AZK_VEC_BOT) vec_bot_moves(v, cs, e);
 }
 
-/* A game's rows are written right after its step, while its state is still in this core's cache
- * (a second pass over n games of ~4 KB each would fetch every state again once they outgrow the
- * cache); only a game whose episode ended waits for phase 3, after the serial episode count. */
 static void job_apply(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
     (void)slot;
-    const struct step_job *j = arg;
-    for (int i = lo; i < hi; i++) {
-        step_apply(v, cs, j, i);
-        if (!v->games[i].ended) write_outputs(v, cs, j->obs, j->masks, j->how, i, i + 1);
-    }
+    for (int i = lo; i < hi; i++) step_apply(v, cs, arg, i);
 }
 
 static void job_begin(azk_vec *v, const azk_cardset *cs, void *arg, int lo, int hi, int slot) {
     (void)slot;
     const struct step_job *j = arg;
-    for (int i = lo; i < hi; i++) {
-        if (!v->games[i].ended) continue;
-        step_begin(v, cs, i);
-        write_outputs(v, cs, j->obs, j->masks, j->how, i, i + 1);
-    }
+    for (int i = lo; i < hi; i++) step_begin(v, cs, i);
+    write_outputs(v, cs, j->obs, j->masks, j->how, lo, hi);
 }
 
 /* The serial passes of a step (the legality check before any game moves; with a pool, the episode
@@ -658,13 +647,13 @@ static azk_status vec_step(azk_vec *v, const azk_cardset *cs, int opp, const int
         }
     struct step_job j = {opp, v->mode == AZK_VEC_POLICY ? 3 : 2, actions, obs, masks, rewards, terminals,
                          truncations};
-    if (!v->pool) { /* one thread: the phases game by game, each game's rows written while it is in cache */
+    if (!v->pool) { /* one thread: the phases game by game, as fast as before the pool */
         for (int i = 0; i < v->n; i++) {
             step_apply(v, cs, &j, i);
             step_count(v, i);
             step_begin(v, cs, i);
-            write_outputs(v, cs, obs, masks, j.how, i, i + 1);
         }
+        write_outputs(v, cs, obs, masks, j.how, 0, v->n);
         return AZK_OK;
     }
     vec_parallel(v, cs, job_apply, &j);
