@@ -286,7 +286,7 @@ else
     fi
     lane_join
 fi
-trap - INT
+trap - INT TERM
 if [ "$QUICK" = 1 ]; then summary "quick: make test runs everything"; else summary "full run"; fi
 if [ "$FAILED" != 0 ]; then
     echo "== $FAILED of ${#NAMES[@]} stages FAILED (the table above; each stage's output is above it)"
