@@ -177,3 +177,28 @@ def _alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_a_main_run_killed_outright_takes_lane_2_with_it(tmp_path):
+    """SIGKILL to the main run (a CI time limit: no trap runs): lane 2's
+    watcher ends the lane's process group, so nothing runs on by itself and
+    the run's output pipe closes."""
+    pidfile = tmp_path / "make.pid"
+    env = run_quick(tmp_path, full=True, make_body=f'echo $$ > {pidfile}\nexec sleep 600\n', env_only=True)
+    p = subprocess.Popen(["bash", os.path.join(ROOT, "tools", "test.sh")], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (pidfile.exists() and pidfile.read_text().strip()):
+            assert time.monotonic() < deadline and p.poll() is None
+            time.sleep(0.05)
+        make_pid = int(pidfile.read_text())
+        p.kill()
+        p.communicate(timeout=120)          # EOF: nothing of the lane holds the pipe any more
+    finally:
+        if p.poll() is None:
+            p.kill()
+    deadline = time.monotonic() + 60
+    while _alive(make_pid):
+        assert time.monotonic() < deadline, "lane 2 ran on after the main run was killed"
+        time.sleep(0.05)

@@ -180,10 +180,25 @@ lane_start() {   # lane_start FUNCTION: run FUNCTION's stages in lane 2
     echo "== the C stages and the browser run beside the others (lane 2); their output follows when they end"
     exec 3>&1
     set -m                                           # its own process group, so an interrupt can stop it all
-    ( trap - INT TERM; NAMES=() RESULTS=() SECS=() FAILED=0; LANE_RESULTS=$LANE_DIR/results "$1"; : > "$LANE_DIR/done" ) \
-        > "$LANE_DIR/log" 2>&1 < /dev/null &
+    ( trap - INT TERM; group=$BASHPID; lane_watch "$$" "$group" 3>&- & watch=$!
+      NAMES=() RESULTS=() SECS=() FAILED=0; LANE_RESULTS=$LANE_DIR/results "$1"; : > "$LANE_DIR/done"
+      kill "$watch" 2>/dev/null || true ) > "$LANE_DIR/log" 2>&1 < /dev/null &
     LANE_PID=$!
     set +m
+}
+# In lane 2: a main run killed outright (SIGKILL: no trap runs, e.g. a CI time limit) takes the lane's
+# process group with it, instead of leaving the lane running on its own.
+lane_watch() {   # lane_watch MAIN_PID LANE_GROUP
+    local st
+    if [ ! -r /proc/self/stat ]; then            # no /proc: the pid alone
+        while kill -0 "$1" 2>/dev/null; do sleep 1; done
+    else while :; do # (a main run that ended is a zombie until its parent reaps it: dead too)
+        st=$(cat "/proc/$1/stat" 2>/dev/null) || break
+        st=${st##*) }
+        [ "${st%% *}" != Z ] || break
+        sleep 1
+    done; fi
+    kill -KILL -- "-$2" 2>/dev/null || true
 }
 lane_stop() {    # on an interrupt: end the lane's processes
     [ -n "$LANE_PID" ] || return 0
