@@ -105,7 +105,7 @@ def test_the_full_run_runs_every_stage_and_all_of_pytest(tmp_path):
 
 
 C_STAGES = ["C tests (random play: 10000 games)", "C tests under ASan + UBSan", "sanitizer soak", "fuzzers (60s each)",
-          "expansion: C random play (normal, ASan+UBSan)", "expansion: sanitizer soak", "expansion: fuzzers (30s each)"]
+            "expansion: C random play (normal, ASan+UBSan)", "expansion: sanitizer soak", "expansion: fuzzers (30s each)"]
 
 
 @pytest.mark.parametrize("lanes", [None, 1])
@@ -124,7 +124,7 @@ def test_the_full_run_counts_every_failing_c_stage(tmp_path, lanes):
     assert ("(lane 2)" in r.stdout) == (lanes is None)
 
 
-def test_a_c_lane_that_dies_early_fails_the_run(tmp_path):
+def test_lane_2_dying_early_fails_the_run(tmp_path):
     """Lane 2's process killed after its first stage: the stages it did not
     report are not counted as passed; a row says the lane ended early."""
     r = run_quick(tmp_path, full=True,
@@ -137,25 +137,16 @@ def test_a_c_lane_that_dies_early_fails_the_run(tmp_path):
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_an_interrupt_stops_the_c_lane_too(tmp_path, sig, code):
+def test_an_interrupt_stops_lane_2_too(tmp_path, sig, code):
     """Ctrl-C (or SIGTERM) ends the run, lane 2's processes with it, and
     still prints the table. The dispositions are set in the child (a caller
     under `nohup ... &` ignores SIGINT, and bash cannot trap what it
     inherited as ignored)."""
-    pidfile = tmp_path / "make.pid"
-    env = run_quick(tmp_path, full=True, make_body=f'echo $$ > {pidfile}\nexec sleep 600\n', env_only=True)
-
     def defaults():
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    p = subprocess.Popen(["bash", os.path.join(ROOT, "tools", "test.sh")], env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=defaults)
+    p, make_pid = _start_with_a_waiting_c_stage(tmp_path, defaults)
     try:
-        deadline = time.monotonic() + 120
-        while not (pidfile.exists() and pidfile.read_text().strip()):   # the lane's first stage is running
-            assert time.monotonic() < deadline and p.poll() is None
-            time.sleep(0.05)
-        make_pid = int(pidfile.read_text())
         p.send_signal(sig)
         out, _ = p.communicate(timeout=120)
     finally:
@@ -163,42 +154,49 @@ def test_an_interrupt_stops_the_c_lane_too(tmp_path, sig, code):
             p.kill()
     assert p.returncode == code, out
     assert "== summary" in out, out
-    deadline = time.monotonic() + 60
-    while _alive(make_pid):          # the stand-in make (its sleep) is gone with the lane
-        assert time.monotonic() < deadline, "lane 2's process outlived the interrupt"
+    _wait_gone(make_pid, "lane 2's process outlived the interrupt")     # the stand-in make (its sleep)
+
+
+def _start_with_a_waiting_c_stage(tmp_path, preexec_fn=None):
+    """The full run started with a stand-in make that sleeps: returns the run's
+    Popen and the pid of lane 2's first stage once that runs."""
+    pidfile = tmp_path / "make.pid"
+    env = run_quick(tmp_path, full=True, make_body=f'echo $$ > {pidfile}\nexec sleep 600\n', env_only=True)
+    p = subprocess.Popen(["bash", os.path.join(ROOT, "tools", "test.sh")], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, preexec_fn=preexec_fn)
+    deadline = time.monotonic() + 120
+    while not (pidfile.exists() and pidfile.read_text().strip()):
+        if time.monotonic() > deadline or p.poll() is not None:
+            p.kill()
+            raise AssertionError(f"lane 2's first stage did not start: {p.communicate()[0][-2000:]}")
         time.sleep(0.05)
+    return p, int(pidfile.read_text())
 
 
-def _alive(pid):
-    """pid runs (a zombie waiting for a reaper does not count: a container's
-    first process may never reap it)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
+def _wait_gone(pid, why):
+    """Until pid no longer runs (a zombie waiting for a reaper does not count:
+    a container's first process may never reap it); 60 s at most."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return
+        except FileNotFoundError:
+            return
+        assert time.monotonic() < deadline, why
+        time.sleep(0.05)
 
 
 def test_a_main_run_killed_outright_takes_lane_2_with_it(tmp_path):
     """SIGKILL to the main run (a CI time limit: no trap runs): lane 2's
     watcher ends the lane's process group, so nothing runs on by itself and
     the run's output pipe closes."""
-    pidfile = tmp_path / "make.pid"
-    env = run_quick(tmp_path, full=True, make_body=f'echo $$ > {pidfile}\nexec sleep 600\n', env_only=True)
-    p = subprocess.Popen(["bash", os.path.join(ROOT, "tools", "test.sh")], env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    p, make_pid = _start_with_a_waiting_c_stage(tmp_path)
     try:
-        deadline = time.monotonic() + 120
-        while not (pidfile.exists() and pidfile.read_text().strip()):
-            assert time.monotonic() < deadline and p.poll() is None
-            time.sleep(0.05)
-        make_pid = int(pidfile.read_text())
         p.kill()
         p.communicate(timeout=120)          # EOF: nothing of the lane holds the pipe any more
     finally:
         if p.poll() is None:
             p.kill()
-    deadline = time.monotonic() + 60
-    while _alive(make_pid):
-        assert time.monotonic() < deadline, "lane 2 ran on after the main run was killed"
-        time.sleep(0.05)
+    _wait_gone(make_pid, "lane 2 ran on after the main run was killed")
