@@ -167,8 +167,8 @@ stage() {
 # The C stages (normal and sanitizer builds, soaks, fuzzers: each one process on one core, no Python;
 # they alone build into out/'s C directories) and then the browser stage run in a second lane beside
 # pytest and the RL worlds, which leave a core idle much of the time: the run takes about as long as its
-# longer lane instead of the sum (CI, session 29: 1,529 s with the browser in lane 1, against 2,966 s
-# for every stage in turn on a busier day). Nothing is shared but the checkout's sources and the azuki
+# longer lane instead of the sum (clean-clone CI on the shared 2-core machine, session 29: 1,530-1,649 s
+# of stages, against 2,966 s for every stage in turn on a busier day). Nothing is shared but the checkout's sources and the azuki
 # wheel that each world's set-up installs (tools/setup_envs.sh builds it under a lock). The lane is a
 # background process in its own process group; its output goes to a log printed in one block when it
 # is joined (a line per finished stage appears in the main log as it goes), its rows join the table.
