@@ -206,8 +206,20 @@ def test_play_full_game_by_clicking(page, server, seed, seat, mulligan, decks, o
     assert rep["steps"] and rep["players"][seat] == "human"
     page.click("#go-watch")
     page.wait_for_selector("#replay-bar:not(.hidden)")
-    page.wait_for_function("() => document.querySelector('#rp-step').textContent.startsWith('step 0 /')")
+    wait_replay_open(page, len(rep["steps"]))
     check_replay(page, app, len(rep["steps"]))
+
+
+# true once the viewer shows step 0 of a replay of n steps; only what opening a replay sets counts:
+# the page starts with "step 0 / 0" in its step label and no replay, so a wait on the label alone
+# passed before the replay was open (a failed CI run)
+REPLAY_OPEN = ("(n) => !!(window.AZUKI.S.replay && window.AZUKI.S.replay.steps === n"
+               " && document.querySelector('#game').dataset.replayStep === '0'"
+               " && document.querySelector('#rp-step').textContent === `step 0 / ${n}`)")
+
+
+def wait_replay_open(page, n):
+    page.wait_for_function(REPLAY_OPEN, arg=n)
 
 
 def check_replay(page, app, n):
@@ -327,8 +339,9 @@ def test_replay_viewer_opens_a_record_file(page, server, tmp_path):
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
     page.click("#nav-replay")
+    assert page.evaluate(REPLAY_OPEN, len(rep["steps"])) is False      # the wait below waits on something
     page.set_input_files("#replay-file", str(f))
-    page.wait_for_function("() => window.AZUKI.S.replay && document.querySelector('#game').dataset.replayStep === '0'")
+    wait_replay_open(page, len(rep["steps"]))
     assert "verified" in page.text_content("#replay-info")
     check_replay(page, app, len(rep["steps"]))
     # a tampered file is refused with the step named

@@ -22,7 +22,7 @@ from azuki.web.browser import chromium_path, click_action, pick_action  # noqa: 
 if chromium_path() is None:
     pytest.skip("needs Debian's chromium (apt-get install chromium)", allow_module_level=True)
 
-from test_browser import browser, check_board, server, session_of, start, wait_idle  # noqa: E402,F401 (browser, server: the shared fixtures)
+from test_browser import browser, check_board, server, session_of, start, wait_idle, wait_replay_open  # noqa: E402,F401 (browser, server: the shared fixtures)
 
 TIMEOUT = 30000
 # what the page must never show (tests/test_web_words.py checks the server's words the same way)
@@ -202,7 +202,7 @@ def test_replay_viewer_keeps_the_live_game(pages, server, tmp_path):
     pg.click("#nav-replay")
     pg.focus("#replay-file")
     pg.set_input_files("#replay-file", str(f))
-    pg.wait_for_function("() => window.AZUKI.S.replay && document.querySelector('#game').dataset.replayStep === '0'")
+    wait_replay_open(pg, len(rep["steps"]))
     # the arrow keys step at once, the file input still focused
     pg.keyboard.press("ArrowRight")
     pg.wait_for_function("() => document.querySelector('#game').dataset.replayStep === '1'")

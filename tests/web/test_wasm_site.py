@@ -121,7 +121,7 @@ def test_selftest_speed_and_size(browser, site):  # noqa: F811
 
 # ---- the page with no server: full games against every bot, the replay viewer -------------------
 
-from test_browser import check_board, page, start, wait_idle  # noqa: E402,F401 (page: the shared fixture)
+from test_browser import check_board, page, start, wait_idle, wait_replay_open  # noqa: E402,F401 (page: the shared fixture)
 
 
 def _play(page, rng, max_steps=3000):
@@ -196,8 +196,8 @@ def test_static_site_plays_a_full_game_against_each_bot(page, site, opponent, se
         assert pol and all(0 < len(p["probs"]) <= 16 for p in pol)
     page.click("#go-watch")
     page.wait_for_selector("#replay-bar:not(.hidden)")
-    page.wait_for_function("() => document.querySelector('#replay-info').textContent.includes('verified')"
-                           " && document.querySelector('#game').dataset.replayStep === '0'")
+    wait_replay_open(page, len(rep["steps"]))
+    assert "verified" in page.text_content("#replay-info")
     g = _core.Game(seed=rep["seed"], decks=tuple(rep["decks"]))
     for k in (1, 2, 3):
         g.step(rep["steps"][k - 1]["action"])
@@ -234,8 +234,8 @@ def test_replay_file_opens_in_the_static_viewer(page, site, tmp_path):
     page.wait_for_selector("body[data-ready='1']")
     page.click("#nav-replay")
     page.set_input_files("#replay-file", str(path))
-    page.wait_for_function("() => document.querySelector('#replay-info').textContent.includes('verified')"
-                           " && document.querySelector('#game').dataset.replayStep === '0'")
+    wait_replay_open(page, len(rep["steps"]))
+    assert "verified" in page.text_content("#replay-info")
     g = _core.Game(seed=rep["seed"], decks=tuple(rep["decks"]))
     for k in (1, 2, 3, 4):
         g.step(rep["steps"][k - 1]["action"])
