@@ -1022,9 +1022,11 @@ def _writer(state):
     return write
 
 
-def save_checkpoint(path, policy, arch=None, train_config=None, extra=None, cards=None, optimizer=None):
-    """Write checkpoint NAME (NAME.json naming a weights file, and an optimizer
-    file when `optimizer` is given) by the commit protocol of
+def save_checkpoint(path, policy, arch=None, train_config=None, extra=None, cards=None, optimizer=None,
+                    average=None):
+    """Write checkpoint NAME (NAME.json naming a weights file, an optimizer
+    file when `optimizer` is given, and a file of the running weight average
+    (azuki.weight_average's state) when `average` is) by the commit protocol of
     azuki.policy_np.commit_checkpoint: every file under a temporary name,
     renamed, NAME.json last (the commit point). `arch`: the spec to record
     (as the config spelled it; default the policy's own); it must name the
@@ -1038,6 +1040,8 @@ def save_checkpoint(path, policy, arch=None, train_config=None, extra=None, card
     data = {"weights": (".pt", _writer(policy.state_dict()))}
     if optimizer is not None:
         data["optimizer"] = (".opt.pt", _writer(optimizer.state_dict()))
+    if average is not None:
+        data["average"] = (".avg.pt", _writer(average))
     commit_checkpoint(path, data, meta)
     return base_path(path) + ".json"
 

@@ -321,6 +321,7 @@ def train(cfg, out, resume=None, quiet=False, log=print):
 
 
 TARGET = "target"     # the league's name for [league] target
+INTERRUPTED = "interrupted (Ctrl-C)"
 
 
 def target_policy(spec):
@@ -477,8 +478,10 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     target = target_policy(cfg["league"]["target"]) if cfg["league"].get("target") else None   # refused before work
     _anneal_steps(cfg)                         # anneal_lr without any budget is refused before any work
     from .learner_threads import check_threads
+    from .weight_average import check_fraction
     check_threads(cfg["ppo"]["learner_threads"])    # a bad thread count is refused before any work
     check_bot_share(cfg["league"]["bot_share"])
+    check_fraction(cfg["ppo"]["average_last"])
     if not isinstance(cfg["policy"]["privileged"], bool):
         raise ValueError(f"policy.privileged must be true or false, got {cfg['policy']['privileged']!r}")
     if not isinstance(cfg["ppo"]["c_rollout"], bool):
@@ -500,11 +503,13 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
     from .envs.puffer import AzukiEnv, batched_serial
     from .policy_np import CPolicyPlayer
     from .policy import CheckpointError, load_checkpoint, make_policy, open_checkpoint
+    from .weight_average import WeightAverage
 
     env_cfg = cfg["env"]
     arch, hidden = cfg["policy"]["arch"], int(cfg["policy"]["hidden"])
     privileged = cfg["policy"]["privileged"]
     curve, steps0, minutes0, league_state, opt_state, expert_rounds = [], 0, 0.0, None, None, []
+    average = WeightAverage(cfg["ppo"]["average_last"], int(cfg["run"]["steps"]) or None)
     ck_dir = out / "checkpoint"
     src_dir = ck_dir            # where the league's snapshots are read from
     if resume:
@@ -527,6 +532,10 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
             opt_state = torch.load(files["optimizer"], map_location=device, weights_only=True)
         else:
             log(f"resume: {js} has no optimizer state; the optimizer starts fresh")
+        if "average" in files:          # the running sum of ppo.average_last, saved mid-window
+            why = average.load(torch.load(files["average"], map_location="cpu", weights_only=True))
+            if why:
+                log(f"resume: {js}: {why}")
         src_dir = Path(js).parent
         log(f"resumed from {js}: {steps0:,} steps, {minutes0:.1f} min")
         _imitation_resumed(cfg, imitation, seed, steps0, log)
@@ -578,7 +587,7 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
         trainer.global_step = steps0
         with adapter.masked_sampling():      # PuffeRL samples with azuki.sampler (its own is back afterwards)
             return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
-                         expert_rounds, prefetch, imitation)
+                         expert_rounds, prefetch, imitation, average)
     finally:
         if trainer is not None:
             adapter.stop_trainer(trainer)      # its thread is not a daemon: the process would hang otherwise
@@ -589,17 +598,21 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
 
 
 def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
-          expert_rounds=None, prefetch=None, imitation=None):
-    """The training loop, its saves and the summary."""
+          expert_rounds=None, prefetch=None, imitation=None, average=None):
+    """The training loop, its saves and the summary. `average`: ppo.average_last's WeightAverage
+    (azuki.weight_average): the weights after each update of the budget's last stretch are summed,
+    and their mean becomes the learner's when the run ends at its budget."""
     from .evaluate import evaluate
     from .policy import PolicyPlayer, save_checkpoint
     from .policy_np import CPolicyPlayer, _test_kill, checkpoint_exists
+    from .weight_average import WeightAverage, progress
     run = cfg["run"]
     arch = cfg["policy"]["arch"]
     stop = {"why": None}
+    average = average if average is not None else WeightAverage(0.0)
 
     def on_sigint(sig, frame):
-        stop["why"] = "interrupted (Ctrl-C)"
+        stop["why"] = INTERRUPTED
 
     c_snaps = {}             # snapshot name -> its CPolicy (exported once, in memory, from the frozen torch policy)
 
@@ -637,7 +650,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             extra = {"steps": int(trainer.global_step), "minutes": minutes0 + (time.time() - t0) / 60,
                      "curve": curve, "league": league.state(), "seed": seed, "expert": expert_rounds}
             js = save_checkpoint(ck_dir / tag, policy, arch=arch, train_config=cfg, extra=extra,
-                                 optimizer=trainer.optimizer)
+                                 optimizer=trainer.optimizer, average=average.state())
             if tag == "latest":   # a numpy copy for `python -m azuki play` (no torch there): out/play.{npz,json}
                 from .policy import export_checkpoint
                 export_checkpoint(js, out / "play")
@@ -725,6 +738,8 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                     ep_stats[1] += ep["n"] * ep["episode_length"]
             now = time.time()
             train_s = now - t0 - eval_time
+            if average.due(progress(trainer.global_step, budget_steps, train_s, budget_s)):
+                average.add(policy, trainer.global_step)
             mark = int(trainer.global_step) // snap_every if snap_every else snap_mark + 1
             if mark > snap_mark:
                 if not league.target:                # a best response ([league] target) meets the target alone
@@ -776,6 +791,13 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                 break
         # the end of a run that went well: a last curve point and checkpoint (an error skips them: the last
         # committed checkpoint stays the run's latest, and the error ends the process)
+        averaged = None
+        if average.count and stop["why"] != INTERRUPTED:      # at its budget: the mean is what the run made
+            averaged = average.apply(policy)
+            log(f"weights: the mean of the last {averaged['updates']} updates (from {averaged['from_step']:,} "
+                f"steps; ppo.average_last = {averaged['fraction']:g})")
+            if curve and curve[-1]["steps"] == trainer.global_step:
+                curve.pop()          # that point played the last update's weights: the mean's is the run's
         final = curve_point() if curve and curve[-1]["steps"] != trainer.global_step else curve[-1]
         ck = save()
     finally:
@@ -788,6 +810,8 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                "budget": budget, "steps_per_second": round((int(trainer.global_step) - steps0) / this_s, 1),
                "checkpoint": str(ck), "final": final, "elo": league.elo, "games": league.games,
                "losses": last_losses}
+    if averaged:
+        summary["averaged"] = averaged
     if expert_rounds:                     # search labels are not agent-steps either
         summary["expert"] = {"teacher": cfg["expert"]["teacher"], "rounds": len(expert_rounds),
                              "decisions": sum(r["decisions"] for r in expert_rounds),

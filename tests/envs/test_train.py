@@ -275,13 +275,14 @@ def test_make_run_trains_a_step_budget_and_make_train_ten_minutes():
     assert re.search(r"--minutes 0 --steps [1-9][0-9]*", run), run
     assert re.search(r"--minutes 10 --steps 0\b", train_line("train"))
     # make run's recipe (azuki/data/run.toml): flat:factored, one expert round before PPO, greedy the only
-    # built-in opponent; make train the recipe of training from search (azuki/data/expert.toml)
+    # built-in opponent, the last quarter's weights averaged; make train the recipe of training from search
+    # (azuki/data/expert.toml)
     m = re.search(r"--config (\S+)", run)
     assert m, run
     cfg = T.load_config(os.path.join(root, m.group(1)))
     assert cfg["policy"]["arch"] == "flat:factored" and cfg["league"]["opponents"] == ["greedy"]
     assert cfg["expert"]["decisions"] > 0 and cfg["expert"]["every_steps"] == 0 and cfg["expert"]["prefetch"]
-    assert cfg["kickstart"]["decisions"] > 0
+    assert cfg["kickstart"]["decisions"] > 0 and cfg["ppo"]["average_last"] == 0.25
     m = re.search(r"--config (\S+)", train_line("train"))
     assert m and m.group(1).endswith("expert.toml"), train_line("train")
     cfg = T.load_config(os.path.join(root, m.group(1)))
@@ -489,3 +490,113 @@ def test_league_bot_share_draws_among_the_bots(tmp_path):
     with pytest.raises(ValueError, match="league.bot_share"):
         T.train(cfg, tmp_path / "r", log=lambda m: None)
     assert not (tmp_path / "r" / "checkpoint").exists()
+
+
+def _recording_trainers(monkeypatch, after=None):
+    """Each PPO update's resulting weights and step count, as the loop sees them (and `after(trainer)`
+    called after each update)."""
+    from azuki.envs import pufferl_adapter as adapter
+    seen, make = [], adapter.make_trainer
+
+    def recording(*a, **k):
+        trainer = make(*a, **k)
+        update = trainer.train
+
+        def train():
+            r = update()
+            seen.append((int(trainer.global_step),
+                         {n: v.detach().clone() for n, v in trainer.policy.state_dict().items()}))
+            if after:
+                after(trainer)
+            return r
+        trainer.train = train
+        return trainer
+    monkeypatch.setattr(adapter, "make_trainer", recording)
+    return seen
+
+
+def _mean_after(seen, start):
+    """The float64 mean (cast back) of the recorded weights after each update past `start` steps."""
+    rows = [sd for step, sd in seen if step > start]
+    return len(rows), {n: (sum(sd[n].double() for sd in rows) / len(rows)).to(v.dtype) if v.is_floating_point()
+                       else rows[-1][n] for n, v in rows[0].items()}
+
+
+def test_average_last_makes_the_run_the_mean_of_its_last_updates(tmp_path, monkeypatch):
+    """ppo.average_last = f: the checkpoint a run ends with at its budget holds the mean of the weights
+    after each update whose step count is past (1 - f) of the budget (docs/training.md "Averaged
+    weights"), and its final evaluation plays those weights; 0 (the default) keeps the last ones."""
+    seen = _recording_trainers(monkeypatch)
+    cfg = tiny_config(steps=4096)
+    cfg["ppo"]["average_last"] = 0.5
+    cfg["eval"]["minutes"] = 0.0          # a curve point after every epoch, the last one's before the mean too
+    lines = []
+    s = T.train(cfg, tmp_path / "run", log=lines.append)
+    n, want = _mean_after(seen, 2048)
+    assert n >= 4 and s["averaged"] == {"updates": n, "from_step": min(k for k, _ in seen if k > 2048),
+                                        "fraction": 0.5}
+    assert any(f"the mean of the last {n} updates" in m for m in lines)
+    avg = load_checkpoint(s["checkpoint"])[0]
+    got = avg.state_dict()
+    assert all(torch.equal(got[k], want[k]) for k in want)
+    assert not all(torch.equal(got[k], seen[-1][1][k]) for k in want)       # not the last update's
+    # the final curve point (one per step count) is the mean's, as the loop evaluates it
+    curve = json.loads((tmp_path / "run" / "curve.json").read_text())
+    assert len({p["steps"] for p in curve}) == len(curve) and curve[-1] == s["final"]
+    from azuki.evaluate import evaluate
+    k, e = len(curve) - 1, cfg["eval"]
+    for bot in e["bots"]:
+        r = evaluate(T.learner_player(avg, bool(e["greedy"]), cfg["run"]["seed"] + k), bot, games=int(e["games"]),
+                     seed=cfg["run"]["seed"] + 7919 * k, n=128)
+        assert s["final"][f"vs_{bot}"] == r["win_rate"]["rate"]
+    assert T.load_config()["ppo"]["average_last"] == 0.0
+    seen.clear()
+    s = T.train(tiny_config(steps=1024), tmp_path / "plain", log=lambda m: None)
+    got = load_checkpoint(s["checkpoint"])[0].state_dict()
+    assert "averaged" not in s and all(torch.equal(got[k], v) for k, v in seen[-1][1].items())
+
+
+def test_average_last_carries_on_across_ctrl_c_and_resume(tmp_path, monkeypatch):
+    """A run stopped (Ctrl-C) inside the averaged stretch saves its own last weights with the running
+    sum beside them; resumed with the same step budget it ends with the mean over the updates of both
+    invocations. A resume with another budget starts the average again, and says so."""
+    import signal as sig
+    state = {"stop_at": 3072}
+
+    def stop_once(trainer):
+        if state["stop_at"] and trainer.global_step >= state["stop_at"]:
+            state["stop_at"] = None
+            sig.raise_signal(sig.SIGINT)        # the loop's own handler: saves and stops after this epoch
+    seen = _recording_trainers(monkeypatch, stop_once)
+    cfg = tiny_config(steps=4096)
+    cfg["ppo"]["average_last"] = 0.5
+    s = T.train(cfg, tmp_path / "run", log=lambda m: None)
+    assert s["stopped"] == T.INTERRUPTED and "averaged" not in s and s["steps"] < 4096
+    from azuki.policy import open_checkpoint
+    pol, _, files, _, _ = open_checkpoint(s["checkpoint"])
+    assert all(torch.equal(v, seen[-1][1][k]) for k, v in pol.state_dict().items())     # its own weights
+    st = torch.load(files["average"], weights_only=True)
+    assert st["count"] == len([k for k, _ in seen if k > 2048]) >= 2
+    lines = []
+    s = T.train(cfg, tmp_path / "run", resume=tmp_path / "run", log=lines.append)
+    n, want = _mean_after(seen, 2048)
+    assert s["averaged"]["updates"] == n and not any("starts again" in m for m in lines)
+    got = load_checkpoint(s["checkpoint"])[0].state_dict()
+    assert all(torch.equal(got[k], want[k]) for k in want)
+    assert "average" not in open_checkpoint(s["checkpoint"])[2]      # consumed: the end's save holds none
+    # stopped again inside the stretch, then resumed with another budget: the sum is dropped, said once
+    state["stop_at"] = 3072
+    T.train(cfg, tmp_path / "again", log=lambda m: None)
+    lines = []
+    T.train(dict(cfg, run=dict(cfg["run"], steps=8192)), tmp_path / "again", resume=tmp_path / "again",
+            log=lines.append)
+    assert sum("the average starts again" in m for m in lines) == 1
+
+
+@pytest.mark.parametrize("bad", [1.0, -0.1, "0.5", True])
+def test_average_last_out_of_range_is_refused_before_any_work(tmp_path, bad):
+    cfg = tiny_config()
+    cfg["ppo"]["average_last"] = bad
+    with pytest.raises(ValueError, match="ppo.average_last must be a number in"):
+        T.train(cfg, tmp_path / "bad", log=lambda m: None)
+    assert not (tmp_path / "bad" / "checkpoint").exists()
