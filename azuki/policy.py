@@ -1058,7 +1058,11 @@ def open_checkpoint(path, cards=None, map_location="cpu"):
     wpath = files.get("weights")
     try:
         arch, head = meta_arch(meta)
-        policy = make_policy(arch, **dict(meta.get("model", {}), head=head))
+        # the fresh network's initial weights are overwritten below: drawn from a forked generator, so
+        # loading a checkpoint never moves torch's global one (a training run's rollout samples from it,
+        # and its saves load what they wrote: docs/training.md "Budgets, interruption, resume, seeds")
+        with torch.random.fork_rng(devices=[]):
+            policy = make_policy(arch, **dict(meta.get("model", {}), head=head))
         state = torch.load(wpath, map_location=map_location, weights_only=True)
         policy.load_state_dict(state)
     except Exception as e:    # a corrupt or mismatched state dict

@@ -641,7 +641,15 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     def save(tag="latest"):
         """Snapshots first (the league named in latest.json must be on disk when
         it commits), then the learner with its optimizer state (one commit:
-        latest.json), then the numpy copy for `play`."""
+        latest.json), then the numpy copy for `play`. Saves and curve points run on
+        wall-clock timers: neither may touch the run's random streams (torch's
+        global generator: the rollout samples from it), or a step-budget run
+        would depend on the machine's speed (test_timers_leave_a_step_budget_run_alone)."""
+        import torch
+        with torch.random.fork_rng(devices=[]):
+            return _save(tag)
+
+    def _save(tag):
         try:
             for name, snap in league.snapshots.items():
                 if not checkpoint_exists(ck_dir / name):
@@ -660,6 +668,11 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
         return js
 
     def curve_point():
+        import torch
+        with torch.random.fork_rng(devices=[]):      # a timer's work: as save()
+            return _curve_point()
+
+    def _curve_point():
         e = cfg["eval"]
         point = {"steps": int(trainer.global_step), "minutes": round(minutes0 + (time.time() - t0) / 60, 3),
                  "elo": round(league.rating(), 1), "elo_vs": league.anchor}

@@ -85,6 +85,24 @@ def test_same_seed_same_checkpoint_with_a_step_budget(tmp_path):
         assert torch.equal(va, vb), k
 
 
+def test_timers_leave_a_step_budget_run_alone(tmp_path):
+    """A step-budget run trains the same weights on a quiet machine and a loaded one: the saves
+    (run.checkpoint_minutes) and curve points (eval.minutes) that wall-clock timers trigger draw
+    nothing from the run's random streams (the rollout samples from torch's global generator; a save
+    loads what it wrote, and loading a checkpoint once drew the new network's initial weights from
+    it). Here a save and a curve point after every epoch against none; and a load alone."""
+    a = T.train(tiny_config(seed=5, steps=4096), tmp_path / "a", log=lambda m: None)
+    cfg = tiny_config(seed=5, steps=4096)
+    cfg["run"]["checkpoint_minutes"], cfg["eval"]["minutes"] = 0.0, 0.0
+    b = T.train(cfg, tmp_path / "b", log=lambda m: None)
+    assert len(json.loads((tmp_path / "b" / "curve.json").read_text())) > 3
+    pa, pb = load_checkpoint(a["checkpoint"])[0].state_dict(), load_checkpoint(b["checkpoint"])[0].state_dict()
+    assert all(torch.equal(pa[k], pb[k]) for k in pa)
+    before = torch.get_rng_state()
+    load_checkpoint(a["checkpoint"])
+    assert torch.equal(torch.get_rng_state(), before)
+
+
 def test_env_threads_give_the_same_checkpoint(tmp_path):
     """[env] threads = 2 (each AzukiEnv's VecGame steps and plays the bots on
     a C worker pool) trains exactly the run threads = 1 trains: the same
