@@ -587,7 +587,7 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
         trainer.global_step = steps0
         with adapter.masked_sampling():      # PuffeRL samples with azuki.sampler (its own is back afterwards)
             return _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
-                         expert_rounds, prefetch, imitation, average)
+                         average, expert_rounds, prefetch, imitation)
     finally:
         if trainer is not None:
             adapter.stop_trainer(trainer)      # its thread is not a daemon: the process would hang otherwise
@@ -598,18 +598,17 @@ def _train_from(cfg, out, resume, quiet, log, device, seed, np_rng, target, pref
 
 
 def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes0, quiet, log, seed, np_rng,
-          expert_rounds=None, prefetch=None, imitation=None, average=None):
+          average, expert_rounds=None, prefetch=None, imitation=None):
     """The training loop, its saves and the summary. `average`: ppo.average_last's WeightAverage
-    (azuki.weight_average): the weights after each update of the budget's last stretch are summed,
-    and their mean becomes the learner's when the run ends at its budget."""
+    (azuki.weight_average; off when its fraction is 0): the weights after each update of the budget's
+    last stretch are summed, and their mean becomes the learner's when the run ends at its budget."""
     from .evaluate import evaluate
     from .policy import PolicyPlayer, save_checkpoint
     from .policy_np import CPolicyPlayer, _test_kill, checkpoint_exists
-    from .weight_average import WeightAverage, progress
+    from .weight_average import progress
     run = cfg["run"]
     arch = cfg["policy"]["arch"]
     stop = {"why": None}
-    average = average if average is not None else WeightAverage(0.0)
 
     def on_sigint(sig, frame):
         stop["why"] = INTERRUPTED
@@ -639,17 +638,12 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             env.set_opponent(players.get(name, name), name=name)
 
     def save(tag="latest"):
-        """Snapshots first (the league named in latest.json must be on disk when
-        it commits), then the learner with its optimizer state (one commit:
-        latest.json), then the numpy copy for `play`. Saves and curve points run on
-        wall-clock timers: neither may touch the run's random streams (torch's
-        global generator: the rollout samples from it), or a step-budget run
-        would depend on the machine's speed (test_timers_leave_a_step_budget_run_alone)."""
-        import torch
-        with torch.random.fork_rng(devices=[]):
-            return _save(tag)
+        return _off_the_rollouts_generator(_save, tag)
 
     def _save(tag):
+        """Snapshots first (the league named in latest.json must be on disk when
+        it commits), then the learner with its optimizer state (one commit:
+        latest.json), then the numpy copy for `play`."""
         try:
             for name, snap in league.snapshots.items():
                 if not checkpoint_exists(ck_dir / name):
@@ -668,9 +662,7 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
         return js
 
     def curve_point():
-        import torch
-        with torch.random.fork_rng(devices=[]):      # a timer's work: as save()
-            return _curve_point()
+        return _off_the_rollouts_generator(_curve_point)
 
     def _curve_point():
         e = cfg["eval"]
@@ -842,6 +834,15 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
     _write_text(out / "curve.json", json.dumps(curve, indent=1))
     plot_curve(curve, out / "curve.png")
     return summary
+
+
+def _off_the_rollouts_generator(fn, *args):
+    """fn(*args) on a forked copy of torch's global generator. Saves and curve points run on wall-clock
+    timers: neither may move the generator the rollout samples from, or a step-budget run would depend
+    on the machine's speed (test_timers_leave_a_step_budget_run_alone)."""
+    import torch
+    with torch.random.fork_rng(devices=[]):
+        return fn(*args)
 
 
 def _write_text(path, text):
