@@ -73,10 +73,10 @@ venv-puffer: .venv-puffer/.installed
 	bash tools/setup_envs.sh puffer
 	touch $@
 
-# STEPS: 1.2 minutes of PPO on a quiet 2-core machine with the recipe of azuki/data/run.toml (1.9 with its
+# STEPS: ~1.2 minutes of PPO on a quiet 2-core machine with the recipe of azuki/data/run.toml (~2.3 with its
 # kickstart and search-label fit; docs/training.md "make run's recipe"); MINUTES (make train): a wall-clock
 # budget with the recipe of training from search (azuki/data/expert.toml: the 10-minute figures in the README)
-STEPS ?= 800000
+STEPS ?= 400000
 MINUTES ?=
 run: venv-puffer
 	.venv-puffer/bin/azuki train $(if $(MINUTES),--config azuki/data/expert.toml --minutes $(MINUTES) --steps 0,--config azuki/data/run.toml --minutes 0 --steps $(STEPS)) --out runs/main

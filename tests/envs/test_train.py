@@ -292,13 +292,13 @@ def test_make_run_trains_a_step_budget_and_make_train_ten_minutes():
     run = train_line("run")
     assert re.search(r"--minutes 0 --steps [1-9][0-9]*", run), run
     assert re.search(r"--minutes 10 --steps 0\b", train_line("train"))
-    # make run's recipe (azuki/data/run.toml): flat:factored, one expert round before PPO, greedy the only
+    # make run's recipe (azuki/data/run.toml): the default network, one expert round before PPO, greedy the only
     # built-in opponent, the last quarter's weights averaged; make train the recipe of training from search
     # (azuki/data/expert.toml)
     m = re.search(r"--config (\S+)", run)
     assert m, run
     cfg = T.load_config(os.path.join(root, m.group(1)))
-    assert cfg["policy"]["arch"] == "flat:factored" and cfg["league"]["opponents"] == ["greedy"]
+    assert cfg["policy"]["arch"] == T.load_config()["policy"]["arch"] and cfg["league"]["opponents"] == ["greedy"]
     assert cfg["expert"]["decisions"] > 0 and cfg["expert"]["every_steps"] == 0 and cfg["expert"]["prefetch"]
     assert cfg["kickstart"]["decisions"] > 0 and cfg["ppo"]["average_last"] == 0.25
     m = re.search(r"--config (\S+)", train_line("train"))
