@@ -183,6 +183,13 @@ def _anneal_total(cfg, batch):
 
 # ---- the league ----------------------------------------------------------------------------------------------
 
+def check_eval_steps(v):
+    """eval.steps as an int >= 0 (0: curve points by eval.minutes), else ValueError."""
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise ValueError(f"eval.steps must be a whole number of agent-steps >= 0 (0: every eval.minutes), got {v!r}")
+    return v
+
+
 def check_bot_share(v):
     """league.bot_share as a float in [0, 1], else ValueError."""
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= float(v) <= 1.0:
@@ -482,6 +489,7 @@ def _train(cfg, out, resume, quiet, log, device, seed, np_rng):
     check_threads(cfg["ppo"]["learner_threads"])    # a bad thread count is refused before any work
     check_bot_share(cfg["league"]["bot_share"])
     check_fraction(cfg["ppo"]["average_last"])
+    check_eval_steps(cfg["eval"]["steps"])
     if not isinstance(cfg["policy"]["privileged"], bool):
         raise ValueError(f"policy.privileged must be true or false, got {cfg['policy']['privileged']!r}")
     if not isinstance(cfg["ppo"]["c_rollout"], bool):
@@ -690,6 +698,10 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
         raise ValueError(f"league.snapshot_steps must be >= 0, got {snap_every}")
     # snapshots at multiples of snap_every agent-steps: a resumed run keeps the cadence without extra state
     snap_mark = int(trainer.global_step) // snap_every if snap_every else -1
+    # curve points at multiples of eval.steps agent-steps when set (the same points on any machine: a step-budget
+    # run's curve is as reproducible as its weights), else every eval.minutes of wall clock
+    eval_every = int(cfg["eval"]["steps"])
+    eval_mark = int(trainer.global_step) // eval_every if eval_every else None
     # [expert] label rounds at multiples of every_steps agent-steps, from the step count alone (as the snapshots)
     expert_rounds = [] if expert_rounds is None else expert_rounds
     ex_cfg = _expert_config(cfg)
@@ -767,7 +779,14 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
                                                                   steps0, time.time() - t0 - eval_time, budget_s,
                                                                   budget_steps):
                         prefetch.start(ex_mark + 1)
-            if now - last_eval >= float(cfg["eval"]["minutes"]) * 60:
+            if eval_mark is not None:
+                due = int(trainer.global_step) // eval_every > eval_mark
+                eval_mark = int(trainer.global_step) // eval_every
+                # the run's last update gets the end's point instead (after the average, below)
+                due = due and (budget_steps is None or trainer.global_step < budget_steps)
+            else:
+                due = now - last_eval >= float(cfg["eval"]["minutes"]) * 60
+            if due:
                 te = time.time()
                 curve_point()
                 eval_time += time.time() - te

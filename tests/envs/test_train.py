@@ -618,3 +618,22 @@ def test_average_last_out_of_range_is_refused_before_any_work(tmp_path, bad):
     with pytest.raises(ValueError, match="ppo.average_last must be a number in"):
         T.train(cfg, tmp_path / "bad", log=lambda m: None)
     assert not (tmp_path / "bad" / "checkpoint").exists()
+
+
+def test_eval_steps_puts_the_curve_points_at_step_multiples(tmp_path):
+    """eval.steps = k: a curve point at each multiple of k agent-steps (the first epoch that reaches it),
+    whatever the machine's speed, across a resume too (the cadence comes from the step count), and the
+    end's point once at the budget; bad values are refused before any work (docs/training.md, Outputs)."""
+    cfg = tiny_config(steps=1024)
+    cfg["eval"]["steps"] = 512            # 2 epochs of 256 agent-steps
+    s = T.train(cfg, tmp_path / "run", log=lambda m: None)
+    cfg["run"]["steps"] = 2048
+    s = T.train(cfg, tmp_path / "run", resume=tmp_path / "run", log=lambda m: None)
+    curve = json.loads((tmp_path / "run" / "curve.json").read_text())
+    assert [p["steps"] for p in curve] == [0, 512, 1024, 1536, 2048] and curve[-1] == s["final"]
+    for bad in (-1, 1.5, "512", True):
+        cfg = tiny_config()
+        cfg["eval"]["steps"] = bad
+        with pytest.raises(ValueError, match="eval.steps must be a whole number"):
+            T.train(cfg, tmp_path / "bad", log=lambda m: None)
+        assert not (tmp_path / "bad" / "checkpoint").exists()
