@@ -293,14 +293,15 @@ def test_make_run_trains_a_step_budget_and_make_train_ten_minutes():
     assert re.search(r"--minutes 0 --steps [1-9][0-9]*", run), run
     assert re.search(r"--minutes 10 --steps 0\b", train_line("train"))
     # make run's recipe (azuki/data/run.toml): the default network, one expert round before PPO, greedy the only
-    # built-in opponent, the last quarter's weights averaged; make train the recipe of training from search
-    # (azuki/data/expert.toml)
+    # built-in opponent, the last quarter's weights averaged, curve points by agent-steps; make train the recipe of
+    # training from search (azuki/data/expert.toml)
     m = re.search(r"--config (\S+)", run)
     assert m, run
     cfg = T.load_config(os.path.join(root, m.group(1)))
     assert cfg["policy"]["arch"] == T.load_config()["policy"]["arch"] and cfg["league"]["opponents"] == ["greedy"]
     assert cfg["expert"]["decisions"] > 0 and cfg["expert"]["every_steps"] == 0 and cfg["expert"]["prefetch"]
     assert cfg["kickstart"]["decisions"] > 0 and cfg["ppo"]["average_last"] == 0.25
+    assert 0 < cfg["eval"]["steps"] < int(re.search(r"--steps (\d+)", run).group(1))    # a curve by agent-steps
     m = re.search(r"--config (\S+)", train_line("train"))
     assert m and m.group(1).endswith("expert.toml"), train_line("train")
     cfg = T.load_config(os.path.join(root, m.group(1)))
