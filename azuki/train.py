@@ -782,8 +782,6 @@ def _loop(cfg, out, ck_dir, trainer, vec, policy, league, curve, steps0, minutes
             if eval_mark is not None:
                 due = int(trainer.global_step) // eval_every > eval_mark
                 eval_mark = int(trainer.global_step) // eval_every
-                # the run's last update gets the end's point instead (after the average, below)
-                due = due and (budget_steps is None or trainer.global_step < budget_steps)
             else:
                 due = now - last_eval >= float(cfg["eval"]["minutes"]) * 60
             if due:
